@@ -1,0 +1,20 @@
+"""Rulebook: play board games written as data.
+
+The pipeline, one module per stage:
+
+- :mod:`interpreter.yamlload`: YAML files to plain data with positions;
+- :mod:`interpreter.schema`: JSON Schema checks with positioned errors;
+- :mod:`interpreter.lang.parser`: effect text to a typed AST (Lark);
+- :mod:`interpreter.lang.checker`: names and types;
+- :mod:`interpreter.lang.compiler`: AST to closures;
+- :mod:`interpreter.ruleset`: the front door that assembles a checked Ruleset;
+- :mod:`interpreter.mods`: overlays layered on a ruleset;
+- :mod:`interpreter.report`: diagnostics as text, JSON, GitHub annotations or SARIF.
+"""
+
+__version__ = "0.1.0"
+
+from .errors import Diagnostic, RulebookError  # noqa: E402
+from .ruleset import Ruleset, load_ruleset  # noqa: E402
+
+__all__ = ["Diagnostic", "RulebookError", "Ruleset", "load_ruleset", "__version__"]

@@ -1,0 +1,5 @@
+"""Run the command line: ``python -m interpreter``."""
+
+from .cli import main
+
+main()

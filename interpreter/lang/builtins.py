@@ -1,0 +1,570 @@
+"""The one registry of builtins: names, parameters, result types and docs.
+
+The checker reads signatures from here, the compiler binds implementations
+from here, and ``docs/language.md`` is generated from here, so the three can
+never disagree. Implementations receive the runtime (see
+:mod:`interpreter.lang.runtime`) first; pure functions ignore it.
+
+Kinds:
+- ``function``: an expression that reads the state and changes nothing;
+- ``choice``: an expression that asks the acting player (a Decision); only
+  allowed where effects are, never in requirements or scoring;
+- ``effect``: a statement that changes the state;
+- aggregates: the ``name(x in list where cond : value)`` forms.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from . import types as T
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: Any  # Type or tuple of Types
+    default: str | None = None  # "you" or a literal rendered as text; None = required
+    variadic: bool = False
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    params: tuple[Param, ...]
+    result: Any  # Type, or a callable(list of arg types) -> Type
+    doc: str
+    kind: str = "function"  # function | choice | effect
+    impl: Callable | None = None
+    example: str = ""
+
+    def result_type(self, arg_types: list) -> T.Type:
+        return self.result(arg_types) if callable(self.result) else self.result
+
+    def signature(self) -> str:
+        parts = []
+        for p in self.params:
+            s = f"{p.name}: {T.describe(p.type)}"
+            if p.variadic:
+                s = f"{p.name}…: {T.describe(p.type)}"
+            elif p.default is not None:
+                s += f" = {p.default}"
+            parts.append(s)
+        res = self.result if not callable(self.result) else "(depends on the arguments)"
+        return f"{self.name}({', '.join(parts)}) -> {res}"
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    """``name(x in list [where cond] [: value])``."""
+
+    name: str
+    value: str  # "none" (no ': value'), "optional", "required"
+    value_type: Any  # expected type of the value part, or None
+    result: Callable  # (elem_type, value_type or None) -> Type
+    doc: str
+    kind: str = "function"
+    impl: Callable | None = None
+    example: str = ""
+
+
+BUILTINS: dict[str, Builtin] = {}
+AGGREGATES: dict[str, Aggregate] = {}
+
+
+def builtin(name, params, result, doc, kind="function", example=""):
+    def wrap(fn):
+        BUILTINS[name] = Builtin(name, tuple(params), result, doc, kind, fn, example)
+        return fn
+    return wrap
+
+
+def aggregate(name, value, value_type, result, doc, kind="function", example=""):
+    def wrap(fn):
+        AGGREGATES[name] = Aggregate(name, value, value_type, result, doc, kind, fn, example)
+        return fn
+    return wrap
+
+
+def _first_list_elem(types: list) -> T.Type:
+    t = types[0] if types else T.ANY
+    return t.elem if isinstance(t, T.ListType) else T.ANY
+
+
+def _same_as_first(types: list) -> T.Type:
+    return types[0] if types else T.ANY
+
+
+# ------------------------------------------------------------------ arithmetic
+@builtin("min", [Param("values", T.INT, variadic=True)], T.INT,
+         "The smallest of the numbers.", example="min(3, stock(heat))")
+def _min(rt, *values):
+    return min(values)
+
+
+@builtin("max", [Param("values", T.INT, variadic=True)], T.INT,
+         "The largest of the numbers.", example="max(0, production(mc) - 2)")
+def _max(rt, *values):
+    return max(values)
+
+
+@builtin("abs", [Param("value", T.INT)], T.INT, "The distance of a number from zero.")
+def _abs(rt, value):
+    return abs(value)
+
+
+@builtin("clamp", [Param("value", T.INT), Param("low", T.INT), Param("high", T.INT)], T.INT,
+         "The number limited to the range low..high.", example="clamp(x, 0, 10)")
+def _clamp(rt, value, low, high):
+    return max(low, min(high, value))
+
+
+@builtin("div_floor", [Param("value", T.INT), Param("divisor", T.INT)], T.INT,
+         "Division rounded down, as in '1 per 3' or 'split, rounded down'; "
+         "the same as value // divisor.", example="div_floor(points, count(leaders))")
+def _div_floor(rt, value, divisor):
+    return value // divisor if divisor else 0
+
+
+# ----------------------------------------------------------------------- lists
+@builtin("size", [Param("items", T.list_of(T.ANY))], T.INT, "How many items the list holds.",
+         example="size(cards_in(hand)) >= 3")
+def _size(rt, items):
+    return len(items)
+
+
+@builtin("occurrences", [Param("items", T.list_of(T.ANY)), Param("item", T.ANY)], T.INT,
+         "How many times the item appears in the list (repeated tags count twice).",
+         example="occurrences(card.tags, science)")
+def _occurrences(rt, items, item):
+    return sum(1 for x in items if x == item)
+
+
+@builtin("position", [Param("items", T.list_of(T.ANY)), Param("item", T.ANY)], T.INT,
+         "The 1-based position of the item in the list, or 0 when absent.")
+def _position(rt, items, item):
+    for i, x in enumerate(items, 1):
+        if x == item:
+            return i
+    return 0
+
+
+@builtin("item", [Param("items", T.list_of(T.ANY)), Param("index", T.INT)], _first_list_elem,
+         "The item at a 1-based position, or none past the end.", example="item(order, 1)")
+def _item(rt, items, index):
+    return items[index - 1] if 0 < index <= len(items) else None
+
+
+@builtin("reversed", [Param("items", T.list_of(T.ANY))], _same_as_first,
+         "The list in reverse order.")
+def _reversed(rt, items):
+    return list(reversed(items))
+
+
+@builtin("range", [Param("low", T.INT), Param("high", T.INT)], T.list_of(T.INT),
+         "The numbers low, low+1, …, high (empty when high < low).", example="range(1, 4)")
+def _range(rt, low, high):
+    if high - low > 10_000:
+        raise rt.limit_error(f"range({low}, {high}) is longer than 10000")
+    return list(range(low, high + 1))
+
+
+@builtin("without", [Param("items", T.list_of(T.ANY)), Param("item", T.ANY)], _same_as_first,
+         "The list with every copy of the item left out.")
+def _without(rt, items, item):
+    return [x for x in items if x != item]
+
+
+# --------------------------------------------------------------------- players
+@builtin("players", [], T.list_of(T.PLAYER), "Every player, in seat order.")
+def _players(rt):
+    return rt.players()
+
+
+@builtin("opponents", [Param("player", T.PLAYER, "you")], T.list_of(T.PLAYER),
+         "Every player except the given one (including a neutral opponent if the "
+         "ruleset declares one).")
+def _opponents(rt, player):
+    return [p for p in rt.players() if p != player]
+
+
+@builtin("turn_order", [], T.list_of(T.PLAYER), "The players in the current turn order.")
+def _turn_order(rt):
+    return rt.turn_order()
+
+
+@builtin("neighbours_of", [Param("player", T.PLAYER, "you")], T.list_of(T.PLAYER),
+         "The players seated immediately left and right.")
+def _neighbours_of(rt, player):
+    return rt.seat_neighbours(player)
+
+
+@builtin("player_count", [], T.INT, "How many players are in the game.")
+def _player_count(rt):
+    return len(rt.players())
+
+
+# ------------------------------------------------------------------ resources
+@builtin("stock", [Param("resource", (T.RESOURCE, T.BONUS)), Param("player", T.PLAYER, "you")],
+         T.INT, "How many of a resource the player has.", example="stock(heat) >= 8")
+def _stock(rt, resource, player):
+    return rt.stock(player, resource)
+
+
+@builtin("production", [Param("resource", T.RESOURCE), Param("player", T.PLAYER, "you")], T.INT,
+         "The player's production of a resource.", example="production(titanium) >= 1")
+def _production(rt, resource, player):
+    return rt.production(player, resource)
+
+
+@builtin("track", [Param("track", T.TRACK), Param("player", T.PLAYER, "you")], T.INT,
+         "The value of a track: the player's position on a per-player track, or the "
+         "value of a global one.", example="track(tr, p)")
+def _track(rt, track, player):
+    return rt.track(track, player)
+
+
+@builtin("resources_on", [Param("card", T.CARD), Param("resource", T.CARD_RESOURCE)], T.INT,
+         "How many of a card resource sit on the card.", example="resources_on(this, microbe) // 3")
+def _resources_on(rt, card, resource):
+    return rt.resources_on(card, resource)
+
+
+@builtin("capacity", [Param("resource", T.RESOURCE), Param("player", T.PLAYER, "you")], T.INT,
+         "How many of the resource the player can store (the declared capacity after "
+         "modifiers); a large number when unlimited.")
+def _capacity(rt, resource, player):
+    return rt.capacity(player, resource)
+
+
+# ----------------------------------------------------------------------- cards
+@builtin("cards_in", [Param("zone", T.ZONE), Param("player", T.PLAYER, "you")], T.list_of(T.CARD),
+         "The cards in a zone, in order; for a per-player zone, that player's.",
+         example="cards_in(hand)")
+def _cards_in(rt, zone, player):
+    return rt.cards_in(zone, player)
+
+
+@builtin("top", [Param("zone", T.ZONE), Param("player", T.PLAYER, "you")], T.CARD,
+         "The first card of a zone (the top of a deck), or none when it is empty.")
+def _top(rt, zone, player):
+    cards = rt.cards_in(zone, player)
+    return cards[0] if cards else None
+
+
+@builtin("zone_of", [Param("card", T.CARD)], T.ZONE, "The zone a card is in.")
+def _zone_of(rt, card):
+    return rt.zone_of(card)
+
+
+@builtin("slot_of", [Param("card", T.CARD)], T.INT,
+         "The 1-based position of a card in its ordered zone (timeline slot, frame).",
+         example="slot_of(this) == 1")
+def _slot_of(rt, card):
+    return rt.slot_of(card)
+
+
+@builtin("has_tag", [Param("card", T.CARD), Param("tag", T.TAG)], T.BOOL,
+         "Whether the card carries the tag.", example="has_tag(event.card, space)")
+def _has_tag(rt, card, tag):
+    return tag in rt.card_field(card, "tags")
+
+
+@builtin("count_tags", [Param("card", T.CARD), Param("tags", T.TAG, variadic=True)], T.INT,
+         "How many of the card's tags are among the given tags, repeats included.",
+         example="count_tags(event.card, plant, animal, microbe)")
+def _count_tags(rt, card, *tags):
+    return sum(1 for t in rt.card_field(card, "tags") if t in tags)
+
+
+@builtin("is_marked", [Param("card", T.CARD), Param("marker", T.MARKER)], T.BOOL,
+         "Whether the card carries the marker.", example="is_marked(tech, failed)")
+def _is_marked(rt, card, marker):
+    return rt.is_marked(card, marker)
+
+
+@builtin("has_block", [Param("card", T.CARD), Param("block", T.BLOCK)], T.BOOL,
+         "Whether the card declares the named effect block.",
+         example="has_block(c, production)")
+def _has_block(rt, card, block):
+    return rt.has_block(card, block)
+
+
+@builtin("cubes_on", [Param("card", T.CARD), Param("player", T.PLAYER, "you")], T.INT,
+         "How many of the player's own pieces (cubes, workers) sit on the card.",
+         example="cubes_on(tech, p)")
+def _cubes_on(rt, card, player):
+    return rt.pieces_on(card, player)
+
+
+@builtin("card_named", [Param("id", T.CARD_ID), Param("zone", T.ZONE), Param("player", T.PLAYER, "you")],
+         T.CARD, "The first card with this id in the zone, or none.")
+def _card_named(rt, id, zone, player):
+    for c in rt.cards_in(zone, player):
+        if rt.card_field(c, "id") == id:
+            return c
+    return None
+
+
+# ---------------------------------------------------------------------- board
+@builtin("spaces", [], T.list_of(T.SPACE), "Every space of every board, in declared order.")
+def _spaces(rt):
+    return rt.spaces()
+
+
+@builtin("neighbours", [Param("space", T.SPACE)], T.list_of(T.SPACE),
+         "The spaces adjacent to a space.", example="neighbours(space_of(this))")
+def _neighbours(rt, space):
+    return rt.neighbours(space)
+
+
+@builtin("space_of", [Param("card", T.CARD)], T.SPACE,
+         "The space of the tile the card placed, or none.")
+def _space_of(rt, card):
+    return rt.space_of(card)
+
+
+@builtin("can_place", [Param("tile", T.TILE), Param("player", T.PLAYER, "you")], T.BOOL,
+         "Whether the player has at least one legal space for the tile.")
+def _can_place(rt, tile, player):
+    return rt.can_place(tile, player)
+
+
+# ------------------------------------------------------------------ modifiers
+@builtin("modifier", [Param("modifier", T.MODIFIER), Param("player", T.PLAYER, "you"),
+                      Param("card", T.CARD, "none")], T.INT,
+         "The sum of the player's active static modifiers of this kind that apply "
+         "(for a card, if given).", example="modifier(card_discount, you, c)")
+def _modifier(rt, modifier, player, card):
+    return rt.modifier(modifier, player, card)
+
+
+# ----------------------------------------------------------------- history
+@builtin("count_history", [Param("event", T.STR), Param("player", T.PLAYER, "you"),
+                           Param("scope", T.STR, '"round"')], T.INT,
+         "How many times an event with this name happened to the player in the "
+         'current "round", "turn" or "game".', example='count_history("tr_raised") > 0')
+def _count_history(rt, event, player, scope):
+    return rt.count_history(event, player, scope)
+
+
+@builtin("round_number", [], T.INT, "The current round (generation), from 1.")
+def _round_number(rt):
+    return rt.round_number()
+
+
+@builtin("variant", [Param("name", T.STR)], T.BOOL, "Whether the named variant is in play.",
+         example='variant("corporate_era")')
+def _variant(rt, name):
+    return rt.variant_active(name)
+
+
+# -------------------------------------------------------------------- choices
+@builtin("choose_number", [Param("low", T.INT), Param("high", T.INT)], T.INT,
+         "Ask the acting player for a number in low..high.", kind="choice",
+         example="choose_number(0, production(heat))")
+def _choose_number(rt, low, high):
+    return rt.choose_number(low, high)
+
+
+@builtin("choose_order", [Param("items", T.list_of(T.ANY))], _same_as_first,
+         "Ask the acting player to put the items in an order.", kind="choice")
+def _choose_order(rt, items):
+    return rt.choose_order(items)
+
+
+# --------------------------------------------------------------------- effects
+@builtin("draw", [Param("count", T.INT), Param("from_zone", T.ZONE), Param("to_zone", T.ZONE),
+                  Param("player", T.PLAYER, "you")], T.NONE,
+         "Move cards from the top of one zone to another, reshuffling the declared "
+         "discard zone into an empty deck.", kind="effect", example="draw(2, deck, hand)")
+def _draw(rt, count, from_zone, to_zone, player):
+    rt.draw(count, from_zone, to_zone, player)
+
+
+@builtin("put", [Param("card", T.CARD), Param("zone", T.ZONE), Param("player", T.PLAYER, "you"),
+                 Param("slot", T.INT, "0")], T.NONE,
+         "Move a card into a zone. Slot 0 appends; slot 1 inserts first and shifts the "
+         "others, sending any overflow to the zone's declared overflow zone.",
+         kind="effect", example="put(card, timeline, you, 1)")
+def _put(rt, card, zone, player, slot):
+    rt.put(card, zone, player, slot)
+
+
+@builtin("shuffle", [Param("zone", T.ZONE), Param("player", T.PLAYER, "you")], T.NONE,
+         "Shuffle a zone with the game's seeded random source.", kind="effect")
+def _shuffle(rt, zone, player):
+    rt.shuffle(zone, player)
+
+
+@builtin("mark", [Param("card", T.CARD), Param("marker", T.MARKER)], T.NONE,
+         "Put a marker on a card (used action, failed technology…).", kind="effect",
+         example="mark(this, used)")
+def _mark(rt, card, marker):
+    rt.set_marker(card, marker, True)
+
+
+@builtin("unmark", [Param("card", T.CARD), Param("marker", T.MARKER)], T.NONE,
+         "Take a marker off a card.", kind="effect")
+def _unmark(rt, card, marker):
+    rt.set_marker(card, marker, False)
+
+
+@builtin("place_pieces", [Param("count", T.INT), Param("card", T.CARD),
+                          Param("player", T.PLAYER, "you"), Param("from_stock", T.RESOURCE, "none")],
+         T.NONE, "Put the player's pieces (cubes, workers) on a card, taken from a stock "
+         "resource, or from the general supply when none is given.", kind="effect",
+         example="place_pieces(3, tech, you)")
+def _place_pieces(rt, count, card, player, from_stock):
+    rt.place_pieces(count, card, player, from_stock)
+
+
+@builtin("take_pieces", [Param("count", T.INT), Param("card", T.CARD),
+                         Param("player", T.PLAYER, "you"), Param("to_stock", T.RESOURCE, "none")],
+         T.NONE, "Take the player's pieces off a card, into a stock resource or back to the "
+         "general supply when none is given.", kind="effect")
+def _take_pieces(rt, count, card, player, to_stock):
+    rt.take_pieces(count, card, player, to_stock)
+
+
+@builtin("set_turn_order", [Param("order", T.list_of(T.PLAYER))], T.NONE,
+         "Set the turn order for the following turns.", kind="effect")
+def _set_turn_order(rt, order):
+    rt.set_turn_order(order)
+
+
+@builtin("log", [Param("message", T.STR)], T.NONE, "Write a line to the game log.",
+         kind="effect")
+def _log(rt, message):
+    rt.log(message)
+
+
+@builtin("end_game", [], T.NONE, "End the game after the current step; final scoring follows.",
+         kind="effect")
+def _end_game(rt):
+    rt.end_game()
+
+
+# ------------------------------------------------------------------ aggregates
+def _int_result(elem, value):
+    return T.INT
+
+
+def _elem_result(elem, value):
+    return elem
+
+
+def _list_result(elem, value):
+    return T.list_of(elem)
+
+
+def _value_list_result(elem, value):
+    return T.list_of(value or elem)
+
+
+@aggregate("count", "none", None, _int_result, "How many items meet the condition.",
+           example="count(c in cards_in(played) where has_tag(c, building))")
+def _agg_count(rt, items, keep, value):
+    return sum(1 for x in items if keep(x))
+
+
+@aggregate("sum", "required", T.INT, _int_result, "The total of the value over the items.",
+           example="sum(p in players() : stock(heat, p))")
+def _agg_sum(rt, items, keep, value):
+    return sum(value(x) for x in items if keep(x))
+
+
+@aggregate("highest", "required", T.INT, _int_result,
+           "The largest value over the items (0 when there are none).",
+           example="highest(p in players() : track(tr, p))")
+def _agg_highest(rt, items, keep, value):
+    vals = [value(x) for x in items if keep(x)]
+    return max(vals) if vals else 0
+
+
+@aggregate("lowest", "required", T.INT, _int_result,
+           "The smallest value over the items (0 when there are none).")
+def _agg_lowest(rt, items, keep, value):
+    vals = [value(x) for x in items if keep(x)]
+    return min(vals) if vals else 0
+
+
+@aggregate("any", "none", None, lambda e, v: T.BOOL, "Whether some item meets the condition.",
+           example="any(s in neighbours(space) where s.tile == city)")
+def _agg_any(rt, items, keep, value):
+    return any(keep(x) for x in items)
+
+
+@aggregate("all", "none", None, lambda e, v: T.BOOL, "Whether every item meets the condition.")
+def _agg_all(rt, items, keep, value):
+    return all(keep(x) for x in items)
+
+
+@aggregate("filter", "none", None, _list_result, "The items that meet the condition, in order.",
+           example="filter(c in cards_in(played) where has_tag(c, building))")
+def _agg_filter(rt, items, keep, value):
+    return [x for x in items if keep(x)]
+
+
+@aggregate("map", "required", None, _value_list_result, "The value for each item, in order.")
+def _agg_map(rt, items, keep, value):
+    return [value(x) for x in items if keep(x)]
+
+
+@aggregate("first", "none", None, _elem_result,
+           "The first item that meets the condition, or none.")
+def _agg_first(rt, items, keep, value):
+    for x in items:
+        if keep(x):
+            return x
+    return None
+
+
+@aggregate("last", "none", None, _elem_result,
+           "The last item that meets the condition, or none.")
+def _agg_last(rt, items, keep, value):
+    found = None
+    for x in items:
+        if keep(x):
+            found = x
+    return found
+
+
+@aggregate("sort", "required", T.INT, _list_result,
+           "The items in ascending order of the value; ties keep their order.",
+           example="sort(p in players() : stock(cube, p))")
+def _agg_sort(rt, items, keep, value):
+    return sorted((x for x in items if keep(x)), key=value)
+
+
+@aggregate("leaders", "required", T.INT, _list_result,
+           "The items sharing the largest value, in order; empty when that value is 0 "
+           "or there are none.", example="leaders(p in players() : cubes_on(tech, p))")
+def _agg_leaders(rt, items, keep, value):
+    scored = [(x, value(x)) for x in items if keep(x)]
+    best = max((v for _, v in scored), default=0)
+    return [x for x, v in scored if v == best and v > 0]
+
+
+@aggregate("choose", "none", None, _elem_result,
+           "Ask the acting player to pick one item that meets the condition.", kind="choice",
+           example="choose(c in cards_in(played) where has_tag(c, building))")
+def _agg_choose(rt, items, keep, value):
+    return rt.choose_one([x for x in items if keep(x)], optional=False)
+
+
+@aggregate("choose_optional", "none", None, _elem_result,
+           "Like choose, but the player may pick nothing (the result is then none).",
+           kind="choice")
+def _agg_choose_optional(rt, items, keep, value):
+    return rt.choose_one([x for x in items if keep(x)], optional=True)
+
+
+# ------------------------------------------------------- nouns for 'any NOUN'
+# 'any player' asks the acting player to pick one member of the collection.
+ANY_NOUNS: dict[str, tuple[T.Type, str]] = {
+    "player": (T.PLAYER, "any player, you included"),
+    "opponent": (T.PLAYER, "any player other than you"),
+    "space": (T.SPACE, "any space on any board"),
+}

@@ -1,0 +1,545 @@
+"""Stage 4: check names and types of parsed effects before anything runs.
+
+Every name must resolve to a local variable, a context variable (``you``,
+``this``, ``event``…), a builtin, or something the ruleset declares; unknown
+names get a "did you mean". Every builtin call is checked for arity and
+argument types against the registry. The checker annotates expressions with
+their types and statements with the canonical ids they refer to, which the
+compiler relies on without checking again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import Diagnostics, suggest
+from ..span import Span
+from . import ast
+from . import types as T
+from .builtins import AGGREGATES, ANY_NOUNS, BUILTINS
+from .symbols import PLAYER_FIELDS, SPACE_FIELDS, SymbolTable
+
+# symbol kinds whose bare name is a value of the game state, not a symbol
+VALUE_KINDS = {"track", "player_track", "constant"}
+RESERVED = {"you", "this", "event", "space"}
+
+
+@dataclass
+class Context:
+    """What an effect may do and which names it sees."""
+
+    label: str  # e.g. "card 'comet', play"
+    allow_effects: bool = True
+    allow_choices: bool = True
+    variables: dict[str, T.Type] = field(default_factory=dict)
+    returns: T.Type | None = None  # functions: the declared result type
+
+    def child(self, **extra: T.Type) -> "Context":
+        out = Context(self.label, self.allow_effects, self.allow_choices,
+                      dict(self.variables), self.returns)
+        out.variables.update(extra)
+        return out
+
+
+class Checker:
+    def __init__(self, table: SymbolTable, diags: Diagnostics):
+        self.table = table
+        self.diags = diags
+
+    # --------------------------------------------------------------- helpers
+    def error(self, code: str, message: str, span: Span, ctx: Context, hint: str | None = None):
+        self.diags.error(code, message, span, hint=hint, context=ctx.label)
+
+    def _symbol(self, name: str, kinds: tuple[str, ...], span: Span, ctx: Context,
+                what: str) -> str | None:
+        """Resolve a name that must be a declared symbol of one of ``kinds``."""
+        local = ctx.variables.get(name)
+        if local is not None:
+            return None  # a variable holding a symbol; the caller checks its type
+        sym = self.table.get(name, kinds)
+        if sym is not None:
+            return sym.canonical or name
+        sym = self.table.get(name)
+        pool = self.table.of_kind(*kinds)
+        if sym is not None:
+            self.error("RB302", f"'{name}' is a {sym.kind.replace('_', ' ')}, not a {what}",
+                       span, ctx, suggest(name, pool))
+        else:
+            self.error("RB301", f"unknown {what} '{name}'", span, ctx, suggest(name, pool))
+        return "?"
+
+    def _dynamic_symbol(self, name: str, expected: T.Type, span: Span, ctx: Context) -> None:
+        actual = ctx.variables[name]
+        if not T.assignable(actual, expected):
+            self.error("RB302", f"'{name}' is a {actual}, but a {expected} is needed here",
+                       span, ctx)
+
+    def expect(self, expr: ast.Expr, expected, ctx: Context, what: str = "value") -> T.Type:
+        actual = self.expr(expr, ctx, expected)
+        if not T.assignable(actual, expected):
+            self.error("RB302", f"{what} must be a {T.describe(expected)}, "
+                       f"but this is a {actual}", expr.span, ctx)
+        return actual
+
+    # ------------------------------------------------------------ statements
+    def effect(self, effect: ast.Effect, ctx: Context) -> None:
+        self.block(effect.body, ctx.child())
+
+    def block(self, stmts: list[ast.Stmt], ctx: Context) -> None:
+        for s in stmts:
+            self.stmt(s, ctx)
+
+    def stmt(self, s: ast.Stmt, ctx: Context) -> None:
+        method = getattr(self, "s_" + type(s).__name__)
+        if not ctx.allow_effects and not isinstance(s, (ast.Let, ast.Return, ast.If, ast.For,
+                                                           ast.Pass, ast.Require)):
+            self.error("RB304", "this statement changes the game, which is not allowed in "
+                       f"{ctx.label}", s.span, ctx)
+        method(s, ctx)
+
+    def _player(self, expr, ctx, span=None):
+        if expr is not None:
+            self.expect(expr, T.PLAYER, ctx, "the player")
+        elif "you" not in ctx.variables and span is not None:
+            self._no_you(span, ctx)
+
+    def _no_you(self, span, ctx):
+        self.error("RB304", f"there is no acting player in {ctx.label}; say whose it is, "
+                   "e.g. 'for p in players(): gain 1 x for p'", span, ctx)
+
+    def s_Gain(self, s: ast.Gain, ctx):
+        self.expect(s.amount, T.INT, ctx, "the amount")
+        kinds = ("resource",)
+        rid = self._symbol(s.resource, kinds, s.resource_span, ctx, "resource")
+        if rid is None:
+            self._dynamic_symbol(s.resource, (T.RESOURCE, T.BONUS), s.resource_span, ctx)
+        elif s.production and rid != "?":
+            decl = self.table.get(rid).data or {}
+            if not decl.get("production"):
+                self.error("RB302", f"resource '{rid}' has no production; declare "
+                           "'production:' for it in the components", s.resource_span, ctx)
+        s.resource_id = rid
+        self._player(s.player, ctx, s.span)
+
+    def s_Raise(self, s: ast.Raise, ctx):
+        tid = self._symbol(s.track, ("track", "player_track"), s.track_span, ctx, "track")
+        if tid is None:
+            self._dynamic_symbol(s.track, T.TRACK, s.track_span, ctx)
+        s.track_id = tid
+        if s.steps is not None:
+            self.expect(s.steps, T.INT, ctx, "the number of steps")
+        self._player(s.player, ctx, s.span)
+
+    def s_Place(self, s: ast.Place, ctx):
+        tid = self._symbol(s.tile, ("tile",), s.tile_span, ctx, "tile type")
+        if tid is None:
+            self._dynamic_symbol(s.tile, T.TILE, s.tile_span, ctx)
+        s.tile_id = tid
+        if s.mode == "on":
+            self.expect(s.target, T.SPACE, ctx, "the space")
+        elif s.target is not None:
+            self.expect(s.target, T.BOOL, ctx.child(space=T.SPACE), "the placement condition")
+        self._player(s.player, ctx, s.span)
+        if s.bind:
+            self._bind(s.bind, T.SPACE, s.span, ctx)
+
+    def s_Transfer(self, s: ast.Transfer, ctx):
+        self.expect(s.amount, T.INT, ctx, "the amount")
+        if "you" not in ctx.variables:
+            self._no_you(s.span, ctx)
+        if s.verb == "add":
+            rid = self._symbol(s.resource, ("card_resource",), s.resource_span, ctx,
+                               "card resource")
+            if rid is None:
+                self._dynamic_symbol(s.resource, T.CARD_RESOURCE, s.resource_span, ctx)
+            self.expect(s.dest, T.CARD, ctx, "the card to add to")
+            s.resource_id = rid
+            return
+        if s.verb == "steal":
+            rid = self._symbol(s.resource, ("resource",), s.resource_span, ctx, "resource")
+            self.expect(s.source, T.PLAYER, ctx, "the player to steal from")
+            s.resource_id = rid
+            return
+        # remove / move: players hold resources, cards hold card resources
+        src = self.expr(s.source, ctx)
+        if s.dest is not None:
+            dst = self.expr(s.dest, ctx)
+            if T.assignable(src, T.CARD) and not T.assignable(dst, T.CARD) or \
+               T.assignable(src, T.PLAYER) and not T.assignable(dst, T.PLAYER):
+                self.error("RB302", f"cannot move from a {src} to a {dst}", s.dest.span, ctx)
+        if T.assignable(src, T.CARD) and src is not T.ANY:
+            kinds, what = ("card_resource",), "card resource"
+        elif T.assignable(src, T.PLAYER):
+            kinds, what = ("resource",), "resource"
+        else:
+            self.error("RB302", f"can only take resources from a player or a card, "
+                       f"not a {src}", s.source.span, ctx)
+            kinds, what = ("resource", "card_resource"), "resource"
+        rid = self._symbol(s.resource, kinds, s.resource_span, ctx, what)
+        s.resource_id = rid
+
+    def s_Let(self, s: ast.Let, ctx):
+        t = self.expr(s.value, ctx)
+        if t is T.NONE:
+            self.error("RB302", "this expression gives nothing to keep", s.value.span, ctx)
+        self._bind(s.name, t, s.span, ctx)
+
+    def _bind(self, name, t, span, ctx):
+        if name in RESERVED or self.table.get(name) is not None and \
+                self.table.get(name).kind not in ("procedure", "function"):
+            existing = self.table.get(name)
+            what = f"a declared {existing.kind.replace('_', ' ')}" if existing else "reserved"
+            self.error("RB305", f"'{name}' is {what}; choose another variable name", span, ctx)
+        ctx.variables[name] = t
+
+    def s_Set(self, s: ast.Set, ctx):
+        if s.name in ctx.variables:
+            self.expect(s.value, ctx.variables[s.name], ctx, f"the new value of '{s.name}'")
+            s.target_kind = "local"
+            return
+        sym = self.table.get(s.name)
+        if sym is not None and sym.kind in ("track", "player_track"):
+            if not ctx.allow_effects:
+                self.error("RB304", "setting a track changes the game", s.span, ctx)
+            self.expect(s.value, T.INT, ctx, "the track value")
+            s.target_kind = "track"
+            return
+        self.error("RB301", f"unknown variable or track '{s.name}'", s.span, ctx,
+                   suggest(s.name, list(ctx.variables) + self.table.of_kind("track",
+                                                                             "player_track")))
+        self.expr(s.value, ctx)
+
+    def s_Return(self, s: ast.Return, ctx):
+        if ctx.returns is None:
+            self.error("RB304", "'return' is only allowed in functions", s.span, ctx)
+            if s.value is not None:
+                self.expr(s.value, ctx)
+            return
+        if s.value is None:
+            if ctx.returns is not T.NONE:
+                self.error("RB302", f"this function must return a {ctx.returns}", s.span, ctx)
+            return
+        self.expect(s.value, ctx.returns, ctx, "the returned value")
+
+    def s_Require(self, s: ast.Require, ctx):
+        self.expect(s.cond, T.BOOL, ctx, "the requirement")
+
+    def s_Emit(self, s: ast.Emit, ctx):
+        record = self.table.events.get(s.event)
+        if record is None:
+            self.error("RB301", f"unknown event '{s.event}'", s.event_span, ctx,
+                       suggest(s.event, self.table.events))
+            for a in list(s.args) + list(s.kwargs.values()):
+                self.expr(a, ctx)
+            return
+        params = [(n, t, None) for n, t in record.fields]
+        self._arguments(f"event '{s.event}'", params, s.args, s.kwargs, s.span, ctx)
+
+    def s_Run(self, s: ast.Run, ctx):
+        self._symbol(s.block, ("block",), s.block_span, ctx, "effect block")
+        self.expect(s.card, T.CARD, ctx, "the card")
+
+    def s_CallStmt(self, s: ast.CallStmt, ctx):
+        t = self.call(s.call, ctx, statement=True)
+
+    def s_Pass(self, s, ctx):
+        pass
+
+    def s_If(self, s: ast.If, ctx):
+        for cond, body in s.branches:
+            self.expect(cond, T.BOOL, ctx, "the condition")
+            self.block(body, ctx.child())
+        if s.orelse is not None:
+            self.block(s.orelse, ctx.child())
+
+    def s_For(self, s: ast.For, ctx):
+        t = self.expr(s.iterable, ctx)
+        if not isinstance(t, T.ListType) and t is not T.ANY:
+            self.error("RB302", f"'for' needs a list, but this is a {t}", s.iterable.span, ctx)
+        inner = ctx.child()
+        self._bind(s.var, t.elem if isinstance(t, T.ListType) else T.ANY, s.span, inner)
+        self.block(s.body, inner)
+
+    def s_Repeat(self, s: ast.Repeat, ctx):
+        self.expect(s.count, T.INT, ctx, "the repeat count")
+        self.block(s.body, ctx.child())
+
+    def s_May(self, s: ast.May, ctx):
+        self._need_choices(s.span, ctx, "'may'")
+        self.block(s.body, ctx.child())
+
+    def s_Choose(self, s: ast.Choose, ctx):
+        self._need_choices(s.span, ctx, "'choose one'")
+        if len(s.options) < 2:
+            self.error("RB303", "'choose one' needs at least two options", s.span, ctx)
+        for option in s.options:
+            self.block(option, ctx.child())
+
+    def _need_choices(self, span, ctx, what):
+        if not ctx.allow_choices:
+            self.error("RB304", f"{what} asks a player to decide, which is not allowed in "
+                       f"{ctx.label}", span, ctx)
+
+    # ----------------------------------------------------------- expressions
+    def expr(self, e: ast.Expr, ctx: Context, expected=None) -> T.Type:
+        if isinstance(e, ast.Name):
+            t = self.e_Name(e, ctx, expected)
+        elif isinstance(e, ast.ListExpr):
+            t = self.e_ListExpr(e, ctx, expected)
+        else:
+            t = getattr(self, "e_" + type(e).__name__)(e, ctx)
+        e.type = t
+        return t
+
+    def e_Literal(self, e: ast.Literal, ctx):
+        v = e.value
+        if v is None:
+            return T.NONE
+        if isinstance(v, bool):
+            return T.BOOL
+        if isinstance(v, int):
+            return T.INT
+        return T.STR
+
+    def e_Name(self, e: ast.Name, ctx, expected=None):
+        if e.id in ctx.variables:
+            e.binding = "local"
+            return ctx.variables[e.id]
+        candidates = self.table.candidates(e.id)
+        sym = candidates[0] if candidates else None
+        if len(candidates) > 1:
+            fitting = [c for c in candidates if expected is not None
+                       and T.assignable(c.type, expected)]
+            if len(fitting) == 1:
+                sym = fitting[0]
+            else:
+                kinds = " and a ".join(c.kind.replace("_", " ") for c in candidates)
+                self.error("RB302", f"'{e.id}' is both a {kinds}; use it where only one "
+                           "kind fits, e.g. has_tag(card, tag) or stock(resource)", e.span, ctx)
+                return T.ANY
+        if sym is not None:
+            if sym.kind in ("procedure", "function"):
+                self.error("RB302", f"'{e.id}' is a {sym.kind}; call it with "
+                           f"{e.id}(…)", e.span, ctx)
+                return T.ANY
+            e.binding = sym.kind
+            e.canonical = sym.canonical or e.id
+            return sym.type
+        if e.id in BUILTINS:
+            self.error("RB302", f"'{e.id}' is a builtin; call it with {e.id}(…)", e.span, ctx)
+            return T.ANY
+        hint = suggest(e.id, list(ctx.variables) + list(self.table.symbols))
+        if e.id in ("this", "event", "space") and hint is None:
+            hint = f"'{e.id}' exists only in " + {"this": "cards", "event": "triggers",
+                                                  "space": "placement conditions"}[e.id]
+        self.error("RB301", f"unknown name '{e.id}'", e.span, ctx, hint)
+        return T.ANY
+
+    def e_Field(self, e: ast.Field, ctx):
+        t = self.expr(e.obj, ctx)
+        if t is T.ANY:
+            return T.ANY
+        if t is T.CARD:
+            fields = self.table.card_fields
+        elif t is T.SPACE:
+            fields = SPACE_FIELDS
+        elif t is T.PLAYER:
+            fields = PLAYER_FIELDS
+        elif isinstance(t, T.RecordType):
+            fields = dict(t.fields)
+        else:
+            self.error("RB302", f"a {t} has no fields", e.name_span or e.span, ctx)
+            return T.ANY
+        if e.name not in fields:
+            self.error("RB301", f"a {t} has no field '{e.name}'", e.name_span or e.span, ctx,
+                       suggest(e.name, fields) or "fields: " + ", ".join(sorted(fields)))
+            return T.ANY
+        return fields[e.name]
+
+    def e_ListExpr(self, e: ast.ListExpr, ctx, expected=None):
+        elem = None
+        want = expected.elem if isinstance(expected, T.ListType) else None
+        for item in e.items:
+            t = self.expr(item, ctx, want or elem)
+            if elem is None or elem is T.NONE:
+                elem = t
+            elif not T.assignable(t, elem) and not T.assignable(elem, t):
+                self.error("RB302", f"a list holds one kind of value: this is a {t}, the "
+                           f"items before it are {elem}", item.span, ctx)
+        return T.list_of(elem or T.ANY)
+
+    def e_Unary(self, e: ast.Unary, ctx):
+        if e.op == "-":
+            self.expect(e.operand, T.INT, ctx, "the number")
+            return T.INT
+        self.expect(e.operand, T.BOOL, ctx, "the operand of 'not'")
+        return T.BOOL
+
+    def e_Binary(self, e: ast.Binary, ctx):
+        op = e.op
+        if op in ("and", "or"):
+            self.expect(e.left, T.BOOL, ctx, f"the left side of '{op}'")
+            self.expect(e.right, T.BOOL, ctx, f"the right side of '{op}'")
+            return T.BOOL
+        if op in ("+", "-", "*", "//", "%"):
+            self.expect(e.left, T.INT, ctx, f"the left side of '{op}'")
+            self.expect(e.right, T.INT, ctx, f"the right side of '{op}'")
+            return T.INT
+        if op in ("<", "<=", ">", ">="):
+            self.expect(e.left, T.INT, ctx, f"the left side of '{op}'")
+            self.expect(e.right, T.INT, ctx, f"the right side of '{op}'")
+            return T.BOOL
+        if op in ("==", "!="):
+            lt = self.expr(e.left, ctx)
+            rt = self.expr(e.right, ctx, lt)
+            if not (T.assignable(lt, rt) or T.assignable(rt, lt)):
+                self.error("RB302", f"cannot compare a {lt} with a {rt}", e.span, ctx)
+            return T.BOOL
+        if op in ("has", "lacks"):
+            lt = self.expr(e.left, ctx)
+            rt = self.expr(e.right, ctx, lt.elem if isinstance(lt, T.ListType) else None)
+            if isinstance(lt, T.ListType):
+                if not (T.assignable(rt, lt.elem) or T.assignable(lt.elem, rt)):
+                    self.error("RB302", f"a list of {lt.elem} never holds a {rt}", e.right.span,
+                               ctx)
+            elif lt is not T.ANY:
+                self.error("RB302", f"'{op}' needs a list on its left, but this is a {lt}",
+                           e.left.span, ctx)
+            return T.BOOL
+        raise AssertionError(op)  # pragma: no cover
+
+    def e_Conditional(self, e: ast.Conditional, ctx):
+        self.expect(e.cond, T.BOOL, ctx, "the condition")
+        a, b = self.expr(e.then, ctx), self.expr(e.other, ctx)
+        if T.assignable(b, a):
+            return a if a is not T.NONE else b
+        if T.assignable(a, b):
+            return b
+        self.error("RB302", f"both branches must give the same kind of value: {a} and {b}",
+                   e.span, ctx)
+        return a
+
+    def e_AnyOf(self, e: ast.AnyOf, ctx):
+        self._need_choices(e.span, ctx, f"'any {e.noun}'")
+        if "you" not in ctx.variables:
+            self._no_you(e.span, ctx)
+        if e.noun not in ANY_NOUNS:
+            self.error("RB301", f"'any {e.noun}' is not a known choice", e.span, ctx,
+                       suggest(e.noun, ANY_NOUNS) or
+                       "use choose(x in list where …) to pick from any list")
+            return T.ANY
+        return ANY_NOUNS[e.noun][0]
+
+    def e_Call(self, e: ast.Call, ctx):
+        return self.call(e, ctx, statement=False)
+
+    def call(self, e: ast.Call, ctx, statement: bool) -> T.Type:
+        name = e.func
+        decl = self.table.callables.get(name)
+        if decl is not None:
+            e.target = decl
+            if decl.kind == "procedure":
+                if not statement:
+                    self.error("RB304", f"procedure '{name}' changes the game and gives no "
+                               "value; use it as a statement", e.span, ctx)
+                elif not ctx.allow_effects:
+                    self.error("RB304", f"procedure '{name}' changes the game, which is not "
+                               f"allowed in {ctx.label}", e.span, ctx)
+            self._arguments(f"{decl.kind} '{name}'", decl.params, e.args, e.kwargs, e.span, ctx)
+            return decl.returns
+        b = BUILTINS.get(name)
+        if b is None:
+            if name in AGGREGATES:
+                self.error("RB303", f"'{name}' takes the form {name}(x in list …)", e.span, ctx)
+            else:
+                self.error("RB301", f"unknown function or procedure '{name}'",
+                           e.func_span or e.span, ctx,
+                           suggest(name, list(BUILTINS) + list(self.table.callables)))
+            for a in list(e.args) + list(e.kwargs.values()):
+                self.expr(a, ctx)
+            return T.ANY
+        e.target = b
+        if b.kind == "effect":
+            if not statement:
+                self.error("RB304", f"'{name}' changes the game and gives no value; use it as "
+                           "a statement", e.span, ctx)
+            elif not ctx.allow_effects:
+                self.error("RB304", f"'{name}' changes the game, which is not allowed in "
+                           f"{ctx.label}", e.span, ctx)
+        if b.kind == "choice":
+            self._need_choices(e.span, ctx, f"'{name}'")
+        params = [(p.name, p.type, p.default, p.variadic) for p in b.params]
+        if "you" not in ctx.variables and any(
+                p.default == "you" and i >= len(e.args) and p.name not in e.kwargs
+                for i, p in enumerate(b.params)):
+            self._no_you(e.span, ctx)
+        arg_types = self._arguments(f"'{name}'", params, e.args, e.kwargs, e.span, ctx)
+        if statement and b.kind != "effect" and b.result is not T.NONE:
+            self.error("RB304", f"'{name}' only computes a value; a statement must do "
+                       "something (use 'let x = …' to keep it)", e.span, ctx)
+        return b.result_type(arg_types)
+
+    def _arguments(self, what, params, args, kwargs, span, ctx) -> list[T.Type]:
+        """Check arguments against ``params`` [(name, type, default[, variadic])]."""
+        types: list[T.Type] = []
+        variadic = params and len(params[-1]) > 3 and params[-1][3]
+        fixed = params[:-1] if variadic else params
+        if len(args) > len(fixed) and not variadic:
+            self.error("RB303", f"{what} takes at most {len(fixed)} argument(s), "
+                       f"got {len(args)}", span, ctx)
+        for i, a in enumerate(args):
+            if i < len(fixed):
+                types.append(self.expect(a, fixed[i][1], ctx, f"argument '{fixed[i][0]}'"))
+            elif variadic:
+                types.append(self.expect(a, params[-1][1], ctx, f"argument '{params[-1][0]}'"))
+            else:
+                self.expr(a, ctx)
+        names = [p[0] for p in fixed]
+        for key, a in kwargs.items():
+            if key not in names:
+                self.error("RB303", f"{what} has no parameter '{key}'", a.span, ctx,
+                           suggest(key, names))
+                self.expr(a, ctx)
+                continue
+            idx = names.index(key)
+            if idx < len(args):
+                self.error("RB303", f"argument '{key}' given twice", a.span, ctx)
+            self.expect(a, fixed[idx][1], ctx, f"argument '{key}'")
+        for idx, p in enumerate(fixed):
+            if idx >= len(args) and p[0] not in kwargs and p[2] is None:
+                self.error("RB303", f"{what} needs argument '{p[0]}' ({T.describe(p[1])})",
+                           span, ctx)
+        if variadic and len(args) <= len(fixed) and not fixed:
+            self.error("RB303", f"{what} needs at least one argument", span, ctx)
+        return types
+
+    def e_Comprehension(self, e: ast.Comprehension, ctx):
+        agg = AGGREGATES.get(e.func)
+        src = self.expr(e.source, ctx)
+        elem = src.elem if isinstance(src, T.ListType) else T.ANY
+        if not isinstance(src, T.ListType) and src is not T.ANY:
+            self.error("RB302", f"'{e.var} in …' needs a list, but this is a {src}",
+                       e.source.span, ctx)
+        inner = ctx.child()
+        self._bind(e.var, elem, e.span, inner)
+        if e.where is not None:
+            self.expect(e.where, T.BOOL, inner, "the 'where' condition")
+        vt = None
+        if e.value is not None:
+            vt = self.expr(e.value, inner)
+        if agg is None:
+            self.error("RB301", f"unknown aggregate '{e.func}'", e.func_span or e.span, ctx,
+                       suggest(e.func, AGGREGATES) or "aggregates: " + ", ".join(sorted(AGGREGATES)))
+            return T.ANY
+        e.target = agg
+        if agg.kind == "choice":
+            self._need_choices(e.span, ctx, f"'{e.func}'")
+        if agg.value == "required" and e.value is None:
+            self.error("RB303", f"'{e.func}' needs a value: {e.func}({e.var} in … : value)",
+                       e.span, ctx)
+        elif agg.value == "none" and e.value is not None:
+            self.error("RB303", f"'{e.func}' takes no ': value' part", e.value.span, ctx)
+        if agg.value_type is not None and vt is not None and not T.assignable(vt, agg.value_type):
+            self.error("RB302", f"the value of '{e.func}' must be a {agg.value_type}, "
+                       f"but this is a {vt}", e.value.span, ctx)
+        return agg.result(elem, vt)

@@ -1,0 +1,407 @@
+"""Stage 5: compile checked AST into closures the runtime executes.
+
+Each node becomes a Python closure taking a :class:`Frame`. Nothing is parsed
+or checked here: the checker has resolved every name and recorded canonical
+ids on the nodes. Closures are built once per ruleset load and never cross a
+process boundary; workers rebuild them from the ruleset source.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any, Callable
+
+from . import ast
+from . import types as T
+from . import unparse
+from .builtins import AGGREGATES, BUILTINS
+from .runtime import (MAX_CALL_DEPTH, MAX_REPEAT, Frame, RequirementFailed,
+                      RuleRuntimeError)
+from .symbols import SymbolTable
+
+Code = Callable[[Frame], Any]
+
+
+class _Return(Exception):
+    def __init__(self, value):
+        self.value = value
+
+
+_OPS = {
+    "+": operator.add, "-": operator.sub, "*": operator.mul,
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+    ">": operator.gt, ">=": operator.ge,
+}
+
+
+class Compiler:
+    def __init__(self, table: SymbolTable):
+        self.table = table
+
+    # ------------------------------------------------------------- entry points
+    def effect(self, effect: ast.Effect) -> Code:
+        body = self.block(effect.body)
+
+        def run(frame: Frame):
+            try:
+                body(frame)
+            except _Return as r:
+                return r.value
+            return None
+        return run
+
+    def function_body(self, effect: ast.Effect) -> Code:
+        return self.effect(effect)
+
+    def expression(self, e: ast.Expr) -> Code:
+        return self.expr(e)
+
+    # ----------------------------------------------------------------- blocks
+    def block(self, stmts: list[ast.Stmt]) -> Code:
+        codes = [self.stmt(s) for s in stmts]
+        if len(codes) == 1:
+            return codes[0]
+
+        def run(frame):
+            for c in codes:
+                c(frame)
+        return run
+
+    def stmt(self, s: ast.Stmt) -> Code:
+        return getattr(self, "s_" + type(s).__name__)(s)
+
+    def _player(self, e) -> Code:
+        if e is None:
+            return lambda f: f.vars["you"]
+        return self.expr(e)
+
+    def s_Gain(self, s: ast.Gain) -> Code:
+        amount, player = self.expr(s.amount), self._player(s.player)
+        verb, res_name = s.verb, s.resource_id
+        dynamic = res_name is None
+        local = s.resource
+
+        def resource(f):
+            return f.vars[local] if dynamic else res_name
+        if s.production:
+            sign = 1 if verb == "gain" else -1
+            return lambda f: f.rt.change_production(player(f), resource(f), sign * amount(f))
+        return lambda f: f.rt.change_stock(player(f), resource(f), amount(f), verb)
+
+    def s_Raise(self, s: ast.Raise) -> Code:
+        steps = self.expr(s.steps) if s.steps is not None else (lambda f: 1)
+        player = self._player(s.player)
+        sign = 1 if s.verb == "raise" else -1
+        track, local = s.track_id, s.track
+        if track is None:
+            return lambda f: f.rt.move_track(f.vars[local], sign * steps(f), player(f))
+        return lambda f: f.rt.move_track(track, sign * steps(f), player(f))
+
+    def s_Place(self, s: ast.Place) -> Code:
+        player = self._player(s.player)
+        tile, local, mode, bind = s.tile_id, s.tile, s.mode, s.bind
+        if s.target is None:
+            target = None
+        elif mode == "on":
+            target = self.expr(s.target)
+        else:
+            cond = self.expr(s.target)
+
+            def target(f, cond=cond):
+                def accepts(space):
+                    inner = f.child()
+                    inner.vars["space"] = space
+                    return cond(inner)
+                return accepts
+
+        def run(f):
+            t = tile if tile is not None else f.vars[local]
+            where = None
+            if target is not None:
+                where = target(f)
+            placed = f.rt.place_tile(t, player(f), mode, where)
+            if bind:
+                f.vars[bind] = placed
+        return run
+
+    def s_Transfer(self, s: ast.Transfer) -> Code:
+        amount = self.expr(s.amount)
+        src = self.expr(s.source) if s.source is not None else (lambda f: None)
+        dst = self.expr(s.dest) if s.dest is not None else (lambda f: None)
+        verb, up_to, res, local = s.verb, s.up_to, s.resource_id, s.resource
+        return lambda f: f.rt.transfer(verb, res if res is not None else f.vars[local],
+                                       amount(f), up_to, src(f), dst(f), f.vars["you"])
+
+    def s_Let(self, s: ast.Let) -> Code:
+        value, name = self.expr(s.value), s.name
+
+        def run(f):
+            f.vars[name] = value(f)
+        return run
+
+    def s_Set(self, s: ast.Set) -> Code:
+        value, name = self.expr(s.value), s.name
+        if getattr(s, "target_kind", "local") == "track":
+            return lambda f: f.rt.set_track(name, value(f), f.vars["you"])
+
+        def run(f):
+            f.vars[name] = value(f)
+        return run
+
+    def s_Return(self, s: ast.Return) -> Code:
+        value = self.expr(s.value) if s.value is not None else (lambda f: None)
+
+        def run(f):
+            raise _Return(value(f))
+        return run
+
+    def s_Require(self, s: ast.Require) -> Code:
+        cond = self.expr(s.cond)
+        explain = self._explainer(s.cond)
+        message, span = s.message, s.span
+
+        def run(f):
+            if not cond(f):
+                raise RequirementFailed(message or explain(f), span)
+        return run
+
+    def _explainer(self, e: ast.Expr) -> Callable[[Frame], str]:
+        """'needs oxygen >= 9, it is 7' for comparisons; the rule text otherwise."""
+        text = unparse.expr(e)
+        if isinstance(e, ast.Binary) and e.op in ("<", "<=", ">", ">=", "==", "!="):
+            left = self.expr(e.left)
+            left_text = unparse.expr(e.left)
+            return lambda f: f"needs {text}, but {left_text} is {left(f)}"
+        if isinstance(e, ast.Binary) and e.op == "and":
+            a, b = self.expr(e.left), self._explainer(e.left)
+            c = self._explainer(e.right)
+            return lambda f: b(f) if not a(f) else c(f)
+        return lambda f: f"needs {text}"
+
+    def explainer(self, e: ast.Expr) -> Callable[[Frame], str]:
+        return self._explainer(e)
+
+    def s_Emit(self, s: ast.Emit) -> Code:
+        record = self.table.events[s.event]
+        names = [n for n, _ in record.fields]
+        args = [(names[i], self.expr(a)) for i, a in enumerate(s.args)]
+        args += [(k, self.expr(v)) for k, v in s.kwargs.items()]
+        event = s.event
+
+        def run(f):
+            payload = {n: None for n in names}
+            for n, a in args:
+                payload[n] = a(f)
+            f.rt.emit(event, payload)
+        return run
+
+    def s_Run(self, s: ast.Run) -> Code:
+        card, block = self.expr(s.card), self.table.canonical(s.block)
+        return lambda f: f.rt.run_block(card(f), block, f.vars["you"])
+
+    def s_CallStmt(self, s: ast.CallStmt) -> Code:
+        return self.expr(s.call)
+
+    def s_Pass(self, s) -> Code:
+        return lambda f: None
+
+    def s_If(self, s: ast.If) -> Code:
+        branches = [(self.expr(c), self.block(b)) for c, b in s.branches]
+        orelse = self.block(s.orelse) if s.orelse is not None else None
+
+        def run(f):
+            for cond, body in branches:
+                if cond(f):
+                    return body(f)
+            if orelse is not None:
+                return orelse(f)
+        return run
+
+    def s_For(self, s: ast.For) -> Code:
+        items, body, var = self.expr(s.iterable), self.block(s.body), s.var
+
+        def run(f):
+            for item in list(items(f)):
+                f.vars[var] = item
+                body(f)
+        return run
+
+    def s_Repeat(self, s: ast.Repeat) -> Code:
+        count, body, span = self.expr(s.count), self.block(s.body), s.span
+
+        def run(f):
+            n = count(f)
+            if n > MAX_REPEAT:
+                raise RuleRuntimeError(f"repeat {n} is more than the limit of {MAX_REPEAT}", span)
+            for _ in range(max(n, 0)):
+                body(f)
+        return run
+
+    def s_May(self, s: ast.May) -> Code:
+        body, label = self.block(s.body), unparse.block(s.body)
+
+        def run(f):
+            if f.rt.confirm(label):
+                body(f)
+        return run
+
+    def s_Choose(self, s: ast.Choose) -> Code:
+        options = [self.block(o) for o in s.options]
+        labels = [unparse.block(o) for o in s.options]
+
+        def run(f):
+            options[f.rt.choose_option(labels)](f)
+        return run
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, e: ast.Expr) -> Code:
+        return getattr(self, "e_" + type(e).__name__)(e)
+
+    def e_Literal(self, e: ast.Literal) -> Code:
+        v = e.value
+        return lambda f: v
+
+    def e_Name(self, e: ast.Name) -> Code:
+        name, binding = e.id, e.binding
+        if binding == "local" or binding is None:
+            return lambda f: f.vars[name]
+        ident = getattr(e, "canonical", name)
+        if binding in ("track", "player_track"):
+            return lambda f: f.rt.track(ident, f.vars["you"])
+        if binding == "constant":
+            value = self.table.get(name).data
+            return lambda f: value
+        # a declared symbol: its value at run time is its id
+        return lambda f: ident
+
+    def e_Field(self, e: ast.Field) -> Code:
+        obj, name, t = self.expr(e.obj), e.name, e.obj.type
+        if isinstance(t, T.RecordType):
+            return lambda f: obj(f)[name]
+        getter = {T.CARD: "card_field", T.SPACE: "space_field", T.PLAYER: "player_field"}.get(t)
+        span = e.span
+
+        def run(f):
+            o = obj(f)
+            if o is None:
+                raise RuleRuntimeError(f"cannot read '.{name}' of none", span)
+            if isinstance(o, dict):
+                return o[name]
+            return getattr(f.rt, getter)(o, name)
+        return run
+
+    def e_ListExpr(self, e: ast.ListExpr) -> Code:
+        items = [self.expr(i) for i in e.items]
+        return lambda f: [i(f) for i in items]
+
+    def e_Unary(self, e: ast.Unary) -> Code:
+        operand = self.expr(e.operand)
+        if e.op == "-":
+            return lambda f: -operand(f)
+        return lambda f: not operand(f)
+
+    def e_Binary(self, e: ast.Binary) -> Code:
+        left, right, op, span = self.expr(e.left), self.expr(e.right), e.op, e.span
+        if op == "and":
+            return lambda f: left(f) and right(f)
+        if op == "or":
+            return lambda f: left(f) or right(f)
+        if op == "has":
+            return lambda f: right(f) in left(f)
+        if op == "lacks":
+            return lambda f: right(f) not in left(f)
+        if op in ("//", "%"):
+            def div(f):
+                b = right(f)
+                if b == 0:
+                    raise RuleRuntimeError("division by zero", span)
+                a = left(f)
+                return a // b if op == "//" else a % b
+            return div
+        fn = _OPS[op]
+        return lambda f: fn(left(f), right(f))
+
+    def e_Conditional(self, e: ast.Conditional) -> Code:
+        cond, then, other = self.expr(e.cond), self.expr(e.then), self.expr(e.other)
+        return lambda f: then(f) if cond(f) else other(f)
+
+    def e_AnyOf(self, e: ast.AnyOf) -> Code:
+        noun = e.noun
+        return lambda f: f.rt.choose_from(noun, f.vars["you"])
+
+    def e_Call(self, e: ast.Call) -> Code:
+        target = e.target
+        span = e.span
+        if target is None or target.__class__.__name__ == "Callable_":
+            decl = self.table.callables[e.func]
+            names = [p[0] for p in decl.params]
+            defaults = {p[0]: p[2] for p in decl.params}
+            args = [(names[i], self.expr(a)) for i, a in enumerate(e.args)]
+            args += [(k, self.expr(v)) for k, v in e.kwargs.items()]
+            func = e.func
+
+            def call(f):
+                values = dict(defaults)
+                for n, a in args:
+                    values[n] = a(f)
+                if f.depth >= MAX_CALL_DEPTH:
+                    raise RuleRuntimeError(
+                        f"calls nested deeper than {MAX_CALL_DEPTH} (unbounded recursion in "
+                        f"'{func}'?)", span)
+                return f.rt.call(func, values, f)
+            return call
+        b = target
+        params = b.params
+        fixed = [p for p in params if not p.variadic]
+        arg_codes: list[Code] = [self.expr(a) for a in e.args]
+        kw = {k: self.expr(v) for k, v in e.kwargs.items()}
+        slots: list[Code] = []
+        for i, p in enumerate(fixed):
+            if i < len(arg_codes):
+                slots.append(arg_codes[i])
+            elif p.name in kw:
+                slots.append(kw[p.name])
+            else:
+                slots.append(_default(p.default))
+        extra = arg_codes[len(fixed):]
+        impl = b.impl
+
+        def call(f):
+            try:
+                return impl(f.rt, *[s(f) for s in slots], *[x(f) for x in extra])
+            except (RuleRuntimeError, RequirementFailed, _Return):
+                raise
+            except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError) as exc:
+                raise RuleRuntimeError(f"{b.name}: {exc}", span) from None
+        return call
+
+    def e_Comprehension(self, e: ast.Comprehension) -> Code:
+        agg = e.target
+        source = self.expr(e.source)
+        where = self.expr(e.where) if e.where is not None else None
+        value = self.expr(e.value) if e.value is not None else None
+        var, impl = e.var, agg.impl
+
+        def run(f):
+            inner = f.child()
+
+            def bind(x):
+                inner.vars[var] = x
+                return inner
+
+            keep = (lambda x: where(bind(x))) if where is not None else (lambda x: True)
+            val = (lambda x: value(bind(x))) if value is not None else None
+            return impl(f.rt, list(source(f)), keep, val)
+        return run
+
+
+def _default(text: str | None) -> Code:
+    if text == "you":
+        return lambda f: f.vars["you"]
+    if text == "none" or text is None:
+        return lambda f: None
+    if text.startswith('"'):
+        v = text.strip('"')
+        return lambda f: v
+    n = int(text)
+    return lambda f: n

@@ -1,0 +1,437 @@
+"""Write the JSON Schemas in schemas/ from the definitions below.
+
+The schemas are data that editors and CI read directly; this script keeps
+them consistent (every property described, no extra keys anywhere). Run it
+after changing a definition: ``python tools/build_schemas.py``. A test checks
+that the committed files match its output.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parents[1] / "schemas"
+DRAFT = "https://json-schema.org/draft/2020-12/schema"
+C = "common.schema.json#/$defs/"
+
+
+def ref(name: str, description: str) -> dict:
+    return {"$ref": C + name, "description": description}
+
+
+def obj(description: str, properties: dict, required=(), **extra) -> dict:
+    out = {"type": "object", "description": description, "additionalProperties": False,
+           "properties": properties}
+    if required:
+        out["required"] = list(required)
+    out.update(extra)
+    return out
+
+
+def arr(description: str, items: dict, **extra) -> dict:
+    return {"type": "array", "description": description, "items": items, **extra}
+
+
+def string(description: str, **extra) -> dict:
+    return {"type": "string", "description": description, **extra}
+
+
+def integer(description: str, **extra) -> dict:
+    return {"type": "integer", "description": description, **extra}
+
+
+def boolean(description: str) -> dict:
+    return {"type": "boolean", "description": description}
+
+
+ID_PATTERN = "^[a-z][a-z0-9_]*$"
+
+COMMON = {
+    "id": string("An identifier: lower case letters, digits and underscores, starting with a "
+                 "letter. Effects refer to things by id.", pattern=ID_PATTERN, maxLength=64),
+    "name": string("The name printed on the component, shown to players.", maxLength=200),
+    "description": string("Free text for people: what this is and why.", maxLength=20000),
+    "effect": string("Effect-language statements, one per line or separated by ';'. "
+                     "See docs/language.md.", maxLength=20000),
+    "expression": {"description": "An effect-language expression (a number, a condition…).",
+                   "anyOf": [{"type": "string", "maxLength": 5000}, {"type": "integer"},
+                             {"type": "boolean"}]},
+    "type_name": string("A value type: number, bool, text, player, card, space, resource, "
+                        "card_resource, tag, card_type, card_id, tile, space_type, zone, track, "
+                        "marker, bonus, or 'list[T]'.", maxLength=100),
+    "include": arr("Other files of the ruleset to load, relative to this file; '*' globs allowed.",
+                   string("A path or glob relative to this file.", maxLength=500)),
+    "simple_decl": {
+        "description": "A declared name: either just its id, or an object with id, name and "
+                       "description.",
+        "anyOf": [
+            {"$ref": "#/$defs/id"},
+            obj("A declared name with details.", {
+                "id": ref("id", "The id effects use."),
+                "name": ref("name", "The printed name."),
+                "plural": ref("id", "Another spelling effects may use, e.g. 'plants' for "
+                              "'plant'."),
+                "description": ref("description", "What it is."),
+            }, required=["id"]),
+        ],
+    },
+    "params": {"type": "object", "description": "Named parameters and their types.",
+               "additionalProperties": {"$ref": "#/$defs/type_name"},
+               "propertyNames": {"pattern": ID_PATTERN}},
+    "trigger": obj("A triggered ability: when an event happens, run an effect.", {
+        "on": ref("id", "The event that triggers it, declared under 'events'."),
+        "scope": string("Whose events count: 'you' (the owner's), 'anyone', or 'opponents'.",
+                        enum=["you", "anyone", "opponents"]),
+        "if": ref("expression", "A condition on the event (use event.field)."),
+        "include_self": boolean("For card-played events: whether playing this very card "
+                                "triggers it."),
+        "do": ref("effect", "What happens."),
+        "description": ref("description", "The printed text."),
+    }, required=["on", "do"]),
+    "modifier": obj("A static modifier applied by the engine while its source is in play.", {
+        "modifier": ref("id", "The kind of modifier, declared under 'modifiers'."),
+        "amount": ref("expression", "How much it adds (negative for discounts)."),
+        "if": ref("expression", "When it applies; the modifier's parameters are in scope "
+                  "(e.g. 'card')."),
+        "description": ref("description", "The printed text."),
+    }, required=["modifier", "amount"]),
+    "action": obj("An action a player can take.", {
+        "id": ref("id", "The action's id (cards: optional)."),
+        "name": ref("name", "The label players see."),
+        "description": ref("description", "The printed text."),
+        "if": ref("expression", "When the action may be chosen."),
+        "do": ref("effect", "What the action does."),
+        "free": boolean("A free action: it does not use one of the turn's actions."),
+        "once_per": string("How often it may be used: 'round', 'turn', 'game' or 'any'.",
+                           enum=["round", "turn", "game", "any"]),
+    }, required=["do"]),
+}
+
+COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, events and "
+                 "everything else a game's effects name.", {
+    "$schema": string("The schema this file follows (for editors)."),
+    "kind": string("What this file holds.", const="components"),
+    "include": ref("include", "More files to load."),
+    "resources": arr("Resources players hold in stock.", obj(
+        "A player resource.", {
+            "id": ref("id", "The id effects use."),
+            "name": ref("name", "The printed name."),
+            "plural": ref("id", "The plural spelling effects may use."),
+            "description": ref("description", "What it is."),
+            "start": integer("How many each player starts with."),
+            "min": integer("The lowest the stock may go (default 0)."),
+            "capacity": ref("expression", "How many a player may hold (an expression; "
+                            "default unlimited)."),
+            "production": {"description": "Whether the resource has a production track: "
+                                          "true, or an object with its minimum.",
+                           "anyOf": [{"type": "boolean"}, obj(
+                               "A production track.", {
+                                   "min": integer("The lowest production (default 0)."),
+                                   "start": integer("Starting production."),
+                               })]},
+            "piece": boolean("The resource is a player's physical pieces (cubes, workers) "
+                             "that can be put on cards."),
+        }, required=["id"])),
+    "card_resources": arr("Resources that sit on cards (animals, microbes…).",
+                          ref("simple_decl", "A card resource.")),
+    "tags": arr("Card tags.", ref("simple_decl", "A tag.")),
+    "card_types": arr("Card types.", ref("simple_decl", "A card type.")),
+    "markers": arr("Markers that can sit on cards (used, failed…).",
+                   ref("simple_decl", "A marker.")),
+    "blocks": arr("Named effect blocks cards may declare besides 'play'.",
+                  ref("simple_decl", "An effect block name.")),
+    "tracks": arr("Counters and tracks, global or per player.", obj(
+        "A track.", {
+            "id": ref("id", "The id effects use."),
+            "name": ref("name", "The printed name."),
+            "description": ref("description", "What it measures."),
+            "scope": string("'global' (one value) or 'player' (one per player).",
+                            enum=["global", "player"]),
+            "min": integer("The lowest value."),
+            "max": integer("The highest value; raising past it is ignored."),
+            "start": integer("The starting value."),
+            "step": integer("How much one step changes the value (default 1)."),
+            "unit": string("How values are shown, e.g. '°C' or '%'.", maxLength=10),
+            "rewards": arr("What reaching a value gives.", obj(
+                "A reward space.", {
+                    "at": integer("The value that triggers it."),
+                    "do": ref("effect", "What the player who reaches it gets."),
+                    "once": boolean("Only the first player to reach it gets it."),
+                    "when": string("'immediate' (default) or 'end' of game.",
+                                   enum=["immediate", "end"]),
+                    "description": ref("description", "The printed text."),
+                }, required=["at", "do"])),
+        }, required=["id"])),
+    "zones": arr("Places cards can be.", obj(
+        "A zone.", {
+            "id": ref("id", "The id effects use."),
+            "name": ref("name", "The printed name."),
+            "description": ref("description", "What it is."),
+            "scope": string("'player' (one per player) or 'shared'.",
+                            enum=["player", "shared"]),
+            "visibility": string("Who sees the cards: 'public', 'owner', 'hidden' (nobody), "
+                                 "or 'count' (everyone sees only how many).",
+                                 enum=["public", "owner", "hidden", "count"]),
+            "ordered": boolean("The order of the cards matters (decks, timelines)."),
+            "slots": integer("How many cards fit; inserting past it overflows.", minimum=1),
+            "overflow": ref("id", "The zone that receives cards pushed out of the last slot."),
+            "refill_from": ref("id", "The zone shuffled in when this one runs out."),
+        }, required=["id"])),
+    "tiles": arr("Tile types that can be placed on board spaces.", obj(
+        "A tile type.", {
+            "id": ref("id", "The id effects use."),
+            "name": ref("name", "The printed name."),
+            "description": ref("description", "What it is."),
+            "owned": boolean("Placed tiles belong to the player who placed them."),
+            "placement": ref("expression", "Where it may normally go: a condition on 'space'."),
+            "on_place": ref("effect", "What placing it does ('space' is the space)."),
+        }, required=["id"])),
+    "boards": arr("Boards made of spaces.", obj(
+        "A board.", {
+            "id": ref("id", "The board's id."),
+            "name": ref("name", "The printed name."),
+            "description": ref("description", "What it is."),
+            "layout": string("How adjacency is derived: 'hex_rows' (centred rows of hexes, "
+                             "widest in the middle), 'grid', or 'explicit'.",
+                             enum=["hex_rows", "grid", "explicit"]),
+            "space_types": arr("Kinds of spaces on this board.",
+                               ref("simple_decl", "A space type.")),
+            "bonuses": arr("Placement bonuses that are not resources (e.g. draw a card).",
+                           ref("simple_decl", "A bonus kind.")),
+            "spaces": arr("The spaces.", obj(
+                "A space.", {
+                    "id": ref("id", "The space's id."),
+                    "name": ref("name", "Its printed name, if any."),
+                    "type": ref("id", "Its space type."),
+                    "row": integer("Row (from 0, top)."),
+                    "column": integer("Position in the row (from 0, left)."),
+                    "bonus": arr("What placing a tile here gives.",
+                                 ref("id", "A resource or bonus id; repeat for 2.")),
+                    "adjacent": arr("For 'explicit' layouts: adjacent space ids.",
+                                    ref("id", "A space id.")),
+                    "off_board": boolean("The space is not on the map (no neighbours)."),
+                }, required=["id", "type"])),
+        }, required=["id", "spaces"])),
+    "events": arr("Events that rules emit and triggers listen to.", obj(
+        "An event.", {
+            "id": ref("id", "The event's id."),
+            "description": ref("description", "When it happens."),
+            "params": ref("params", "What it carries, e.g. {player: player, card: card}."),
+        }, required=["id"])),
+    "modifiers": arr("Kinds of static modifiers cards can carry.", obj(
+        "A modifier kind.", {
+            "id": ref("id", "The modifier's id."),
+            "description": ref("description", "What it changes."),
+            "params": ref("params", "What a modifier's condition can look at."),
+        }, required=["id"])),
+    "card_fields": arr("Extra fields cards of this game carry.", obj(
+        "A card field.", {
+            "id": ref("id", "The field's id (card.<id> in effects)."),
+            "type": ref("type_name", "Its type."),
+            "description": ref("description", "What it means."),
+            "default": {"description": "The value when a card does not give one."},
+        }, required=["id", "type"])),
+    "constants": {"type": "object", "description": "Named numbers and texts rules refer to.",
+                  "additionalProperties": {"description": "A constant's value.",
+                                           "type": ["integer", "string", "boolean"]},
+                  "propertyNames": {"pattern": ID_PATTERN}},
+}, required=["kind"])
+
+FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and the end "
+           "of the game.", {
+    "$schema": string("The schema this file follows (for editors)."),
+    "kind": string("What this file holds.", const="flow"),
+    "include": ref("include", "More files to load."),
+    "setup": ref("effect", "What happens before the first round."),
+    "rounds": obj("How many rounds are played.", {
+        "count": integer("A fixed number of rounds.", minimum=1),
+        "max": integer("The most rounds, when the game ends on a condition.", minimum=1),
+        "until": ref("expression", "The game ends after the round in which this holds."),
+        "name": ref("name", "What a round is called (generation, era…)."),
+    }),
+    "phases": arr("The phases of every round, in order.", obj(
+        "A phase.", {
+            "id": ref("id", "The phase's id."),
+            "name": ref("name", "Its name."),
+            "description": ref("description", "What happens."),
+            "if": ref("expression", "Play this phase only when this holds."),
+            "do": ref("effect", "What happens in this phase (besides turns)."),
+            "turns": obj("Players take turns in this phase.", {
+                "style": string("'fixed' (N actions per turn, M turns), 'action_rounds' "
+                                "(take min..max actions or pass until all pass), or "
+                                "'simultaneous'.", enum=["fixed", "action_rounds", "simultaneous"]),
+                "order": string("'turn_order' (default) or 'seat'.",
+                                enum=["turn_order", "seat"]),
+                "actions": integer("Actions per turn (fixed) or the most per turn "
+                                   "(action_rounds).", minimum=1),
+                "min_actions": integer("The fewest actions a turn must take before passing "
+                                       "(action_rounds).", minimum=0),
+                "repeat": integer("How many turns each player takes (fixed).", minimum=1),
+                "actions_from": arr("Which actions are offered (default all).",
+                                    ref("id", "An action id.")),
+            }),
+            "after": ref("effect", "What happens after the turns."),
+        }, required=["id"])),
+    "actions": arr("Actions players take in their turns.", ref("action", "An action.")),
+    "procedures": arr("Named procedures rules call.", obj(
+        "A procedure.", {
+            "id": ref("id", "The procedure's id (call it as id(…))."),
+            "description": ref("description", "What it does."),
+            "params": ref("params", "Its parameters."),
+            "do": ref("effect", "What it does."),
+        }, required=["id", "do"])),
+    "functions": arr("Named functions rules call; they compute a value and change nothing.", obj(
+        "A function.", {
+            "id": ref("id", "The function's id."),
+            "description": ref("description", "What it computes."),
+            "params": ref("params", "Its parameters."),
+            "returns": ref("type_name", "The type of its result."),
+            "value": ref("expression", "The result, as one expression."),
+            "do": ref("effect", "The body, with 'return'."),
+        }, required=["id", "returns"])),
+    "triggers": arr("Rules that react to events.", ref("trigger", "A trigger.")),
+    "scoring": arr("Final scoring, one entry per category.", obj(
+        "A scoring category.", {
+            "id": ref("id", "The category's id."),
+            "name": ref("name", "Its name on the score sheet."),
+            "description": ref("description", "How it scores."),
+            "points": ref("expression", "The points of player 'you'."),
+        }, required=["id", "points"])),
+    "end": obj("How the game ends.", {
+        "then": ref("effect", "What happens after the last round, before scoring."),
+        "winner": string("'highest' score (default) or 'lowest'.", enum=["highest", "lowest"]),
+        "solo_win": ref("expression", "In a one-player game, whether the player wins."),
+    }),
+    "tie_breaks": arr("Tie-breaks in order: higher is better, for player 'you'.",
+                      ref("expression", "A tie-break value.")),
+    "variants": arr("Variants a game can be started with.", obj(
+        "A variant.", {
+            "id": ref("id", "The variant's id."),
+            "name": ref("name", "Its name."),
+            "description": ref("description", "What changes."),
+            "players": arr("Player counts it applies to.", integer("A player count.")),
+        }, required=["id"])),
+}, required=["kind"])
+
+CARD = obj("A card.", {
+    "id": ref("id", "The card's id."),
+    "name": ref("name", "The printed name."),
+    "number": string("The printed number, if any.", maxLength=20),
+    "type": ref("id", "The card type."),
+    "deck": ref("id", "The zone the card starts in (default: the ruleset's deck)."),
+    "copies": integer("How many copies are in the game (default 1).", minimum=1, maximum=100),
+    "cost": integer("The printed cost."),
+    "tags": arr("The printed tags; repeat a tag to count it twice.", ref("id", "A tag.")),
+    "requires": ref("expression", "The play requirement: a condition."),
+    "play": ref("effect", "What playing the card does."),
+    "blocks": {"type": "object", "description": "Named effect blocks (e.g. production) other "
+               "effects can run with 'run NAME of CARD'.",
+               "additionalProperties": {"$ref": "#/$defs/effect_text"},
+               "propertyNames": {"pattern": ID_PATTERN}},
+    "actions": arr("Actions the card gives its owner.", ref("action", "An action.")),
+    "triggers": arr("Triggered abilities.", ref("trigger", "A trigger.")),
+    "modifiers": arr("Static modifiers while the card is in play.",
+                     ref("modifier", "A modifier.")),
+    "vp": ref("expression", "Victory points at the end of the game."),
+    "holds": ref("id", "The card resource this card collects, if any."),
+    "fields": {"type": "object", "description": "Values of the game's extra card fields.",
+               "additionalProperties": {"description": "A field value."},
+               "propertyNames": {"pattern": ID_PATTERN}},
+    "text": ref("description", "The printed card text, for people."),
+}, required=["id", "name"])
+
+CARDS = obj("A file of cards.", {
+    "$schema": string("The schema this file follows (for editors)."),
+    "kind": string("What this file holds.", const="cards"),
+    "include": ref("include", "More files to load."),
+    "cards": arr("The cards.", {"$ref": "#/$defs/card"}),
+}, required=["kind", "cards"])
+CARDS["$defs"] = {"card": CARD, "effect_text": ref("effect", "An effect block.")}
+
+MANIFEST = obj("A ruleset: the game's identity and the files it is made of.", {
+    "$schema": string("The schema this file follows (for editors)."),
+    "kind": string("What this file holds.", const="ruleset"),
+    "id": ref("id", "The ruleset's id, e.g. terraforming_mars."),
+    "name": ref("name", "The game's name."),
+    "version": string("The ruleset's version; records from other versions are refused.",
+                      maxLength=40),
+    "description": ref("description", "What the ruleset covers."),
+    "players": obj("Supported player counts.", {
+        "min": integer("The fewest players.", minimum=1),
+        "max": integer("The most players.", minimum=1),
+    }, required=["min", "max"]),
+    "include": ref("include", "The files of the ruleset."),
+}, required=["kind", "id", "name", "players", "include"])
+
+MOD = obj("A mod or house rule: changes layered over a ruleset.", {
+    "$schema": string("The schema this file follows (for editors)."),
+    "kind": string("What this file holds.", const="mod"),
+    "id": ref("id", "The mod's id."),
+    "name": ref("name", "The mod's name."),
+    "description": ref("description", "What it changes and why."),
+    "target": ref("id", "The id of the ruleset it applies to."),
+    "changes": arr("The changes, applied in order.", obj(
+        "One change.", {
+            "op": string("'add' a new entry, 'replace' an entry, 'patch' some of its keys, "
+                         "'remove' it, or 'set_constant'.",
+                         enum=["add", "replace", "patch", "remove", "set_constant"]),
+            "in": string("The list the entry belongs to.",
+                         enum=["cards", "resources", "card_resources", "tags", "card_types",
+                               "markers", "blocks", "tracks", "zones", "tiles", "boards",
+                               "events", "modifiers", "card_fields", "actions", "procedures",
+                               "functions", "phases", "scoring", "variants", "triggers"]),
+            "id": ref("id", "The entry's id (for replace, patch, remove; set_constant: "
+                      "the constant)."),
+            "value": {"description": "The new entry (add, replace), the keys to change "
+                                     "(patch), or the constant's value."},
+        }, required=["op"])),
+}, required=["kind", "id", "changes"])
+
+
+def document(title: str, body: dict, defs: dict | None = None) -> dict:
+    out = {"$schema": DRAFT, "title": title}
+    out.update(body)
+    if defs:
+        out.setdefault("$defs", {}).update(defs)
+    return out
+
+
+def build() -> dict[str, dict]:
+    common = {"$schema": DRAFT, "title": "Rulebook shared definitions",
+              "description": "Definitions shared by the other Rulebook schemas.",
+              "$defs": COMMON}
+    return {
+        "common.schema.json": common,
+        "ruleset.schema.json": document("Rulebook ruleset manifest", MANIFEST),
+        "components.schema.json": document("Rulebook components", COMPONENTS),
+        "flow.schema.json": document("Rulebook flow", FLOW),
+        "cards.schema.json": document("Rulebook cards", CARDS),
+        "mod.schema.json": document("Rulebook mod", MOD),
+    }
+
+
+def render(schema: dict) -> str:
+    return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    stale = []
+    for name, schema in build().items():
+        path = OUT / name
+        text = render(schema)
+        if check:
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                stale.append(name)
+        else:
+            path.write_text(text, encoding="utf-8")
+    if stale:
+        print("out of date: " + ", ".join(stale) + " (run python tools/build_schemas.py)")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
