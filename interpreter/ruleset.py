@@ -503,7 +503,7 @@ class _Builder:
 
     def _check_field(self, e: Entry, name: str, value: Any) -> None:
         t = self.table.card_fields.get(name)
-        if t is None or name in ("id", "name", "cost", "tags", "type", "owner", "number"):
+        if t is None or name in ("id", "name", "cost", "tags", "type", "owner", "number", "holds"):
             self.diags.error("RB401", f"unknown card field '{name}'",
                              e.key_span("fields", name),
                              hint=suggest(name, self.table.card_fields) or

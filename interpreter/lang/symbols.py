@@ -39,7 +39,7 @@ class Callable_:
 # Built-in fields of the runtime's entities; rulesets add card fields of their own.
 CARD_FIELDS: dict[str, T.Type] = {
     "id": T.CARD_ID, "name": T.STR, "cost": T.INT, "tags": T.list_of(T.TAG),
-    "type": T.CARD_TYPE, "owner": T.PLAYER, "number": T.STR,
+    "type": T.CARD_TYPE, "owner": T.PLAYER, "number": T.STR, "holds": T.CARD_RESOURCE,
 }
 SPACE_FIELDS: dict[str, T.Type] = {
     "id": T.STR, "name": T.STR, "type": T.SPACE_TYPE, "tile": T.TILE, "owner": T.PLAYER,

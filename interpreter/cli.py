@@ -1,0 +1,249 @@
+"""The ``rulebook`` command line.
+
+Commands:
+
+- ``validate``: check rulesets and mods, print positioned errors (exit 0 clean,
+  1 rule errors, 2 usage errors);
+- ``schema``: export the JSON Schemas for editors;
+- ``docs``: regenerate the language reference from the builtin registry.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from . import __version__
+from . import report
+from .errors import Diagnostic, Diagnostics, RulebookError
+from .ruleset import RULESET_FILE, find_ruleset, load_ruleset, shipped_rulesets
+from .span import Span
+
+
+class UsageProblem(click.UsageError):
+    exit_code = 2
+
+
+def _ruleset_of(path: Path) -> Path | None:
+    """The manifest of the ruleset a rule file belongs to (walking up the directories)."""
+    for parent in [path.parent, *path.parent.parents]:
+        if (parent / RULESET_FILE).is_file():
+            return parent / RULESET_FILE
+    return None
+
+
+def _kind_of(path: Path) -> str | None:
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    for line in head.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("kind:"):
+            return stripped.split(":", 1)[1].strip().strip("'\"")
+    return None
+
+
+def _plan(paths: tuple[str, ...], mods: tuple[str, ...]) -> list[tuple[str, list[str]]]:
+    """Which rulesets to load, each with the mods to layer on it."""
+    plan: dict[str, list[str]] = {}
+    order: list[str] = []
+
+    def add(target: str, mod_list: list[str]):
+        if target not in plan:
+            plan[target] = []
+            order.append(target)
+        for m in mod_list:
+            if m not in plan[target]:
+                plan[target].append(m)
+
+    if not paths:
+        for name in shipped_rulesets():
+            add(str(find_ruleset(name)), list(mods))
+        if not order:
+            raise UsageProblem("no rulesets found; give a PATH")
+        return [(t, plan[t]) for t in order]
+    for raw in paths:
+        p = Path(raw)
+        manifest = find_ruleset(raw)
+        if p.is_file() and p.name != RULESET_FILE:
+            kind = _kind_of(p)
+            if kind == "mod":
+                target = _mod_target(p)
+                manifest = find_ruleset(target) if target else None
+                if manifest is None:
+                    # report it as a rule error at the mod's target line
+                    add(f"mod:{raw}", [])
+                    continue
+                add(str(manifest), [raw, *mods])
+                continue
+            if kind != "ruleset":
+                manifest = _ruleset_of(p.resolve())
+                if manifest is None:
+                    add(f"orphan:{raw}", [])
+                    continue
+        if manifest is None:
+            if not p.exists():
+                known = ", ".join(shipped_rulesets())
+                raise UsageProblem(f"'{raw}' is neither a file, a directory nor a shipped "
+                                   f"ruleset ({known})")
+            add(f"missing:{raw}", [])
+            continue
+        add(str(manifest), list(mods))
+    return [(t, plan[t]) for t in order]
+
+
+def _mod_target(path: Path) -> str | None:
+    try:
+        head = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for line in head.splitlines():
+        s = line.strip()
+        if s.startswith("target:"):
+            return s.split(":", 1)[1].strip().strip("'\"")
+    return None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="rulebook")
+def cli():
+    """Rulebook: play board games written as data."""
+
+
+@cli.command()
+@click.argument("paths", nargs=-1)
+@click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False),
+              help="A mod overlay to layer on the ruleset (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(report.FORMATS), default="text",
+              show_default=True, help="How to print errors.")
+@click.option("--quiet", "-q", is_flag=True, help="Print errors only, no summary.")
+def validate(paths, mods, fmt, quiet):
+    """Check rulesets (and mods) without playing.
+
+    PATH is a ruleset directory, its ruleset.yaml, a shipped ruleset name, any
+    rule file (its ruleset is checked), or a mod file (checked against its
+    target). With no PATH, every shipped ruleset is checked.
+    """
+    for m in mods:
+        if not Path(m).is_file():
+            raise UsageProblem(f"mod file '{m}' not found")
+    plan = _plan(paths, mods)
+    fmt = report.resolve_format(fmt)
+    all_diags: list[Diagnostic] = []
+    rows = []
+    for target, mod_list in plan:
+        start = time.perf_counter()
+        diags: list[Diagnostic] = []
+        summary = None
+        name = target
+        if target.startswith(("mod:", "orphan:", "missing:")):
+            kind, raw = target.split(":", 1)
+            msg = {"mod": "the mod's 'target' names no ruleset found here; give the ruleset "
+                          "as a PATH too",
+                   "orphan": f"this file is not inside a ruleset (no {RULESET_FILE} above it)",
+                   "missing": f"no {RULESET_FILE} in this directory"}[kind]
+            diags.append(Diagnostic("RB404" if kind != "mod" else "RB500", msg, Span(raw, 1, 1)))
+            name = raw
+        else:
+            try:
+                rs = load_ruleset(target, mod_list)
+                summary = rs.summary()
+                name = rs.id
+            except RulebookError as exc:
+                diags = Diagnostics(exc.diagnostics).sorted()
+        elapsed = time.perf_counter() - start
+        all_diags.extend(diags)
+        rows.append((name, mod_list, summary, len(diags), elapsed))
+    out = report.render(fmt, all_diags, {"rulesets": [
+        {"ruleset": n, "mods": m, "errors": e, "seconds": round(t, 3), **(s or {})}
+        for n, m, s, e, t in rows]}, color=sys.stdout.isatty())
+    if out:
+        click.echo(out)
+    if fmt == "text" and not quiet:
+        _summary_table(rows)
+    sys.exit(1 if all_diags else 0)
+
+
+def _summary_table(rows) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    table = Table(title="Validation", title_justify="left")
+    for col in ("ruleset", "mods", "files", "cards", "effects", "result", "time"):
+        table.add_column(col, justify="right" if col in ("files", "cards", "effects", "time")
+                         else "left")
+    for name, mods, summary, errors, elapsed in rows:
+        s = summary or {}
+        result = "[green]ok[/green]" if not errors else f"[red]{errors} error(s)[/red]"
+        cards = str(s.get("cards", "-"))
+        if s.get("card_copies", 0) != s.get("cards", 0):
+            cards += f" ({s['card_copies']} copies)"
+        table.add_row(name, ", ".join(Path(m).name for m in mods) or "-",
+                      str(s.get("files", "-")), cards, str(s.get("effects", "-")), result,
+                      f"{elapsed:.2f}s")
+    Console(highlight=False).print(table)
+
+
+@cli.command()
+@click.argument("kind", required=False)
+@click.option("--out", "out_dir", type=click.Path(file_okay=False),
+              help="Write every schema into this directory.")
+def schema(kind, out_dir):
+    """Export the JSON Schemas (for editor settings).
+
+    With KIND (ruleset, components, flow, cards, mod, common) print that
+    schema; with --out DIR write them all; with neither, list them.
+    """
+    from .schema import KINDS, _schemas, schema_dir
+    files = _schemas()
+    if out_dir:
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        for name, body in files.items():
+            (out / name).write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n",
+                                    encoding="utf-8")
+        click.echo(f"wrote {len(files)} schemas to {out}")
+        return
+    if kind:
+        name = KINDS.get(kind, f"{kind}.schema.json")
+        if name not in files:
+            raise UsageProblem(f"unknown schema '{kind}'; one of: {', '.join(KINDS)}, common")
+        click.echo(json.dumps(files[name], indent=2, ensure_ascii=False))
+        return
+    for name in files:
+        click.echo(str(schema_dir() / name))
+
+
+@cli.command()
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Where to write the reference (default: print it).")
+def docs(out):
+    """Generate the effect-language reference from the builtin registry."""
+    from .docgen import language_reference
+    text = language_reference()
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+        click.echo(f"wrote {out}")
+    else:
+        click.echo(text, nl=False)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the console script; never shows a traceback for bad input."""
+    try:
+        cli.main(args=argv, prog_name="rulebook", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(2)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        sys.exit(130)

@@ -1,0 +1,138 @@
+"""Render diagnostics for people, editors and CI systems.
+
+Formats: ``text`` (``file:line:col: error[CODE]: message`` with the source
+line and a caret), ``json``, ``github`` (workflow-command annotations) and
+``sarif`` (SARIF 2.1.0 for code-scanning tools). ``auto`` picks ``github``
+under GitHub Actions and ``text`` elsewhere.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from . import __version__
+from .errors import CODES, Diagnostic
+
+FORMATS = ("text", "json", "github", "sarif", "auto")
+
+
+def resolve_format(fmt: str) -> str:
+    if fmt == "auto":
+        return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+    return fmt
+
+
+class _Sources:
+    def __init__(self):
+        self.cache: dict[str, list[str]] = {}
+
+    def line(self, file: str, line: int) -> str | None:
+        if file not in self.cache:
+            try:
+                raw = Path(file).read_bytes()[:8 * 1024 * 1024]
+                self.cache[file] = raw.decode("utf-8", errors="replace").splitlines()
+            except OSError:
+                self.cache[file] = []
+        lines = self.cache[file]
+        return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+def text(diags: list[Diagnostic], color: bool = False) -> str:
+    sources = _Sources()
+    out: list[str] = []
+    red = "\x1b[1;31m" if color else ""
+    bold = "\x1b[1m" if color else ""
+    blue = "\x1b[34m" if color else ""
+    reset = "\x1b[0m" if color else ""
+    for d in diags:
+        where = f"{d.span}: " if d.span else ""
+        ctx = f" (in {d.context})" if d.context else ""
+        out.append(f"{bold}{where}{reset}{red}{d.severity}[{d.code}]{reset}: {d.message}{ctx}")
+        if d.span:
+            src = sources.line(d.span.file, d.span.line)
+            if src is not None:
+                shown = src.replace("\t", " ")
+                width = 1
+                if d.span.end_line == d.span.line and d.span.end_col:
+                    width = max(1, d.span.end_col - d.span.col)
+                width = min(width, max(1, len(shown) - d.span.col + 1))
+                gutter = f"{d.span.line:>5} | "
+                out.append(f"{blue}{gutter}{reset}{shown}")
+                out.append(" " * (len(gutter) + d.span.col - 1) + f"{red}^{'~' * (width - 1)}{reset}")
+        if d.hint:
+            out.append(f"      = hint: {d.hint}")
+    return "\n".join(out)
+
+
+def as_json(diags: list[Diagnostic], summary: dict | None = None) -> str:
+    return json.dumps({"diagnostics": [d.to_dict() for d in diags],
+                       "summary": summary or {}}, indent=2, ensure_ascii=False)
+
+
+def _gh_escape(value: str, prop: bool = False) -> str:
+    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if prop:
+        value = value.replace(":", "%3A").replace(",", "%2C")
+    return value
+
+
+def github(diags: list[Diagnostic]) -> str:
+    lines = []
+    for d in diags:
+        props = []
+        if d.span:
+            props += [f"file={_gh_escape(d.span.file, True)}", f"line={d.span.line}",
+                      f"col={d.span.col}"]
+            if d.span.end_line:
+                props += [f"endLine={d.span.end_line}", f"endColumn={d.span.end_col}"]
+        props.append(f"title={_gh_escape(d.code + ' ' + CODES.get(d.code, ''), True)}")
+        msg = d.message + (f" (in {d.context})" if d.context else "")
+        if d.hint:
+            msg += f"\n{d.hint}"
+        level = "error" if d.severity == "error" else "warning"
+        lines.append(f"::{level} {','.join(props)}::{_gh_escape(msg)}")
+    return "\n".join(lines)
+
+
+def sarif(diags: list[Diagnostic]) -> str:
+    used = sorted({d.code for d in diags})
+    rules = [{"id": code, "name": code, "shortDescription": {"text": CODES.get(code, code)},
+              "helpUri": "docs/errors.md"} for code in used]
+    results = []
+    for d in diags:
+        msg = d.message + (f" (in {d.context})" if d.context else "")
+        if d.hint:
+            msg += f". Hint: {d.hint}"
+        result = {"ruleId": d.code, "ruleIndex": used.index(d.code),
+                  "level": "error" if d.severity == "error" else "warning",
+                  "message": {"text": msg}}
+        if d.span:
+            region = {"startLine": d.span.line, "startColumn": d.span.col}
+            if d.span.end_line:
+                region.update(endLine=d.span.end_line, endColumn=d.span.end_col)
+            result["locations"] = [{"physicalLocation": {
+                "artifactLocation": {"uri": d.span.file.replace(os.sep, "/")},
+                "region": region}}]
+        results.append(result)
+    doc = {
+        "$schema": "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": {"name": "rulebook", "version": __version__,
+                                      "informationUri": "README.md", "rules": rules}},
+                  "results": results}],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+def render(fmt: str, diags: list[Diagnostic], summary: dict | None = None,
+           color: bool = False) -> str:
+    fmt = resolve_format(fmt)
+    if fmt == "json":
+        return as_json(diags, summary)
+    if fmt == "github":
+        return github(diags)
+    if fmt == "sarif":
+        return sarif(diags)
+    return text(diags, color)
