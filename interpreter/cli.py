@@ -141,7 +141,7 @@ def validate(paths, mods, fmt, quiet):
         start = time.perf_counter()
         diags: list[Diagnostic] = []
         summary = None
-        name = target
+        name = Path(target).parent.name or target
         if target.startswith(("mod:", "orphan:", "missing:")):
             kind, raw = target.split(":", 1)
             msg = {"mod": "the mod's 'target' names no ruleset found here; give the ruleset "

@@ -47,7 +47,6 @@ CODES: dict[str, str] = {
     "RB402": "include cycle",
     "RB403": "included file not found",
     "RB404": "invalid ruleset structure",
-    "RB405": "recursive definition without a base",
     # mods
     "RB500": "mod target not found",
     "RB501": "mods conflict",

@@ -98,13 +98,13 @@ def _same_as_first(types: list) -> T.Type:
 
 # ------------------------------------------------------------------ arithmetic
 @builtin("min", [Param("values", T.INT, variadic=True)], T.INT,
-         "The smallest of the numbers.", example="min(3, stock(heat))")
+         "The smallest of the numbers.", example="min(3, stock(gold))")
 def _min(rt, *values):
     return min(values)
 
 
 @builtin("max", [Param("values", T.INT, variadic=True)], T.INT,
-         "The largest of the numbers.", example="max(0, production(mc) - 2)")
+         "The largest of the numbers.", example="max(0, production(gold) - 2)")
 def _max(rt, *values):
     return max(values)
 
@@ -136,7 +136,7 @@ def _size(rt, items):
 
 @builtin("occurrences", [Param("items", T.list_of(T.ANY)), Param("item", T.ANY)], T.INT,
          "How many times the item appears in the list (repeated tags count twice).",
-         example="occurrences(card.tags, science)")
+         example="occurrences(card.tags, red)")
 def _occurrences(rt, items, item):
     return sum(1 for x in items if x == item)
 
@@ -207,26 +207,26 @@ def _player_count(rt):
 
 # ------------------------------------------------------------------ resources
 @builtin("stock", [Param("resource", (T.RESOURCE, T.BONUS)), Param("player", T.PLAYER, "you")],
-         T.INT, "How many of a resource the player has.", example="stock(heat) >= 8")
+         T.INT, "How many of a resource the player has.", example="stock(gold) >= 8")
 def _stock(rt, resource, player):
     return rt.stock(player, resource)
 
 
 @builtin("production", [Param("resource", T.RESOURCE), Param("player", T.PLAYER, "you")], T.INT,
-         "The player's production of a resource.", example="production(titanium) >= 1")
+         "The player's production of a resource.", example="production(wood) >= 1")
 def _production(rt, resource, player):
     return rt.production(player, resource)
 
 
 @builtin("track", [Param("track", T.TRACK), Param("player", T.PLAYER, "you")], T.INT,
          "The value of a track: the player's position on a per-player track, or the "
-         "value of a global one.", example="track(tr, p)")
+         "value of a global one.", example="track(fame, p)")
 def _track(rt, track, player):
     return rt.track(track, player)
 
 
 @builtin("resources_on", [Param("card", T.CARD), Param("resource", T.CARD_RESOURCE)], T.INT,
-         "How many of a card resource sit on the card.", example="resources_on(this, microbe) // 3")
+         "How many of a card resource sit on the card.", example="resources_on(this, token) // 3")
 def _resources_on(rt, card, resource):
     return rt.resources_on(card, resource)
 
@@ -259,41 +259,41 @@ def _zone_of(rt, card):
 
 
 @builtin("slot_of", [Param("card", T.CARD)], T.INT,
-         "The 1-based position of a card in its ordered zone (timeline slot, frame).",
+         "The 1-based position of a card in its ordered zone (a slot in a row).",
          example="slot_of(this) == 1")
 def _slot_of(rt, card):
     return rt.slot_of(card)
 
 
 @builtin("has_tag", [Param("card", T.CARD), Param("tag", T.TAG)], T.BOOL,
-         "Whether the card carries the tag.", example="has_tag(event.card, space)")
+         "Whether the card carries the tag.", example="has_tag(event.card, red)")
 def _has_tag(rt, card, tag):
     return tag in rt.card_field(card, "tags")
 
 
 @builtin("count_tags", [Param("card", T.CARD), Param("tags", T.TAG, variadic=True)], T.INT,
          "How many of the card's tags are among the given tags, repeats included.",
-         example="count_tags(event.card, plant, animal, microbe)")
+         example="count_tags(event.card, red, blue)")
 def _count_tags(rt, card, *tags):
     return sum(1 for t in rt.card_field(card, "tags") if t in tags)
 
 
 @builtin("is_marked", [Param("card", T.CARD), Param("marker", T.MARKER)], T.BOOL,
-         "Whether the card carries the marker.", example="is_marked(tech, failed)")
+         "Whether the card carries the marker.", example="is_marked(c, exhausted)")
 def _is_marked(rt, card, marker):
     return rt.is_marked(card, marker)
 
 
 @builtin("has_block", [Param("card", T.CARD), Param("block", T.BLOCK)], T.BOOL,
          "Whether the card declares the named effect block.",
-         example="has_block(c, production)")
+         example="has_block(c, income)")
 def _has_block(rt, card, block):
     return rt.has_block(card, block)
 
 
 @builtin("cubes_on", [Param("card", T.CARD), Param("player", T.PLAYER, "you")], T.INT,
          "How many of the player's own pieces (cubes, workers) sit on the card.",
-         example="cubes_on(tech, p)")
+         example="cubes_on(c, p)")
 def _cubes_on(rt, card, player):
     return rt.pieces_on(card, player)
 
@@ -344,7 +344,7 @@ def _modifier(rt, modifier, player, card):
 @builtin("count_history", [Param("event", T.STR), Param("player", T.PLAYER, "you"),
                            Param("scope", T.STR, '"round"')], T.INT,
          "How many times an event with this name happened to the player in the "
-         'current "round", "turn" or "game".', example='count_history("tr_raised") > 0')
+         'current "round", "turn" or "game".', example='count_history("fame_gained") > 0')
 def _count_history(rt, event, player, scope):
     return rt.count_history(event, player, scope)
 
@@ -355,7 +355,7 @@ def _round_number(rt):
 
 
 @builtin("variant", [Param("name", T.STR)], T.BOOL, "Whether the named variant is in play.",
-         example='variant("corporate_era")')
+         example='variant("advanced")')
 def _variant(rt, name):
     return rt.variant_active(name)
 
@@ -363,7 +363,7 @@ def _variant(rt, name):
 # -------------------------------------------------------------------- choices
 @builtin("choose_number", [Param("low", T.INT), Param("high", T.INT)], T.INT,
          "Ask the acting player for a number in low..high.", kind="choice",
-         example="choose_number(0, production(heat))")
+         example="choose_number(0, production(gold))")
 def _choose_number(rt, low, high):
     return rt.choose_number(low, high)
 
@@ -387,7 +387,7 @@ def _draw(rt, count, from_zone, to_zone, player):
                  Param("slot", T.INT, "0")], T.NONE,
          "Move a card into a zone. Slot 0 appends; slot 1 inserts first and shifts the "
          "others, sending any overflow to the zone's declared overflow zone.",
-         kind="effect", example="put(card, timeline, you, 1)")
+         kind="effect", example="put(card, row, you, 1)")
 def _put(rt, card, zone, player, slot):
     rt.put(card, zone, player, slot)
 
@@ -399,7 +399,7 @@ def _shuffle(rt, zone, player):
 
 
 @builtin("mark", [Param("card", T.CARD), Param("marker", T.MARKER)], T.NONE,
-         "Put a marker on a card (used action, failed technology…).", kind="effect",
+         "Put a marker on a card (an exhausted action, a failed project…).", kind="effect",
          example="mark(this, used)")
 def _mark(rt, card, marker):
     rt.set_marker(card, marker, True)
@@ -415,7 +415,7 @@ def _unmark(rt, card, marker):
                           Param("player", T.PLAYER, "you"), Param("from_stock", T.RESOURCE, "none")],
          T.NONE, "Put the player's pieces (cubes, workers) on a card, taken from a stock "
          "resource, or from the general supply when none is given.", kind="effect",
-         example="place_pieces(3, tech, you)")
+         example="place_pieces(3, c, you)")
 def _place_pieces(rt, count, card, player, from_stock):
     rt.place_pieces(count, card, player, from_stock)
 
@@ -464,20 +464,20 @@ def _value_list_result(elem, value):
 
 
 @aggregate("count", "none", None, _int_result, "How many items meet the condition.",
-           example="count(c in cards_in(played) where has_tag(c, building))")
+           example="count(c in cards_in(tableau) where has_tag(c, red))")
 def _agg_count(rt, items, keep, value):
     return sum(1 for x in items if keep(x))
 
 
 @aggregate("sum", "required", T.INT, _int_result, "The total of the value over the items.",
-           example="sum(p in players() : stock(heat, p))")
+           example="sum(p in players() : stock(gold, p))")
 def _agg_sum(rt, items, keep, value):
     return sum(value(x) for x in items if keep(x))
 
 
 @aggregate("highest", "required", T.INT, _int_result,
            "The largest value over the items (0 when there are none).",
-           example="highest(p in players() : track(tr, p))")
+           example="highest(p in players() : track(fame, p))")
 def _agg_highest(rt, items, keep, value):
     vals = [value(x) for x in items if keep(x)]
     return max(vals) if vals else 0
@@ -491,7 +491,7 @@ def _agg_lowest(rt, items, keep, value):
 
 
 @aggregate("any", "none", None, lambda e, v: T.BOOL, "Whether some item meets the condition.",
-           example="any(s in neighbours(space) where s.tile == city)")
+           example="any(s in neighbours(space) where s.tile == tower)")
 def _agg_any(rt, items, keep, value):
     return any(keep(x) for x in items)
 
@@ -502,7 +502,7 @@ def _agg_all(rt, items, keep, value):
 
 
 @aggregate("filter", "none", None, _list_result, "The items that meet the condition, in order.",
-           example="filter(c in cards_in(played) where has_tag(c, building))")
+           example="filter(c in cards_in(tableau) where has_tag(c, red))")
 def _agg_filter(rt, items, keep, value):
     return [x for x in items if keep(x)]
 
@@ -540,7 +540,7 @@ def _agg_sort(rt, items, keep, value):
 
 @aggregate("leaders", "required", T.INT, _list_result,
            "The items sharing the largest value, in order; empty when that value is 0 "
-           "or there are none.", example="leaders(p in players() : cubes_on(tech, p))")
+           "or there are none.", example="leaders(p in players() : cubes_on(c, p))")
 def _agg_leaders(rt, items, keep, value):
     scored = [(x, value(x)) for x in items if keep(x)]
     best = max((v for _, v in scored), default=0)
@@ -549,7 +549,7 @@ def _agg_leaders(rt, items, keep, value):
 
 @aggregate("choose", "none", None, _elem_result,
            "Ask the acting player to pick one item that meets the condition.", kind="choice",
-           example="choose(c in cards_in(played) where has_tag(c, building))")
+           example="choose(c in cards_in(tableau) where has_tag(c, red))")
 def _agg_choose(rt, items, keep, value):
     return rt.choose_one([x for x in items if keep(x)], optional=False)
 

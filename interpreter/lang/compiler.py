@@ -166,7 +166,7 @@ class Compiler:
         return run
 
     def _explainer(self, e: ast.Expr) -> Callable[[Frame], str]:
-        """'needs oxygen >= 9, it is 7' for comparisons; the rule text otherwise."""
+        """'needs level >= 9, but level is 7' for comparisons; the rule text otherwise."""
         text = unparse.expr(e)
         if isinstance(e, ast.Binary) and e.op in ("<", "<=", ">", ">=", "==", "!="):
             left = self.expr(e.left)

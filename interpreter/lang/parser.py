@@ -101,10 +101,11 @@ def parse(text: str, origin: TextOrigin, *, start: str = "effect") -> ast.Effect
         tree = _lark().parse(source, start=start)
     except UnexpectedInput as exc:
         raise EffectSyntaxError(_syntax_diagnostic(exc, source, origin)) from None
-    except DedentError as exc:
+    except DedentError:
+        line, col = _bad_dedent(source)
         raise EffectSyntaxError(Diagnostic(
-            "RB300", "inconsistent indentation: a line is dedented to a level that no "
-            "block above it uses", origin.span(1, 1))) from None
+            "RB300", "inconsistent indentation: this line is dedented to a level that no "
+            "block above it uses", origin.span(line, col))) from None
     except (LarkError, RecursionError) as exc:
         raise EffectSyntaxError(Diagnostic(
             "RB300", f"cannot parse effect: {type(exc).__name__}", origin.span(1, 1))) from None
@@ -117,6 +118,27 @@ def parse(text: str, origin: TextOrigin, *, start: str = "effect") -> ast.Effect
         raise EffectSyntaxError(Diagnostic(
             "RB300", f"effect nested too deeply (more than {MAX_NESTING} levels)",
             origin.span(1, 1))) from None
+
+
+def _bad_dedent(source: str) -> tuple[int, int]:
+    """The first line whose indentation matches no enclosing block."""
+    levels = [0]
+    depth = 0  # open brackets: lines inside them do not change blocks
+    for number, raw in enumerate(source.split("\n"), 1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(raw) - len(raw.lstrip(" "))
+        if depth == 0:
+            if indent > levels[-1]:
+                levels.append(indent)
+            else:
+                while indent < levels[-1]:
+                    levels.pop()
+                if indent != levels[-1]:
+                    return number, indent + 1
+        depth = max(0, depth + raw.count("(") + raw.count("[") - raw.count(")") - raw.count("]"))
+    return 1, 1
 
 
 def _syntax_diagnostic(exc: UnexpectedInput, source: str, origin: TextOrigin) -> Diagnostic:

@@ -56,7 +56,8 @@ class SymbolTable:
     card_fields: dict[str, T.Type] = field(default_factory=lambda: dict(CARD_FIELDS))
     modifier_params: dict[str, list[tuple[str, T.Type]]] = field(default_factory=dict)
 
-    # one name may be declared once per kind: TM's 'plant' is a resource and a tag
+    # one name may be declared once per kind: a game may have a resource and a tag
+    # spelled the same
     overloads: dict[str, list[Symbol]] = field(default_factory=dict)
 
     def add(self, sym: Symbol) -> Symbol | None:

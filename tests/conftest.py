@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_ruleset
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+
+
+@pytest.fixture(scope="session")
+def mini():
+    return load_ruleset(ROOT / "tests" / "fixtures" / "mini")
+
+
+@pytest.fixture(scope="session")
+def shared_dir():
+    if not SHARED.is_dir():
+        pytest.skip("../shared is not present (a user's checkout has none)")
+    return SHARED

@@ -1,0 +1,118 @@
+"""Stage 5: checked effects compile to closures that call the runtime interface."""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter.lang.runtime import Frame, RequirementFailed, RuleRuntimeError
+from lang_helpers import compile_ok
+
+
+class FakeRuntime:
+    """Just enough of a game to run compiled code: stocks, a track, recorded calls."""
+
+    def __init__(self):
+        self.calls = []
+        self.stocks = {("p1", "heat"): 9, ("p2", "heat"): 4}
+        self.tracks = {"temperature": -30}
+        self.answers = []
+
+    def players(self):
+        return ["p1", "p2"]
+
+    def stock(self, player, resource):
+        return self.stocks.get((player, resource), 0)
+
+    def track(self, track, player):
+        return self.tracks[track]
+
+    def change_stock(self, player, resource, amount, verb):
+        self.calls.append((verb, player, resource, amount))
+
+    def change_production(self, player, resource, amount):
+        self.calls.append(("production", player, resource, amount))
+
+    def move_track(self, track, steps, player):
+        self.calls.append(("track", track, steps, player))
+
+    def transfer(self, verb, resource, amount, up_to, source, dest, player):
+        self.calls.append((verb, resource, amount, dest))
+
+    def choose_option(self, labels):
+        self.calls.append(("options", labels))
+        return self.answers.pop(0)
+
+    def confirm(self, label):
+        self.calls.append(("confirm", label))
+        return self.answers.pop(0)
+
+    def call(self, name, args, frame):
+        self.calls.append(("call", name, args))
+
+
+def run(mini, text, rt=None, **kw):
+    rt = rt or FakeRuntime()
+    code = compile_ok(mini, text, **kw)
+    frame = Frame(rt, {"you": "p1", "this": "card"})
+    return code(frame), rt
+
+
+def test_statements_call_the_runtime(mini):
+    _, rt = run(mini, "gain 2 plants\nlose 1 heat production\nraise temperature by 2")
+    assert rt.calls == [("gain", "p1", "plant", 2), ("production", "p1", "heat", -1),
+                        ("track", "temperature", 2, "p1")]
+
+
+def test_loops_and_conditions(mini):
+    _, rt = run(mini, "for p in players():\n  if stock(heat, p) >= 8:\n    gain 1 mc for p")
+    assert rt.calls == [("gain", "p1", "mc", 1)]
+
+
+def test_arithmetic_and_aggregates(mini):
+    value, _ = run(mini, "sum(p in players() : stock(heat, p)) // 3 + count(p in players() "
+                   "where stock(heat, p) > 5)", start="expression")
+    assert value == 13 // 3 + 1
+
+
+def test_requirement_explains_the_shortfall(mini):
+    with pytest.raises(RequirementFailed) as info:
+        run(mini, "require temperature >= -12")
+    assert info.value.message == "needs temperature >= -12, but temperature is -30"
+
+
+def test_requirement_with_a_message(mini):
+    with pytest.raises(RequirementFailed) as info:
+        run(mini, 'require stock(heat) > 20 else "needs more than 20 heat"')
+    assert info.value.message == "needs more than 20 heat"
+
+
+def test_choose_one_asks_with_readable_labels(mini):
+    rt = FakeRuntime()
+    rt.answers = [1]
+    run(mini, "choose one:\n  - gain 3 plants\n  - add 3 microbes to this", rt=rt)
+    assert rt.calls == [("options", ["gain 3 plants", "add 3 microbes to this"]),
+                        ("add", "microbe", 3, "card")]
+
+
+def test_may_asks_before_doing(mini):
+    rt = FakeRuntime()
+    rt.answers = [False]
+    run(mini, "may:\n  lose 2 heat", rt=rt)
+    assert rt.calls == [("confirm", "lose 2 heat")]
+
+
+def test_division_by_zero_is_a_positioned_rule_error(mini):
+    with pytest.raises(RuleRuntimeError) as info:
+        run(mini, "stock(heat) // (stock(heat) - 9)", start="expression")
+    assert info.value.span is not None and "division by zero" in info.value.message
+
+
+def test_repeat_is_bounded(mini):
+    with pytest.raises(RuleRuntimeError) as info:
+        run(mini, "repeat 1000000:\n  gain 1 mc")
+    assert "limit" in info.value.message
+
+
+def test_conditional_expression(mini):
+    value, _ = run(mini, "3 if stock(heat) >= 9 else 0", start="expression")
+    assert value == 3
