@@ -85,6 +85,9 @@ def _plan(paths: tuple[str, ...], mods: tuple[str, ...]) -> list[tuple[str, list
             if kind != "ruleset":
                 manifest = _ruleset_of(p.resolve())
                 if manifest is None:
+                    if kind is None:
+                        # not a rule file (e.g. a CI workflow seen by a pre-commit hook)
+                        continue
                     add(f"orphan:{raw}", [])
                     continue
         if manifest is None:
@@ -134,6 +137,10 @@ def validate(paths, mods, fmt, quiet):
         if not Path(m).is_file():
             raise UsageProblem(f"mod file '{m}' not found")
     plan = _plan(paths, mods)
+    if not plan:
+        if not quiet:
+            click.echo("no rule files to check")
+        sys.exit(0)
     fmt = report.resolve_format(fmt)
     all_diags: list[Diagnostic] = []
     rows = []
@@ -236,7 +243,7 @@ def docs(out):
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the console script; never shows a traceback for bad input."""
     try:
-        cli.main(args=argv, prog_name="rulebook", standalone_mode=False)
+        result = cli.main(args=argv, prog_name="rulebook", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
@@ -247,3 +254,4 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     except KeyboardInterrupt:
         sys.exit(130)
+    sys.exit(result if isinstance(result, int) else 0)

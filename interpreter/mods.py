@@ -116,12 +116,12 @@ def apply_mods(builder: "_Builder", docs: list[Document], diags: Diagnostics) ->
             if ident is None:
                 diags.error("RB502", f"'{op}' needs 'id': which entry to change", doc.span(where))
                 continue
+            keys = set(value) if isinstance(value, dict) else set()
+            if conflict((section, ident), doc, i, op, keys, value):
+                continue
             if ident not in entries:
                 diags.error("RB500", f"no entry '{ident}' in {section}", doc.span(where + ("id",)),
                             hint=suggest(ident, entries))
-                continue
-            keys = set(value) if isinstance(value, dict) else set()
-            if conflict((section, ident), doc, i, op, keys, value):
                 continue
             touched.setdefault((section, ident), []).append((doc, i, op, keys, value))
             if op == "remove":

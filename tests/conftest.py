@@ -20,3 +20,16 @@ def shared_dir():
     if not SHARED.is_dir():
         pytest.skip("../shared is not present (a user's checkout has none)")
     return SHARED
+
+
+def _hypothesis_profiles():
+    import os
+
+    from hypothesis import HealthCheck, settings
+    settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True,
+                              suppress_health_check=[HealthCheck.too_slow])
+    settings.register_profile("dev", deadline=None)
+    settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+_hypothesis_profiles()

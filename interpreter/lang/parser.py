@@ -415,7 +415,7 @@ class _Builder:
             then, cond, other = c
             return ast.Conditional(sp, self.expr(cond), self.expr(then), self.expr(other))
         if kind == "any_of":
-            return ast.AnyOf(sp, str(c[0]))
+            return ast.AnyOf(sp, str(c[1]))
         if kind == "expression":
             return self.expr(c[0])
         raise ValueError(f"unknown expression node {kind}")  # pragma: no cover
