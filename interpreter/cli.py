@@ -254,4 +254,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     except KeyboardInterrupt:
         sys.exit(130)
+    except Exception as exc:  # a bug in rulebook, not in the user's files
+        click.echo(f"internal error (a bug in rulebook, please report it with the command "
+                   f"you ran): {type(exc).__name__}: {exc}", err=True)
+        sys.exit(3)
     sys.exit(result if isinstance(result, int) else 0)

@@ -253,7 +253,7 @@ class _Builder:
         self.table = SymbolTable()
         self.code: dict[tuple, Callable] = {}
         self.asts: dict[tuple, Any] = {}
-        self.compiler = Compiler(self.table)
+        self.compiler = Compiler(self.table, self.code)
         self.checker = Checker(self.table, diags)
 
     # ----------------------------------------------------------- collecting

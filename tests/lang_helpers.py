@@ -30,7 +30,7 @@ def check(ruleset, text: str, *, start="effect", variables=None, effects=True, c
 def compile_ok(ruleset, text: str, **kw):
     tree, diags = check(ruleset, text, **kw)
     assert not diags, [d.headline() for d in diags]
-    comp = Compiler(ruleset.table)
+    comp = Compiler(ruleset.table, ruleset.code)
     if kw.get("start") == "expression":
         return comp.expression(tree)
     return comp.effect(tree)

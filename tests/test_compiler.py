@@ -116,3 +116,19 @@ def test_repeat_is_bounded(mini):
 def test_conditional_expression(mini):
     value, _ = run(mini, "3 if stock(heat) >= 9 else 0", start="expression")
     assert value == 3
+
+
+def test_declared_functions_recurse(mini):
+    value, _ = run(mini, "triangle(10)", start="expression")
+    assert value == 55
+
+
+def test_unbounded_recursion_is_a_clear_error(mini):
+    with pytest.raises(RuleRuntimeError) as info:
+        run(mini, "forever(0)", start="expression")
+    assert "deeper than 200" in info.value.message and "forever" in info.value.message
+
+
+def test_procedures_get_their_arguments(mini):
+    _, rt = run(mini, "warm_everyone(2)")
+    assert rt.calls == [("gain", "p1", "heat", 2), ("gain", "p2", "heat", 2)]

@@ -35,8 +35,11 @@ _OPS = {
 
 
 class Compiler:
-    def __init__(self, table: SymbolTable):
+    def __init__(self, table: SymbolTable, code: dict | None = None):
         self.table = table
+        # compiled procedures and functions, filled as the ruleset compiles; calls look
+        # them up when they run, so order of declaration and recursion both work
+        self.code = code if code is not None else {}
 
     # ------------------------------------------------------------- entry points
     def effect(self, effect: ast.Effect) -> Code:
@@ -335,20 +338,22 @@ class Compiler:
         if target is None or target.__class__.__name__ == "Callable_":
             decl = self.table.callables[e.func]
             names = [p[0] for p in decl.params]
-            defaults = {p[0]: p[2] for p in decl.params}
             args = [(names[i], self.expr(a)) for i, a in enumerate(e.args)]
             args += [(k, self.expr(v)) for k, v in e.kwargs.items()]
-            func = e.func
+            func, key, code = e.func, (decl.kind, e.func), self.code
 
             def call(f):
-                values = dict(defaults)
-                for n, a in args:
-                    values[n] = a(f)
                 if f.depth >= MAX_CALL_DEPTH:
                     raise RuleRuntimeError(
                         f"calls nested deeper than {MAX_CALL_DEPTH} (unbounded recursion in "
                         f"'{func}'?)", span)
-                return f.rt.call(func, values, f)
+                inner = Frame(f.rt, {"you": f.vars.get("you")}, f.depth + 1)
+                for n, a in args:
+                    inner.vars[n] = a(f)
+                body = code.get(key)
+                if body is None:
+                    raise RuleRuntimeError(f"'{func}' has errors and was not compiled", span)
+                return body(inner)
             return call
         b = target
         params = b.params
