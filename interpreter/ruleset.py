@@ -32,7 +32,7 @@ from .yamlload import Document, load_yaml
 COMPONENT_LISTS = ("resources", "card_resources", "tags", "card_types", "markers", "blocks",
                    "tracks", "zones", "tiles", "boards", "events", "modifiers", "card_fields")
 FLOW_LISTS = ("phases", "actions", "procedures", "functions", "scoring", "variants", "triggers")
-FLOW_SINGLES = ("setup", "rounds", "end", "tie_breaks")
+FLOW_SINGLES = ("setup", "rounds", "end", "tie_breaks", "evaluation")
 # which symbol kind each simple declaration list produces
 SYMBOL_KIND = {"resources": "resource", "card_resources": "card_resource", "tags": "tag",
                "card_types": "card_type", "markers": "marker", "blocks": "block",
@@ -659,6 +659,9 @@ class _Builder:
                 self._expr(("flow", "end", "solo_win"), e, ("solo_win",),
                            Context("end.solo_win", False, False, dict(you)), T.BOOL,
                            "the solo win condition")
+        if "evaluation" in self.singles:
+            self._expr(("flow", "evaluation"), self.singles["evaluation"], (),
+                       Context("evaluation", False, False, dict(you)), T.INT, "the evaluation")
         if "tie_breaks" in self.singles:
             e = self.singles["tie_breaks"]
             for i, _ in enumerate(e.data):

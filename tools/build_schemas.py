@@ -178,6 +178,8 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
             "slots": integer("How many cards fit; inserting past it overflows.", minimum=1),
             "overflow": ref("id", "The zone that receives cards pushed out of the last slot."),
             "refill_from": ref("id", "The zone shuffled in when this one runs out."),
+            "in_play": boolean("Cards here are in play: their triggers, modifiers and "
+                               "actions are active, and their victory points count."),
         }, required=["id"])),
     "tiles": arr("Tile types that can be placed on board spaces.", obj(
         "A tile type.", {
@@ -304,6 +306,8 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
         "winner": string("'highest' score (default) or 'lowest'.", enum=["highest", "lowest"]),
         "solo_win": ref("expression", "In a one-player game, whether the player wins."),
     }),
+    "evaluation": ref("expression", "How good the position is for player 'you' (higher is "
+                      "better); greedy agents maximise it. Default: the final score so far."),
     "tie_breaks": arr("Tie-breaks in order: higher is better, for player 'you'.",
                       ref("expression", "A tie-break value.")),
     "variants": arr("Variants a game can be started with.", obj(
