@@ -259,3 +259,212 @@ def main(argv: list[str] | None = None) -> None:
                    f"you ran): {type(exc).__name__}: {exc}", err=True)
         sys.exit(3)
     sys.exit(result if isinstance(result, int) else 0)
+
+
+# ----------------------------------------------------------------- playing games
+def _load(ruleset: str, mods: tuple[str, ...]):
+    from .ruleset import load_ruleset
+    try:
+        return load_ruleset(ruleset, list(mods))
+    except RulebookError as exc:
+        click.echo(report.text(Diagnostics(exc.diagnostics).sorted(), sys.stdout.isatty()))
+        sys.exit(1)
+
+
+def _agents(spec: str | None, players: int, interactive: bool) -> list[str]:
+    from .engine.agents import AGENTS
+    if spec:
+        kinds = [k.strip() for k in spec.split(",") if k.strip()]
+        if len(kinds) == 1:
+            kinds = kinds * players
+        if len(kinds) != players:
+            raise UsageProblem(f"--agents lists {len(kinds)} agents for {players} players")
+    else:
+        kinds = ["human" if interactive and seat == 0 else "greedy" for seat in range(players)]
+    for k in kinds:
+        if k != "human" and k not in AGENTS:
+            raise UsageProblem(f"unknown agent '{k}'; choose from human, {', '.join(AGENTS)}")
+    return kinds
+
+
+@cli.command()
+@click.argument("ruleset")
+@click.option("--players", "-p", type=int, default=None, help="Number of players.")
+@click.option("--seed", type=int, default=None, help="Random seed (default: random).")
+@click.option("--agents", "agent_spec", default=None,
+              help="Comma-separated agents by seat: human, random, greedy.")
+@click.option("--variant", "variants", multiple=True, help="A variant to play (repeatable).")
+@click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False))
+@click.option("--save", "save_path", type=click.Path(dir_okay=False),
+              help="Save the game record here (also when you type 'save' at a prompt).")
+@click.option("--resume", "resume_path", type=click.Path(dir_okay=False),
+              help="Resume a saved game from its record.")
+@click.option("--log/--no-log", default=None, help="Print the game log (default: when no human).")
+def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_path, log):
+    """Play a game: people at this terminal against AI agents."""
+    import random as _random
+
+    from rich.console import Console
+
+    from .engine.record import Record, RecordError
+    from .engine.render import score_table
+    from .engine.session import GameError, build_game, load_for_record, make_record, run
+    console = Console(highlight=False)
+    prefix = None
+    if resume_path:
+        try:
+            rec = Record.load(resume_path)
+            rs = load_for_record(rec, resume_path)
+        except RecordError as exc:
+            click.echo(f"{exc.path}:{exc.line}:{exc.col}: error: {exc.message}")
+            sys.exit(1)
+        players, seed, variants, mods = rec.players, rec.seed, tuple(rec.variants), tuple(rec.mods)
+        kinds = rec.agents
+        prefix = rec.decisions
+        save_path = save_path or resume_path
+    else:
+        rs = _load(ruleset, mods)
+        players = players or rs.min_players
+        seed = seed if seed is not None else _random.SystemRandom().randrange(1, 10 ** 9)
+        kinds = _agents(agent_spec, players, sys.stdin.isatty())
+    from .engine.agents import HumanAgent
+    try:
+        game = build_game(rs, players, seed, kinds, tuple(variants), prefix=prefix)
+    except GameError as exc:
+        raise UsageProblem(exc.message)
+    for agent in game.agents:
+        live = getattr(agent, "live", agent)
+        if isinstance(live, HumanAgent):
+            live.input = _saving_input(live.input)
+    if log is None:
+        log = "human" not in kinds
+    if log:
+        game.listeners.append(lambda line: console.print(line, markup=False))
+    console.print(f"[bold]{rs.name}[/bold] · {players} players · seed {seed} · "
+                  f"agents {', '.join(kinds)}")
+    try:
+        result = run(game)
+    except _SaveNow:
+        path = save_path or f"{rs.id}-{seed}.record.json"
+        make_record(game, rs, kinds, None, list(mods)).save(path)
+        console.print(f"saved at decision {len(game.record) + 1}: resume with "
+                      f"rulebook play {rs.id} --resume {path}")
+        sys.exit(0)
+    except KeyboardInterrupt:
+        if save_path:
+            make_record(game, rs, kinds, None, list(mods)).save(save_path)
+            console.print(f"\ninterrupted; saved to {save_path}")
+        sys.exit(130)
+    except GameError as exc:
+        where = f"{exc.span}: " if exc.span else ""
+        click.echo(f"{where}error: {exc.message}")
+        sys.exit(1)
+    console.print(score_table(game, result))
+    if result.solo_won is not None:
+        console.print("You win!" if result.solo_won else "You lose: the goal was not reached.")
+    rec = make_record(game, rs, kinds, result, list(mods))
+    path = save_path or None
+    if path:
+        rec.save(path)
+        console.print(f"record saved to {path}")
+    console.print(f"{result.decisions} decisions · final state #{result.final_hash[:12]}")
+
+
+class _SaveNow(Exception):
+    pass
+
+
+def _saving_input(inner):
+    def read(prompt=""):
+        raw = inner(prompt)
+        if raw.strip().lower() in ("save", "quit", "exit"):
+            raise _SaveNow()
+        return raw
+    return read
+
+
+@cli.command()
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("--ruleset", "ruleset_path", default=None,
+              help="Ruleset location if it is not a shipped one.")
+@click.option("--step", is_flag=True, help="Show the game log line by line; press Enter to go on.")
+def replay(record, ruleset_path, step):
+    """Replay a game from its record and check the final state hash."""
+    from rich.console import Console
+
+    from .engine.record import RecordError
+    from .engine.render import score_table
+    from .engine.session import GameError, replay as do_replay
+    console = Console(highlight=False)
+
+    def show(line):
+        console.print(line, markup=False)
+        if step:
+            try:
+                input()
+            except EOFError:
+                pass
+    try:
+        played, same = do_replay(record, ruleset_path, show if step else None)
+    except RecordError as exc:
+        click.echo(f"{exc.path}:{exc.line}:{exc.col}: error: {exc.message}")
+        sys.exit(1)
+    except GameError as exc:
+        click.echo(f"{record}: error: {exc.message}")
+        sys.exit(1)
+    console.print(score_table(played.game, played.result))
+    if not same:
+        click.echo(f"final state differs: record #{played.record.final_hash[:12]}, replay "
+                   f"#{played.result.final_hash[:12]}")
+        sys.exit(1)
+    click.echo(f"replayed {played.result.decisions} decisions; final state matches "
+               f"#{played.result.final_hash[:12]}")
+
+
+@cli.command()
+@click.argument("ruleset")
+@click.option("-n", "--games", type=int, default=100, show_default=True)
+@click.option("--players", "-p", type=int, default=None)
+@click.option("--agents", "agent_spec", default="random", show_default=True,
+              help="Comma-separated agents by seat (random, greedy), or one for all.")
+@click.option("--variant", "variants", multiple=True)
+@click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False))
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game.")
+@click.option("--workers", "-w", type=int, default=1, show_default=True, help="Processes.")
+@click.option("--out", type=click.Path(dir_okay=False), help="Write one JSON line per game.")
+@click.option("--no-check", is_flag=True, help="Skip invariant checks (faster).")
+def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers, out, no_check):
+    """Simulate many games between AI agents and summarise the results."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from .engine.simulate import simulate as run_many
+    from .engine.stats import summary_tables
+    rs = _load(ruleset, mods)
+    players = players or rs.min_players
+    if not rs.min_players <= players <= rs.max_players:
+        raise UsageProblem(f"{rs.name} is for {rs.min_players}–{rs.max_players} players")
+    if games < 1:
+        raise UsageProblem("-n must be at least 1")
+    kinds = _agents(agent_spec, players, False)
+    path = str(rs.root)
+    results = []
+    start = time.perf_counter()
+    fh = open(out, "w", encoding="utf-8") if out else None
+    console = Console(highlight=False)
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(f"{rs.name}: {games} games", total=games)
+        for summary in run_many(path, list(mods), games, players, kinds, list(variants), seed,
+                                workers, not no_check, lambda: progress.advance(task)):
+            results.append(summary)
+            if fh:
+                fh.write(json.dumps(summary.to_dict()) + "\n")
+    if fh:
+        fh.close()
+    elapsed = time.perf_counter() - start
+    for table in summary_tables(results, players, elapsed):
+        console.print(table)
+    errors = [r for r in results if r.error]
+    for r in errors[:5]:
+        console.print(f"[red]seed {r.seed}: {r.error}[/red]")
+    sys.exit(1 if errors else 0)

@@ -38,7 +38,7 @@ class FakeRuntime:
     def transfer(self, verb, resource, amount, up_to, source, dest, player):
         self.calls.append((verb, resource, amount, dest))
 
-    def choose_option(self, labels):
+    def choose_option(self, labels, probes):
         self.calls.append(("options", labels))
         return self.answers.pop(0)
 

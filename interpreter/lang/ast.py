@@ -157,6 +157,15 @@ class Let(Stmt):
 class Set(Stmt):
     name: str
     value: Expr
+    player: Expr | None = None
+
+
+@dataclass(eq=False)
+class AsPlayer(Stmt):
+    """``as p:``: the block runs with ``p`` as the acting player (who decides)."""
+
+    player: Expr
+    body: list[Stmt]
 
 
 @dataclass(eq=False)

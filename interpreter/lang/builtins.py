@@ -38,6 +38,7 @@ class Builtin:
     kind: str = "function"  # function | choice | effect
     impl: Callable | None = None
     example: str = ""
+    player_optional: bool = False  # the 'player' may be left out where nobody acts
 
     def result_type(self, arg_types: list) -> T.Type:
         return self.result(arg_types) if callable(self.result) else self.result
@@ -73,9 +74,10 @@ BUILTINS: dict[str, Builtin] = {}
 AGGREGATES: dict[str, Aggregate] = {}
 
 
-def builtin(name, params, result, doc, kind="function", example=""):
+def builtin(name, params, result, doc, kind="function", example="", player_optional=False):
     def wrap(fn):
-        BUILTINS[name] = Builtin(name, tuple(params), result, doc, kind, fn, example)
+        BUILTINS[name] = Builtin(name, tuple(params), result, doc, kind, fn, example,
+                                 player_optional)
         return fn
     return wrap
 
@@ -170,6 +172,15 @@ def _range(rt, low, high):
     return list(range(low, high + 1))
 
 
+@builtin("concat", [Param("lists", T.list_of(T.ANY), variadic=True)], _same_as_first,
+         "The lists joined end to end.", example="concat(cards_in(row), cards_in(reserve))")
+def _concat(rt, *lists):
+    out = []
+    for items in lists:
+        out.extend(items)
+    return out
+
+
 @builtin("without", [Param("items", T.list_of(T.ANY)), Param("item", T.ANY)], _same_as_first,
          "The list with every copy of the item left out.")
 def _without(rt, items, item):
@@ -198,6 +209,15 @@ def _turn_order(rt):
          "The players seated immediately left and right.")
 def _neighbours_of(rt, player):
     return rt.seat_neighbours(player)
+
+
+@builtin("player", [Param("seat", T.INT)], T.PLAYER,
+         "The player in a seat, counting from 1 (for scenarios and seat-based rules).",
+         example="player(1)")
+def _player(rt, seat):
+    if not 1 <= seat <= len(rt.players()):
+        raise rt.limit_error(f"there is no seat {seat}")
+    return rt.players()[seat - 1]
 
 
 @builtin("player_count", [], T.INT, "How many players are in the game.")
@@ -241,13 +261,13 @@ def _capacity(rt, resource, player):
 # ----------------------------------------------------------------------- cards
 @builtin("cards_in", [Param("zone", T.ZONE), Param("player", T.PLAYER, "you")], T.list_of(T.CARD),
          "The cards in a zone, in order; for a per-player zone, that player's.",
-         example="cards_in(hand)")
+         example="cards_in(hand)", player_optional=True)
 def _cards_in(rt, zone, player):
     return rt.cards_in(zone, player)
 
 
 @builtin("top", [Param("zone", T.ZONE), Param("player", T.PLAYER, "you")], T.CARD,
-         "The first card of a zone (the top of a deck), or none when it is empty.")
+         "The first card of a zone (the top of a deck), or none when it is empty.", player_optional=True)
 def _top(rt, zone, player):
     cards = rt.cards_in(zone, player)
     return cards[0] if cards else None
@@ -263,6 +283,13 @@ def _zone_of(rt, card):
          example="slot_of(this) == 1")
 def _slot_of(rt, card):
     return rt.slot_of(card)
+
+
+@builtin("meets_requirements", [Param("card", T.CARD), Param("player", T.PLAYER, "you")], T.BOOL,
+         "Whether the player meets the card's printed requirement (true when it has none).",
+         example="meets_requirements(c)")
+def _meets_requirements(rt, card, player):
+    return rt.meets_requirements(card, player)
 
 
 @builtin("has_tag", [Param("card", T.CARD), Param("tag", T.TAG)], T.BOOL,
@@ -291,6 +318,13 @@ def _has_block(rt, card, block):
     return rt.has_block(card, block)
 
 
+@builtin("vp_of", [Param("card", T.CARD)], T.INT,
+         "The card's victory points for its owner (0 when it declares none).",
+         example="sum(c in cards_in(tableau) : vp_of(c))")
+def _vp_of(rt, card):
+    return rt.vp_of(card)
+
+
 @builtin("cubes_on", [Param("card", T.CARD), Param("player", T.PLAYER, "you")], T.INT,
          "How many of the player's own pieces (cubes, workers) sit on the card.",
          example="cubes_on(c, p)")
@@ -299,7 +333,7 @@ def _cubes_on(rt, card, player):
 
 
 @builtin("card_named", [Param("id", T.CARD_ID), Param("zone", T.ZONE), Param("player", T.PLAYER, "you")],
-         T.CARD, "The first card with this id in the zone, or none.")
+         T.CARD, "The first card with this id in the zone, or none.", player_optional=True)
 def _card_named(rt, id, zone, player):
     for c in rt.cards_in(zone, player):
         if rt.card_field(c, "id") == id:
@@ -378,7 +412,7 @@ def _choose_order(rt, items):
 @builtin("draw", [Param("count", T.INT), Param("from_zone", T.ZONE), Param("to_zone", T.ZONE),
                   Param("player", T.PLAYER, "you")], T.NONE,
          "Move cards from the top of one zone to another, reshuffling the declared "
-         "discard zone into an empty deck.", kind="effect", example="draw(2, deck, hand)")
+         "discard zone into an empty deck.", kind="effect", example="draw(2, deck, hand)", player_optional=True)
 def _draw(rt, count, from_zone, to_zone, player):
     rt.draw(count, from_zone, to_zone, player)
 
@@ -387,13 +421,13 @@ def _draw(rt, count, from_zone, to_zone, player):
                  Param("slot", T.INT, "0")], T.NONE,
          "Move a card into a zone. Slot 0 appends; slot 1 inserts first and shifts the "
          "others, sending any overflow to the zone's declared overflow zone.",
-         kind="effect", example="put(card, row, you, 1)")
+         kind="effect", example="put(card, row, you, 1)", player_optional=True)
 def _put(rt, card, zone, player, slot):
     rt.put(card, zone, player, slot)
 
 
 @builtin("shuffle", [Param("zone", T.ZONE), Param("player", T.PLAYER, "you")], T.NONE,
-         "Shuffle a zone with the game's seeded random source.", kind="effect")
+         "Shuffle a zone with the game's seeded random source.", kind="effect", player_optional=True)
 def _shuffle(rt, zone, player):
     rt.shuffle(zone, player)
 

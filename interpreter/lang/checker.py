@@ -128,7 +128,9 @@ class Checker:
         s.track_id = tid
         if s.steps is not None:
             self.expect(s.steps, T.INT, ctx, "the number of steps")
-        self._player(s.player, ctx, s.span)
+        sym = self.table.get(s.track, ("track", "player_track"))
+        needs_player = sym is None or sym.kind == "player_track"
+        self._player(s.player, ctx, s.span if needs_player else None)
 
     def s_Place(self, s: ast.Place, ctx):
         tid = self._symbol(s.tile, ("tile",), s.tile_span, ctx, "tile type")
@@ -192,17 +194,31 @@ class Checker:
             self.error("RB305", f"'{name}' is {what}; choose another variable name", span, ctx)
         ctx.variables[name] = t
 
+    def s_AsPlayer(self, s: ast.AsPlayer, ctx):
+        self.expect(s.player, T.PLAYER, ctx, "the player")
+        inner = ctx.child()
+        inner.variables["you"] = T.PLAYER
+        self.block(s.body, inner)
+
     def s_Set(self, s: ast.Set, ctx):
         if s.name in ctx.variables:
+            if s.player is not None:
+                self.error("RB302", f"'{s.name}' is a variable; it has no 'for' player",
+                           s.player.span, ctx)
             self.expect(s.value, ctx.variables[s.name], ctx, f"the new value of '{s.name}'")
             s.target_kind = "local"
             return
-        sym = self.table.get(s.name)
-        if sym is not None and sym.kind in ("track", "player_track"):
+        sym = self.table.get(s.name, ("track", "player_track"))
+        if sym is not None:
             if not ctx.allow_effects:
                 self.error("RB304", "setting a track changes the game", s.span, ctx)
             self.expect(s.value, T.INT, ctx, "the track value")
             s.target_kind = "track"
+            if sym.kind == "player_track":
+                self._player(s.player, ctx, s.span)
+            elif s.player is not None:
+                self.error("RB302", f"'{s.name}' is a global track; it has no 'for' player",
+                           s.player.span, ctx)
             return
         self.error("RB301", f"unknown variable or track '{s.name}'", s.span, ctx,
                    suggest(s.name, list(ctx.variables) + self.table.of_kind("track",
@@ -317,6 +333,13 @@ class Checker:
                 self.error("RB302", f"'{e.id}' is both a {kinds}; use it where only one "
                            "kind fits, e.g. has_tag(card, tag) or stock(resource)", e.span, ctx)
                 return T.ANY
+        if sym is not None and sym.kind in ("track", "player_track") and expected is not None \
+                and T.assignable(T.TRACK, expected) and expected is not T.ANY:
+            e.binding = "track_symbol"
+            e.canonical = sym.canonical or e.id
+            return T.TRACK
+        if sym is not None and sym.kind == "player_track" and "you" not in ctx.variables:
+            self._no_you(e.span, ctx)
         if sym is not None:
             if sym.kind in ("procedure", "function"):
                 self.error("RB302", f"'{e.id}' is a {sym.kind}; call it with "
@@ -470,7 +493,8 @@ class Checker:
             self._need_choices(e.span, ctx, f"'{name}'")
         params = [(p.name, p.type, p.default, p.variadic) for p in b.params]
         if "you" not in ctx.variables and any(
-                p.default == "you" and i >= len(e.args) and p.name not in e.kwargs
+                p.default == "you" and p.type is T.PLAYER and i >= len(e.args)
+                and p.name not in e.kwargs and not b.player_optional
                 for i, p in enumerate(b.params)):
             self._no_you(e.span, ctx)
         arg_types = self._arguments(f"'{name}'", params, e.args, e.kwargs, e.span, ctx)

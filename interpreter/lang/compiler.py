@@ -122,7 +122,7 @@ class Compiler:
             where = None
             if target is not None:
                 where = target(f)
-            placed = f.rt.place_tile(t, player(f), mode, where)
+            placed = f.rt.place_tile(t, player(f), mode, where, f.vars.get("this"))
             if bind:
                 f.vars[bind] = placed
         return run
@@ -132,8 +132,12 @@ class Compiler:
         src = self.expr(s.source) if s.source is not None else (lambda f: None)
         dst = self.expr(s.dest) if s.dest is not None else (lambda f: None)
         verb, up_to, res, local = s.verb, s.up_to, s.resource_id, s.resource
-        return lambda f: f.rt.transfer(verb, res if res is not None else f.vars[local],
-                                       amount(f), up_to, src(f), dst(f), f.vars["you"])
+
+        def run(f):
+            f.rt.decider = f.vars.get("you")
+            return f.rt.transfer(verb, res if res is not None else f.vars[local],
+                                 amount(f), up_to, src(f), dst(f), f.vars["you"])
+        return run
 
     def s_Let(self, s: ast.Let) -> Code:
         value, name = self.expr(s.value), s.name
@@ -142,10 +146,22 @@ class Compiler:
             f.vars[name] = value(f)
         return run
 
+    def s_AsPlayer(self, s: ast.AsPlayer) -> Code:
+        who, body = self.expr(s.player), self.block(s.body)
+
+        def run(f):
+            inner = f.child()
+            inner.vars["you"] = who(f)
+            body(inner)
+            # variables set inside stay local to the block, as in any other block
+        return run
+
     def s_Set(self, s: ast.Set) -> Code:
         value, name = self.expr(s.value), s.name
         if getattr(s, "target_kind", "local") == "track":
-            return lambda f: f.rt.set_track(name, value(f), f.vars["you"])
+            player = self.expr(s.player) if s.player is not None else (
+                lambda f: f.vars.get("you"))
+            return lambda f: f.rt.set_track(name, value(f), player(f))
 
         def run(f):
             f.vars[name] = value(f)
@@ -244,6 +260,7 @@ class Compiler:
         body, label = self.block(s.body), unparse.block(s.body)
 
         def run(f):
+            f.rt.decider = f.vars.get("you")
             if f.rt.confirm(label):
                 body(f)
         return run
@@ -253,7 +270,10 @@ class Compiler:
         labels = [unparse.block(o) for o in s.options]
 
         def run(f):
-            options[f.rt.choose_option(labels)](f)
+            f.rt.decider = f.vars.get("you")
+            # the runtime may try each option on a copy to offer only those that work
+            probes = [(lambda o=o: o(f.child())) for o in options]
+            options[f.rt.choose_option(labels, probes)](f)
         return run
 
     # ------------------------------------------------------------ expressions
@@ -269,7 +289,11 @@ class Compiler:
         if binding == "local" or binding is None:
             return lambda f: f.vars[name]
         ident = getattr(e, "canonical", name)
-        if binding in ("track", "player_track"):
+        if binding == "track_symbol":
+            return lambda f: ident
+        if binding == "track":
+            return lambda f: f.rt.track(ident, None)
+        if binding == "player_track":
             return lambda f: f.rt.track(ident, f.vars["you"])
         if binding == "constant":
             value = self.table.get(name).data
@@ -330,7 +354,11 @@ class Compiler:
 
     def e_AnyOf(self, e: ast.AnyOf) -> Code:
         noun = e.noun
-        return lambda f: f.rt.choose_from(noun, f.vars["you"])
+
+        def run(f):
+            f.rt.decider = f.vars.get("you")
+            return f.rt.choose_from(noun, f.vars["you"])
+        return run
 
     def e_Call(self, e: ast.Call) -> Code:
         target = e.target
@@ -370,8 +398,9 @@ class Compiler:
                 slots.append(_default(p.default))
         extra = arg_codes[len(fixed):]
         impl = b.impl
-
         def call(f):
+            if b.kind == "choice":
+                f.rt.decider = f.vars.get("you")
             try:
                 return impl(f.rt, *[s(f) for s in slots], *[x(f) for x in extra])
             except (RuleRuntimeError, RequirementFailed, _Return):
@@ -389,6 +418,8 @@ class Compiler:
 
         def run(f):
             inner = f.child()
+            if agg.kind == "choice":
+                f.rt.decider = f.vars.get("you")
 
             def bind(x):
                 inner.vars[var] = x
@@ -402,7 +433,7 @@ class Compiler:
 
 def _default(text: str | None) -> Code:
     if text == "you":
-        return lambda f: f.vars["you"]
+        return lambda f: f.vars.get("you")
     if text == "none" or text is None:
         return lambda f: None
     if text.startswith('"'):

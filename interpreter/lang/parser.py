@@ -287,7 +287,12 @@ class _Builder:
         return ast.Let(sp, str(t.children[0]), self.expr(t.children[1]))
 
     def s_set(self, t, sp):
-        return ast.Set(sp, str(t.children[0]), self.expr(t.children[1]))
+        return ast.Set(sp, str(t.children[0]), self.expr(t.children[1]),
+                       self._player(t.children))
+
+    def s_as_player(self, t, sp):
+        who, *body = t.children
+        return ast.AsPlayer(sp, self.expr(who), self.suite(body))
 
     def s_return(self, t, sp):
         v = t.children[0]

@@ -100,6 +100,8 @@ def stmt(s: ast.Stmt) -> str:
         return "may: " + "; ".join(stmt(x) for x in s.body)
     if isinstance(s, ast.Choose):
         return "choose one: …"
+    if isinstance(s, ast.AsPlayer):
+        return f"as {expr(s.player)}: …"
     return "?"
 
 

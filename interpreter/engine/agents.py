@@ -1,0 +1,168 @@
+"""Agents answer decisions: random, greedy, a person at a terminal, or a script.
+
+An agent's ``decide(decision, view, game)`` returns an option index (or a
+number in the range). Agents read only the view, which holds their own
+player's information; the greedy agent's lookahead works on a copy of the
+game in which every card this player cannot see has been shuffled among the
+hidden places, so it cannot use hidden information either.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import Any
+
+from .decisions import Decision
+
+
+class Agent:
+    name = "agent"
+    scripted = False
+
+    def decide(self, decision: Decision, view: dict, game) -> int:  # pragma: no cover
+        raise NotImplementedError
+
+    def refused(self, decision: Decision, reason: str) -> None:
+        """The last answer was not acceptable (only people and scripts get this)."""
+
+    def action_failed(self, label: str, reason: str) -> None:
+        """An action could not be completed and was rolled back."""
+
+
+class RandomAgent(Agent):
+    name = "random"
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def decide(self, decision, view, game):
+        if decision.is_range:
+            return self.rng.randint(decision.low, decision.high)
+        return self.rng.randrange(len(decision.options))
+
+
+class GreedyAgent(Agent):
+    """One-ply lookahead: try each action on a determinised copy, keep the best.
+
+    Actions are scored by the ruleset's ``evaluation`` (or the score so far)
+    after the action, with the rest of that action's choices made at random.
+    Other decisions are made at random. Ties keep the first option, and
+    'end turn' or 'pass' are taken only when nothing improves the position.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def decide(self, decision, view, game):
+        if decision.kind != "action" or len(decision.options) == 1:
+            if decision.is_range:
+                return decision.high  # more is usually better for gains
+            return self.rng.randrange(len(decision.options))
+        from .lookahead import evaluate_options
+        values = evaluate_options(game, decision, self.rng)
+        best = max(values)
+        ties = [i for i, v in enumerate(values) if v == best]
+        return ties[0] if len(ties) == 1 else self.rng.choice(ties)
+
+
+class ScriptedAgent(Agent):
+    """Answers from a list (a record or a scenario), shared by all seats."""
+
+    name = "script"
+    scripted = True
+
+    def __init__(self, answers: list[int], fallback: Agent | None = None):
+        self.answers = answers
+        self.position = 0
+        self.fallback = fallback
+
+    def decide(self, decision, view, game):
+        if self.position >= len(self.answers):
+            if self.fallback is not None:
+                return self.fallback.decide(decision, view, game)
+            raise ScriptExhausted(decision)
+        answer = self.answers[self.position]
+        self.position += 1
+        return answer
+
+
+class ScriptExhausted(Exception):
+    def __init__(self, decision: Decision):
+        super().__init__(decision.prompt)
+        self.decision = decision
+
+
+class HumanAgent(Agent):
+    """A person at a terminal: shows the relevant state and numbered options."""
+
+    name = "human"
+
+    def __init__(self, console=None, input_fn=input):
+        from rich.console import Console
+        self.console = console or Console(highlight=False)
+        self.input = input_fn
+        self.last_round = None
+
+    def decide(self, decision, view, game):
+        from .render import render_view
+        c = self.console
+        c.print()
+        c.print(render_view(view, game))
+        c.print(f"[bold]{decision.prompt}[/bold]")
+        if decision.is_range:
+            c.print(f"  enter a number from {decision.low} to {decision.high}")
+        else:
+            for i, opt in enumerate(decision.options, 1):
+                c.print(f"  [cyan]{i:>2}[/cyan]. {opt.label}")
+            for label, reason in decision.refused.items():
+                c.print(f"  [dim] --  {label} (not now: {reason})[/dim]")
+        while True:
+            try:
+                raw = self.input("> ").strip()
+            except EOFError:
+                raise KeyboardInterrupt from None
+            answer, problem = self.parse(decision, raw)
+            if problem is None:
+                return answer
+            c.print(f"[red]{problem}[/red]")
+
+    @staticmethod
+    def parse(decision: Decision, raw: str) -> tuple[int | None, str | None]:
+        if not raw:
+            return None, "type the number of your choice"
+        if raw.lstrip("-").isdigit():
+            n = int(raw)
+            if decision.is_range:
+                problem = decision.check(n)
+                return (n, None) if problem is None else (None, problem)
+            if 1 <= n <= len(decision.options):
+                return n - 1, None
+            return None, f"choose a number from 1 to {len(decision.options)}"
+        index, problem = decision.find(raw)
+        return index, problem
+
+    def refused(self, decision, reason):
+        self.console.print(f"[red]{reason}[/red]")
+
+    def action_failed(self, label, reason):
+        self.console.print(f"[red]{label} could not be done: {reason}. Choose again.[/red]")
+
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+
+
+def make_agent(kind: str, seed: int) -> Agent:
+    if kind == "human":
+        return HumanAgent()
+    try:
+        return AGENTS[kind](seed)
+    except KeyError:
+        raise ValueError(f"unknown agent '{kind}'; choose from human, "
+                         + ", ".join(AGENTS)) from None
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    return game_seed * 1_000_003 + seat * 7919 + 17

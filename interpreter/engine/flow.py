@@ -1,0 +1,265 @@
+"""The flow runner: setup, rounds, phases, turns and actions, then final scoring.
+
+Everything here is generic: the ruleset's flow declares the phases and how
+turns go (a fixed number of actions per turn, action rounds with passing, or
+simultaneous turns), and the effects do the rest. Each player's action choice
+is a Decision; an action that turns out impossible while it runs is rolled
+back and refused with its reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..lang.runtime import RequirementFailed
+from .decisions import ActionRefused, Decision, Option
+from .game import NO_OWNER, Game
+
+MAX_ROUNDS = 1000
+MAX_ACTIONS_PER_TURN = 500
+
+
+@dataclass
+class Result:
+    scores: list[int]
+    breakdown: list[dict]
+    winners: list[int]
+    rounds: int
+    decisions: int
+    final_hash: str
+    solo_won: bool | None = None
+    tie_values: list[list[int]] = field(default_factory=list)
+
+
+@dataclass
+class ActionChoice:
+    key: str  # "action:<id>" or "card:<number>:<index>" or "end" / "pass"
+    label: str
+    action: dict | None = None
+    card: int | None = None
+    index: int | None = None
+
+
+class FlowRunner:
+    def __init__(self, game: Game):
+        self.game = game
+        self.rs = game.rs
+        self.flow = {k: e.data for k, e in self.rs.singles.items()}
+
+    # ------------------------------------------------------------ the game
+    def play(self) -> Result:
+        g = self.game
+        g.state.phase = "setup"
+        g.run_code(("flow", "setup"), g.frame(None))
+        rounds = self.flow.get("rounds", {"count": 1})
+        limit = rounds.get("count") or rounds.get("max") or MAX_ROUNDS
+        for number in range(1, min(limit, MAX_ROUNDS) + 1):
+            g.state.round = number
+            g.state.passed = set()
+            g.log(f"— {rounds.get('name', 'Round')} {number} —")
+            for pid, entry in self.rs.sections["phases"].items():
+                if g.state.over:
+                    break
+                self.phase(pid, entry.data)
+            if g.state.over:
+                break
+            if "until" in rounds and g.run_code(("flow", "rounds", "until"), g.frame(None)):
+                break
+        g.state.phase = "end"
+        g.run_code(("flow", "end", "then"), g.frame(None))
+        return self.score()
+
+    def phase(self, pid: str, data: dict) -> None:
+        g = self.game
+        g.state.phase = pid
+        cond = self.rs.code.get(("phase", pid, "if"))
+        if cond is not None and not cond(g.frame(None)):
+            return
+        g.run_code(("phase", pid, "do"), g.frame(None))
+        turns = data.get("turns")
+        if turns:
+            self.turns(pid, turns)
+        g.run_code(("phase", pid, "after"), g.frame(None))
+
+    def order(self, turns: dict) -> list[int]:
+        if turns.get("order") == "seat":
+            return list(range(self.game.n))
+        return list(self.game.state.turn_order)
+
+    def turns(self, pid: str, turns: dict) -> None:
+        g = self.game
+        style = turns.get("style", "fixed")
+        actions = int(turns.get("actions", 1))
+        if style == "action_rounds":
+            g.state.passed = set()
+            while len(g.state.passed) < g.n and not g.state.over:
+                active = [s for s in self.order(turns) if s not in g.state.passed]
+                for seat in active:
+                    if g.state.over or seat in g.state.passed:
+                        continue
+                    alone = len(g.state.passed) == g.n - 1
+                    self.turn(pid, seat, BIG_TURN if alone else actions,
+                              int(turns.get("min_actions", 1)), turns, may_pass=True)
+            return
+        for _ in range(int(turns.get("repeat", 1))):
+            for seat in self.order(turns):
+                if g.state.over:
+                    return
+                self.turn(pid, seat, actions, actions, turns, may_pass=False)
+
+    # ------------------------------------------------------------- a turn
+    def turn(self, pid: str, seat: int, actions: int, required: int, turns: dict,
+             may_pass: bool) -> None:
+        g = self.game
+        g.state.turn_seat = seat
+        g.state.turn_number += 1
+        taken = 0
+        for _ in range(MAX_ACTIONS_PER_TURN):
+            if g.state.over:
+                break
+            choices = self.available(pid, seat, turns, main_left=taken < actions)
+            refused = choices.pop("__refused__")
+            opts = list(choices.values())
+            main_possible = any(not (o.action or {}).get("free") for o in opts)
+            if taken >= required or not main_possible:
+                opts.append(ActionChoice("end", "end turn"))
+            if may_pass and taken == 0:
+                opts.append(ActionChoice("pass", "pass (no more turns this round)"))
+            if len(opts) == 1 and opts[0].key in ("end", "pass"):
+                if opts[0].key == "pass" or not main_possible and may_pass:
+                    g.state.passed.add(seat)
+                break
+            decision = Decision(seat, "action", f"{g.state.players[seat].name}: choose an "
+                                f"action ({taken} of {actions if actions < BIG_TURN else 'any'} "
+                                "taken)", [Option(o.label, o, o.key) for o in opts],
+                                refused=refused)
+            pick = opts[g.decide(decision)]
+            if pick.key == "end":
+                break
+            if pick.key == "pass":
+                g.state.passed.add(seat)
+                break
+            if self.perform(pick, seat) and not (pick.action or {}).get("free"):
+                taken += 1
+        g.state.turn_seat = NO_OWNER
+
+    def available(self, pid: str, seat: int, turns: dict, main_left: bool) -> dict:
+        """The actions this seat may choose now, and the refused ones with reasons."""
+        g = self.game
+        out: dict = {}
+        refused: dict[str, str] = {}
+        allowed = turns.get("actions_from")
+        for aid, entry in self.rs.sections["actions"].items():
+            if allowed is not None and aid not in allowed:
+                continue
+            action = entry.data
+            label = action.get("name") or aid.replace("_", " ")
+            if not action.get("free") and not main_left:
+                continue
+            reason = self.blocked(("action", aid), action, seat, None, f"action:{aid}")
+            if reason:
+                refused[label] = reason
+                continue
+            out[f"action:{aid}"] = ActionChoice(f"action:{aid}", label, action)
+        for (zone, owner), cards in g.state.zones.items():
+            if zone not in g.in_play_zones or owner not in (seat, NO_OWNER):
+                continue
+            for card in cards:
+                if g.state.cards[card].owner != seat:
+                    continue
+                for i, action in enumerate(g.card_data(card).get("actions", []) or []):
+                    if not action.get("free") and not main_left:
+                        continue
+                    name = action.get("name") or "action"
+                    label = f"{g.card_name(card)}: {name}"
+                    key = f"card:{int(card)}:{i}"
+                    reason = self.blocked(("card", g.state.cards[card].def_id, "action", i),
+                                          action, seat, card, key)
+                    if reason:
+                        refused[label] = reason
+                        continue
+                    out[key] = ActionChoice(key, label, action, card, i)
+        out["__refused__"] = refused
+        return out
+
+    def blocked(self, key: tuple, action: dict, seat: int, card, use_key: str) -> str | None:
+        g = self.game
+        once = action.get("once_per", "round" if card is not None else "any")
+        if once != "any" and (use_key, seat, self._scope(once)) in g.state.used:
+            return f"already used this {once}"
+        cond = self.rs.code.get(key + ("if",))
+        if cond is not None:
+            f = g.frame(seat, this=card) if card is not None else g.frame(seat)
+            if not cond(f):
+                explain = self.rs.asts.get(key + ("if",))
+                from ..lang.compiler import Compiler
+                return Compiler(self.rs.table, self.rs.code).explainer(explain)(f) \
+                    if explain is not None else "its condition does not hold"
+        return None
+
+    def _scope(self, once: str):
+        st = self.game.state
+        return {"round": ("round", st.round), "turn": ("turn", st.turn_number),
+                "game": ("game", 0)}[once]
+
+    def perform(self, pick: ActionChoice, seat: int) -> bool:
+        """Run an action; on failure roll back, tell the agent why, and return False."""
+        g = self.game
+        snap = g.snapshot()
+        key = (("action", pick.key.split(":", 1)[1], "do") if pick.card is None
+               else ("card", g.state.cards[pick.card].def_id, "action", pick.index, "do"))
+        try:
+            g.log(f"{g.state.players[seat].name}: {pick.label}")
+            f = g.frame(seat, this=pick.card) if pick.card is not None else g.frame(seat)
+            g.run_code(key, f)
+        except (RequirementFailed, ActionRefused) as exc:
+            g.restore(snap)
+            reason = getattr(exc, "message", None) or getattr(exc, "reason", str(exc))
+            g.log(f"  refused: {reason}")
+            agent = g.agents[seat]
+            if hasattr(agent, "action_failed"):
+                agent.action_failed(pick.label, reason)
+            return False
+        once = pick.action.get("once_per", "round" if pick.card is not None else "any")
+        if once != "any":
+            g.state.used.add((pick.key, seat, self._scope(once)))
+        return True
+
+    # ----------------------------------------------------------- scoring
+    def score_of(self, seat: int) -> tuple[int, dict]:
+        g = self.game
+        parts = {}
+        for sid, entry in self.rs.sections["scoring"].items():
+            parts[entry.data.get("name", sid)] = g.run_code(("scoring", sid), g.frame(seat))
+        return sum(parts.values()), parts
+
+    def evaluate(self, seat: int) -> int:
+        g = self.game
+        if ("flow", "evaluation") in self.rs.code:
+            return g.run_code(("flow", "evaluation"), g.frame(seat))
+        return self.score_of(seat)[0]
+
+    def score(self) -> Result:
+        g = self.game
+        scores, breakdown = [], []
+        for seat in range(g.n):
+            total, parts = self.score_of(seat)
+            scores.append(total)
+            breakdown.append(parts)
+        ties = [[g.run_code(("flow", "tie_break", i), g.frame(seat))
+                 for i in range(len(self.flow.get("tie_breaks", []) or []))]
+                for seat in range(g.n)]
+        lowest = (self.flow.get("end") or {}).get("winner") == "lowest"
+        keyed = [((-s if lowest else s), *ties[seat]) for seat, s in enumerate(scores)]
+        best = max(keyed)
+        winners = [seat for seat in range(g.n) if keyed[seat] == best]
+        solo = None
+        if g.n == 1 and ("flow", "end", "solo_win") in self.rs.code:
+            solo = bool(g.run_code(("flow", "end", "solo_win"), g.frame(0)))
+            if not solo:
+                winners = []
+        return Result(scores, breakdown, winners, g.state.round, len(g.record),
+                      g.state.digest(), solo, ties)
+
+
+BIG_TURN = 10 ** 6

@@ -1,0 +1,799 @@
+"""The game: state built from a checked ruleset, and the runtime effects run against.
+
+:class:`Game` owns a :class:`State` (plain data: players, tracks, zones, cards,
+spaces, the random source) and implements the runtime interface that compiled
+effects call (:class:`interpreter.lang.runtime.Runtime`). It asks players
+questions only through :meth:`Game.decide`, which hands a Decision to the
+seat's agent together with that seat's view, and appends every answer to the
+game record.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..lang.runtime import Frame, RequirementFailed, RuleRuntimeError
+from ..ruleset import Ruleset
+from .decisions import ActionRefused, Decision, IllegalAnswer, Option
+
+BIG = 10 ** 9
+NO_OWNER = -1
+
+
+class CardRef(int):
+    """A card instance as effects see it: its instance number."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"CardRef({int(self)})"
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __copy__(self):
+        return self
+
+
+@dataclass
+class CardState:
+    def_id: str
+    zone: str
+    zone_owner: int = NO_OWNER
+    owner: int = NO_OWNER
+    markers: set = field(default_factory=set)
+    resources: dict = field(default_factory=dict)
+    pieces: dict = field(default_factory=dict)  # seat -> count
+
+
+@dataclass
+class PlayerState:
+    seat: int
+    name: str
+    stock: dict = field(default_factory=dict)
+    production: dict = field(default_factory=dict)
+    tracks: dict = field(default_factory=dict)
+
+
+@dataclass
+class State:
+    """Everything that changes during a game; deep-copyable and hashable."""
+
+    players: list
+    tracks: dict
+    zones: dict  # (zone id, owner seat or -1) -> list of card numbers
+    cards: dict  # card number -> CardState
+    spaces: dict  # space id -> {"tile", "owner", "card"}
+    rng: random.Random
+    turn_order: list
+    round: int = 0
+    phase: str = ""
+    turn_seat: int = NO_OWNER
+    history: Counter = field(default_factory=Counter)
+    used: set = field(default_factory=set)  # (what, seat, scope key)
+    claimed: set = field(default_factory=set)  # one-time rewards taken
+    passed: set = field(default_factory=set)
+    over: bool = False
+    turn_number: int = 0
+
+    def digest(self) -> str:
+        """A hash of the whole state, stable across machines."""
+        data = {
+            "players": [[p.seat, sorted(p.stock.items()), sorted(p.production.items()),
+                         sorted(p.tracks.items())] for p in self.players],
+            "tracks": sorted(self.tracks.items()),
+            "zones": sorted([f"{z}@{o}", [int(c) for c in cards]]
+                            for (z, o), cards in self.zones.items()),
+            "cards": sorted([n, c.def_id, c.zone, c.zone_owner, c.owner, sorted(c.markers),
+                             sorted(c.resources.items()), sorted(c.pieces.items())]
+                            for n, c in self.cards.items()),
+            "spaces": sorted([k, v.get("tile"), v.get("owner"),
+                              None if v.get("card") is None else int(v["card"])]
+                             for k, v in self.spaces.items()),
+            "turn_order": self.turn_order, "round": self.round, "over": self.over,
+            "claimed": sorted(map(str, self.claimed)),
+        }
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+
+class GameOver(Exception):
+    pass
+
+
+class Game:
+    """One game of a ruleset: state, runtime for effects, decisions to agents."""
+
+    def __init__(self, ruleset: Ruleset, players: int, seed: int, agents: list,
+                 variants: tuple[str, ...] = (), names: list[str] | None = None):
+        self.rs = ruleset
+        self.n = players
+        self.seed = seed
+        self.agents = agents
+        self.variants = set(variants)
+        self.record: list[int] = []
+        self.dry_run = 0
+        self.listeners: list[Callable[[str], None]] = []
+        self.log_lines: list[str] = []
+        self.decision_count = 0
+        self.decider: int | None = None  # who answers choices made inside effects
+        comp = ruleset
+        self.zone_decl = {zid: (e.data if isinstance(e.data, dict) else {"id": zid})
+                          for zid, e in comp.sections["zones"].items()}
+        self.track_decl = {tid: e.data for tid, e in comp.sections["tracks"].items()}
+        self.resource_decl = {rid: (e.data if isinstance(e.data, dict) else {"id": rid})
+                              for rid, e in comp.sections["resources"].items()}
+        self.tile_decl = {tid: (e.data if isinstance(e.data, dict) else {"id": tid})
+                          for tid, e in comp.sections["tiles"].items()}
+        self.space_decl: dict[str, dict] = {}
+        for board in comp.sections["boards"].values():
+            for space in board.data["spaces"]:
+                self.space_decl[space["id"]] = space
+        self.card_fields_default = {fid: e.data.get("default")
+                                    for fid, e in comp.sections["card_fields"].items()}
+        self.in_play_zones = {z for z, d in self.zone_decl.items() if d.get("in_play")}
+        self.state = self._initial_state(names)
+
+    # ------------------------------------------------------------------ setup
+    def _initial_state(self, names) -> State:
+        players = []
+        for seat in range(self.n):
+            p = PlayerState(seat, names[seat] if names and seat < len(names)
+                            else f"Player {seat + 1}")
+            for rid, decl in self.resource_decl.items():
+                p.stock[rid] = int(decl.get("start", 0))
+                prod = decl.get("production")
+                if prod:
+                    p.production[rid] = int(prod.get("start", 0)) if isinstance(prod, dict) else 0
+            for tid, decl in self.track_decl.items():
+                if decl.get("scope") == "player":
+                    p.tracks[tid] = int(decl.get("start", decl.get("min", 0)))
+            players.append(p)
+        tracks = {tid: int(d.get("start", d.get("min", 0))) for tid, d in self.track_decl.items()
+                  if d.get("scope", "global") == "global"}
+        zones: dict = {}
+        for zid, decl in self.zone_decl.items():
+            if decl.get("scope", "shared") == "player":
+                for seat in range(self.n):
+                    zones[(zid, seat)] = []
+            else:
+                zones[(zid, NO_OWNER)] = []
+        default_zone = next((z for z, d in self.zone_decl.items()
+                             if d.get("scope", "shared") == "shared"), None)
+        cards: dict = {}
+        number = 0
+        for cid, entry in self.rs.cards.items():
+            zone = entry.data.get("deck") or default_zone
+            if zone is None:
+                raise RuleRuntimeError("the ruleset declares cards but no shared zone to hold "
+                                       "them", entry.span("id"))
+            owner = NO_OWNER if self.zone_decl[zone].get("scope", "shared") == "shared" else 0
+            for _ in range(int(entry.data.get("copies", 1) or 1)):
+                number += 1
+                cards[number] = CardState(cid, zone, owner)
+                zones[(zone, owner)].append(CardRef(number))
+        spaces = {sid: {"tile": None, "owner": None, "card": None} for sid in self.space_decl}
+        return State(players, tracks, zones, cards, spaces, random.Random(self.seed),
+                     list(range(self.n)))
+
+    # ----------------------------------------------------------- frames, code
+    def frame(self, you: int | None = None, **extra) -> Frame:
+        variables = {"you": you}
+        variables.update(extra)
+        return Frame(self, variables)
+
+    def run_code(self, key: tuple, frame: Frame):
+        code = self.rs.code.get(key)
+        if code is None:
+            return None
+        return code(frame)
+
+    def card_code(self, card: int, *part):
+        return self.rs.code.get(("card", self.state.cards[card].def_id) + part)
+
+    def card_data(self, card: int) -> dict:
+        return self.rs.cards[self.state.cards[card].def_id].data
+
+    # -------------------------------------------------------------- decisions
+    def decide(self, decision: Decision) -> int:
+        """Ask the deciding seat's agent; validate and record the answer."""
+        if decision.count() == 0:
+            raise ActionRefused(f"nothing can be chosen for: {decision.prompt}")
+        if self.dry_run:
+            return decision.low if decision.is_range else 0
+        agent = self.agents[decision.player]
+        self.decision_count += 1
+        while True:
+            answer = agent.decide(decision, self.view(decision.player), self)
+            problem = decision.check(answer)
+            if problem is None:
+                break
+            if getattr(agent, "scripted", False):
+                raise IllegalAnswer(decision, problem)
+            agent.refused(decision, problem)
+        self.record.append(int(answer))
+        return int(answer)
+
+    def _label(self, value: Any) -> str:
+        if value is None:
+            return "none"
+        if isinstance(value, CardRef):
+            return self.card_name(value)
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, int):
+            return self.state.players[value].name
+        if isinstance(value, str):
+            if value in self.space_decl:
+                s = self.space_decl[value]
+                return s.get("name") or value
+            return value
+        return str(value)
+
+    def card_name(self, card: int) -> str:
+        return self.card_data(card).get("name", self.state.cards[card].def_id)
+
+    def _acting(self) -> int:
+        if self.decider is not None:
+            return self.decider
+        return self.state.turn_seat if self.state.turn_seat >= 0 else 0
+
+    def choose_one(self, options: list, optional: bool, prompt: str = "Choose one",
+                   player: int | None = None) -> Any:
+        if not options and not optional:
+            raise ActionRefused(f"{prompt}: there is nothing to choose")
+        opts = [Option(self._label(v), v) for v in options]
+        if optional:
+            opts.append(Option("none", None, "none"))
+        kind = "card" if options and isinstance(options[0], CardRef) else "item"
+        seat = self._acting() if player is None else player
+        i = self.decide(Decision(seat, kind, prompt, opts, optional=optional))
+        return opts[i].value
+
+    def choose_number(self, low: int, high: int) -> int:
+        if high < low:
+            raise ActionRefused(f"no number between {low} and {high}")
+        if high == low:
+            return low
+        return self.decide(Decision(self._acting(), "number", f"Choose a number from {low} "
+                                    f"to {high}", low=low, high=high))
+
+    def choose_order(self, items: list) -> list:
+        remaining, out = list(items), []
+        while len(remaining) > 1:
+            pick = self.choose_one(remaining, False, "Choose what comes next")
+            remaining.remove(pick)
+            out.append(pick)
+        return out + remaining
+
+    def choose_option(self, labels: list[str], probes: list) -> int:
+        usable = [i for i, probe in enumerate(probes) if self.try_effect(probe)]
+        if not usable:
+            raise ActionRefused("none of the options can be carried out: " + " / ".join(labels))
+        if len(usable) == 1:
+            return usable[0]
+        opts = [Option(labels[i], i) for i in usable]
+        refused = {labels[i]: "it cannot be carried out now" for i in range(len(labels))
+                   if i not in usable}
+        i = self.decide(Decision(self._acting(), "option", "Choose one", opts, refused=refused))
+        return opts[i].value
+
+    def confirm(self, label: str) -> bool:
+        if not self.try_effect(lambda: None):
+            return False
+        i = self.decide(Decision(self._acting(), "confirm", f"Do you want to: {label}?",
+                                 [Option("yes", True, "yes"), Option("no", False, "no")]))
+        return i == 0
+
+    def choose_from(self, noun: str, player) -> Any:
+        if noun == "player":
+            return self.choose_one(list(range(self.n)), False, "Choose a player", player)
+        if noun == "opponent":
+            return self.choose_one([p for p in range(self.n) if p != player], False,
+                                   "Choose an opponent", player)
+        if noun == "space":
+            return self.choose_one(list(self.space_decl), False, "Choose a space", player)
+        raise RuleRuntimeError(f"cannot choose any {noun}")
+
+    # -------------------------------------------------------- snapshots
+    def snapshot(self):
+        return copy.deepcopy(self.state)
+
+    def restore(self, snap) -> None:
+        self.state = snap
+
+    def try_effect(self, fn: Callable[[], Any]) -> bool:
+        """Whether ``fn`` can run to the end; the state is left untouched."""
+        snap = self.snapshot()
+        record_len = len(self.record)
+        self.dry_run += 1
+        try:
+            fn()
+            return True
+        except (RequirementFailed, ActionRefused):
+            return False
+        finally:
+            self.dry_run -= 1
+            self.state = snap
+            del self.record[record_len:]
+
+    # ------------------------------------------------------------ reading
+    def players(self) -> list:
+        return list(range(self.n))
+
+    def turn_order(self) -> list:
+        return list(self.state.turn_order)
+
+    def seat_neighbours(self, player) -> list:
+        out = []
+        for other in ((player - 1) % self.n, (player + 1) % self.n):
+            if other != player and other not in out:
+                out.append(other)
+        return out
+
+    def stock(self, player, resource):
+        if player is None:
+            raise RuleRuntimeError("no player to read the stock of")
+        return self.state.players[player].stock.get(resource, 0)
+
+    def production(self, player, resource):
+        return self.state.players[player].production.get(resource, 0)
+
+    def capacity(self, player, resource):
+        code = self.rs.code.get(("resource", resource, "capacity"))
+        if code is None:
+            return BIG
+        return code(self.frame(player))
+
+    def track(self, track, player):
+        decl = self.track_decl.get(track, {})
+        if decl.get("scope") == "player":
+            if player is None:
+                raise RuleRuntimeError(f"'{track}' is a per-player track and there is no "
+                                       "acting player here")
+            return self.state.players[player].tracks[track]
+        return self.state.tracks[track]
+
+    def resources_on(self, card, resource):
+        return self.state.cards[card].resources.get(resource, 0)
+
+    def pieces_on(self, card, player):
+        return self.state.cards[card].pieces.get(player, 0)
+
+    def _zone_key(self, zone, player):
+        scope = self.zone_decl[zone].get("scope", "shared")
+        if scope == "player":
+            if player is None or player < 0:
+                raise RuleRuntimeError(f"zone '{zone}' belongs to a player; say whose")
+            return (zone, player)
+        return (zone, NO_OWNER)
+
+    def cards_in(self, zone, player):
+        return list(self.state.zones[self._zone_key(zone, player)])
+
+    def zone_of(self, card):
+        return self.state.cards[card].zone
+
+    def slot_of(self, card):
+        c = self.state.cards[card]
+        return self.state.zones[(c.zone, c.zone_owner)].index(card) + 1
+
+    def card_field(self, card, name):
+        c = self.state.cards[card]
+        data = self.rs.cards[c.def_id].data
+        if name == "id":
+            return c.def_id
+        if name == "owner":
+            return None if c.owner == NO_OWNER else c.owner
+        if name == "tags":
+            return list(data.get("tags", []) or [])
+        if name in ("name", "number", "type", "holds"):
+            return data.get(name)
+        if name == "cost":
+            return data.get("cost", 0)
+        fields = data.get("fields") or {}
+        if name in fields:
+            return fields[name]
+        return self.card_fields_default.get(name)
+
+    def space_field(self, space, name):
+        decl = self.space_decl[space]
+        live = self.state.spaces[space]
+        if name in ("tile", "owner", "card"):
+            return live[name]
+        if name == "bonus":
+            return list(decl.get("bonus", []) or [])
+        return decl.get(name)
+
+    def player_field(self, player, name):
+        if name == "seat":
+            return player + 1
+        return self.state.players[player].name
+
+    def is_marked(self, card, marker):
+        return marker in self.state.cards[card].markers
+
+    def meets_requirements(self, card, player):
+        code = self.card_code(card, "requires")
+        return True if code is None else bool(code(self.frame(player, this=card)))
+
+    def has_block(self, card, block):
+        return block in (self.card_data(card).get("blocks") or {})
+
+    def vp_of(self, card):
+        code = self.card_code(card, "vp")
+        if code is None:
+            return 0
+        owner = self.state.cards[card].owner
+        return code(self.frame(None if owner == NO_OWNER else owner, this=card))
+
+    def spaces(self):
+        return list(self.space_decl)
+
+    def neighbours(self, space):
+        return list(self.rs.adjacency.get(space, []))
+
+    def space_of(self, card):
+        for sid, live in self.state.spaces.items():
+            if live["card"] == card:
+                return sid
+        return None
+
+    def placement_ok(self, tile, space, player) -> bool:
+        code = self.rs.code.get(("tile", tile, "placement"))
+        if self.state.spaces[space]["tile"] is not None:
+            return False
+        if code is None:
+            return True
+        return bool(code(self.frame(player, space=space)))
+
+    def can_place(self, tile, player):
+        return any(self.placement_ok(tile, s, player) for s in self.space_decl)
+
+    def modifier(self, modifier, player, card):
+        total = 0
+        params = self.rs.table.modifier_params.get(modifier, [])
+        for zone, owner in list(self.state.zones):
+            if zone not in self.in_play_zones or (owner != player and owner != NO_OWNER):
+                continue
+            for src in self.state.zones[(zone, owner)]:
+                c = self.state.cards[src]
+                if c.owner != player:
+                    continue
+                for i, mod in enumerate(self.card_data(src).get("modifiers", []) or []):
+                    if mod["modifier"] != modifier:
+                        continue
+                    extra = {name: card for name, _ in params}
+                    f = self.frame(player, this=src, **extra)
+                    cond = self.card_code(src, "modifier", i, "if")
+                    if cond is not None and not cond(f):
+                        continue
+                    total += self.card_code(src, "modifier", i, "amount")(f)
+        return total
+
+    def count_history(self, event, player, scope):
+        key = {"round": self.state.round, "turn": self.state.turn_number, "game": 0}.get(scope, 0)
+        return self.state.history.get((event, player, scope, key), 0)
+
+    def round_number(self):
+        return self.state.round
+
+    def variant_active(self, name):
+        return name in self.variants
+
+    def constant(self, name):
+        return self.rs.constants[name]
+
+    def limit_error(self, message):
+        return RuleRuntimeError(message)
+
+    # ------------------------------------------------------------ changing
+    def change_stock(self, player, resource, amount, verb):
+        p = self.state.players[player]
+        if resource not in self.resource_decl:
+            raise RuleRuntimeError(f"'{resource}' is not a resource players hold")
+        have = p.stock.get(resource, 0)
+        floor = int(self.resource_decl[resource].get("min", 0))
+        if verb == "gain" and amount < 0:
+            verb, amount = "lose", -amount
+        if verb == "gain":
+            cap = self.capacity(player, resource)
+            p.stock[resource] = min(have + amount, max(cap, have))
+        elif verb == "pay":
+            if have - amount < floor:
+                raise ActionRefused(f"needs {amount} {self._res_name(resource)} to pay, "
+                                    f"has {have}")
+            p.stock[resource] = have - amount
+        else:
+            p.stock[resource] = max(floor, have - amount)
+
+    def _res_name(self, resource):
+        decl = self.resource_decl.get(resource, {})
+        return decl.get("plural") or decl.get("name") or resource
+
+    def change_production(self, player, resource, amount):
+        p = self.state.players[player]
+        prod = self.resource_decl[resource].get("production")
+        floor = prod.get("min", 0) if isinstance(prod, dict) else 0
+        now = p.production.get(resource, 0)
+        if now + amount < floor:
+            who = "your" if player == self._acting() else f"{p.name}'s"
+            raise ActionRefused(f"needs {who} {self._res_name(resource)} production to go down "
+                                f"by {-amount}, it is {now} (lowest {floor})")
+        p.production[resource] = now + amount
+
+    def move_track(self, track, steps, player):
+        decl = self.track_decl[track]
+        step = int(decl.get("step", 1))
+        lo, hi = decl.get("min", -BIG), decl.get("max", BIG)
+        per_player = decl.get("scope") == "player"
+        holder = self.state.players[player].tracks if per_player else self.state.tracks
+        moved = 0
+        for _ in range(abs(steps)):
+            now = holder[track]
+            nxt = now + (step if steps > 0 else -step)
+            if nxt > hi or nxt < lo:
+                break
+            holder[track] = nxt
+            moved += 1 if steps > 0 else -1
+            if steps > 0:
+                self._rewards(track, nxt, player)
+        if moved and "track_moved" in self.rs.table.events:
+            self.emit("track_moved", {"player": player, "track": track, "steps": moved})
+        return moved
+
+    def _rewards(self, track, value, player):
+        for i, reward in enumerate(self.track_decl[track].get("rewards", []) or []):
+            if reward["at"] != value or reward.get("when", "immediate") != "immediate":
+                continue
+            if reward.get("once"):
+                key = (track, i)
+                if key in self.state.claimed:
+                    continue
+                self.state.claimed.add(key)
+            self.run_code(("track", track, "reward", i), self.frame(player))
+
+    def set_track(self, track, value, player):
+        decl = self.track_decl[track]
+        value = max(decl.get("min", -BIG), min(decl.get("max", BIG), value))
+        if decl.get("scope") == "player":
+            self.state.players[player].tracks[track] = value
+        else:
+            self.state.tracks[track] = value
+
+    def place_tile(self, tile, player, mode, target, source=None):
+        if mode == "on":
+            if target is None or self.state.spaces[target]["tile"] is not None:
+                raise ActionRefused(f"{self._label(target)} is not free for a {tile}")
+            space = target
+        else:
+            legal = [s for s in self.space_decl
+                     if not self.space_decl[s].get("off_board")
+                     and (mode == "anywhere" and self.state.spaces[s]["tile"] is None
+                          or mode != "anywhere" and self.placement_ok(tile, s, player))
+                     and (target is None or target(s))]
+            if not legal:
+                raise ActionRefused(f"there is no legal space for a {tile}")
+            space = self.choose_one(legal, False, f"Where do you place the {tile}?", player)
+        live = self.state.spaces[space]
+        live["tile"] = tile
+        if self.tile_decl.get(tile, {}).get("owned"):
+            live["owner"] = player
+        if source is not None:
+            live["card"] = source
+        self.run_code(("tile", tile, "on_place"), self.frame(player, space=space))
+        if "tile_placed" in self.rs.table.events:
+            self.emit("tile_placed", {"player": player, "tile": tile, "space": space})
+        return space
+
+    def transfer(self, verb, resource, amount, up_to, source, dest, player):
+        cards = self.state.cards
+        if verb == "add":
+            if dest is None:
+                raise ActionRefused("there is no card to add to")
+            r = cards[dest].resources
+            r[resource] = r.get(resource, 0) + amount
+            return
+        if verb == "steal":
+            dest, verb = player, "move"
+        if source is None:
+            if up_to:
+                return
+            raise ActionRefused("there is nothing to take from")
+        card_source = isinstance(source, CardRef)
+        have = (cards[source].resources.get(resource, 0) if card_source
+                else self.state.players[source].stock.get(resource, 0))
+        if up_to:
+            amount = self.choose_number(0, min(amount, have)) if min(amount, have) > 0 else 0
+        elif have < amount:
+            what = self.card_name(source) if card_source else self.state.players[source].name
+            raise ActionRefused(f"needs {amount} {resource} on {what}, there are {have}")
+        if amount <= 0:
+            return
+        if card_source:
+            cards[source].resources[resource] = have - amount
+        else:
+            self.state.players[source].stock[resource] = have - amount
+        if verb == "move" and dest is not None:
+            if isinstance(dest, CardRef):
+                r = cards[dest].resources
+                r[resource] = r.get(resource, 0) + amount
+            else:
+                self.change_stock(dest, resource, amount, "gain")
+
+    def emit(self, event, payload):
+        who = payload.get("player")
+        for scope, key in (("round", self.state.round), ("turn", self.state.turn_number),
+                           ("game", 0)):
+            self.state.history[(event, who, scope, key)] += 1
+        for tid, entry in self.rs.sections["triggers"].items():
+            if entry.data["on"] != event:
+                continue
+            f = self.frame(who, event=payload)
+            cond = self.rs.code.get(("trigger", tid, "if"))
+            if cond is None or cond(f):
+                self.run_code(("trigger", tid, "do"), f)
+        for zone, owner in list(self.state.zones):
+            if zone not in self.in_play_zones:
+                continue
+            for card in list(self.state.zones.get((zone, owner), [])):
+                self._card_triggers(card, event, payload, who)
+
+    def _card_triggers(self, card, event, payload, who):
+        c = self.state.cards[card]
+        for i, trig in enumerate(self.card_data(card).get("triggers", []) or []):
+            if trig["on"] != event:
+                continue
+            scope = trig.get("scope", "you")
+            owner = c.owner
+            if scope == "you" and who != owner or scope == "opponents" and who == owner:
+                continue
+            if payload.get("card") == card and not trig.get("include_self"):
+                continue
+            f = self.frame(owner, this=card, event=payload)
+            cond = self.card_code(card, "trigger", i, "if")
+            if cond is None or cond(f):
+                code = self.card_code(card, "trigger", i, "do")
+                if code is not None:
+                    code(f)
+
+    def run_block(self, card, block, player):
+        code = self.card_code(card, "block", block)
+        if code is None:
+            raise ActionRefused(f"{self.card_name(card)} has no {block}")
+        code(self.frame(player, this=card))
+
+    def draw(self, count, from_zone, to_zone, player):
+        for _ in range(count):
+            key = self._zone_key(from_zone, player)
+            if not self.state.zones[key]:
+                refill = self.zone_decl[from_zone].get("refill_from")
+                if refill:
+                    rkey = self._zone_key(refill, player)
+                    self.state.zones[key].extend(self.state.zones[rkey])
+                    for c in self.state.zones[rkey]:
+                        self.state.cards[c].zone = from_zone
+                        self.state.cards[c].zone_owner = key[1]
+                    self.state.zones[rkey] = []
+                    self.state.rng.shuffle(self.state.zones[key])
+            if not self.state.zones[key]:
+                return
+            card = self.state.zones[key][0]
+            self.put(card, to_zone, player, 0)
+
+    def put(self, card, zone, player, slot):
+        c = self.state.cards[card]
+        self.state.zones[(c.zone, c.zone_owner)].remove(card)
+        key = self._zone_key(zone, player)
+        cards = self.state.zones[key]
+        if slot and slot > 0:
+            cards.insert(min(slot - 1, len(cards)), card)
+        else:
+            cards.append(card)
+        c.zone, c.zone_owner = zone, key[1]
+        if key[1] != NO_OWNER:
+            c.owner = key[1]
+        decl = self.zone_decl[zone]
+        limit = decl.get("slots")
+        while limit and len(cards) > limit:
+            pushed = cards[-1]
+            if decl.get("overflow"):
+                self.put(pushed, decl["overflow"], None if key[1] == NO_OWNER else key[1], 0)
+            else:
+                raise ActionRefused(f"{zone} is full ({limit} cards)")
+
+    def shuffle(self, zone, player):
+        self.state.rng.shuffle(self.state.zones[self._zone_key(zone, player)])
+
+    def set_marker(self, card, marker, value):
+        markers = self.state.cards[card].markers
+        if value:
+            markers.add(marker)
+        else:
+            markers.discard(marker)
+
+    def place_pieces(self, count, card, player, stock):
+        if count <= 0:
+            return
+        if stock is not None:
+            have = self.state.players[player].stock.get(stock, 0)
+            if have < count:
+                raise ActionRefused(f"needs {count} {self._res_name(stock)}, has {have}")
+            self.state.players[player].stock[stock] = have - count
+        pieces = self.state.cards[card].pieces
+        pieces[player] = pieces.get(player, 0) + count
+
+    def take_pieces(self, count, card, player, stock):
+        pieces = self.state.cards[card].pieces
+        count = min(count, pieces.get(player, 0))
+        if count <= 0:
+            return
+        pieces[player] -= count
+        if not pieces[player]:
+            del pieces[player]
+        if stock is not None:
+            self.state.players[player].stock[stock] = \
+                self.state.players[player].stock.get(stock, 0) + count
+
+    def set_turn_order(self, order):
+        if sorted(order) != list(range(self.n)):
+            raise RuleRuntimeError(f"a turn order must list every player once, got {order}")
+        self.state.turn_order = list(order)
+
+    def log(self, message):
+        if self.dry_run:
+            return
+        self.log_lines.append(message)
+        for listener in self.listeners:
+            listener(message)
+
+    def end_game(self):
+        self.state.over = True
+
+    # ------------------------------------------------------------- views
+    def visible_to(self, zone, owner, seat) -> str:
+        """'all' (cards shown), or 'count' (only how many) for this seat."""
+        vis = self.zone_decl[zone].get("visibility", "public")
+        if vis == "public":
+            return "all"
+        if vis == "owner" and owner == seat:
+            return "all"
+        return "count"
+
+    def view(self, seat: int) -> dict:
+        """What one player may see: public state and their own hidden zones only."""
+        st = self.state
+        zones = {}
+        for (zone, owner), cards in st.zones.items():
+            name = zone if owner == NO_OWNER else f"{zone}@{owner + 1}"
+            if self.visible_to(zone, owner, seat) == "all":
+                zones[name] = [self._card_view(c) for c in cards]
+            else:
+                zones[name] = {"count": len(cards)}
+        return {
+            "you": seat, "round": st.round, "phase": st.phase,
+            "turn_order": [p + 1 for p in st.turn_order],
+            "tracks": dict(st.tracks),
+            "players": [{"seat": p.seat + 1, "name": p.name, "stock": dict(p.stock),
+                         "production": dict(p.production), "tracks": dict(p.tracks)}
+                        for p in st.players],
+            "zones": zones,
+            "spaces": {k: v for k, v in st.spaces.items() if v["tile"] is not None},
+        }
+
+    def _card_view(self, card: int) -> dict:
+        c = self.state.cards[card]
+        out = {"card": int(card), "id": c.def_id, "name": self.card_name(card)}
+        if c.markers:
+            out["markers"] = sorted(c.markers)
+        if c.resources:
+            out["resources"] = {k: v for k, v in c.resources.items() if v}
+        if c.pieces:
+            out["pieces"] = {str(k + 1): v for k, v in c.pieces.items()}
+        return out

@@ -1,0 +1,51 @@
+"""Summaries of simulated games: win rates, scores, lengths."""
+
+from __future__ import annotations
+
+import statistics
+
+from rich.table import Table
+
+
+def summary_tables(results, players: int, elapsed: float) -> list[Table]:
+    done = [r for r in results if not r.error]
+    overview = Table(title=f"{len(results)} games in {elapsed:.1f}s "
+                           f"({len(results) / max(elapsed, 1e-9):.1f} games/s)",
+                     title_justify="left")
+    for col in ("games", "errors", "rounds (mean)", "decisions/game (mean)", "decisions/s"):
+        overview.add_column(col, justify="right")
+    decisions = sum(r.decisions for r in results)
+    overview.add_row(str(len(results)), str(len(results) - len(done)),
+                     f"{statistics.mean(r.rounds for r in done):.1f}" if done else "-",
+                     f"{statistics.mean(r.decisions for r in done):.0f}" if done else "-",
+                     f"{decisions / max(elapsed, 1e-9):.0f}")
+    seats = Table(title="By seat", title_justify="left")
+    for col in ("seat", "agent", "wins", "win rate", "score mean", "min", "max"):
+        seats.add_column(col, justify="right" if col not in ("agent",) else "left")
+    for seat in range(players):
+        scores = [r.scores[seat] for r in done]
+        wins = sum(1 / len(r.winners) for r in done if seat in r.winners)
+        agent = done[0].agents[seat] if done else (results[0].agents[seat] if results else "")
+        seats.add_row(str(seat + 1), agent, f"{wins:g}",
+                      f"{100 * wins / len(done):.1f}%" if done else "-",
+                      f"{statistics.mean(scores):.1f}" if scores else "-",
+                      str(min(scores)) if scores else "-", str(max(scores)) if scores else "-")
+    tables = [overview, seats]
+    agents = sorted({a for r in done for a in r.agents})
+    if len(agents) > 1:
+        by_agent = Table(title="By agent", title_justify="left")
+        for col in ("agent", "seats played", "wins", "win rate", "score mean"):
+            by_agent.add_column(col, justify="right" if col != "agent" else "left")
+        for a in agents:
+            slots = [(r, s) for r in done for s in range(players) if r.agents[s] == a]
+            wins = sum(1 / len(r.winners) for r, s in slots if s in r.winners)
+            by_agent.add_row(a, str(len(slots)), f"{wins:g}",
+                             f"{100 * wins / len(slots):.1f}%",
+                             f"{statistics.mean(r.scores[s] for r, s in slots):.1f}")
+        tables.append(by_agent)
+    if done and done[0].solo_won is not None:
+        solo = Table(title="Solo", title_justify="left")
+        solo.add_column("won")
+        solo.add_row(f"{sum(1 for r in done if r.solo_won)} / {len(done)}")
+        tables.append(solo)
+    return tables
