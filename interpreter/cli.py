@@ -468,3 +468,37 @@ def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers,
     for r in errors[:5]:
         console.print(f"[red]seed {r.seed}: {r.error}[/red]")
     sys.exit(1 if errors else 0)
+
+
+@cli.command("test")
+@click.argument("ruleset")
+@click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False))
+@click.option("-k", "select", default=None, help="Only scenarios whose id contains this text.")
+def test_cmd(ruleset, mods, select):
+    """Run a ruleset's scenario tests (its scenarios/*.yaml files)."""
+    from rich.console import Console
+
+    from .engine.scenario import discover, load_scenarios, run_scenario
+    console = Console(highlight=False)
+    rs = _load(ruleset, mods)
+    paths = discover(rs)
+    if not paths:
+        click.echo(f"{rs.root}/scenarios: no scenario files")
+        sys.exit(1)
+    diags = Diagnostics()
+    passed = failed = 0
+    for path in paths:
+        for sc in load_scenarios(rs, path, diags):
+            if select and select not in sc.id:
+                continue
+            outcome = run_scenario(rs, sc)
+            if outcome.passed:
+                passed += 1
+                console.print(f"[green]PASS[/green] {sc.id}")
+            else:
+                failed += 1
+                console.print(f"[red]FAIL[/red] {sc.id}\n  {outcome.span}: {outcome.message}")
+    if diags:
+        click.echo(report.text(diags.sorted(), sys.stdout.isatty()))
+    click.echo(f"{passed} passed, {failed + len(diags.errors)} failed")
+    sys.exit(1 if failed or diags.errors or not passed else 0)

@@ -184,9 +184,10 @@ class _Assembler:
         kind = schemas.check_kind(doc, self.diags, expected)
         if kind is None:
             return
-        if kind == "mod":
-            self.diags.error("RB404", "a mod cannot be included in a ruleset; pass it with "
-                             "--mod instead", doc.span(("kind",)))
+        if kind in ("mod", "scenarios"):
+            how = "pass it with --mod" if kind == "mod" else "put it in scenarios/"
+            self.diags.error("RB404", f"a {kind} file cannot be included in a ruleset; {how} "
+                             "instead", doc.span(("kind",)))
             return
         if not schemas.validate(doc, kind, self.diags):
             return

@@ -28,6 +28,7 @@ KINDS = {
     "flow": "flow.schema.json",
     "cards": "cards.schema.json",
     "mod": "mod.schema.json",
+    "scenarios": "scenarios.schema.json",
 }
 
 

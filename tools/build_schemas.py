@@ -394,6 +394,44 @@ MOD = obj("A mod or house rule: changes layered over a ruleset.", {
 }, required=["kind", "id", "changes"])
 
 
+ANSWER = {"description": "An answer: an option's label (or the start of it), an option "
+                         "number counting from 1, or the number itself for a number choice.",
+          "anyOf": [{"type": "string"}, {"type": "integer"}]}
+
+SCENARIOS = obj("Rules tests as data: positions, steps and what must then be true.", {
+    "$schema": string("The schema this file follows (for editors)."),
+    "kind": string("What this file holds.", const="scenarios"),
+    "scenarios": arr("The scenarios.", obj(
+        "One scenario: a rule shown on a position.", {
+            "id": ref("id", "The scenario's id."),
+            "description": ref("description", "The rule it shows, in the rulebook's words."),
+            "players": integer("How many players.", minimum=1),
+            "seed": integer("The random seed (default 1)."),
+            "variants": arr("Variants in play.", ref("id", "A variant id.")),
+            "decisions": arr("Answers from the start of the game; the game stops at the "
+                             "first decision after them.", ANSWER),
+            "setup": ref("effect", "An effect that builds the position (no acting player; "
+                         "use 'as p:' or 'for p')."),
+            "steps": arr("What happens, in order.", obj(
+                "A step: run an effect, take an action, or check a condition.", {
+                    "as": integer("The seat (from 1) of the acting player (default 1).",
+                                  minimum=1),
+                    "run": ref("effect", "An effect the acting player carries out."),
+                    "action": ref("id", "An action the acting player takes, with the same "
+                                  "checks a player faces."),
+                    "card_action": string("An action printed on a card the player has in "
+                                          "play: the card's id."),
+                    "answers": arr("Answers to the decisions this step asks, in order.",
+                                   ANSWER),
+                    "refused": string("The step must be refused, with a reason containing "
+                                      "this text; the position is left unchanged."),
+                    "expect": ref("expression", "A condition that must hold."),
+                    "description": ref("description", "What this step shows."),
+                })),
+        }, required=["id", "players", "steps"])),
+}, required=["kind", "scenarios"])
+
+
 def document(title: str, body: dict, defs: dict | None = None) -> dict:
     out = {"$schema": DRAFT, "title": title}
     out.update(body)
@@ -413,6 +451,7 @@ def build() -> dict[str, dict]:
         "flow.schema.json": document("Rulebook flow", FLOW),
         "cards.schema.json": document("Rulebook cards", CARDS),
         "mod.schema.json": document("Rulebook mod", MOD),
+        "scenarios.schema.json": document("Rulebook scenarios", SCENARIOS),
     }
 
 
