@@ -23,7 +23,8 @@ ITEM_SCHEMA = {"cards": "cards.schema.json#/$defs/card"}
 for _s in ("resources", "card_resources", "tags", "card_types", "markers", "blocks", "tracks",
            "zones", "tiles", "boards", "events", "modifiers", "card_fields"):
     ITEM_SCHEMA[_s] = f"components.schema.json#/properties/{_s}/items"
-for _s in ("actions", "procedures", "functions", "phases", "scoring", "variants", "triggers"):
+for _s in ("actions", "procedures", "functions", "phases", "scoring", "variants", "triggers",
+           "invariants"):
     ITEM_SCHEMA[_s] = f"flow.schema.json#/properties/{_s}/items"
 
 

@@ -31,7 +31,8 @@ from .yamlload import Document, load_yaml
 # Lists of entries keyed by id, per document kind; mods address them by these names.
 COMPONENT_LISTS = ("resources", "card_resources", "tags", "card_types", "markers", "blocks",
                    "tracks", "zones", "tiles", "boards", "events", "modifiers", "card_fields")
-FLOW_LISTS = ("phases", "actions", "procedures", "functions", "scoring", "variants", "triggers")
+FLOW_LISTS = ("phases", "actions", "procedures", "functions", "scoring", "variants", "triggers",
+              "invariants")
 FLOW_SINGLES = ("setup", "rounds", "end", "tie_breaks", "evaluation")
 # which symbol kind each simple declaration list produces
 SYMBOL_KIND = {"resources": "resource", "card_resources": "card_resource", "tags": "tag",
@@ -701,6 +702,9 @@ class _Builder:
                              Context(label, False, False, variables, returns))
         for ident, e in self.sections["triggers"].items():
             self._trigger(("trigger", ident), e, (), e.data, {}, self._label(e))
+        for ident, e in self.sections["invariants"].items():
+            self._expr(("invariant", ident), e, ("holds",),
+                       Context(f"invariant '{ident}'", False, False), T.BOOL, "the invariant")
         for ident, e in self.sections["scoring"].items():
             self._expr(("scoring", ident), e, ("points",),
                        Context(self._label(e), False, False, dict(you)), T.INT, "the points")

@@ -310,6 +310,13 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
                       "better); greedy agents maximise it. Default: the final score so far."),
     "tie_breaks": arr("Tie-breaks in order: higher is better, for player 'you'.",
                       ref("expression", "A tie-break value.")),
+    "invariants": arr("Conditions that must hold before every decision of every game; "
+                      "simulations check them and report the first one broken.", obj(
+        "An invariant.", {
+            "id": ref("id", "The invariant's id."),
+            "description": ref("description", "What it guarantees."),
+            "holds": ref("expression", "The condition (no acting player)."),
+        }, required=["id", "holds"])),
     "variants": arr("Variants a game can be started with.", obj(
         "A variant.", {
             "id": ref("id", "The variant's id."),
@@ -385,7 +392,8 @@ MOD = obj("A mod or house rule: changes layered over a ruleset.", {
                          enum=["cards", "resources", "card_resources", "tags", "card_types",
                                "markers", "blocks", "tracks", "zones", "tiles", "boards",
                                "events", "modifiers", "card_fields", "actions", "procedures",
-                               "functions", "phases", "scoring", "variants", "triggers"]),
+                               "functions", "phases", "scoring", "variants", "triggers",
+                               "invariants"]),
             "id": ref("id", "The entry's id (for replace, patch, remove; set_constant: "
                       "the constant)."),
             "value": {"description": "The new entry (add, replace), the keys to change "

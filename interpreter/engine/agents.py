@@ -32,6 +32,7 @@ class Agent:
 
 class RandomAgent(Agent):
     name = "random"
+    wants_view = False  # it does not look
 
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
@@ -73,6 +74,7 @@ class ScriptedAgent(Agent):
 
     name = "script"
     scripted = True
+    wants_view = False
 
     def __init__(self, answers: list[int], fallback: Agent | None = None):
         self.answers = answers

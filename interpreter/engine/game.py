@@ -82,6 +82,24 @@ class State:
     over: bool = False
     turn_number: int = 0
 
+    def clone(self) -> "State":
+        """A deep copy, written out by hand: snapshots happen at every action."""
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return State(
+            players=[PlayerState(p.seat, p.name, dict(p.stock), dict(p.production),
+                                 dict(p.tracks)) for p in self.players],
+            tracks=dict(self.tracks),
+            zones={k: list(v) for k, v in self.zones.items()},
+            cards={n: CardState(c.def_id, c.zone, c.zone_owner, c.owner, set(c.markers),
+                                dict(c.resources), dict(c.pieces))
+                   for n, c in self.cards.items()},
+            spaces={k: dict(v) for k, v in self.spaces.items()},
+            rng=rng, turn_order=list(self.turn_order), round=self.round, phase=self.phase,
+            turn_seat=self.turn_seat, history=Counter(self.history), used=set(self.used),
+            claimed=set(self.claimed), passed=set(self.passed), over=self.over,
+            turn_number=self.turn_number)
+
     def digest(self) -> str:
         """A hash of the whole state, stable across machines."""
         data = {
@@ -210,7 +228,8 @@ class Game:
         agent = self.agents[decision.player]
         self.decision_count += 1
         while True:
-            answer = agent.decide(decision, self.view(decision.player), self)
+            view = self.view(decision.player) if getattr(agent, "wants_view", True) else None
+            answer = agent.decide(decision, view, self)
             problem = decision.check(answer)
             if problem is None:
                 break
@@ -303,7 +322,7 @@ class Game:
 
     # -------------------------------------------------------- snapshots
     def snapshot(self):
-        return copy.deepcopy(self.state)
+        return self.state.clone()
 
     def restore(self, snap) -> None:
         self.state = snap

@@ -4,7 +4,8 @@
 - stocks and production stay within their declared floors and capacities;
 - tracks stay within their range; slotted zones hold no more than their slots;
 - a player's pieces (resources declared ``piece: true``, in stock or on cards)
-  are conserved.
+  are conserved;
+- every invariant the ruleset declares under ``invariants`` holds.
 """
 
 from __future__ import annotations
@@ -66,6 +67,11 @@ def check_invariants(game: Game) -> None:
         for res, count in state.resources.items():
             if count < 0:
                 raise InvariantError(f"card {int(c)} holds {count} {res}")
+    for iid, entry in game.rs.sections["invariants"].items():
+        code = game.rs.code.get(("invariant", iid))
+        if code is not None and not code(game.frame(None)):
+            text = entry.data.get("description") or entry.data["holds"]
+            raise InvariantError(f"{iid}: {text} ({entry.span('holds')})")
 
 
 def _check_track(game: Game, tid: str, value: int, who: str) -> None:

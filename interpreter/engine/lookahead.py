@@ -16,7 +16,7 @@ LOSS = -10 ** 9
 def determinise(game: Game, seat: int, rng: random.Random) -> Game:
     """A copy of the game where every card this seat cannot see is reshuffled."""
     clone = copy.copy(game)
-    clone.state = copy.deepcopy(game.state)
+    clone.state = game.state.clone()
     clone.record = []
     clone.listeners = []
     clone.log_lines = []
