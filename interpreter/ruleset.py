@@ -531,15 +531,17 @@ class _Builder:
                 self.diags.error("RB203", f"must be a {t}, not {value!r}", e.span(*path),
                                  context=self._label(e))
             return
-        kind = {v: k for k, v in SYMBOL_TYPE.items()
-                if k not in ("track", "player_track", "procedure", "function")}.get(t)
-        if kind is None:
+        kinds = {v: (k,) for k, v in SYMBOL_TYPE.items()
+                 if k not in ("track", "player_track", "procedure", "function")}
+        kinds[T.TRACK] = ("track", "player_track")
+        kinds[T.BONUS] = ("resource", "bonus")
+        if t not in kinds:
             return
         if not isinstance(value, str):
             self.diags.error("RB203", f"must be the id of a {t}, not {value!r}", e.span(*path),
                              context=self._label(e))
             return
-        self._ref(e, value, (kind,), str(t), *path)
+        self._ref(e, value, kinds[t], str(t), *path)
 
     # ------------------------------------------------------------ effects
     def _parse(self, e: Entry, path: tuple, start: str, label: str):

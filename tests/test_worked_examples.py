@@ -114,3 +114,40 @@ def test_legacy_fate_card_lasting_until_round_end(legacy):
     assert {"not_what_we_hoped_for", "will_into_existence", "perfectly_laid_plans"} <= set(lasting)
     for cid in lasting:
         assert ("card", cid, "block", "fate_effect") in legacy.code
+
+
+@pytest.fixture(scope="module")
+def timespan():
+    return load_ruleset("timespan")
+
+
+def test_timespan_card_into_the_timeline(timespan):
+    assert ("procedure", "play_into_timeline") in timespan.code
+    timeline = timespan.sections["zones"]["timeline"].data
+    assert timeline.get("slots") == 4 and timeline.get("overflow") == "legacy"
+
+
+def test_timespan_slot_dependent_action(timespan):
+    assert ("function", "slot_yield_now") in timespan.code
+    calls = [n for key, tree in timespan.asts.items() if key[:2] == ("function", "slot_yield_now")
+             for n in ast.walk(tree) if isinstance(n, ast.Call) and n.func == "slot_of"]
+    assert calls, "the yield must depend on the slot the card is in now"
+    assert "scribe" in timespan.cards
+
+
+def test_timespan_camel_visit(timespan):
+    assert ("action", "move_camel", "do") in timespan.code
+    assert ("procedure", "visit_player_wonder") in timespan.code
+
+
+def test_timespan_one_time_track_reward(timespan):
+    once = [(tid, r["at"]) for tid, e in timespan.sections["tracks"].items()
+            for r in e.data.get("rewards", []) or [] if r.get("once")]
+    assert once
+
+
+def test_timespan_final_scoring_caps_peace_icons(timespan):
+    assert ("function", "visible_peace") in timespan.code
+    text = str(timespan.sections["functions"]["visible_peace"].data.get("value", ""))
+    assert text.startswith("min(peace_cap,") and timespan.constants["peace_cap"] == 10
+    assert ("scoring", "peace") in timespan.code

@@ -273,6 +273,8 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
                 "repeat": integer("How many turns each player takes (fixed).", minimum=1),
                 "actions_from": arr("Which actions are offered (default all).",
                                     ref("id", "An action id.")),
+                "card_actions": boolean("Whether actions printed on cards in play are offered "
+                                        "in this phase (default true)."),
             }),
             "after": ref("effect", "What happens after the turns."),
         }, required=["id"])),

@@ -67,7 +67,25 @@ class FlowRunner:
                 break
         g.state.phase = "end"
         g.run_code(("flow", "end", "then"), g.frame(None))
+        self.end_rewards()
         return self.score()
+
+    def end_rewards(self) -> None:
+        """Track rewards marked 'when: end' go to every player who reached them."""
+        g = self.game
+        for tid, decl in g.track_decl.items():
+            for i, reward in enumerate(decl.get("rewards", []) or []):
+                if reward.get("when") != "end":
+                    continue
+                for seat in g.state.turn_order:
+                    value = (g.state.players[seat].tracks[tid] if decl.get("scope") == "player"
+                             else g.state.tracks[tid])
+                    reached = value >= reward["at"] if decl.get("step", 1) > 0 else False
+                    if not reached or reward.get("once") and (tid, i) in g.state.claimed:
+                        continue
+                    if reward.get("once"):
+                        g.state.claimed.add((tid, i))
+                    g.run_code(("track", tid, "reward", i), g.frame(seat))
 
     def phase(self, pid: str, data: dict) -> None:
         g = self.game
@@ -101,11 +119,12 @@ class FlowRunner:
                     self.turn(pid, seat, BIG_TURN if alone else actions,
                               int(turns.get("min_actions", 1)), turns, may_pass=True)
             return
+        required = int(turns.get("min_actions", actions))
         for _ in range(int(turns.get("repeat", 1))):
             for seat in self.order(turns):
                 if g.state.over:
                     return
-                self.turn(pid, seat, actions, actions, turns, may_pass=False)
+                self.turn(pid, seat, actions, required, turns, may_pass=False)
 
     # ------------------------------------------------------------- a turn
     def turn(self, pid: str, seat: int, actions: int, required: int, turns: dict,
@@ -162,6 +181,8 @@ class FlowRunner:
                 continue
             out[f"action:{aid}"] = ActionChoice(f"action:{aid}", label, action)
         for (zone, owner), cards in g.state.zones.items():
+            if not turns.get("card_actions", True):
+                break
             if zone not in g.in_play_zones or owner not in (seat, NO_OWNER):
                 continue
             for card in cards:

@@ -396,6 +396,17 @@ class Game:
     def cards_in(self, zone, player):
         return list(self.state.zones[self._zone_key(zone, player)])
 
+    def all_cards_in(self, zone):
+        if self.zone_decl[zone].get("scope", "shared") == "player":
+            return [c for seat in range(self.n) for c in self.state.zones[(zone, seat)]]
+        return list(self.state.zones[(zone, NO_OWNER)])
+
+    def score(self, player):
+        total = 0
+        for sid in self.rs.sections["scoring"]:
+            total += self.run_code(("scoring", sid), self.frame(player))
+        return total
+
     def zone_of(self, card):
         return self.state.cards[card].zone
 

@@ -266,6 +266,13 @@ def _cards_in(rt, zone, player):
     return rt.cards_in(zone, player)
 
 
+@builtin("all_cards_in", [Param("zone", T.ZONE)], T.list_of(T.CARD),
+         "The cards in a zone for every player, in seat order (for a shared zone, its cards).",
+         example="all_cards_in(tableau)")
+def _all_cards_in(rt, zone):
+    return rt.all_cards_in(zone)
+
+
 @builtin("top", [Param("zone", T.ZONE), Param("player", T.PLAYER, "you")], T.CARD,
          "The first card of a zone (the top of a deck), or none when it is empty.", player_optional=True)
 def _top(rt, zone, player):
@@ -381,6 +388,13 @@ def _modifier(rt, modifier, player, card):
          'current "round", "turn" or "game".', example='count_history("fame_gained") > 0')
 def _count_history(rt, event, player, scope):
     return rt.count_history(event, player, scope)
+
+
+@builtin("score", [Param("player", T.PLAYER, "you")], T.INT,
+         "The player's score so far: the sum of the ruleset's scoring categories.",
+         example="score(p) >= 100")
+def _score(rt, player):
+    return rt.score(player)
 
 
 @builtin("round_number", [], T.INT, "The current round (generation), from 1.")

@@ -253,6 +253,8 @@ class Checker:
 
     def s_Run(self, s: ast.Run, ctx):
         self._symbol(s.block, ("block",), s.block_span, ctx, "effect block")
+        if "you" not in ctx.variables:
+            self._no_you(s.span, ctx)
         self.expect(s.card, T.CARD, ctx, "the card")
 
     def s_CallStmt(self, s: ast.CallStmt, ctx):
