@@ -181,18 +181,22 @@ def _summary_table(rows) -> None:
     from rich.console import Console
     from rich.table import Table
     table = Table(title="Validation", title_justify="left")
-    for col in ("ruleset", "mods", "files", "cards", "effects", "result", "time"):
+    show_mods = any(mods for _, mods, _, _, _ in rows)
+    cols = ["ruleset"] + (["mods"] if show_mods else []) + ["files", "cards", "effects",
+                                                          "result", "time"]
+    for col in cols:
         table.add_column(col, justify="right" if col in ("files", "cards", "effects", "time")
-                         else "left")
+                         else "left", no_wrap=col != "mods")
     for name, mods, summary, errors, elapsed in rows:
         s = summary or {}
         result = "[green]ok[/green]" if not errors else f"[red]{errors} error(s)[/red]"
         cards = str(s.get("cards", "-"))
         if s.get("card_copies", 0) != s.get("cards", 0):
-            cards += f" ({s['card_copies']} copies)"
-        table.add_row(name, ", ".join(Path(m).name for m in mods) or "-",
-                      str(s.get("files", "-")), cards, str(s.get("effects", "-")), result,
-                      f"{elapsed:.2f}s")
+            cards += f" ({s['card_copies']})"
+        cells = [name] + ([", ".join(Path(m).name for m in mods) or "-"] if show_mods else [])
+        cells += [str(s.get("files", "-")), cards, str(s.get("effects", "-")), result,
+                  f"{elapsed:.2f}s"]
+        table.add_row(*cells)
     Console(highlight=False).print(table)
 
 
