@@ -187,6 +187,8 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
             "name": ref("name", "The printed name."),
             "description": ref("description", "What it is."),
             "owned": boolean("Placed tiles belong to the player who placed them."),
+            "supply": integer("How many of these tiles exist; once all are on the boards, "
+                              "placing one does nothing.", minimum=0),
             "placement": ref("expression", "Where it may normally go: a condition on 'space'."),
             "on_place": ref("effect", "What placing it does ('space' is the space)."),
         }, required=["id"])),

@@ -111,7 +111,7 @@ class State:
             "cards": sorted([n, c.def_id, c.zone, c.zone_owner, c.owner, sorted(c.markers),
                              sorted(c.resources.items()), sorted(c.pieces.items())]
                             for n, c in self.cards.items()),
-            "spaces": sorted([k, v.get("tile"), v.get("owner"),
+            "spaces": sorted([k, v.get("tile"), v.get("owner"), v.get("claim"),
                               None if v.get("card") is None else int(v["card"])]
                              for k, v in self.spaces.items()),
             "turn_order": self.turn_order, "round": self.round, "over": self.over,
@@ -437,6 +437,8 @@ class Game:
         live = self.state.spaces[space]
         if name in ("tile", "owner", "card"):
             return live[name]
+        if name == "claimed_by":
+            return live.get("claim")
         if name == "bonus":
             return list(decl.get("bonus", []) or [])
         return decl.get(name)
@@ -486,9 +488,10 @@ class Game:
     def can_place(self, tile, player):
         return any(self.placement_ok(tile, s, player) for s in self.space_decl)
 
-    def modifier(self, modifier, player, card):
+    def modifier(self, modifier, player, card, values=None):
         total = 0
         params = self.rs.table.modifier_params.get(modifier, [])
+        values = dict(values or {})
         for zone, owner in list(self.state.zones):
             if zone not in self.in_play_zones or (owner != player and owner != NO_OWNER):
                 continue
@@ -499,7 +502,8 @@ class Game:
                 for i, mod in enumerate(self.card_data(src).get("modifiers", []) or []):
                     if mod["modifier"] != modifier:
                         continue
-                    extra = {name: card for name, _ in params}
+                    extra = {name: values.get(name, card if name == "card" else None)
+                             for name, _ in params}
                     f = self.frame(player, this=src, **extra)
                     cond = self.card_code(src, "modifier", i, "if")
                     if cond is not None and not cond(f):
@@ -597,7 +601,16 @@ class Game:
         else:
             self.state.tracks[track] = value
 
+    def tiles_left(self, tile) -> int:
+        supply = self.tile_decl.get(tile, {}).get("supply")
+        if supply is None:
+            return BIG
+        return supply - sum(1 for v in self.state.spaces.values() if v["tile"] == tile)
+
     def place_tile(self, tile, player, mode, target, source=None):
+        if self.tiles_left(tile) <= 0:
+            self.log(f"  no {tile} tiles are left: none is placed")
+            return None
         if mode == "on":
             if target is None or self.state.spaces[target]["tile"] is not None:
                 raise ActionRefused(f"{self._label(target)} is not free for a {tile}")
@@ -770,6 +783,9 @@ class Game:
         if stock is not None:
             self.state.players[player].stock[stock] = \
                 self.state.players[player].stock.get(stock, 0) + count
+
+    def claim(self, space, player):
+        self.state.spaces[space]["claim"] = player
 
     def set_turn_order(self, order):
         if sorted(order) != list(range(self.n)):

@@ -476,6 +476,20 @@ def _take_pieces(rt, count, card, player, to_stock):
     rt.take_pieces(count, card, player, to_stock)
 
 
+@builtin("claim", [Param("space", T.SPACE), Param("player", T.PLAYER, "you")], T.NONE,
+         "Put the player's marker on a space (space.claimed_by); none takes it off.",
+         kind="effect", example="claim(space, you)")
+def _claim(rt, space, player):
+    rt.claim(space, player)
+
+
+@builtin("tiles_left", [Param("tile", T.TILE)], T.INT,
+         "How many tiles of this type can still be placed (its declared supply minus those "
+         "on the boards); a large number when the supply is unlimited.")
+def _tiles_left(rt, tile):
+    return rt.tiles_left(tile)
+
+
 @builtin("set_turn_order", [Param("order", T.list_of(T.PLAYER))], T.NONE,
          "Set the turn order for the following turns.", kind="effect")
 def _set_turn_order(rt, order):

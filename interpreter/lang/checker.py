@@ -494,6 +494,11 @@ class Checker:
         if b.kind == "choice":
             self._need_choices(e.span, ctx, f"'{name}'")
         params = [(p.name, p.type, p.default, p.variadic) for p in b.params]
+        if name == "modifier" and e.args and isinstance(e.args[0], ast.Name):
+            # the modifier's own declared parameters may be passed by keyword
+            extra = self.table.modifier_params.get(e.args[0].id, [])
+            params += [(n, t, "none", False) for n, t in extra
+                       if n not in {p[0] for p in params}]
         if "you" not in ctx.variables and any(
                 p.default == "you" and p.type is T.PLAYER and i >= len(e.args)
                 and p.name not in e.kwargs and not b.player_optional

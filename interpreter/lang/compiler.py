@@ -398,6 +398,18 @@ class Compiler:
                 slots.append(_default(p.default))
         extra = arg_codes[len(fixed):]
         impl = b.impl
+        if b.name == "modifier":
+            # keyword arguments beyond the builtin's own are the modifier's parameters
+            known = {p.name for p in fixed}
+            params = {k: v for k, v in kw.items() if k not in known}
+            if params:
+                def call(f, slots=slots, params=params):
+                    try:
+                        return f.rt.modifier(*[s(f) for s in slots],
+                                             {k: v(f) for k, v in params.items()})
+                    except (TypeError, KeyError) as exc:
+                        raise RuleRuntimeError(f"modifier: {exc}", span) from None
+                return call
         def call(f):
             if b.kind == "choice":
                 f.rt.decider = f.vars.get("you")

@@ -44,6 +44,7 @@ CARD_FIELDS: dict[str, T.Type] = {
 SPACE_FIELDS: dict[str, T.Type] = {
     "id": T.STR, "name": T.STR, "type": T.SPACE_TYPE, "tile": T.TILE, "owner": T.PLAYER,
     "bonus": T.list_of(T.BONUS), "row": T.INT, "column": T.INT, "card": T.CARD,
+    "claimed_by": T.PLAYER,
 }
 PLAYER_FIELDS: dict[str, T.Type] = {"seat": T.INT, "name": T.STR}
 

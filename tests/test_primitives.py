@@ -1,0 +1,157 @@
+"""Engine primitives, each tested on a tiny game that belongs to no real game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_ruleset
+from interpreter.engine.agents import RandomAgent, ScriptedAgent
+from interpreter.engine.decisions import ActionRefused
+from interpreter.engine.flow import FlowRunner
+from interpreter.engine.game import CardRef, Game
+from lang_helpers import compile_ok
+
+TINY = Path(__file__).parent / "fixtures" / "tiny"
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    return load_ruleset(TINY)
+
+
+def game(rs, players=2, answers=None):
+    agents = [ScriptedAgent(answers)] * players if answers is not None else \
+        [RandomAgent(i) for i in range(players)]
+    return Game(rs, players, 1, agents)
+
+
+def card(g, def_id):
+    return next(CardRef(n) for n, c in g.state.cards.items() if c.def_id == def_id)
+
+
+def run(rs, g, text, you=0, **kw):
+    code = compile_ok(rs, text, variables={"you": __import__(
+        "interpreter.lang.types", fromlist=["T"]).PLAYER}, **kw)
+    return code(g.frame(you))
+
+
+def test_copies_and_default_deck(tiny):
+    g = game(tiny)
+    deck = g.state.zones[("deck", -1)]
+    assert len(deck) == 6 and sum(1 for c in deck if g.state.cards[c].def_id == "lamp") == 4
+
+
+def test_slotted_zone_overflows(tiny):
+    g = game(tiny)
+    lamps = [c for c in g.state.zones[("deck", -1)] if g.state.cards[c].def_id == "lamp"]
+    for c in lamps[:3]:
+        g.put(c, "row", None, 1)
+    row = g.state.zones[("row", -1)]
+    assert row == [lamps[2], lamps[1]]  # newest first, the oldest pushed out
+    assert g.state.zones[("deck", -1)][-1] == lamps[0]
+
+
+def test_modifier_with_named_parameters(tiny):
+    g = game(tiny)
+    coupon, statue = card(g, "coupon"), card(g, "statue")
+    g.put(coupon, "tableau", 0, 0)
+    assert run(tiny, g, 'modifier(price, you, none, kind="build")', start="expression") == -1
+    assert run(tiny, g, 'modifier(price, you, none, kind="sell")', start="expression") == 0
+    assert run(tiny, g, 'modifier(price, player(2), none, kind="build")',
+               start="expression") == 0
+
+
+def test_tile_supply_runs_out_quietly(tiny):
+    g = game(tiny, answers=[1, 1, 1])
+    g.decider = 0
+    run(tiny, g, "place tower\nplace tower\nplace tower")
+    assert sum(1 for s in g.state.spaces.values() if s["tile"] == "tower") == 2
+    assert run(tiny, g, "tiles_left(tower)", start="expression") == 0
+
+
+def test_claims_on_spaces(tiny):
+    g = game(tiny)
+    run(tiny, g, "claim(item(spaces(), 1), you)")
+    assert run(tiny, g, "item(spaces(), 1).claimed_by == you", start="expression")
+    assert run(tiny, g, "item(spaces(), 2).claimed_by == none", start="expression")
+
+
+def test_grid_adjacency(tiny):
+    assert sorted(tiny.adjacency["a"]) == ["b", "c"]
+    assert sorted(tiny.adjacency["d"]) == ["b", "c"]
+
+
+def test_once_reward_goes_to_the_first_only(tiny):
+    g = game(tiny)
+    run(tiny, g, "raise fame by 3", you=0)
+    run(tiny, g, "raise fame by 3", you=1)
+    assert g.state.players[0].stock["gold"] == 3 + 5
+    assert g.state.players[1].stock["gold"] == 3
+
+
+def test_end_rewards_are_paid_before_scoring(tiny):
+    g = game(tiny)
+    g.state.players[0].tracks["fame"] = 2
+    runner = FlowRunner(g)
+    runner.end_rewards()
+    assert g.state.players[0].stock["gold"] == 4 and g.state.players[1].stock["gold"] == 3
+
+
+def test_tracks_stop_at_their_ends(tiny):
+    g = game(tiny)
+    run(tiny, g, "raise fame by 50\nlower fame by 2")
+    assert g.state.players[0].tracks["fame"] == 8
+
+
+def test_pay_more_than_you_have_is_refused(tiny):
+    g = game(tiny)
+    with pytest.raises(ActionRefused) as info:
+        run(tiny, g, "pay 10 gold")
+    assert "needs 10 gold" in info.value.reason
+    assert g.state.players[0].stock["gold"] == 3
+
+
+def test_triggers_listen_to_events_by_scope(tiny):
+    g = game(tiny)
+    statue = card(g, "statue")
+    g.put(statue, "tableau", 1, 0)  # player 2 owns the statue
+    lamp = card(g, "lamp")
+    run(tiny, g, f"emit gadget_built(you, item(filter(x in all_cards_in(deck) where "
+                 f"x.id == lamp), 1))")
+    assert g.state.players[1].stock["gold"] == 4  # 'anyone' scope: it heard player 1
+
+
+def test_card_actions_hidden_in_a_phase(tiny):
+    g = game(tiny)
+    g.put(card(g, "statue"), "tableau", 0, 0)
+    runner = FlowRunner(g)
+    turns = tiny.sections["phases"]["work"].data["turns"]
+    offered = runner.available("work", 0, turns, True)
+    assert not any(k.startswith("card:") for k in offered)
+    offered = runner.available("work", 0, dict(turns, card_actions=True), True)
+    assert any(k.startswith("card:") for k in offered)
+
+
+def test_min_actions_lets_a_turn_end_early(tiny):
+    g = game(tiny, answers=[])
+    runner = FlowRunner(g)
+    # one action taken (earn), then 'end turn' is offered before the second
+    g.agents = [ScriptedAgent([0, 3])] * 2  # earn, then end turn (build is refused: no hand)
+    runner.turn("work", 0, 2, 1, tiny.sections["phases"]["work"].data["turns"], False)
+    assert g.state.players[0].stock["gold"] == 5
+
+
+def test_vp_of_and_score(tiny):
+    g = game(tiny)
+    statue = card(g, "statue")
+    g.put(statue, "tableau", 0, 0)
+    assert run(tiny, g, "vp_of(item(cards_in(tableau), 1))", start="expression") == 2
+    assert run(tiny, g, "score(you)", start="expression") == 3
+
+
+def test_a_whole_game_is_reproducible(tiny):
+    a = FlowRunner(Game(tiny, 3, 9, [RandomAgent(s) for s in range(3)])).play()
+    b = FlowRunner(Game(tiny, 3, 9, [RandomAgent(s) for s in range(3)])).play()
+    assert a.final_hash == b.final_hash and a.scores == b.scores
