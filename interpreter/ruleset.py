@@ -472,6 +472,18 @@ class _Builder:
                 if e.get("overflow") and not e.get("slots"):
                     self.diags.error("RB404", "'overflow' needs 'slots'", e.span("overflow"),
                                      context=self._label(e))
+        for ident, e in self.sections["tracks"].items():
+            event = e.get("emits")
+            if event is None:
+                continue
+            record = self.table.events.get(event)
+            if record is None:
+                self.diags.error("RB401", f"unknown event '{event}'", e.span("emits"),
+                                 hint=suggest(event, self.table.events), context=self._label(e))
+            elif dict(record.fields) != {"player": T.PLAYER, "track": T.TRACK, "steps": T.INT}:
+                self.diags.error("RB404", f"event '{event}' must have exactly the params "
+                                 "player: player, track: track, steps: number to be emitted by "
+                                 "a track", e.span("emits"), context=self._label(e))
         for ident, e in self.sections["boards"].items():
             for i, space in enumerate(e.data["spaces"]):
                 self._ref(e, space["type"], ("space_type",), "space type", "spaces", i, "type")

@@ -155,3 +155,24 @@ def test_a_whole_game_is_reproducible(tiny):
     a = FlowRunner(Game(tiny, 3, 9, [RandomAgent(s) for s in range(3)])).play()
     b = FlowRunner(Game(tiny, 3, 9, [RandomAgent(s) for s in range(3)])).play()
     assert a.final_hash == b.final_hash and a.scores == b.scores
+
+
+def test_a_track_can_emit_an_event(tmp_path):
+    import shutil
+    work = tmp_path / "t"
+    shutil.copytree(TINY, work)
+    comp = (work / "components.yaml").read_text()
+    comp = comp.replace("    min: 0\n    max: 10\n", "    min: 0\n    max: 10\n    emits: moved\n")
+    comp = comp.replace("events:\n", "events:\n  - {id: moved, params: {player: player, "
+                        "track: track, steps: number}}\n")
+    (work / "components.yaml").write_text(comp)
+    (work / "flow.yaml").write_text((work / "flow.yaml").read_text() + """\
+triggers:
+  - on: moved
+    do: gain event.steps gold
+""")
+    rs = load_ruleset(work)
+    g = game(rs)
+    run(rs, g, "raise fame by 2\nlower fame by 5")
+    # +2 gold for the raise; the lowering moved 2 steps (to 0) and also reports them
+    assert g.state.players[0].stock["gold"] == 3 + 2 - 2

@@ -154,6 +154,8 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
             "start": integer("The starting value."),
             "step": integer("How much one step changes the value (default 1)."),
             "unit": string("How values are shown, e.g. '°C' or '%'.", maxLength=10),
+            "emits": ref("id", "An event fired after each move of at least one step, with "
+                         "params player, track and steps (declare it under 'events')."),
             "rewards": arr("What reaching a value gives.", obj(
                 "A reward space.", {
                     "at": integer("The value that triggers it."),

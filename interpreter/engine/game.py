@@ -578,8 +578,8 @@ class Game:
             moved += 1 if steps > 0 else -1
             if steps > 0:
                 self._rewards(track, nxt, player)
-        if moved and "track_moved" in self.rs.table.events:
-            self.emit("track_moved", {"player": player, "track": track, "steps": moved})
+        if moved and decl.get("emits"):
+            self.emit(decl["emits"], {"player": player, "track": track, "steps": moved})
         return moved
 
     def _rewards(self, track, value, player):
@@ -631,8 +631,6 @@ class Game:
         if source is not None:
             live["card"] = source
         self.run_code(("tile", tile, "on_place"), self.frame(player, space=space))
-        if "tile_placed" in self.rs.table.events:
-            self.emit("tile_placed", {"player": player, "tile": tile, "space": space})
         return space
 
     def transfer(self, verb, resource, amount, up_to, source, dest, player):
