@@ -176,3 +176,33 @@ triggers:
     run(rs, g, "raise fame by 2\nlower fame by 5")
     # +2 gold for the raise; the lowering moved 2 steps (to 0) and also reports them
     assert g.state.players[0].stock["gold"] == 3 + 2 - 2
+
+
+class Recorder(ScriptedAgent):
+    def __init__(self, answers):
+        super().__init__(answers)
+        self.seen = []
+
+    def decide(self, decision, view, game):
+        self.seen.append([o.label for o in decision.options])
+        return super().decide(decision, view, game)
+
+
+def test_choices_of_numbers_are_labelled_as_numbers(tiny):
+    rec = Recorder([2, 0])
+    g = Game(tiny, 3, 1, [rec] * 3)
+    g.decider = 0
+    assert run(tiny, g, "choose(x in range(1, 3))", start="expression") == 3
+    assert rec.seen[0] == ["1", "2", "3"]
+    assert run(tiny, g, "choose(p in players())", start="expression") == 0
+    assert rec.seen[1] == ["Player 1", "Player 2", "Player 3"]
+
+
+def test_functions_may_keep_local_totals(tiny):
+    from interpreter.lang import types as T
+    from lang_helpers import check
+    _, diags = check(tiny, "let t = 0\nfor p in players():\n  set t = t + 1\nreturn t",
+                     effects=False, choices=False, returns=T.INT)
+    assert not diags
+    _, diags = check(tiny, "set fame = 3", effects=False, choices=False, returns=T.INT)
+    assert [d.code for d in diags] == ["RB304"]

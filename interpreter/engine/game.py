@@ -141,6 +141,7 @@ class Game:
         self.log_lines: list[str] = []
         self.decision_count = 0
         self.decider: int | None = None  # who answers choices made inside effects
+        self.choice_kind = ""  # the type of what the next choice picks, for its labels
         comp = ruleset
         self.zone_decl = {zid: (e.data if isinstance(e.data, dict) else {"id": zid})
                           for zid, e in comp.sections["zones"].items()}
@@ -239,7 +240,7 @@ class Game:
         self.record.append(int(answer))
         return int(answer)
 
-    def _label(self, value: Any) -> str:
+    def _label(self, value: Any, kind: str = "") -> str:
         if value is None:
             return "none"
         if isinstance(value, CardRef):
@@ -247,7 +248,9 @@ class Game:
         if isinstance(value, bool):
             return "yes" if value else "no"
         if isinstance(value, int):
-            return self.state.players[value].name
+            if kind == "player" or not kind and 0 <= value < self.n:
+                return self.state.players[value].name
+            return str(value)
         if isinstance(value, str):
             if value in self.space_decl:
                 s = self.space_decl[value]
@@ -267,7 +270,8 @@ class Game:
                    player: int | None = None) -> Any:
         if not options and not optional:
             raise ActionRefused(f"{prompt}: there is nothing to choose")
-        opts = [Option(self._label(v), v) for v in options]
+        what, self.choice_kind = self.choice_kind, ""
+        opts = [Option(self._label(v, what), v) for v in options]
         if optional:
             opts.append(Option("none", None, "none"))
         kind = "card" if options and isinstance(options[0], CardRef) else "item"
@@ -311,6 +315,7 @@ class Game:
         return i == 0
 
     def choose_from(self, noun: str, player) -> Any:
+        self.choice_kind = "player" if noun in ("player", "opponent") else "space"
         if noun == "player":
             return self.choose_one(list(range(self.n)), False, "Choose a player", player)
         if noun == "opponent":

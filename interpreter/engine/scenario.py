@@ -281,7 +281,9 @@ def _run_step(game: Game, runner: FlowRunner, step: Step) -> str | None:
             reason = _take_action(game, runner, step)
     except (RequirementFailed, ActionRefused) as exc:
         reason = _why(exc)
-    except (NeedsAnswer, IllegalAnswer, RuleRuntimeError) as exc:
+    except IllegalAnswer as exc:
+        reason = exc.reason  # an answer the decision refuses is a refusal like any other
+    except (NeedsAnswer, RuleRuntimeError) as exc:
         game.restore(snap)
         return _why(exc)
     if reason is not None:

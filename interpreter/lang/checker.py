@@ -91,8 +91,9 @@ class Checker:
 
     def stmt(self, s: ast.Stmt, ctx: Context) -> None:
         method = getattr(self, "s_" + type(s).__name__)
-        if not ctx.allow_effects and not isinstance(s, (ast.Let, ast.Return, ast.If, ast.For,
-                                                           ast.Pass, ast.Require)):
+        if not ctx.allow_effects and not isinstance(s, (ast.Let, ast.Set, ast.Return, ast.If,
+                                                           ast.For, ast.Repeat, ast.Pass,
+                                                           ast.Require)):
             self.error("RB304", "this statement changes the game, which is not allowed in "
                        f"{ctx.label}", s.span, ctx)
         method(s, ctx)

@@ -428,10 +428,14 @@ class Compiler:
         value = self.expr(e.value) if e.value is not None else None
         var, impl = e.var, agg.impl
 
+        elem = e.source.type.elem if isinstance(e.source.type, T.ListType) else None
+        elem_name = str(elem) if elem is not None else ""
+
         def run(f):
             inner = f.child()
             if agg.kind == "choice":
                 f.rt.decider = f.vars.get("you")
+                f.rt.choice_kind = elem_name
 
             def bind(x):
                 inner.vars[var] = x
