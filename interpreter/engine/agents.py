@@ -109,18 +109,25 @@ class HumanAgent(Agent):
         self.last_round = None
 
     def decide(self, decision, view, game):
+        from rich.markup import escape
+
         from .render import render_view
         c = self.console
         c.print()
         c.print(render_view(view, game))
-        c.print(f"[bold]{decision.prompt}[/bold]")
+        c.print(f"[bold]{escape(decision.prompt)}[/bold]")
         if decision.is_range:
             c.print(f"  enter a number from {decision.low} to {decision.high}")
         else:
+            from .game import CardRef
             for i, opt in enumerate(decision.options, 1):
-                c.print(f"  [cyan]{i:>2}[/cyan]. {opt.label}")
+                detail = ""
+                if isinstance(opt.value, CardRef):
+                    summary = game.card_summary(opt.value)
+                    detail = f"  [dim]({escape(summary)})[/dim]" if summary else ""
+                c.print(f"  [cyan]{i:>2}[/cyan]. {escape(opt.label)}{detail}")
             for label, reason in decision.refused.items():
-                c.print(f"  [dim] --  {label} (not now: {reason})[/dim]")
+                c.print(f"  [dim] --  {escape(label)} (not now: {escape(reason)})[/dim]")
         while True:
             try:
                 raw = self.input("> ").strip()
@@ -129,7 +136,7 @@ class HumanAgent(Agent):
             answer, problem = self.parse(decision, raw)
             if problem is None:
                 return answer
-            c.print(f"[red]{problem}[/red]")
+            c.print(f"[red]{escape(problem)}[/red]")
 
     @staticmethod
     def parse(decision: Decision, raw: str) -> tuple[int | None, str | None]:
@@ -147,10 +154,13 @@ class HumanAgent(Agent):
         return index, problem
 
     def refused(self, decision, reason):
-        self.console.print(f"[red]{reason}[/red]")
+        from rich.markup import escape
+        self.console.print(f"[red]{escape(reason)}[/red]")
 
     def action_failed(self, label, reason):
-        self.console.print(f"[red]{label} could not be done: {reason}. Choose again.[/red]")
+        from rich.markup import escape
+        self.console.print(f"[red]{escape(label)} could not be done: {escape(reason)}. "
+                           "Choose again.[/red]")
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}

@@ -229,18 +229,21 @@ class FlowRunner:
         snap = g.snapshot()
         key = (("action", pick.key.split(":", 1)[1], "do") if pick.card is None
                else ("card", g.state.cards[pick.card].def_id, "action", pick.index, "do"))
+        g.context = pick.label
         try:
             g.log(f"{g.state.players[seat].name}: {pick.label}")
             f = g.frame(seat, this=pick.card) if pick.card is not None else g.frame(seat)
             g.run_code(key, f)
         except (RequirementFailed, ActionRefused) as exc:
             g.restore(snap)
+            g.context = ""
             reason = getattr(exc, "message", None) or getattr(exc, "reason", str(exc))
             g.log(f"  refused: {reason}")
             agent = g.agents[seat]
             if hasattr(agent, "action_failed"):
                 agent.action_failed(pick.label, reason)
             return False
+        g.context = ""
         once = pick.action.get("once_per", "round" if pick.card is not None else "any")
         if once != "any":
             g.state.used.add((pick.key, seat, self._scope(once)))

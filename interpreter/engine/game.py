@@ -142,6 +142,7 @@ class Game:
         self.decision_count = 0
         self.decider: int | None = None  # who answers choices made inside effects
         self.choice_kind = ""  # the type of what the next choice picks, for its labels
+        self.context = ""  # what is being done (an action's label), for prompts
         comp = ruleset
         self.zone_decl = {zid: (e.data if isinstance(e.data, dict) else {"id": zid})
                           for zid, e in comp.sections["zones"].items()}
@@ -258,6 +259,22 @@ class Game:
             return value
         return str(value)
 
+    def card_summary(self, card: int) -> str:
+        """Cost, tags, fields and printed text of a card, for people choosing it."""
+        data = self.card_data(card)
+        parts = []
+        if data.get("cost") is not None:
+            parts.append(f"cost {data['cost']}")
+        if data.get("tags"):
+            parts.append(" ".join(data["tags"]))
+        for key, value in (data.get("fields") or {}).items():
+            if isinstance(value, list):
+                value = ", ".join(str(v) for v in value) or "-"
+            parts.append(f"{key.replace('_', ' ')} {value}")
+        if data.get("text"):
+            parts.append(data["text"])
+        return " · ".join(parts)
+
     def card_name(self, card: int) -> str:
         return self.card_data(card).get("name", self.state.cards[card].def_id)
 
@@ -266,11 +283,18 @@ class Game:
             return self.decider
         return self.state.turn_seat if self.state.turn_seat >= 0 else 0
 
-    def choose_one(self, options: list, optional: bool, prompt: str = "Choose one",
+    def _prompt(self, text: str) -> str:
+        return f"{self.context}: {text}" if self.context else text
+
+    def choose_one(self, options: list, optional: bool, prompt: str | None = None,
                    player: int | None = None) -> Any:
+        what, self.choice_kind = self.choice_kind, ""
+        if prompt is None:
+            noun = {"card": "a card", "player": "a player", "space": "a space",
+                    "number": "a number"}.get(what, "one")
+            prompt = self._prompt(f"choose {noun}")
         if not options and not optional:
             raise ActionRefused(f"{prompt}: there is nothing to choose")
-        what, self.choice_kind = self.choice_kind, ""
         opts = [Option(self._label(v, what), v) for v in options]
         if optional:
             opts.append(Option("none", None, "none"))
@@ -284,8 +308,9 @@ class Game:
             raise ActionRefused(f"no number between {low} and {high}")
         if high == low:
             return low
-        return self.decide(Decision(self._acting(), "number", f"Choose a number from {low} "
-                                    f"to {high}", low=low, high=high))
+        return self.decide(Decision(self._acting(), "number",
+                                    self._prompt(f"choose a number from {low} to {high}"),
+                                    low=low, high=high))
 
     def choose_order(self, items: list) -> list:
         remaining, out = list(items), []
@@ -304,13 +329,14 @@ class Game:
         opts = [Option(labels[i], i) for i in usable]
         refused = {labels[i]: "it cannot be carried out now" for i in range(len(labels))
                    if i not in usable}
-        i = self.decide(Decision(self._acting(), "option", "Choose one", opts, refused=refused))
+        i = self.decide(Decision(self._acting(), "option", self._prompt("choose one"), opts,
+                                 refused=refused))
         return opts[i].value
 
     def confirm(self, label: str) -> bool:
         if not self.try_effect(lambda: None):
             return False
-        i = self.decide(Decision(self._acting(), "confirm", f"Do you want to: {label}?",
+        i = self.decide(Decision(self._acting(), "confirm", self._prompt(f"do you want to: {label}?"),
                                  [Option("yes", True, "yes"), Option("no", False, "no")]))
         return i == 0
 
@@ -628,7 +654,8 @@ class Game:
                      and (target is None or target(s))]
             if not legal:
                 raise ActionRefused(f"there is no legal space for a {tile}")
-            space = self.choose_one(legal, False, f"Where do you place the {tile}?", player)
+            space = self.choose_one(legal, False, self._prompt(f"where do you place the {tile}?"),
+                                    player)
         live = self.state.spaces[space]
         live["tile"] = tile
         if self.tile_decl.get(tile, {}).get("owned"):
