@@ -184,3 +184,14 @@ def test_wrong_player_count_is_refused(legacy):
     with pytest.raises(GameError) as info:
         build_game(legacy, 7, 1, ["random"] * 7)
     assert "2–4 players" in info.value.message
+
+
+@pytest.mark.parametrize("players, kinds", [(2, ["greedy", "random"]),
+                                            (4, ["random", "greedy", "random", "random"])])
+def test_records_with_greedy_agents_replay(legacy, tmp_path, players, kinds):
+    game = build_game(legacy, players, 31, kinds)
+    result = run(game, check=True)
+    path = tmp_path / "g.json"
+    make_record(game, legacy, kinds, result, []).save(path)
+    played, same = replay(str(path))
+    assert same and played.result.scores == result.scores

@@ -143,6 +143,7 @@ class Game:
         self.decider: int | None = None  # who answers choices made inside effects
         self.choice_kind = ""  # the type of what the next choice picks, for its labels
         self.context = ""  # what is being done (an action's label), for prompts
+        self.check_invariants = False  # check them before every decision (simulations)
         comp = ruleset
         self.zone_decl = {zid: (e.data if isinstance(e.data, dict) else {"id": zid})
                           for zid, e in comp.sections["zones"].items()}
@@ -227,6 +228,9 @@ class Game:
             raise ActionRefused(f"nothing can be chosen for: {decision.prompt}")
         if self.dry_run:
             return decision.low if decision.is_range else 0
+        if self.check_invariants:
+            from .invariants import check_invariants
+            check_invariants(self)
         agent = self.agents[decision.player]
         self.decision_count += 1
         while True:

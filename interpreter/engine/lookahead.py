@@ -18,6 +18,7 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
     clone = copy.copy(game)
     clone.state = game.state.clone()
     clone.record = []
+    clone.check_invariants = False
     clone.listeners = []
     clone.log_lines = []
     st = clone.state

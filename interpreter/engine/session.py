@@ -13,7 +13,7 @@ from .agents import Agent, ScriptedAgent, ScriptExhausted, agent_seed, make_agen
 from .decisions import ActionRefused, IllegalAnswer
 from .flow import FlowRunner, Result
 from .game import Game
-from .invariants import InvariantError, check_invariants
+from .invariants import InvariantError
 from .record import Record, RecordError
 
 
@@ -116,12 +116,7 @@ def run(game: Game, check: bool = False, save_to: str | None = None,
 
 
 def _install_checks(game: Game) -> None:
-    original = game.decide
-
-    def checked(decision):
-        check_invariants(game)
-        return original(decision)
-    game.decide = checked  # type: ignore[method-assign]
+    game.check_invariants = True
 
 
 def make_record(game: Game, rs: Ruleset, agent_kinds: list[str], result: Result | None,
