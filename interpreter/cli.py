@@ -36,17 +36,21 @@ def _ruleset_of(path: Path) -> Path | None:
     return None
 
 
-def _kind_of(path: Path) -> str | None:
+def _top_level_value(path: Path, key: str) -> str | None:
+    """A top-level ``key: value`` of a YAML file, read cheaply before loading it."""
     try:
         with open(path, "rb") as fh:
-            head = fh.read(4096).decode("utf-8", errors="replace")
+            head = fh.read(65536).decode("utf-8", errors="replace")
     except OSError:
         return None
     for line in head.splitlines():
-        stripped = line.strip()
-        if stripped.startswith("kind:"):
-            return stripped.split(":", 1)[1].strip().strip("'\"")
+        if line.startswith(f"{key}:"):
+            return line.split(":", 1)[1].split("#", 1)[0].strip().strip("'\"")
     return None
+
+
+def _kind_of(path: Path) -> str | None:
+    return _top_level_value(path, "kind")
 
 
 def _plan(paths: tuple[str, ...], mods: tuple[str, ...]) -> list[tuple[str, list[str]]]:
@@ -102,15 +106,7 @@ def _plan(paths: tuple[str, ...], mods: tuple[str, ...]) -> list[tuple[str, list
 
 
 def _mod_target(path: Path) -> str | None:
-    try:
-        head = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    for line in head.splitlines():
-        s = line.strip()
-        if s.startswith("target:"):
-            return s.split(":", 1)[1].strip().strip("'\"")
-    return None
+    return _top_level_value(path, "target")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

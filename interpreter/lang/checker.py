@@ -465,12 +465,7 @@ class Checker:
         if decl is not None:
             e.target = decl
             if decl.kind == "procedure":
-                if not statement:
-                    self.error("RB304", f"procedure '{name}' changes the game and gives no "
-                               "value; use it as a statement", e.span, ctx)
-                elif not ctx.allow_effects:
-                    self.error("RB304", f"procedure '{name}' changes the game, which is not "
-                               f"allowed in {ctx.label}", e.span, ctx)
+                self._changes_game(f"procedure '{name}'", statement, e.span, ctx)
             self._arguments(f"{decl.kind} '{name}'", decl.params, e.args, e.kwargs, e.span, ctx)
             return decl.returns
         b = BUILTINS.get(name)
@@ -486,12 +481,7 @@ class Checker:
             return T.ANY
         e.target = b
         if b.kind == "effect":
-            if not statement:
-                self.error("RB304", f"'{name}' changes the game and gives no value; use it as "
-                           "a statement", e.span, ctx)
-            elif not ctx.allow_effects:
-                self.error("RB304", f"'{name}' changes the game, which is not allowed in "
-                           f"{ctx.label}", e.span, ctx)
+            self._changes_game(f"'{name}'", statement, e.span, ctx)
         if b.kind == "choice":
             self._need_choices(e.span, ctx, f"'{name}'")
         params = [(p.name, p.type, p.default, p.variadic) for p in b.params]
@@ -510,6 +500,15 @@ class Checker:
             self.error("RB304", f"'{name}' only computes a value; a statement must do "
                        "something (use 'let x = …' to keep it)", e.span, ctx)
         return b.result_type(arg_types)
+
+    def _changes_game(self, what: str, statement: bool, span, ctx) -> None:
+        """A call that changes the game must be a statement, where effects are allowed."""
+        if not statement:
+            self.error("RB304", f"{what} changes the game and gives no value; use it as a "
+                       "statement", span, ctx)
+        elif not ctx.allow_effects:
+            self.error("RB304", f"{what} changes the game, which is not allowed in {ctx.label}",
+                       span, ctx)
 
     def _arguments(self, what, params, args, kwargs, span, ctx) -> list[T.Type]:
         """Check arguments against ``params`` [(name, type, default[, variadic])]."""
