@@ -195,3 +195,20 @@ def test_records_with_greedy_agents_replay(legacy, tmp_path, players, kinds):
     make_record(game, legacy, kinds, result, []).save(path)
     played, same = replay(str(path))
     assert same and played.result.scores == result.scores
+
+
+def test_greedy_agent_beats_random_agents(legacy):
+    wins = 0
+    for seed in range(40, 46):
+        _, result = play(legacy, seed, ("greedy", "random", "random"))
+        wins += 0 in result.winners
+    assert wins >= 4, f"greedy won {wins} of 6"
+
+
+def test_greedy_agent_follows_its_plan_only_while_it_fits():
+    from interpreter.engine.agents import GreedyAgent
+    agent = GreedyAgent(1)
+    agent.plan = [5, 1]
+    d = Decision(0, "item", "Pick", [Option("a"), Option("b")])
+    first = agent.decide(d, None, None)  # 5 does not fit: improvise
+    assert first in (0, 1) and agent.plan == []

@@ -46,27 +46,42 @@ class RandomAgent(Agent):
 class GreedyAgent(Agent):
     """One-ply lookahead: try each action on a determinised copy, keep the best.
 
-    Actions are scored by the ruleset's ``evaluation`` (or the score so far)
-    after the action, with the rest of that action's choices made at random.
-    Other decisions are made at random. Ties keep the first option, and
-    'end turn' or 'pass' are taken only when nothing improves the position.
+    Each action is tried a few times on copies of the game in which everything
+    this player cannot see is reshuffled, with the action's own choices made
+    at random; it is scored by the ruleset's ``evaluation`` (or the score so
+    far). The agent picks the best action and then makes the choices of its
+    best try, as long as they fit the real decisions; other decisions are
+    random. 'End turn' or 'pass' win only when nothing improves the position.
     """
 
     name = "greedy"
+    wants_view = False  # it looks ahead on a determinised copy instead
 
-    def __init__(self, seed: int):
+    def __init__(self, seed: int, rollouts: int = 3):
         self.rng = random.Random(seed)
+        self.rollouts = rollouts
+        self.plan: list[int] = []
 
     def decide(self, decision, view, game):
-        if decision.kind != "action" or len(decision.options) == 1:
-            if decision.is_range:
-                return decision.high  # more is usually better for gains
-            return self.rng.randrange(len(decision.options))
-        from .lookahead import evaluate_options
-        values = evaluate_options(game, decision, self.rng)
-        best = max(values)
-        ties = [i for i, v in enumerate(values) if v == best]
-        return ties[0] if len(ties) == 1 else self.rng.choice(ties)
+        if decision.kind == "action" and len(decision.options) > 1:
+            from .lookahead import evaluate_options
+            values, plans = evaluate_options(game, decision, self.rng, self.rollouts)
+            best = max(values)
+            ties = [i for i, v in enumerate(values) if v == best]
+            pick = ties[0] if len(ties) == 1 else self.rng.choice(ties)
+            self.plan = list(plans[pick])
+            return pick
+        if decision.kind == "action":
+            self.plan = []
+            return 0
+        if self.plan:
+            answer = self.plan.pop(0)
+            if decision.check(answer) is None:
+                return answer
+            self.plan = []  # the real game went another way: improvise from here
+        if decision.is_range:
+            return self.rng.randint(decision.low, decision.high)
+        return self.rng.randrange(len(decision.options))
 
 
 class ScriptedAgent(Agent):

@@ -38,24 +38,50 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
     return clone
 
 
-def evaluate_options(game: Game, decision: Decision, rng: random.Random) -> list[float]:
+class _Recorder(RandomAgent):
+    """Answers at random and remembers the answers, so a good plan can be replayed."""
+
+    def __init__(self, seed: int, log: list):
+        super().__init__(seed)
+        self.log = log
+
+    def decide(self, decision, view, game):
+        answer = super().decide(decision, view, game)
+        self.log.append(answer)
+        return answer
+
+
+def evaluate_options(game: Game, decision: Decision, rng: random.Random,
+                     rollouts: int = 3) -> tuple[list[float], list[list[int]]]:
+    """For each action option: the best evaluation over a few rollouts, and its plan.
+
+    A rollout performs the action on a determinised copy, answering the action's
+    own choices at random; the plan is the list of those answers, so the agent
+    can make the same choices when it performs the action for real.
+    """
     from .flow import FlowRunner
     seat = decision.player
     base = determinise(game, seat, rng)
-    runner = FlowRunner(base)
-    now = runner.evaluate(seat)
-    values = []
+    now = FlowRunner(base).evaluate(seat)
+    values, plans = [], []
     for opt in decision.options:
         choice = opt.value
         if choice.key in ("end", "pass"):
             values.append(now + 0.01 * (choice.key == "end"))
+            plans.append([])
             continue
-        trial = determinise(game, seat, rng)
-        trial.agents = [RandomAgent(rng.randrange(1 << 30)) for _ in range(game.n)]
-        trial_runner = FlowRunner(trial)
-        try:
-            ok = trial_runner.perform(choice, seat)
-            values.append(trial_runner.evaluate(seat) if ok else LOSS)
-        except (RequirementFailed, ActionRefused, RuleRuntimeError):
-            values.append(LOSS)
-    return values
+        best, best_plan = LOSS, []
+        for _ in range(rollouts):
+            trial = determinise(game, seat, rng)
+            answers: list[int] = []
+            trial.agents = [_Recorder(rng.randrange(1 << 30), answers) for _ in range(game.n)]
+            runner = FlowRunner(trial)
+            try:
+                value = runner.evaluate(seat) if runner.perform(choice, seat) else LOSS
+            except (RequirementFailed, ActionRefused, RuleRuntimeError):
+                value = LOSS
+            if value > best:
+                best, best_plan = value, answers
+        values.append(best)
+        plans.append(best_plan)
+    return values, plans
