@@ -52,11 +52,12 @@ def main() -> None:
     print(f"{'players':>7} {'games/s':>9} {'decisions/s':>12} {'dec/game':>9} "
           f"{'checked ×':>10} {'replay ×':>9} {'peak MiB':>9}")
     for players in range(rs.min_players, rs.max_players + 1):
-        tracemalloc.start()
         plain, decisions, records = bench(rs, players, args.games, check=False)
+        checked, _, _ = bench(rs, players, args.games, check=True)
+        tracemalloc.start()  # slows Python down: measured on its own, on a few games
+        bench(rs, players, 3, check=False)
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        checked, _, _ = bench(rs, players, args.games, check=True)
         replayed = replay_all(rs, players, records)
         print(f"{players:>7} {args.games / plain:>9.1f} {decisions / plain:>12.0f} "
               f"{decisions / args.games:>9.0f} {checked / plain:>10.2f} "
