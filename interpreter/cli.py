@@ -158,6 +158,8 @@ def validate(paths, mods, fmt, quiet):
                 rs = load_ruleset(target, mod_list)
                 summary = rs.summary()
                 name = rs.id
+                diags = _scenario_diagnostics(rs)
+                summary["scenarios"] = diags.count
             except RulebookError as exc:
                 diags = Diagnostics(exc.diagnostics).sorted()
         elapsed = time.perf_counter() - start
@@ -173,15 +175,28 @@ def validate(paths, mods, fmt, quiet):
     sys.exit(1 if all_diags else 0)
 
 
+def _scenario_diagnostics(rs) -> Diagnostics:
+    """Check the ruleset's scenario files too (schema, effects, references)."""
+    from .engine.scenario import discover, load_scenarios
+    diags = Diagnostics()
+    count = 0
+    for path in discover(rs):
+        count += len(load_scenarios(rs, path, diags))
+    out = Diagnostics(diags.sorted())
+    out.count = count
+    return out
+
+
 def _summary_table(rows) -> None:
     from rich.console import Console
     from rich.table import Table
     table = Table(title="Validation", title_justify="left")
     show_mods = any(mods for _, mods, _, _, _ in rows)
     cols = ["ruleset"] + (["mods"] if show_mods else []) + ["files", "cards", "effects",
-                                                          "result", "time"]
+                                                          "tests", "result", "time"]
     for col in cols:
-        table.add_column(col, justify="right" if col in ("files", "cards", "effects", "time")
+        table.add_column(col, justify="right" if col in ("files", "cards", "effects", "tests",
+                                                         "time")
                          else "left", no_wrap=col != "mods")
     for name, mods, summary, errors, elapsed in rows:
         s = summary or {}
@@ -190,8 +205,8 @@ def _summary_table(rows) -> None:
         if s.get("card_copies", 0) != s.get("cards", 0):
             cards += f" ({s['card_copies']})"
         cells = [name] + ([", ".join(Path(m).name for m in mods) or "-"] if show_mods else [])
-        cells += [str(s.get("files", "-")), cards, str(s.get("effects", "-")), result,
-                  f"{elapsed:.2f}s"]
+        cells += [str(s.get("files", "-")), cards, str(s.get("effects", "-")),
+                  str(s.get("scenarios", "-")), result, f"{elapsed:.1f}s"]
         table.add_row(*cells)
     Console(highlight=False).print(table)
 

@@ -133,3 +133,14 @@ def test_no_traceback_on_garbage(capsys, tmp_path):
     (work / "flow.yaml").write_bytes(bytes(range(256)))
     code, out, err = run(capsys, "validate", str(work), "-q")
     assert code == 1 and "Traceback" not in out + err and "RB101" in out
+
+
+def test_validate_checks_scenario_files(capsys, tmp_path):
+    work = tmp_path / "s"
+    shutil.copytree(MINI, work)
+    (work / "scenarios").mkdir()
+    (work / "scenarios" / "a.yaml").write_text(
+        "kind: scenarios\nscenarios:\n  - id: x\n    players: 2\n    steps:\n"
+        "      - expect: stock(heta) > 0\n", encoding="utf-8")
+    code, out, _ = run(capsys, "validate", str(work), "-q")
+    assert code == 1 and "a.yaml:6:23: error[RB301]" in out and "heat" in out
