@@ -206,3 +206,21 @@ def test_functions_may_keep_local_totals(tiny):
     assert not diags
     _, diags = check(tiny, "set fame = 3", effects=False, choices=False, returns=T.INT)
     assert [d.code for d in diags] == ["RB304"]
+
+
+def test_titles_by_final_score(tmp_path):
+    import shutil
+    work = tmp_path / "t"
+    shutil.copytree(TINY, work)
+    (work / "flow.yaml").write_text((work / "flow.yaml").read_text() + """\
+end:
+  ranks:
+    - {at: 3, name: Bronze}
+    - {at: 6, name: Silver}
+    - {at: 100, name: Gold}
+""")
+    rs = load_ruleset(work)
+    g = game(rs)
+    g.state.players[0].stock["gold"] = 7
+    result = FlowRunner(g).score()
+    assert result.ranks == ["Silver", "Bronze"]

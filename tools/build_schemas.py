@@ -311,6 +311,12 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
         "then": ref("effect", "What happens after the last round, before scoring."),
         "winner": string("'highest' score (default) or 'lowest'.", enum=["highest", "lowest"]),
         "solo_win": ref("expression", "In a one-player game, whether the player wins."),
+        "ranks": arr("Titles by final score (e.g. solo medals), lowest first; a player gets "
+                     "the last title whose 'at' their score reaches.", obj(
+                         "A title.", {
+                             "at": integer("The lowest score that earns it."),
+                             "name": ref("name", "The title, e.g. 'Gold medal'."),
+                         }, required=["at", "name"])),
     }),
     "evaluation": ref("expression", "How good the position is for player 'you' (higher is "
                       "better); greedy agents maximise it. Default: the final score so far."),

@@ -29,6 +29,7 @@ class Result:
     final_hash: str
     solo_won: bool | None = None
     tie_values: list[list[int]] = field(default_factory=list)
+    ranks: list[str | None] = field(default_factory=list)
 
 
 @dataclass
@@ -282,8 +283,15 @@ class FlowRunner:
             solo = bool(g.run_code(("flow", "end", "solo_win"), g.frame(0)))
             if not solo:
                 winners = []
+        ranks = []
+        for total in scores:
+            earned = None
+            for rank in (self.flow.get("end") or {}).get("ranks", []) or []:
+                if total >= rank["at"]:
+                    earned = rank["name"]
+            ranks.append(earned)
         return Result(scores, breakdown, winners, g.state.round, len(g.record),
-                      g.state.digest(), solo, ties)
+                      g.state.digest(), solo, ties, ranks)
 
 
 BIG_TURN = 10 ** 6

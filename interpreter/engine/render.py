@@ -65,6 +65,8 @@ def score_table(game, result) -> Table:
     table.add_column("")
     for seat, total in enumerate(result.scores):
         mark = "winner" if seat in result.winners else ""
+        if result.ranks and result.ranks[seat]:
+            mark = f"{mark} · {result.ranks[seat]}" if mark else result.ranks[seat]
         table.add_row(game.state.players[seat].name,
                       *[str(result.breakdown[seat][c]) for c in categories], str(total), mark)
     return table

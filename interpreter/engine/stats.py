@@ -43,6 +43,15 @@ def summary_tables(results, players: int, elapsed: float) -> list[Table]:
                              f"{100 * wins / len(slots):.1f}%",
                              f"{statistics.mean(r.scores[s] for r, s in slots):.1f}")
         tables.append(by_agent)
+    ranked = [rank for r in done for rank in (r.ranks or []) if rank]
+    if ranked:
+        from collections import Counter
+        titles = Table(title="Titles earned", title_justify="left")
+        titles.add_column("title")
+        titles.add_column("times", justify="right")
+        for name, times in Counter(ranked).most_common():
+            titles.add_row(name, str(times))
+        tables.append(titles)
     if done and done[0].solo_won is not None:
         solo = Table(title="Solo", title_justify="left")
         solo.add_column("won")
