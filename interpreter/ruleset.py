@@ -119,6 +119,17 @@ class Ruleset:
     adjacency: dict[str, list[str]]
     code: dict[tuple, Callable]
     asts: dict[tuple, Any] = field(repr=False, default_factory=dict)
+    explainers: dict[tuple, Callable] = field(repr=False, default_factory=dict)
+
+    def explainer(self, key: tuple) -> Callable:
+        """A function of a frame that says why the condition at ``key`` fails."""
+        if key not in self.explainers:
+            tree = self.asts.get(key)
+            if tree is None:
+                self.explainers[key] = lambda f: "its condition does not hold"
+            else:
+                self.explainers[key] = Compiler(self.table, self.code).explainer(tree)
+        return self.explainers[key]
 
     @property
     def cards(self) -> dict[str, Entry]:

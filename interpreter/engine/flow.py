@@ -213,10 +213,7 @@ class FlowRunner:
         if cond is not None:
             f = g.frame(seat, this=card) if card is not None else g.frame(seat)
             if not cond(f):
-                explain = self.rs.asts.get(key + ("if",))
-                from ..lang.compiler import Compiler
-                return Compiler(self.rs.table, self.rs.code).explainer(explain)(f) \
-                    if explain is not None else "its condition does not hold"
+                return self.rs.explainer(key + ("if",))(f)
         return None
 
     def _scope(self, once: str):
