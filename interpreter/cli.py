@@ -346,7 +346,7 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
     try:
         game = build_game(rs, players, seed, kinds, tuple(variants), prefix=prefix)
     except GameError as exc:
-        raise UsageProblem(exc.message)
+        raise UsageProblem(exc.message) from None
     for agent in game.agents:
         live = getattr(agent, "live", agent)
         if isinstance(live, HumanAgent):

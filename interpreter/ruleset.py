@@ -663,13 +663,9 @@ class _Builder:
             if "on_place" in e.data:
                 self._effect(("tile", ident, "on_place"), e, ("on_place",),
                              Context(self._label(e, "on_place"), variables=dict(variables)))
-        for ident, e in self.sections["modifiers"].items():
-            pass
         # flow
-        for key in ("setup",):
-            if key in self.singles:
-                e = self.singles[key]
-                self._effect(("flow", key), e, (), Context(key))
+        if "setup" in self.singles:
+            self._effect(("flow", "setup"), self.singles["setup"], (), Context("setup"))
         if "rounds" in self.singles:
             e = self.singles["rounds"]
             if "until" in e.data:

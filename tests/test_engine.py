@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
-from pathlib import Path
 
 import pytest
 
@@ -16,7 +14,7 @@ from interpreter.engine.flow import FlowRunner
 from interpreter.engine.game import Game
 from interpreter.engine.invariants import InvariantError, check_invariants
 from interpreter.engine.record import Record, RecordError
-from interpreter.engine.session import (GameError, build_game, load_for_record, make_record,
+from interpreter.engine.session import (GameError, build_game, make_record,
                                         replay, run)
 from interpreter.engine.simulate import simulate
 from interpreter.ruleset import shipped_rulesets_dir

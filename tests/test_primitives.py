@@ -118,8 +118,8 @@ def test_triggers_listen_to_events_by_scope(tiny):
     statue = card(g, "statue")
     g.put(statue, "tableau", 1, 0)  # player 2 owns the statue
     lamp = card(g, "lamp")
-    run(tiny, g, f"emit gadget_built(you, item(filter(x in all_cards_in(deck) where "
-                 f"x.id == lamp), 1))")
+    run(tiny, g, "emit gadget_built(you, item(filter(x in all_cards_in(deck) where "
+                 "x.id == lamp), 1))")
     assert g.state.players[1].stock["gold"] == 4  # 'anyone' scope: it heard player 1
 
 

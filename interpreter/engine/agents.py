@@ -10,8 +10,6 @@ hidden places, so it cannot use hidden information either.
 from __future__ import annotations
 
 import random
-import sys
-from typing import Any
 
 from .decisions import Decision
 

@@ -10,7 +10,6 @@ game record.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import random

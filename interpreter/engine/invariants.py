@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from .game import NO_OWNER, Game
+from .game import Game
 
 
 class InvariantError(Exception):

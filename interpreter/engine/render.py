@@ -26,7 +26,6 @@ def render_view(view: dict, game) -> Table:
             rows.setdefault(key, [""] * len(view["players"]))[i] = str(value)
     for key, values in rows.items():
         table.add_row(key, *values)
-    lines = [table]
     out = Table.grid(padding=(0, 1))
     out.add_row(table)
     if view["tracks"]:

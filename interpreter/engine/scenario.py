@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import schema as schemas
-from ..errors import Diagnostic, Diagnostics, RulebookError
+from ..errors import Diagnostics
 from ..lang import types as T
 from ..lang.checker import Checker, Context
 from ..lang.compiler import Compiler

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
-from ..errors import Diagnostic, RulebookError
+from ..errors import RulebookError
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from ..ruleset import Ruleset, load_ruleset
 from ..span import Span

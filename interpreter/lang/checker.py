@@ -259,7 +259,7 @@ class Checker:
         self.expect(s.card, T.CARD, ctx, "the card")
 
     def s_CallStmt(self, s: ast.CallStmt, ctx):
-        t = self.call(s.call, ctx, statement=True)
+        self.call(s.call, ctx, statement=True)
 
     def s_Pass(self, s, ctx):
         pass

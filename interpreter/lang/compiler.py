@@ -14,7 +14,6 @@ from typing import Any, Callable
 from . import ast
 from . import types as T
 from . import unparse
-from .builtins import AGGREGATES, BUILTINS
 from .runtime import (MAX_CALL_DEPTH, MAX_REPEAT, Frame, RequirementFailed,
                       RuleRuntimeError)
 from .symbols import SymbolTable

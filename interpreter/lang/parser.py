@@ -319,8 +319,7 @@ class _Builder:
 
     def s_if(self, t, sp):
         cond, *rest = t.children
-        branches, orelse, body = [], None, []
-        it = iter(rest)
+        branches, orelse = [], None
         first_body = []
         for child in rest:
             if isinstance(child, Tree) and child.data == "elif":
