@@ -678,6 +678,9 @@ class _Builder:
             e = self.singles["end"]
             if "then" in e.data:
                 self._effect(("flow", "end", "then"), e, ("then",), Context("end.then"))
+            if "finished" in e.data:
+                self._expr(("flow", "end", "finished"), e, ("finished",),
+                           Context("end.finished", False, False), T.BOOL, "the finished condition")
             if "solo_win" in e.data:
                 self._expr(("flow", "end", "solo_win"), e, ("solo_win",),
                            Context("end.solo_win", False, False, dict(you)), T.BOOL,

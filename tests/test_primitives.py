@@ -224,3 +224,66 @@ end:
     g.state.players[0].stock["gold"] = 7
     result = FlowRunner(g).score()
     assert result.ranks == ["Silver", "Bronze"]
+
+
+def _tiny_variant(tmp_path, flow_extra="", flow_replace=None):
+    import shutil
+    work = tmp_path / "v"
+    shutil.copytree(TINY, work)
+    flow = (work / "flow.yaml").read_text()
+    if flow_replace:
+        flow = flow.replace(*flow_replace)
+    (work / "flow.yaml").write_text(flow + flow_extra)
+    return load_ruleset(work)
+
+
+def test_action_rounds_taking_every_action_is_not_passing(tmp_path):
+    rs = _tiny_variant(tmp_path, flow_replace=(
+        "turns: {style: fixed, actions: 2, min_actions: 1, card_actions: false}",
+        "turns: {style: action_rounds, actions: 2, card_actions: false}"))
+    # options before a first action: earn, tower, famous, pass (build needs a hand)
+    # P1 earns twice (the turn ends by itself: no pass), P2 passes, P1 alone earns,
+    # ends that turn, then passes
+    g = Game(rs, 2, 1, [])
+    g.state.round = 1
+    runner = FlowRunner(g)
+    answers = []
+
+    class Watch(ScriptedAgent):
+        def decide(self, decision, view, game):
+            answers.append([o.key for o in decision.options])
+            return super().decide(decision, view, game)
+    g.agents = [Watch([0, 0, 3, 0, 3, 3])] * 2
+    runner.turns("work", {"style": "action_rounds", "actions": 2, "card_actions": False})
+    assert g.state.players[0].stock["gold"] == 3 + 2 + 2 + 2
+    assert 0 not in g.state.passed or answers[-1][-1] == "pass"
+    assert answers[1][-1] == "end"  # after one action the turn may end, but not by passing
+    assert answers[2][-1] == "pass" and answers[4][-1] == "end" and answers[5][-1] == "pass"
+
+
+def test_run_play_of_another_card(tiny):
+    from interpreter.lang import types as T
+    from lang_helpers import check
+    _, diags = check(tiny, "run play of this")
+    assert not diags
+
+
+def test_requirement_explains_itself_through_meets_requirements(tmp_path):
+    from interpreter.lang.runtime import RequirementFailed
+    rs = _tiny_variant(tmp_path)
+    cards = (tmp_path / "v" / "cards.yaml")
+    cards.write_text(cards.read_text().replace("    cost: 2\n    tags: [red]\n",
+                                               "    cost: 2\n    tags: [red]\n"
+                                               "    requires: fame >= 2\n"))
+    rs = load_ruleset(tmp_path / "v")
+    g = game(rs)
+    with pytest.raises(RequirementFailed) as info:
+        run(rs, g, "require meets_requirements(item(filter(x in all_cards_in(deck) where "
+                   "x.id == coupon), 1))")
+    assert info.value.message == "Coupon needs fame >= 2, but fame is 0"
+
+
+def test_unfinished_games_are_reported(tmp_path):
+    rs = _tiny_variant(tmp_path, "end:\n  finished: false\n")
+    result = FlowRunner(Game(rs, 2, 1, [RandomAgent(1), RandomAgent(2)])).play()
+    assert result.finished is False

@@ -311,6 +311,9 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
         "then": ref("effect", "What happens after the last round, before scoring."),
         "winner": string("'highest' score (default) or 'lowest'.", enum=["highest", "lowest"]),
         "solo_win": ref("expression", "In a one-player game, whether the player wins."),
+        "finished": ref("expression", "Whether the game reached its proper end (checked after "
+                        "the last round; no acting player). A game that stopped at a round cap "
+                        "without it is reported as unfinished."),
         "ranks": arr("Titles by final score (e.g. solo medals), lowest first; a player gets "
                      "the last title whose 'at' their score reaches.", obj(
                          "A title.", {

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..lang.runtime import RequirementFailed
+from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from .decisions import ActionRefused, Decision, Option
 from .game import NO_OWNER, Game
 
 MAX_ROUNDS = 1000
 MAX_ACTIONS_PER_TURN = 500
+MAX_TURN_CYCLES = 2000
 
 
 @dataclass
@@ -30,6 +31,7 @@ class Result:
     solo_won: bool | None = None
     tie_values: list[list[int]] = field(default_factory=list)
     ranks: list[str | None] = field(default_factory=list)
+    finished: bool = True
 
 
 @dataclass
@@ -111,7 +113,9 @@ class FlowRunner:
         actions = int(turns.get("actions", 1))
         if style == "action_rounds":
             g.state.passed = set()
-            while len(g.state.passed) < g.n and not g.state.over:
+            for _ in range(MAX_TURN_CYCLES):
+                if len(g.state.passed) >= g.n or g.state.over:
+                    break
                 active = [s for s in self.order(turns) if s not in g.state.passed]
                 for seat in active:
                     if g.state.over or seat in g.state.passed:
@@ -119,6 +123,9 @@ class FlowRunner:
                     alone = len(g.state.passed) == g.n - 1
                     self.turn(pid, seat, BIG_TURN if alone else actions,
                               int(turns.get("min_actions", 1)), turns, may_pass=True)
+            else:
+                raise RuleRuntimeError(f"phase '{pid}': players were still taking turns after "
+                                       f"{MAX_TURN_CYCLES} rounds of turns")
             return
         required = int(turns.get("min_actions", actions))
         for _ in range(int(turns.get("repeat", 1))):
@@ -141,12 +148,13 @@ class FlowRunner:
             refused = choices.pop("__refused__")
             opts = list(choices.values())
             main_possible = any(not (o.action or {}).get("free") for o in opts)
-            if taken >= required or not main_possible:
-                opts.append(ActionChoice("end", "end turn"))
             if may_pass and taken == 0:
+                # before a first action, passing is the only way out of an action round
                 opts.append(ActionChoice("pass", "pass (no more turns this round)"))
+            elif taken >= required or not main_possible:
+                opts.append(ActionChoice("end", "end turn"))
             if len(opts) == 1 and opts[0].key in ("end", "pass"):
-                if opts[0].key == "pass" or not main_possible and may_pass:
+                if opts[0].key == "pass":  # nothing at all can be done: the player is out
                     g.state.passed.add(seat)
                 break
             decision = Decision(seat, "action", f"{g.state.players[seat].name}: choose an "
@@ -287,8 +295,11 @@ class FlowRunner:
                 if total >= rank["at"]:
                     earned = rank["name"]
             ranks.append(earned)
+        finished = True
+        if ("flow", "end", "finished") in self.rs.code:
+            finished = bool(g.run_code(("flow", "end", "finished"), g.frame(None)))
         return Result(scores, breakdown, winners, g.state.round, len(g.record),
-                      g.state.digest(), solo, ties, ranks)
+                      g.state.digest(), solo, ties, ranks, finished)
 
 
 BIG_TURN = 10 ** 6

@@ -489,6 +489,11 @@ class Game:
         code = self.card_code(card, "requires")
         return True if code is None else bool(code(self.frame(player, this=card)))
 
+    def explain_requirements(self, card, player) -> str:
+        """Why the player does not meet the card's requirement, in the card's own terms."""
+        key = ("card", self.state.cards[card].def_id, "requires")
+        return f"{self.card_name(card)} {self.rs.explainer(key)(self.frame(player, this=card))}"
+
     def has_block(self, card, block):
         return block in (self.card_data(card).get("blocks") or {})
 
@@ -740,7 +745,7 @@ class Game:
                     code(f)
 
     def run_block(self, card, block, player):
-        code = self.card_code(card, "block", block)
+        code = self.card_code(card, *(("play",) if block == "play" else ("block", block)))
         if code is None:
             raise ActionRefused(f"{self.card_name(card)} has no {block}")
         code(self.frame(player, this=card))

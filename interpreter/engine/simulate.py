@@ -28,6 +28,7 @@ class GameSummary:
     error: str | None = None
     solo_won: bool | None = None
     ranks: list = field(default_factory=list)
+    finished: bool = True
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -47,7 +48,8 @@ def play_one(args) -> GameSummary:
     except GameError as exc:
         return GameSummary(seed, agents, error=str(exc), decisions=len(game.record))
     return GameSummary(seed, agents, result.scores, result.winners, result.rounds,
-                       result.decisions, result.final_hash, None, result.solo_won, result.ranks)
+                       result.decisions, result.final_hash, None, result.solo_won, result.ranks,
+                       result.finished)
 
 
 def simulate(path: str, mods: list[str], games: int, players: int, agents: list[str],

@@ -12,10 +12,12 @@ def summary_tables(results, players: int, elapsed: float) -> list[Table]:
     overview = Table(title=f"{len(results)} games in {elapsed:.1f}s "
                            f"({len(results) / max(elapsed, 1e-9):.1f} games/s)",
                      title_justify="left")
-    for col in ("games", "errors", "rounds (mean)", "decisions/game (mean)", "decisions/s"):
+    for col in ("games", "errors", "unfinished", "rounds (mean)", "decisions/game (mean)",
+                "decisions/s"):
         overview.add_column(col, justify="right")
     decisions = sum(r.decisions for r in results)
     overview.add_row(str(len(results)), str(len(results) - len(done)),
+                     str(sum(1 for r in done if not r.finished)),
                      f"{statistics.mean(r.rounds for r in done):.1f}" if done else "-",
                      f"{statistics.mean(r.decisions for r in done):.0f}" if done else "-",
                      f"{decisions / max(elapsed, 1e-9):.0f}")

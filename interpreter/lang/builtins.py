@@ -194,8 +194,7 @@ def _players(rt):
 
 
 @builtin("opponents", [Param("player", T.PLAYER, "you")], T.list_of(T.PLAYER),
-         "Every player except the given one (including a neutral opponent if the "
-         "ruleset declares one).")
+         "Every player except the given one.")
 def _opponents(rt, player):
     return [p for p in rt.players() if p != player]
 

@@ -186,6 +186,10 @@ class Compiler:
     def _explainer(self, e: ast.Expr) -> Callable[[Frame], str]:
         """'needs level >= 9, but level is 7' for comparisons; the rule text otherwise."""
         text = unparse.expr(e)
+        if isinstance(e, ast.Call) and e.func == "meets_requirements" and e.args:
+            card = self.expr(e.args[0])
+            who = self.expr(e.args[1]) if len(e.args) > 1 else (lambda f: f.vars.get("you"))
+            return lambda f: f.rt.explain_requirements(card(f), who(f))
         if isinstance(e, ast.Binary) and e.op in ("<", "<=", ">", ">=", "==", "!="):
             left = self.expr(e.left)
             left_text = unparse.expr(e.left)
