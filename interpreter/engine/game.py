@@ -80,9 +80,27 @@ class State:
     passed: set = field(default_factory=set)
     over: bool = False
     turn_number: int = 0
+    # cards this State may change in place; others are shared with snapshots and
+    # are copied on their first change (see card_w)
+    _owned: set = field(default_factory=set, repr=False, compare=False)
+
+    def card_w(self, number: int) -> CardState:
+        """The card's state, ready to be changed without touching any snapshot."""
+        if number not in self._owned:
+            c = self.cards[number]
+            self.cards[number] = CardState(c.def_id, c.zone, c.zone_owner, c.owner,
+                                           set(c.markers), dict(c.resources), dict(c.pieces))
+            self._owned.add(number)
+        return self.cards[number]
+
+    def _share_cards(self) -> dict:
+        self._owned = set()  # from now on both states copy a card before changing it
+        return dict(self.cards)
 
     def clone(self) -> "State":
-        """A deep copy, written out by hand: snapshots happen at every action."""
+        """A deep copy, written out by hand: snapshots happen at every action.
+
+        Card states are shared until one side changes them (copy on write)."""
         rng = random.Random()
         rng.setstate(self.rng.getstate())
         return State(
@@ -90,9 +108,7 @@ class State:
                                  dict(p.tracks)) for p in self.players],
             tracks=dict(self.tracks),
             zones={k: list(v) for k, v in self.zones.items()},
-            cards={n: CardState(c.def_id, c.zone, c.zone_owner, c.owner, set(c.markers),
-                                dict(c.resources), dict(c.pieces))
-                   for n, c in self.cards.items()},
+            cards=self._share_cards(),
             spaces={k: dict(v) for k, v in self.spaces.items()},
             rng=rng, turn_order=list(self.turn_order), round=self.round, phase=self.phase,
             turn_seat=self.turn_seat, history=Counter(self.history), used=set(self.used),
@@ -200,7 +216,7 @@ class Game:
                 zones[(zone, owner)].append(CardRef(number))
         spaces = {sid: {"tile": None, "owner": None, "card": None} for sid in self.space_decl}
         return State(players, tracks, zones, cards, spaces, random.Random(self.seed),
-                     list(range(self.n)))
+                     list(range(self.n)), _owned=set(cards))
 
     # ----------------------------------------------------------- frames, code
     def frame(self, you: int | None = None, **extra) -> Frame:
@@ -678,7 +694,7 @@ class Game:
         if verb == "add":
             if dest is None:
                 raise ActionRefused("there is no card to add to")
-            r = cards[dest].resources
+            r = self.state.card_w(dest).resources
             r[resource] = r.get(resource, 0) + amount
             return
         if verb == "steal":
@@ -698,12 +714,12 @@ class Game:
         if amount <= 0:
             return
         if card_source:
-            cards[source].resources[resource] = have - amount
+            self.state.card_w(source).resources[resource] = have - amount
         else:
             self.state.players[source].stock[resource] = have - amount
         if verb == "move" and dest is not None:
             if isinstance(dest, CardRef):
-                r = cards[dest].resources
+                r = self.state.card_w(dest).resources
                 r[resource] = r.get(resource, 0) + amount
             else:
                 self.change_stock(dest, resource, amount, "gain")
@@ -759,8 +775,8 @@ class Game:
                     rkey = self._zone_key(refill, player)
                     self.state.zones[key].extend(self.state.zones[rkey])
                     for c in self.state.zones[rkey]:
-                        self.state.cards[c].zone = from_zone
-                        self.state.cards[c].zone_owner = key[1]
+                        moved = self.state.card_w(c)
+                        moved.zone, moved.zone_owner = from_zone, key[1]
                     self.state.zones[rkey] = []
                     self.state.rng.shuffle(self.state.zones[key])
             if not self.state.zones[key]:
@@ -769,7 +785,7 @@ class Game:
             self.put(card, to_zone, player, 0)
 
     def put(self, card, zone, player, slot):
-        c = self.state.cards[card]
+        c = self.state.card_w(card)
         self.state.zones[(c.zone, c.zone_owner)].remove(card)
         key = self._zone_key(zone, player)
         cards = self.state.zones[key]
@@ -793,7 +809,7 @@ class Game:
         self.state.rng.shuffle(self.state.zones[self._zone_key(zone, player)])
 
     def set_marker(self, card, marker, value):
-        markers = self.state.cards[card].markers
+        markers = self.state.card_w(card).markers
         if value:
             markers.add(marker)
         else:
@@ -807,11 +823,11 @@ class Game:
             if have < count:
                 raise ActionRefused(f"needs {count} {self._res_name(stock)}, has {have}")
             self.state.players[player].stock[stock] = have - count
-        pieces = self.state.cards[card].pieces
+        pieces = self.state.card_w(card).pieces
         pieces[player] = pieces.get(player, 0) + count
 
     def take_pieces(self, count, card, player, stock):
-        pieces = self.state.cards[card].pieces
+        pieces = self.state.card_w(card).pieces
         count = min(count, pieces.get(player, 0))
         if count <= 0:
             return

@@ -30,9 +30,10 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
         size = len(st.zones[key])
         st.zones[key] = pool[i:i + size]
         for c in st.zones[key]:
-            st.cards[c].zone, st.cards[c].zone_owner = key
+            card = st.card_w(c)
+            card.zone, card.zone_owner = key
             if key[1] != NO_OWNER:
-                st.cards[c].owner = key[1]
+                card.owner = key[1]
         i += size
     st.rng = random.Random(rng.random())
     return clone
