@@ -287,3 +287,15 @@ def test_unfinished_games_are_reported(tmp_path):
     rs = _tiny_variant(tmp_path, "end:\n  finished: false\n")
     result = FlowRunner(Game(rs, 2, 1, [RandomAgent(1), RandomAgent(2)])).play()
     assert result.finished is False
+
+
+def test_a_scenario_with_a_broken_setup_fails(tmp_path):
+    from interpreter.engine.scenario import load_scenarios, run_scenario
+    from interpreter.errors import Diagnostics
+    path = tmp_path / "s.yaml"
+    path.write_text("kind: scenarios\nscenarios:\n  - id: x\n    players: 2\n"
+                    "    setup: gain 1 gold for nobody\n    steps:\n      - expect: true\n")
+    rs = load_ruleset(TINY)
+    diags = Diagnostics()
+    (sc,) = load_scenarios(rs, path, diags)
+    assert diags and not run_scenario(rs, sc).passed

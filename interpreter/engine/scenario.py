@@ -55,6 +55,7 @@ class Scenario:
     decisions: list
     setup: Any
     steps: list[Step]
+    setup_broken: bool = False  # the setup had errors (reported when it was loaded)
 
 
 @dataclass
@@ -161,7 +162,7 @@ def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics) -> list[Scenario
         out.append(Scenario(data["id"], data.get("description", ""), doc.span(base + ("id",)),
                             doc.file, data["players"], data.get("seed", 1),
                             list(data.get("variants", [])), list(data.get("decisions", [])),
-                            setup, steps))
+                            setup, steps, "setup" in data and setup is None))
     return out
 
 
@@ -192,6 +193,8 @@ def _compile(doc, path, start, ctx, checker, compiler, diags):
 
 
 def run_scenario(rs: Ruleset, sc: Scenario) -> Outcome:
+    if sc.setup_broken:
+        return Outcome(sc, False, "the setup has errors (see the messages above)", sc.span)
     agent = StepAgent()
     script = ScriptedAgent(list(sc.decisions))
 
