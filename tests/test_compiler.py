@@ -132,3 +132,11 @@ def test_unbounded_recursion_is_a_clear_error(mini):
 def test_procedures_get_their_arguments(mini):
     _, rt = run(mini, "warm_everyone(2)")
     assert rt.calls == [("gain", "p1", "heat", 2), ("gain", "p2", "heat", 2)]
+
+
+def test_choose_one_options_may_carry_their_own_labels(mini):
+    rt = FakeRuntime()
+    rt.answers = [0]
+    run(mini, 'choose one:\n  - "Take the plants": gain 3 plants\n  - add 3 microbes to this',
+        rt=rt)
+    assert rt.calls[0] == ("options", ["Take the plants", "add 3 microbes to this"])

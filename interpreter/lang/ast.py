@@ -231,6 +231,7 @@ class May(Stmt):
 @dataclass(eq=False)
 class Choose(Stmt):
     options: list[list[Stmt]]
+    labels: list[str | None] = field(default_factory=list)  # "label": before an option
 
 
 @dataclass(eq=False)

@@ -270,7 +270,8 @@ class Compiler:
 
     def s_Choose(self, s: ast.Choose) -> Code:
         options = [self.block(o) for o in s.options]
-        labels = [unparse.block(o) for o in s.options]
+        labels = [(s.labels[i] if i < len(s.labels) and s.labels[i] else unparse.block(o))
+                  for i, o in enumerate(s.options)]
 
         def run(f):
             f.rt.decider = f.vars.get("you")

@@ -346,8 +346,13 @@ class _Builder:
         return ast.May(sp, self.suite(t.children))
 
     def s_choose(self, t, sp):
-        return ast.Choose(sp, [self.stmts(o.children) for o in t.children
-                               if isinstance(o, Tree) and o.data == "option"])
+        options = [o for o in t.children if isinstance(o, Tree) and o.data == "option"]
+        labels = [_unquote(o.children[0]) if o.children and isinstance(o.children[0], Token)
+                  and o.children[0].type == "STRING" else None for o in options]
+        return ast.Choose(sp, [self.stmts(o.children[1:] if labels[i] is not None or
+                                          (o.children and o.children[0] is None)
+                                          else o.children) for i, o in enumerate(options)],
+                          labels)
 
     # expressions ------------------------------------------------------------
     def arguments(self, node):
