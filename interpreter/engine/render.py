@@ -55,17 +55,22 @@ def _card_text(card: dict) -> str:
 
 
 def score_table(game, result) -> Table:
+    """Final scores: one column per player, one row per scoring category."""
     table = Table(title="Final scores", title_justify="left")
-    table.add_column("player")
+    table.add_column("")
+    for seat in range(len(result.scores)):
+        table.add_column(game.state.players[seat].name, justify="right", overflow="fold")
     categories = list(result.breakdown[0]) if result.breakdown else []
     for cat in categories:
-        table.add_column(cat, justify="right")
-    table.add_column("total", justify="right", style="bold")
-    table.add_column("")
-    for seat, total in enumerate(result.scores):
+        table.add_row(cat, *[str(result.breakdown[seat][cat])
+                             for seat in range(len(result.scores))])
+    table.add_row("[bold]total[/bold]", *[f"[bold]{t}[/bold]" for t in result.scores])
+    marks = []
+    for seat in range(len(result.scores)):
         mark = "winner" if seat in result.winners else ""
         if result.ranks and result.ranks[seat]:
             mark = f"{mark} · {result.ranks[seat]}" if mark else result.ranks[seat]
-        table.add_row(game.state.players[seat].name,
-                      *[str(result.breakdown[seat][c]) for c in categories], str(total), mark)
+        marks.append(mark)
+    if any(marks):
+        table.add_row("", *marks)
     return table
