@@ -208,7 +208,7 @@ def _summary_table(rows) -> None:
         cells += [str(s.get("files", "-")), cards, str(s.get("effects", "-")),
                   str(s.get("scenarios", "-")), result, f"{elapsed:.1f}s"]
         table.add_row(*cells)
-    Console(highlight=False).print(table)
+    Console(highlight=False, emoji=False).print(table)
 
 
 @cli.command()
@@ -324,7 +324,7 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
     from .engine.record import Record, RecordError
     from .engine.render import score_table
     from .engine.session import GameError, build_game, load_for_record, make_record, run
-    console = Console(highlight=False)
+    console = Console(highlight=False, emoji=False)
     prefix = None
     if resume_path:
         try:
@@ -412,7 +412,7 @@ def replay(record, ruleset_path, step):
     from .engine.record import RecordError
     from .engine.render import score_table
     from .engine.session import GameError, replay as do_replay
-    console = Console(highlight=False)
+    console = Console(highlight=False, emoji=False)
 
     def show(line):
         console.print(line, markup=False)
@@ -468,7 +468,7 @@ def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers,
     results = []
     start = time.perf_counter()
     fh = open(out, "w", encoding="utf-8") if out else None
-    console = Console(highlight=False)
+    console = Console(highlight=False, emoji=False)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"{rs.name}: {games} games", total=games)
         for summary in run_many(path, list(mods), games, players, kinds, list(variants), seed,
@@ -496,7 +496,7 @@ def test_cmd(ruleset, mods, select):
     from rich.console import Console
 
     from .engine.scenario import discover, load_scenarios, run_scenario
-    console = Console(highlight=False)
+    console = Console(highlight=False, emoji=False)
     rs = _load(ruleset, mods)
     paths = discover(rs)
     if not paths:

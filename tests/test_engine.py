@@ -197,10 +197,10 @@ def test_records_with_greedy_agents_replay(legacy, tmp_path, players, kinds):
 
 def test_greedy_agent_beats_random_agents(legacy):
     wins = 0
-    for seed in range(40, 46):
+    for seed in range(40, 52):
         _, result = play(legacy, seed, ("greedy", "random", "random"))
         wins += 0 in result.winners
-    assert wins >= 4, f"greedy won {wins} of 6"
+    assert wins >= 5, f"greedy won {wins} of 12 (a fair share is 4)"
 
 
 def test_greedy_agent_follows_its_plan_only_while_it_fits():

@@ -117,7 +117,7 @@ class HumanAgent(Agent):
 
     def __init__(self, console=None, input_fn=input):
         from rich.console import Console
-        self.console = console or Console(highlight=False)
+        self.console = console or Console(highlight=False, emoji=False)
         self.input = input_fn
         self.last_round = None
 

@@ -14,7 +14,11 @@ LOSS = -10 ** 9
 
 
 def determinise(game: Game, seat: int, rng: random.Random) -> Game:
-    """A copy of the game where every card this seat cannot see is reshuffled."""
+    """A copy of the game where the cards this seat cannot see are reshuffled.
+
+    Hidden cards move only among zones of the same kind: the deck's order is
+    shuffled, and the other players' hands are dealt again from their pooled cards.
+    """
     clone = copy.copy(game)
     clone.state = game.state.clone()
     clone.record = []
@@ -23,18 +27,24 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
     clone.log_lines = []
     st = clone.state
     hidden_keys = [key for key in st.zones if clone.visible_to(key[0], key[1], seat) == "count"]
-    pool = [c for key in hidden_keys for c in st.zones[key]]
-    rng.shuffle(pool)
-    i = 0
+    # reshuffle within each kind of zone only (a deck with itself, other players' hands
+    # among themselves), so a deck keeps the kind of cards it holds
+    by_zone: dict[str, list] = {}
     for key in hidden_keys:
-        size = len(st.zones[key])
-        st.zones[key] = pool[i:i + size]
-        for c in st.zones[key]:
-            card = st.card_w(c)
-            card.zone, card.zone_owner = key
-            if key[1] != NO_OWNER:
-                card.owner = key[1]
-        i += size
+        by_zone.setdefault(key[0], []).append(key)
+    for keys in by_zone.values():
+        pool = [c for key in keys for c in st.zones[key]]
+        rng.shuffle(pool)
+        i = 0
+        for key in keys:
+            size = len(st.zones[key])
+            st.zones[key] = pool[i:i + size]
+            for c in st.zones[key]:
+                card = st.card_w(c)
+                card.zone, card.zone_owner = key
+                if key[1] != NO_OWNER:
+                    card.owner = key[1]
+            i += size
     st.rng = random.Random(rng.random())
     return clone
 

@@ -148,7 +148,8 @@ class Checker:
 
     def s_Transfer(self, s: ast.Transfer, ctx):
         self.expect(s.amount, T.INT, ctx, "the amount")
-        if "you" not in ctx.variables:
+        # stealing needs someone to receive, "up to" someone to decide; adding does not
+        if "you" not in ctx.variables and (s.verb == "steal" or s.up_to):
             self._no_you(s.span, ctx)
         if s.verb == "add":
             rid = self._symbol(s.resource, ("card_resource",), s.resource_span, ctx,
