@@ -216,7 +216,10 @@ class FlowRunner:
         g = self.game
         once = action.get("once_per", "round" if card is not None else "any")
         if once != "any" and (use_key, seat, self._scope(once)) in g.state.used:
-            return f"already used this {once}"
+            period = once
+            if once == "round":  # in the words of the ruleset's rounds.name
+                period = str((self.flow.get("rounds") or {}).get("name", "round")).lower()
+            return f"already used this {period}"
         cond = self.rs.code.get(key + ("if",))
         if cond is not None:
             f = g.frame(seat, this=card) if card is not None else g.frame(seat)
