@@ -52,9 +52,6 @@ class Compiler:
             return None
         return run
 
-    def function_body(self, effect: ast.Effect) -> Code:
-        return self.effect(effect)
-
     def expression(self, e: ast.Expr) -> Code:
         return self.expr(e)
 
