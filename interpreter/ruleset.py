@@ -358,6 +358,9 @@ class _Builder:
                 plural = data.get("plural")
                 if plural and plural != ident:
                     self._declare(plural, kind, e, e.span("plural"), canonical=ident, data=data)
+        if self.table.get("play", ("block",)) is None:
+            # every card's own 'play' key is a block: 'run play of c', 'has_block(c, play)'
+            self.table.add(Symbol("play", "block", T.BLOCK, None, None, {"id": "play"}))
         for ident, e in self.sections["tracks"].items():
             kind = "player_track" if e.get("scope", "global") == "player" else "track"
             self._declare(ident, kind, e, e.span("id"), data=e.data)

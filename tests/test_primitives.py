@@ -268,6 +268,24 @@ def test_run_play_of_another_card(tiny):
     assert not diags
 
 
+def test_has_block_sees_a_cards_own_play_key(tmp_path):
+    _tiny_variant(tmp_path)
+    cards = tmp_path / "v" / "cards.yaml"
+    cards.write_text(cards.read_text().replace("    cost: 3\n    tags: [blue]\n",
+                                               "    cost: 3\n    tags: [blue]\n"
+                                               "    play: gain 5 gold\n"))
+    rs = load_ruleset(tmp_path / "v")
+    g = game(rs)
+    statue, coupon = card(g, "statue"), card(g, "coupon")
+    find = "item(filter(x in all_cards_in(deck) where x.id == {}), 1)"
+    assert run(rs, g, f"has_block({find.format('statue')}, play)", start="expression") is True
+    assert run(rs, g, f"has_block({find.format('coupon')}, play)", start="expression") is False
+    before = g.state.players[0].stock["gold"]
+    run(rs, g, f"run play of {find.format('statue')}")
+    assert g.state.players[0].stock["gold"] == before + 5
+    assert statue != coupon
+
+
 def test_requirement_explains_itself_through_meets_requirements(tmp_path):
     from interpreter.lang.runtime import RequirementFailed
     rs = _tiny_variant(tmp_path)

@@ -511,7 +511,10 @@ class Game:
         return f"{self.card_name(card)} {self.rs.explainer(key)(self.frame(player, this=card))}"
 
     def has_block(self, card, block):
-        return block in (self.card_data(card).get("blocks") or {})
+        data = self.card_data(card)
+        if block == "play":
+            return data.get("play") is not None
+        return block in (data.get("blocks") or {})
 
     def vp_of(self, card):
         code = self.card_code(card, "vp")

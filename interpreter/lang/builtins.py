@@ -318,7 +318,7 @@ def _is_marked(rt, card, marker):
 
 
 @builtin("has_block", [Param("card", T.CARD), Param("block", T.BLOCK)], T.BOOL,
-         "Whether the card declares the named effect block.",
+         "Whether the card declares the named effect block (`play` is the card's own `play` key).",
          example="has_block(c, income)")
 def _has_block(rt, card, block):
     return rt.has_block(card, block)
