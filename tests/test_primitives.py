@@ -317,3 +317,36 @@ def test_a_scenario_with_a_broken_setup_fails(tmp_path):
     diags = Diagnostics()
     (sc,) = load_scenarios(rs, path, diags)
     assert diags and not run_scenario(rs, sc).passed
+
+
+def test_simultaneous_turns_hide_the_others_choices(tmp_path):
+    # one prize: both players see it free when they commit; player 1's claim
+    # resolves first, so player 2's is refused and player 2 chooses again
+    rs = _tiny_variant(tmp_path, flow_replace=(
+        "turns: {style: fixed, actions: 2, min_actions: 1, card_actions: false}",
+        "turns: {style: simultaneous, actions: 1, min_actions: 1, card_actions: false}"))
+    extra = ("  - id: prize\n    name: Take the prize\n"
+             "    if: all(p in players() where stock(gold, p) < 10)\n"
+             "    do: gain 10 gold\n")
+    flow = (tmp_path / "v" / "flow.yaml")
+    flow.write_text(flow.read_text().replace("actions:\n  - id: earn\n",
+                                             "actions:\n" + extra + "  - id: earn\n"))
+    rs = load_ruleset(tmp_path / "v")
+    g = Game(rs, 2, 1, [])
+    g.state.round = 1
+    seen = []
+
+    class Watch(ScriptedAgent):
+        def decide(self, decision, view, game):
+            seen.append((decision.player, [o.key for o in decision.options],
+                         dict(decision.refused)))
+            return super().decide(decision, view, game)
+    g.agents = [Watch([0, 0, 0])] * 2
+    FlowRunner(g).turns("work", {"style": "simultaneous", "actions": 1, "min_actions": 1,
+                                 "card_actions": False})
+    gold = [p.stock["gold"] for p in g.state.players]
+    # both committed while the prize was free; player 2 then took 'earn' instead
+    assert [s[0] for s in seen] == [0, 1, 1]
+    assert seen[0][1][0] == seen[1][1][0] == "action:prize"
+    assert "Take the prize" in seen[2][2] and seen[2][1][0] == "action:earn"
+    assert gold[0] - gold[1] == 10 - 2

@@ -267,7 +267,9 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
             "turns": obj("Players take turns in this phase.", {
                 "style": string("'fixed' (N actions per turn, M turns), 'action_rounds' "
                                 "(take min..max actions or pass until all pass), or "
-                                "'simultaneous'.", enum=["fixed", "action_rounds", "simultaneous"]),
+                                "'simultaneous' (everyone commits to an action unseen, then "
+                                "the actions resolve in turn order; repeat until all end).",
+                                enum=["fixed", "action_rounds", "simultaneous"]),
                 "order": string("'turn_order' (default) or 'seat'.",
                                 enum=["turn_order", "seat"]),
                 "actions": integer("Actions per turn (fixed) or the most per turn "

@@ -128,6 +128,9 @@ class FlowRunner:
                                        f"{MAX_TURN_CYCLES} rounds of turns")
             return
         required = int(turns.get("min_actions", actions))
+        if style == "simultaneous":
+            self.simultaneous(pid, turns, actions, required)
+            return
         for _ in range(int(turns.get("repeat", 1))):
             for seat in self.order(turns):
                 if g.state.over:
@@ -144,24 +147,7 @@ class FlowRunner:
         for _ in range(MAX_ACTIONS_PER_TURN):
             if g.state.over:
                 break
-            choices = self.available(pid, seat, turns, main_left=taken < actions)
-            refused = choices.pop("__refused__")
-            opts = list(choices.values())
-            main_possible = any(not (o.action or {}).get("free") for o in opts)
-            if may_pass and taken == 0:
-                # before a first action, passing is the only way out of an action round
-                opts.append(ActionChoice("pass", "pass (no more turns this round)"))
-            elif taken >= required or not main_possible:
-                opts.append(ActionChoice("end", "end turn"))
-            if len(opts) == 1 and opts[0].key in ("end", "pass"):
-                if opts[0].key == "pass":  # nothing at all can be done: the player is out
-                    g.state.passed.add(seat)
-                break
-            decision = Decision(seat, "action", f"{g.state.players[seat].name}: choose an "
-                                f"action ({taken} of {actions if actions < BIG_TURN else 'any'} "
-                                "taken)", [Option(o.label, o, o.key) for o in opts],
-                                refused=refused)
-            pick = opts[g.decide(decision)]
+            pick = self.choose(pid, seat, taken, actions, required, turns, may_pass)
             if pick.key == "end":
                 break
             if pick.key == "pass":
@@ -170,6 +156,93 @@ class FlowRunner:
             if self.perform(pick, seat) and not (pick.action or {}).get("free"):
                 taken += 1
         g.state.turn_seat = NO_OWNER
+
+    def choose(self, pid: str, seat: int, taken: int, actions: int, required: int,
+               turns: dict, may_pass: bool) -> ActionChoice:
+        """Ask the seat for its next action; 'end' or 'pass' when the turn is over.
+
+        A seat with nothing left to do is not asked: it ends (or, before a first
+        action of an action round, passes)."""
+        g = self.game
+        choices = self.available(pid, seat, turns, main_left=taken < actions)
+        refused = choices.pop("__refused__")
+        opts = list(choices.values())
+        main_possible = any(not (o.action or {}).get("free") for o in opts)
+        if may_pass and taken == 0:
+            # before a first action, passing is the only way out of an action round
+            opts.append(ActionChoice("pass", "pass (no more turns this round)"))
+        elif taken >= required or not main_possible:
+            opts.append(ActionChoice("end", "end turn"))
+        if len(opts) == 1 and opts[0].key in ("end", "pass"):
+            return opts[0]  # nothing at all can be done
+        shown = actions if actions < BIG_TURN else "any"
+        decision = Decision(seat, "action", f"{g.state.players[seat].name}: choose an "
+                            f"action ({taken} of {shown} taken)",
+                            [Option(o.label, o, o.key) for o in opts], refused=refused)
+        return opts[g.decide(decision)]
+
+    def simultaneous(self, pid: str, turns: dict, actions: int, required: int) -> None:
+        """Everyone chooses at once, then the choices resolve in turn order.
+
+        In each step every player still in the phase commits to one action
+        while seeing the same position (nobody sees the others' choices), then
+        the committed actions are carried out in turn order. An action that has
+        become impossible by then is refused with its reason and that player
+        chooses again from the new position. A player who ends is out of the
+        phase; the phase ends when everyone has.
+        """
+        g = self.game
+        order = self.order(turns)
+        taken = {seat: 0 for seat in order}
+        numbers = {}
+        for seat in order:  # each player's part of the phase is one turn
+            g.state.turn_number += 1
+            numbers[seat] = g.state.turn_number
+        done: set[int] = set()
+        for _ in range(MAX_ACTIONS_PER_TURN):
+            if g.state.over or len(done) == len(order):
+                break
+            committed = []
+            for seat in order:
+                if seat in done:
+                    continue
+                g.state.turn_seat, g.state.turn_number = seat, numbers[seat]
+                pick = self.choose(pid, seat, taken[seat], actions, required, turns, False)
+                if pick.key == "end":
+                    done.add(seat)
+                else:
+                    committed.append((seat, pick))
+            for seat, pick in committed:
+                g.state.turn_seat, g.state.turn_number = seat, numbers[seat]
+                for _ in range(MAX_ACTIONS_PER_TURN):
+                    if g.state.over:
+                        break
+                    if self.resolve(pick, seat):
+                        if not (pick.action or {}).get("free"):
+                            taken[seat] += 1
+                        break
+                    pick = self.choose(pid, seat, taken[seat], actions, required, turns, False)
+                    if pick.key == "end":
+                        done.add(seat)
+                        break
+        g.state.turn_seat = NO_OWNER
+
+    def resolve(self, pick: ActionChoice, seat: int) -> bool:
+        """Carry out an action chosen earlier, if it is still allowed now."""
+        g = self.game
+        if pick.card is None:
+            key = ("action", pick.key.split(":", 1)[1])
+        else:
+            key = ("card", g.state.cards[pick.card].def_id, "action", pick.index)
+        reason = self.blocked(key, pick.action, seat, pick.card, pick.key)
+        if reason is not None:
+            g.log(f"{g.state.players[seat].name}: {pick.label}")
+            g.log(f"  refused: {reason}")
+            agent = g.agents[seat]
+            if hasattr(agent, "action_failed"):
+                agent.action_failed(pick.label, reason)
+            return False
+        return self.perform(pick, seat)
 
     def available(self, pid: str, seat: int, turns: dict, main_left: bool) -> dict:
         """The actions this seat may choose now, and the refused ones with reasons."""
