@@ -688,6 +688,11 @@ class _Builder:
                 self._expr(("flow", "end", "solo_win"), e, ("solo_win",),
                            Context("end.solo_win", False, False, dict(you)), T.BOOL,
                            "the solo win condition")
+            for i, rank in enumerate(e.data.get("ranks") or []):
+                if isinstance(rank, dict) and "if" in rank:
+                    self._expr(("flow", "end", "rank", i), e, ("ranks", i, "if"),
+                               Context(f"end.ranks {i + 1}", False, False, dict(you)), T.BOOL,
+                               "the title's condition")
         if "evaluation" in self.singles:
             self._expr(("flow", "evaluation"), self.singles["evaluation"], (),
                        Context("evaluation", False, False, dict(you)), T.INT, "the evaluation")

@@ -226,6 +226,21 @@ end:
     assert result.ranks == ["Silver", "Bronze"]
 
 
+def test_titles_may_need_a_condition(tmp_path):
+    rs = _tiny_variant(tmp_path, """\
+end:
+  ranks:
+    - {at: 3, name: Bronze}
+    - {at: 6, name: Silver, if: fame >= 1}
+""")
+    g = game(rs)
+    g.state.players[0].stock["gold"] = 7
+    g.state.players[1].stock["gold"] = 7
+    g.state.players[1].tracks["fame"] = 1
+    result = FlowRunner(g).score()
+    assert result.ranks == ["Bronze", "Silver"]
+
+
 def _tiny_variant(tmp_path, flow_extra="", flow_replace=None):
     import shutil
     work = tmp_path / "v"
@@ -350,3 +365,36 @@ def test_simultaneous_turns_hide_the_others_choices(tmp_path):
     assert seen[0][1][0] == seen[1][1][0] == "action:prize"
     assert "Take the prize" in seen[2][2] and seen[2][1][0] == "action:earn"
     assert gold[0] - gold[1] == 10 - 2
+
+
+def test_a_scenario_step_picks_one_of_a_cards_actions(tmp_path):
+    from interpreter.engine.scenario import load_scenarios, run_scenario
+    from interpreter.errors import Diagnostics
+    _tiny_variant(tmp_path)
+    cards = tmp_path / "v" / "cards.yaml"
+    cards.write_text(cards.read_text().replace(
+        "      - name: Polish\n        do: raise fame\n",
+        "      - name: Polish\n        do: raise fame\n"
+        "      - name: Shine\n        do: gain 3 gold\n"))
+    rs = load_ruleset(tmp_path / "v")
+    head = ("kind: scenarios\nscenarios:\n  - id: x\n    players: 2\n    setup: |\n"
+            "      as player(1):\n"
+            "        put(item(filter(x in all_cards_in(deck) where x.id == statue), 1),"
+            " tableau)\n    steps:\n")
+    path = tmp_path / "s.yaml"
+    path.write_text(head + "      - card_action: statue\n        which: Shine\n"
+                    "      - expect: stock(gold) == 3 + 3 and fame == 0\n"
+                    "      - card_action: statue\n        which: 1\n"
+                    "      - expect: fame == 1\n"
+                    "      - card_action: statue\n        which: shine\n"
+                    "        refused: already used\n")
+    diags = Diagnostics()
+    (sc,) = load_scenarios(rs, path, diags)
+    assert not diags
+    outcome = run_scenario(rs, sc)
+    assert outcome.passed, outcome.message
+    path.write_text(head + "      - card_action: statue\n        which: Shyne\n"
+                    "      - card_action: statue\n        which: 3\n")
+    load_scenarios(rs, path, diags)
+    assert [(d.code, d.span.line) for d in diags] == [("RB401", 10), ("RB204", 12)]
+    assert diags[0].hint == "did you mean 'Shine'?"

@@ -321,6 +321,8 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
                          "A title.", {
                              "at": integer("The lowest score that earns it."),
                              "name": ref("name", "The title, e.g. 'Gold medal'."),
+                             "if": ref("expression", "Only a player for whom this also "
+                                       "holds earns it (player 'you')."),
                          }, required=["at", "name"])),
     }),
     "evaluation": ref("expression", "How good the position is for player 'you' (higher is "
@@ -446,6 +448,11 @@ SCENARIOS = obj("Rules tests as data: positions, steps and what must then be tru
                                   "checks a player faces."),
                     "card_action": string("An action printed on a card the player has in "
                                           "play: the card's id."),
+                    "which": {"description": "With card_action: which of the card's actions, "
+                                             "by name or by number from 1 (default the first "
+                                             "one available).",
+                              "anyOf": [{"type": "string", "minLength": 1},
+                                        {"type": "integer", "minimum": 1}]},
                     "answers": arr("Answers to the decisions this step asks, in order.",
                                    ANSWER),
                     "refused": string("The step must be refused, with a reason containing "

@@ -365,10 +365,11 @@ class FlowRunner:
             if not solo:
                 winners = []
         ranks = []
-        for total in scores:
+        for seat, total in enumerate(scores):
             earned = None
-            for rank in (self.flow.get("end") or {}).get("ranks", []) or []:
-                if total >= rank["at"]:
+            for i, rank in enumerate((self.flow.get("end") or {}).get("ranks", []) or []):
+                cond = self.rs.code.get(("flow", "end", "rank", i))
+                if total >= rank["at"] and (cond is None or cond(g.frame(seat))):
                     earned = rank["name"]
             ranks.append(earned)
         finished = True

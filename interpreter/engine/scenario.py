@@ -41,6 +41,7 @@ class Step:
     answers: list = field(default_factory=list)
     refused: str | None = None
     answers_span: Span | None = None
+    which: int | None = None  # card_action: the index of the card's action to take
 
 
 @dataclass
@@ -158,12 +159,35 @@ def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics) -> list[Scenario
                 if step.action not in rs.cards:
                     diags.error("RB401", f"unknown card '{step.action}'",
                                 doc.span(where + ("card_action",)))
+                elif "which" in sd:
+                    step.which = _which_action(rs, step.action, sd["which"],
+                                               doc.span(where + ("which",)), diags)
             steps.append(step)
         out.append(Scenario(data["id"], data.get("description", ""), doc.span(base + ("id",)),
                             doc.file, data["players"], data.get("seed", 1),
                             list(data.get("variants", [])), list(data.get("decisions", [])),
                             setup, steps, "setup" in data and setup is None))
     return out
+
+
+def _which_action(rs: Ruleset, card: str, which, span: Span, diags) -> int | None:
+    """The index of a card's action named (or numbered from 1) by a step's 'which'."""
+    actions = rs.cards[card].data.get("actions", []) or []
+    names = [a.get("name") or "action" for a in actions]
+    if isinstance(which, int) and not isinstance(which, bool):
+        if 1 <= which <= len(actions):
+            return which - 1
+        diags.error("RB204", f"'{card}' has {len(actions)} action(s); there is no action "
+                    f"number {which}", span)
+        return None
+    for i, name in enumerate(names):
+        if name.lower() == str(which).lower():
+            return i
+    from ..errors import suggest
+    diags.error("RB401", f"'{card}' has no action named '{which}'", span,
+                hint=suggest(str(which), names) or
+                ("its actions are: " + ", ".join(names) if names else "it has no actions"))
+    return None
 
 
 def _parse(doc: Document, path, start, label, diags):
@@ -315,10 +339,14 @@ def _take_action(game: Game, runner: FlowRunner, step: Step) -> str | None:
         pick = choices[key]
     else:
         picks = [c for k, c in choices.items() if c.card is not None
-                 and game.state.cards[c.card].def_id == step.action]
+                 and game.state.cards[c.card].def_id == step.action
+                 and (step.which is None or c.index == step.which)]
         if not picks:
-            reasons = [r for lbl, r in refused.items() if lbl.startswith(
-                game.rs.cards[step.action].data.get("name", step.action))]
+            prefix = game.rs.cards[step.action].data.get("name", step.action) + ":"
+            if step.which is not None:
+                actions = game.rs.cards[step.action].data.get("actions", [])
+                prefix += " " + (actions[step.which].get("name") or "action")
+            reasons = [r for lbl, r in refused.items() if lbl.startswith(prefix)]
             return reasons[0] if reasons else "no such card action is available"
         pick = picks[0]
     agent = game.agents[seat]
