@@ -398,3 +398,22 @@ def test_a_scenario_step_picks_one_of_a_cards_actions(tmp_path):
     load_scenarios(rs, path, diags)
     assert [(d.code, d.span.line) for d in diags] == [("RB401", 10), ("RB204", 12)]
     assert diags[0].hint == "did you mean 'Shine'?"
+
+
+def test_the_log_tells_what_everyone_may_know(tiny):
+    g = game(tiny, answers=[0])  # the first card in hand
+    g.run_code(("flow", "setup"), g.frame(None))
+    g.state.round = 1
+    hand = [CardRef(c) for c in g.state.zones[("hand", 0)]]
+    names = {g.card_name(c) for c in hand}
+    runner = FlowRunner(g)
+    pick = runner.available("work", 0, {"card_actions": False}, True)["action:build"]
+    assert runner.perform(pick, 0)
+    built = g.card_name(g.state.zones[("tableau", 0)][0])
+    lines = "\n".join(g.log_lines)
+    # the card chosen from the hidden hand is named only once it is public
+    assert f"{built} → Player 1's tableau" in lines
+    assert "chooses" not in lines
+    assert not any(n in lines for n in names - {built})
+    run(tiny, g, "place tower on a")
+    assert g.log_lines[-1].strip() == "Player 1 places tower on a"

@@ -258,7 +258,22 @@ class Game:
                 raise IllegalAnswer(decision, problem)
             agent.refused(decision, problem)
         self.record.append(int(answer))
+        if decision.kind != "action" and not decision.is_range:
+            self._log_choice(decision, decision.options[int(answer)])
         return int(answer)
+
+    def _log_choice(self, decision: Decision, option: Option) -> None:
+        """Log a choice made inside an action when everyone may know it."""
+        value = option.value
+        if isinstance(value, CardRef):
+            c = self.state.cards[value]
+            if self.zone_decl[c.zone].get("visibility", "public") != "public":
+                return  # a hidden card: its name is nobody else's business
+        elif decision.kind not in ("option", "item") or value is None:
+            return  # yes/no and numbers say nothing without their question
+        elif isinstance(value, str) and value in self.space_decl:
+            return  # spaces are logged where tiles are placed
+        self.log(f"  {self.state.players[decision.player].name} chooses {option.label}")
 
     def _label(self, value: Any, kind: str = "") -> str:
         if value is None:
@@ -687,6 +702,9 @@ class Game:
         live["tile"] = tile
         if self.tile_decl.get(tile, {}).get("owned"):
             live["owner"] = player
+        who = self.state.players[player].name if player is not None else "The game"
+        tname = self.tile_decl.get(tile, {}).get("name") or tile.replace("_", " ")
+        self.log(f"  {who} places {tname} on {self._label(space)}")
         if source is not None:
             live["card"] = source
         self.run_code(("tile", tile, "on_place"), self.frame(player, space=space))
@@ -789,6 +807,7 @@ class Game:
 
     def put(self, card, zone, player, slot):
         c = self.state.card_w(card)
+        was_public = self.zone_decl[c.zone].get("visibility", "public") == "public"
         self.state.zones[(c.zone, c.zone_owner)].remove(card)
         key = self._zone_key(zone, player)
         cards = self.state.zones[key]
@@ -800,6 +819,11 @@ class Game:
         if key[1] != NO_OWNER:
             c.owner = key[1]
         decl = self.zone_decl[zone]
+        if not was_public and decl.get("visibility", "public") == "public":
+            # a card everyone can now see: say where it went
+            where = decl.get("name") or zone.replace("_", " ")
+            whose = f"{self.state.players[key[1]].name}'s " if key[1] != NO_OWNER else ""
+            self.log(f"  {self.card_name(card)} → {whose}{where}")
         limit = decl.get("slots")
         while limit and len(cards) > limit:
             pushed = cards[-1]
