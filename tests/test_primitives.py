@@ -417,3 +417,15 @@ def test_the_log_tells_what_everyone_may_know(tiny):
     assert not any(n in lines for n in names - {built})
     run(tiny, g, "place tower on a")
     assert g.log_lines[-1].strip() == "Player 1 places tower on a"
+
+
+def test_boards_show_as_a_text_map_and_spaces_describe_themselves(tiny):
+    from interpreter.engine.render import board_lines
+    g = game(tiny)
+    run(tiny, g, "place tower on b", you=1)
+    lines = [line.plain.rstrip() for line in board_lines(g, g.view(0))]
+    # a grid: free spaces show their label (position from 1), a tile its symbol + owner
+    assert lines[1:3] == ["  1   T2", "  3   4"]
+    assert "T tower" in lines[-1]
+    assert g.space_summary("a") == "#1 plain · next to tower (Player 2)"
+    assert g.space_summary("b") == "#2 plain · has tower (Player 2)"

@@ -189,6 +189,9 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
             "name": ref("name", "The printed name."),
             "description": ref("description", "What it is."),
             "owned": boolean("Placed tiles belong to the player who placed them."),
+            "symbol": {"type": "string", "minLength": 1, "maxLength": 2,
+                       "description": "How the tile shows on a text map (default the first "
+                                      "letter of its name)."},
             "supply": integer("How many of these tiles exist; once all are on the boards, "
                               "placing one does nothing.", minimum=0),
             "placement": ref("expression", "Where it may normally go: a condition on 'space'."),
@@ -210,6 +213,10 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
                 "A space.", {
                     "id": ref("id", "The space's id."),
                     "name": ref("name", "Its printed name, if any."),
+                    "label": {"type": "string", "minLength": 1, "maxLength": 4,
+                              "description": "A short label shown on the text map and next to "
+                                             "the space when people choose it (default its "
+                                             "position in this list, from 1)."},
                     "type": ref("id", "Its space type."),
                     "row": integer("Row (from 0, top)."),
                     "column": integer("Position in the row (from 0, left)."),

@@ -135,9 +135,12 @@ class HumanAgent(Agent):
             from .game import CardRef
             for i, opt in enumerate(decision.options, 1):
                 detail = ""
+                summary = ""
                 if isinstance(opt.value, CardRef):
                     summary = game.card_summary(opt.value)
-                    detail = f"  [dim]({escape(summary)})[/dim]" if summary else ""
+                elif isinstance(opt.value, str) and opt.value in game.space_decl:
+                    summary = game.space_summary(opt.value)
+                detail = f"  [dim]({escape(summary)})[/dim]" if summary else ""
                 c.print(f"  [cyan]{i:>2}[/cyan]. {escape(opt.label)}{detail}")
             for label, reason in decision.refused.items():
                 c.print(f"  [dim] --  {escape(label)} (not now: {escape(reason)})[/dim]")

@@ -168,9 +168,18 @@ class Game:
         self.tile_decl = {tid: (e.data if isinstance(e.data, dict) else {"id": tid})
                           for tid, e in comp.sections["tiles"].items()}
         self.space_decl: dict[str, dict] = {}
+        self.space_label: dict[str, str] = {}  # short labels for maps and choices
+        self.space_type_names: dict[str, str] = {}
         for board in comp.sections["boards"].values():
-            for space in board.data["spaces"]:
+            for i, space in enumerate(board.data["spaces"], 1):
                 self.space_decl[space["id"]] = space
+                self.space_label[space["id"]] = str(space.get("label", i))
+            for item in board.data.get("space_types", []) or []:
+                if isinstance(item, dict):
+                    self.space_type_names[item["id"]] = item.get("name") or item["id"]
+            for item in board.data.get("bonuses", []) or []:
+                if isinstance(item, dict):
+                    self.space_type_names.setdefault(item["id"], item.get("name") or item["id"])
         self.card_fields_default = {fid: e.data.get("default")
                                     for fid, e in comp.sections["card_fields"].items()}
         self.in_play_zones = {z for z, d in self.zone_decl.items() if d.get("in_play")}
@@ -308,6 +317,40 @@ class Game:
         if data.get("text"):
             parts.append(data["text"])
         return " · ".join(parts)
+
+    def space_summary(self, space: str) -> str:
+        """Label, kind, bonus, tile and occupied neighbours of a space, for people choosing it."""
+        decl, live = self.space_decl[space], self.state.spaces[space]
+        kind = decl.get("type", "")
+        parts = [f"#{self.space_label[space]} {self.space_type_names.get(kind, kind)}"]
+        if decl.get("bonus"):
+            counts: dict[str, int] = {}
+            for b in decl["bonus"]:
+                counts[b] = counts.get(b, 0) + 1
+            parts.append("bonus " + ", ".join(f"{n} {self.thing_name(b)}"
+                                             for b, n in counts.items()))
+        if live.get("tile") is not None:
+            parts.append("has " + self.tile_text(space))
+        near = [self.tile_text(n) for n in self.rs.adjacency.get(space, [])
+                if self.state.spaces[n].get("tile") is not None]
+        if near:
+            parts.append("next to " + ", ".join(near))
+        return " · ".join(parts)
+
+    def tile_text(self, space: str) -> str:
+        live = self.state.spaces[space]
+        tile = live["tile"]
+        text = self.tile_decl.get(tile, {}).get("name") or tile.replace("_", " ")
+        if live.get("owner") is not None and live["owner"] != NO_OWNER:
+            text += f" ({self.state.players[live['owner']].name})"
+        return text
+
+    def thing_name(self, ident: str) -> str:
+        """The printed name of a resource or bonus id."""
+        decl = self.resource_decl.get(ident)
+        if decl is not None:
+            return decl.get("name") or ident
+        return self.space_type_names.get(ident, ident.replace("_", " "))
 
     def card_name(self, card: int) -> str:
         return self.card_data(card).get("name", self.state.cards[card].def_id)

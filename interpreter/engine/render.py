@@ -17,20 +17,25 @@ def render_view(view: dict, game) -> Table:
         style = "bold green" if p["seat"] - 1 == seat else ""
         table.add_column(Text(p["name"], style=style), overflow="fold")
     rows: dict[str, list[str]] = {}
+    blank = [""] * len(view["players"])
     for i, p in enumerate(view["players"]):
         for key, value in p["stock"].items():
-            rows.setdefault(key, [""] * len(view["players"]))[i] = str(value)
+            rows.setdefault(game.thing_name(key), list(blank))[i] = str(value)
         for key, value in p["production"].items():
-            rows.setdefault(f"{key} production", [""] * len(view["players"]))[i] = str(value)
+            rows.setdefault(f"{game.thing_name(key)} production", list(blank))[i] = str(value)
         for key, value in p["tracks"].items():
-            rows.setdefault(key, [""] * len(view["players"]))[i] = str(value)
+            rows.setdefault(_track_name(game, key), list(blank))[i] = str(value)
     for key, values in rows.items():
         table.add_row(key, *values)
     out = Table.grid(padding=(0, 1))
     out.add_row(table)
     if view["tracks"]:
-        out.add_row(Text("  ".join(f"{k}: {v}" for k, v in view["tracks"].items()), style="cyan"))
-    for name, cards in view["zones"].items():
+        out.add_row(Text("  ".join(f"{_track_name(game, k)}: {v}"
+                                   for k, v in view["tracks"].items()), style="cyan"))
+    for line in board_lines(game, view):
+        out.add_row(line)
+    for key, cards in view["zones"].items():
+        name = _zone_name(game, key, view)
         if isinstance(cards, dict):
             if cards["count"]:
                 out.add_row(Text(f"{name}: {cards['count']} cards", style="dim"))
@@ -41,6 +46,77 @@ def render_view(view: dict, game) -> Table:
         more = f" … (+{len(cards) - 30})" if len(cards) > 30 else ""
         out.add_row(Text(f"{name}: {shown}{more}"))
     return out
+
+
+def _track_name(game, key: str) -> str:
+    return (game.track_decl.get(key) or {}).get("name") or key.replace("_", " ")
+
+
+def _zone_name(game, key: str, view: dict) -> str:
+    zone, _, owner = key.partition("@")
+    name = (game.zone_decl.get(zone) or {}).get("name") or zone.replace("_", " ")
+    if owner:
+        name += f" ({view['players'][int(owner) - 1]['name']})"
+    return name
+
+
+def board_lines(game, view: dict) -> list[Text]:
+    """A text map of each board laid out in rows (hex rows or a grid).
+
+    An occupied space shows its tile's symbol and its owner's seat ('C1'); a
+    free one shows its label, the same label people see next to a space they
+    may choose. Spaces off the map are listed after it.
+    """
+    lines: list[Text] = []
+    occupied = view.get("spaces", {})
+    for entry in game.rs.sections["boards"].values():
+        board = entry.data
+        layout = board.get("layout", "explicit")
+        if layout not in ("hex_rows", "grid"):
+            continue
+        rows: dict[int, dict[int, str]] = {}
+        off: list[str] = []
+        width = max(len(game.space_label[s["id"]]) for s in board["spaces"]) + 1
+        width = max(width, 3)
+        for space in board["spaces"]:
+            sid = space["id"]
+            cell = _cell(game, sid, occupied.get(sid))
+            if space.get("off_board"):
+                off.append(f"{game.space_label[sid]} {space.get('name') or sid}: "
+                           + (cell if sid in occupied else "free"))
+                continue
+            rows.setdefault(space["row"], {})[space["column"]] = cell
+        if not rows:
+            continue
+        widest = max(len(r) for r in rows.values())
+        lines.append(Text(board.get("name") or board["id"], style="bold"))
+        for r in sorted(rows):
+            cells = rows[r]
+            indent = (widest - len(cells)) * (width + 1) // 2 if layout == "hex_rows" else 0
+            text = Text(" " * (indent + 2))
+            for c in range(max(cells) + 1):
+                cell = cells.get(c, "")
+                style = "dim" if cell and cell[0].isdigit() else "bold"
+                text.append(cell.ljust(width), style=style)
+                text.append(" ")
+            lines.append(text)
+        if off:
+            lines.append(Text("  off the map: " + "; ".join(off)))
+        symbols = [f"{_symbol(game, t)} {d.get('name') or t}" for t, d in game.tile_decl.items()]
+        lines.append(Text("  " + ", ".join(symbols) + "; a number is a free space", style="dim"))
+    return lines
+
+
+def _symbol(game, tile: str) -> str:
+    decl = game.tile_decl.get(tile, {})
+    return decl.get("symbol") or (decl.get("name") or tile)[0].upper()
+
+
+def _cell(game, space: str, live: dict | None) -> str:
+    if not live or live.get("tile") is None:
+        return game.space_label[space]
+    owner = live.get("owner")
+    return _symbol(game, live["tile"]) + ("" if owner is None or owner < 0 else str(owner + 1))
 
 
 def _card_text(card: dict) -> str:
