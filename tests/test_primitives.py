@@ -427,5 +427,24 @@ def test_boards_show_as_a_text_map_and_spaces_describe_themselves(tiny):
     # a grid: free spaces show their label (position from 1), a tile its symbol + owner
     assert lines[1:3] == ["  1   T2", "  3   4"]
     assert "T tower" in lines[-1]
-    assert g.space_summary("a") == "#1 plain · next to tower (Player 2)"
-    assert g.space_summary("b") == "#2 plain · has tower (Player 2)"
+    assert g.space_summary("a") == "plain · next to tower (Player 2)"
+    assert g.space_summary("b") == "plain · has tower (Player 2)"
+
+
+def test_a_refused_action_leaves_only_its_refusal_in_the_log(tmp_path):
+    _tiny_variant(tmp_path)
+    flow = tmp_path / "v" / "flow.yaml"
+    flow.write_text(flow.read_text().replace(
+        "actions:\n  - id: earn\n",
+        "actions:\n  - id: overreach\n    name: Overreach\n"
+        "    do: |\n      place tower on a\n      pay 100 gold\n  - id: earn\n"))
+    rs = load_ruleset(tmp_path / "v")
+    g = game(rs)
+    runner = FlowRunner(g)
+    choices = runner.available("work", 0, {"card_actions": False}, True)
+    assert not runner.perform(choices["action:overreach"], 0)
+    assert runner.perform(choices["action:tower"], 0) is True
+    assert g.log_lines[0] == "Player 1: Overreach"
+    assert g.log_lines[1].startswith("  refused: needs 100")
+    assert g.log_lines[2] == "Player 1: Build a tower"
+    assert g.log_lines[3].startswith("  Player 1 places tower on ") and len(g.log_lines) == 4

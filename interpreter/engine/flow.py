@@ -312,12 +312,14 @@ class FlowRunner:
         key = (("action", pick.key.split(":", 1)[1], "do") if pick.card is None
                else ("card", g.state.cards[pick.card].def_id, "action", pick.index, "do"))
         g.context = pick.label
+        g.log(f"{g.state.players[seat].name}: {pick.label}")
+        g.hold_log()  # what the action did is told once it has succeeded
         try:
-            g.log(f"{g.state.players[seat].name}: {pick.label}")
             f = g.frame(seat, this=pick.card) if pick.card is not None else g.frame(seat)
             g.run_code(key, f)
         except (RequirementFailed, ActionRefused) as exc:
             g.restore(snap)
+            g.release_log(keep=False)
             g.context = ""
             reason = getattr(exc, "message", None) or getattr(exc, "reason", str(exc))
             g.log(f"  refused: {reason}")
@@ -325,6 +327,10 @@ class FlowRunner:
             if hasattr(agent, "action_failed"):
                 agent.action_failed(pick.label, reason)
             return False
+        except BaseException:
+            g.release_log(keep=True)  # stopped for another reason: lose no line
+            raise
+        g.release_log(keep=True)
         g.context = ""
         once = pick.action.get("once_per", "round" if pick.card is not None else "any")
         if once != "any":

@@ -154,6 +154,7 @@ class Game:
         self.dry_run = 0
         self.listeners: list[Callable[[str], None]] = []
         self.log_lines: list[str] = []
+        self.held: list[str] | None = None  # lines of an action still running
         self.decision_count = 0
         self.decider: int | None = None  # who answers choices made inside effects
         self.choice_kind = ""  # the type of what the next choice picks, for its labels
@@ -297,8 +298,7 @@ class Game:
             return str(value)
         if isinstance(value, str):
             if value in self.space_decl:
-                s = self.space_decl[value]
-                return s.get("name") or value
+                return self.space_name(value)
             return value
         return str(value)
 
@@ -318,11 +318,19 @@ class Game:
             parts.append(data["text"])
         return " · ".join(parts)
 
+    def space_name(self, space: str) -> str:
+        """How a space is called: its name, its map label ('#13'), or both."""
+        decl = self.space_decl[space]
+        if "label" in decl:
+            tag = f"#{decl['label']}"
+            return f"{decl['name']} {tag}" if decl.get("name") else tag
+        return decl.get("name") or space
+
     def space_summary(self, space: str) -> str:
-        """Label, kind, bonus, tile and occupied neighbours of a space, for people choosing it."""
+        """Kind, bonus, tile and occupied neighbours of a space, for people choosing it."""
         decl, live = self.space_decl[space], self.state.spaces[space]
         kind = decl.get("type", "")
-        parts = [f"#{self.space_label[space]} {self.space_type_names.get(kind, kind)}"]
+        parts = [self.space_type_names.get(kind, kind)]
         if decl.get("bonus"):
             counts: dict[str, int] = {}
             for b in decl["bonus"]:
@@ -372,7 +380,9 @@ class Game:
             prompt = self._prompt(f"choose {noun}")
         if not options and not optional:
             raise ActionRefused(f"{prompt}: there is nothing to choose")
-        opts = [Option(self._label(v, what), v) for v in options]
+        opts = [Option(self._label(v, what), v,
+                       v if isinstance(v, str) and v in self.space_decl else "")
+                for v in options]
         if optional:
             opts.append(Option("none", None, "none"))
         kind = "card" if options and isinstance(options[0], CardRef) else "item"
@@ -919,9 +929,22 @@ class Game:
     def log(self, message):
         if self.dry_run:
             return
+        if self.held is not None:
+            self.held.append(message)
+            return
         self.log_lines.append(message)
         for listener in self.listeners:
             listener(message)
+
+    def hold_log(self) -> None:
+        """Keep log lines back until the running action succeeds (or is undone)."""
+        self.held = []
+
+    def release_log(self, keep: bool) -> None:
+        lines, self.held = self.held or [], None
+        if keep:
+            for line in lines:
+                self.log(line)
 
     def end_game(self):
         self.state.over = True

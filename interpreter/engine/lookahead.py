@@ -25,6 +25,7 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
     clone.check_invariants = False
     clone.listeners = []
     clone.log_lines = []
+    clone.held = None
     st = clone.state
     hidden_keys = [key for key in st.zones if clone.visible_to(key[0], key[1], seat) == "count"]
     # reshuffle within each kind of zone only (a deck with itself, other players' hands
