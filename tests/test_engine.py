@@ -210,3 +210,31 @@ def test_greedy_agent_follows_its_plan_only_while_it_fits():
     d = Decision(0, "item", "Pick", [Option("a"), Option("b")])
     first = agent.decide(d, None, None)  # 5 does not fit: improvise
     assert first in (0, 1) and agent.plan == []
+
+
+def test_greedy_tries_each_option_of_an_actions_first_choice(tmp_path):
+    import shutil
+    from pathlib import Path
+
+    from interpreter.engine.agents import GreedyAgent
+    work = tmp_path / "t"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "tiny", work)
+    flow = work / "flow.yaml"
+    flow.write_text(flow.read_text().replace(
+        "actions:\n  - id: earn\n",
+        "actions:\n  - id: grab\n    name: Grab\n"
+        "    do: gain choose(x in [1, 2, 3, 4, 5, 6, 7, 8]) gold\n  - id: earn\n"))
+    rs = load_ruleset(work)
+    for seed in range(1, 6):
+        g = Game(rs, 1, seed, [GreedyAgent(seed)])
+        g.state.round = 1
+        runner = FlowRunner(g)
+        choice = runner.available("work", 0, {"card_actions": False}, True)["action:grab"]
+        before = g.state.players[0].stock["gold"]
+        pick = g.decide(Decision(0, "action", "choose", [Option("grab", choice, choice.key),
+                                                         Option("earn", runner.available(
+                                                             "work", 0, {}, True)["action:earn"],
+                                                             "action:earn")]))
+        assert pick == 0
+        runner.perform(choice, 0)
+        assert g.state.players[0].stock["gold"] == before + 8  # the best of the 8, every time

@@ -55,15 +55,18 @@ class GreedyAgent(Agent):
     name = "greedy"
     wants_view = False  # it looks ahead on a determinised copy instead
 
-    def __init__(self, seed: int, rollouts: int = 3):
+    def __init__(self, seed: int, rollouts: int = 3, first_choices: int | None = None):
+        from .lookahead import MAX_FIRST_CHOICES
         self.rng = random.Random(seed)
         self.rollouts = rollouts
+        self.first_choices = MAX_FIRST_CHOICES if first_choices is None else first_choices
         self.plan: list[int] = []
 
     def decide(self, decision, view, game):
         if decision.kind == "action" and len(decision.options) > 1:
             from .lookahead import evaluate_options
-            values, plans = evaluate_options(game, decision, self.rng, self.rollouts)
+            values, plans = evaluate_options(game, decision, self.rng, self.rollouts,
+                                             self.first_choices)
             best = max(values)
             ties = [i for i, v in enumerate(values) if v == best]
             pick = ties[0] if len(ties) == 1 else self.rng.choice(ties)

@@ -51,25 +51,44 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
 
 
 class _Recorder(RandomAgent):
-    """Answers at random and remembers the answers, so a good plan can be replayed."""
+    """Answers at random and remembers the answers, so a good plan can be replayed.
 
-    def __init__(self, seed: int, log: list):
+    The first decision inside the action may be forced (``first``): rollouts
+    then try each option of that decision in turn instead of random ones.
+    """
+
+    def __init__(self, seed: int, log: list, first: int | None = None):
         super().__init__(seed)
         self.log = log
+        self.first = first
+        self.first_count: int | None = None  # how many options the first decision had
 
     def decide(self, decision, view, game):
+        if not self.log and self.first_count is None:
+            self.first_count = decision.count()
+            if self.first is not None and not decision.is_range:
+                answer = self.first % decision.count()
+                self.log.append(answer)
+                return answer
         answer = super().decide(decision, view, game)
         self.log.append(answer)
         return answer
 
 
+MAX_FIRST_CHOICES = 8  # options of an action's first choice tried one by one
+
+
 def evaluate_options(game: Game, decision: Decision, rng: random.Random,
-                     rollouts: int = 3) -> tuple[list[float], list[list[int]]]:
+                     rollouts: int = 3, first_choices: int = MAX_FIRST_CHOICES
+                     ) -> tuple[list[float], list[list[int]]]:
     """For each action option: the best evaluation over a few rollouts, and its plan.
 
     A rollout performs the action on a determinised copy, answering the action's
     own choices at random; the plan is the list of those answers, so the agent
-    can make the same choices when it performs the action for real.
+    can make the same choices when it performs the action for real. When the
+    action starts with a choice (which card, which space), the rollouts try
+    its options one by one (up to ``first_choices`` of them) rather than at
+    random, so a good card is not missed by chance.
     """
     from .flow import FlowRunner
     seat = decision.player
@@ -83,17 +102,23 @@ def evaluate_options(game: Game, decision: Decision, rng: random.Random,
             plans.append([])
             continue
         best, best_plan = LOSS, []
-        for _ in range(rollouts):
+        tries, i = rollouts, 0
+        while i < tries:
             trial = determinise(game, seat, rng)
             answers: list[int] = []
-            trial.agents = [_Recorder(rng.randrange(1 << 30), answers) for _ in range(game.n)]
+            recorder = _Recorder(rng.randrange(1 << 30), answers,
+                                 first=i if first_choices else None)
+            trial.agents = [recorder] * game.n
             runner = FlowRunner(trial)
             try:
                 value = runner.evaluate(seat) if runner.perform(choice, seat) else LOSS
             except (RequirementFailed, ActionRefused, RuleRuntimeError):
                 value = LOSS
+            if i == 0 and recorder.first_count:
+                tries = max(rollouts, min(recorder.first_count, first_choices))
             if value > best:
                 best, best_plan = value, answers
+            i += 1
         values.append(best)
         plans.append(best_plan)
     return values, plans
