@@ -93,6 +93,9 @@ def apply_mods(builder: "_Builder", docs: list[Document], diags: Diagnostics) ->
                 diags.error("RB502", f"'{op}' needs 'in': the list the entry belongs to",
                             doc.span(where))
                 continue
+            if section == "flow":
+                _flow_part(builder, doc, i, change, diags, conflict, touched)
+                continue
             entries = builder.sections[section]
             value = change.get("value")
             if op == "add":
@@ -157,6 +160,66 @@ def apply_mods(builder: "_Builder", docs: list[Document], diags: Diagnostics) ->
                     patched[k] = (doc, where + ("value", k))
                 entries[ident] = PatchedEntry(ident, merged, base.doc, base.path, section,
                                               base=base, patched=patched)
+
+
+FLOW_PARTS = ("setup", "rounds", "end", "tie_breaks", "evaluation")
+
+
+def _flow_part(builder, doc: Document, i: int, change: dict, diags: Diagnostics, conflict,
+               touched: dict) -> None:
+    """A change to one of the flow's single parts: 'in: flow, id: rounds'."""
+    from .ruleset import Entry, PatchedEntry
+    op, where, ident = change["op"], ("changes", i), change.get("id")
+    if ident not in FLOW_PARTS:
+        diags.error("RB500", f"the flow has no part '{ident}'; a mod may change "
+                    + ", ".join(FLOW_PARTS), doc.span(where + ("id",) if ident else where),
+                    hint=suggest(str(ident), FLOW_PARTS) if ident else None)
+        return
+    value = change.get("value")
+    keys = set(value) if isinstance(value, dict) else set()
+    if conflict(("flow", ident), doc, i, op, keys, value):
+        return
+    have = builder.singles.get(ident)
+    if op == "add" and have is not None:
+        diags.error("RB502", f"the flow already has '{ident}'; use 'replace' or 'patch'",
+                    doc.span(where + ("id",)))
+        return
+    if op in ("replace", "patch", "remove") and have is None:
+        diags.error("RB500", f"the flow has no '{ident}' to {op}", doc.span(where + ("id",)))
+        return
+    touched.setdefault(("flow", ident), []).append((doc, i, op, keys, value))
+    if op == "remove":
+        del builder.singles[ident]
+        return
+    if value is None:
+        diags.error("RB502", f"'{op}' needs a 'value'", doc.span(where))
+        return
+    path = where + ("value",)
+    if op == "patch":
+        if not isinstance(value, dict) or not isinstance(have.data, dict):
+            diags.error("RB502", "'patch' needs a mapping of keys to change", doc.span(path))
+            return
+        merged = dict(have.data)
+        merged.update(value)
+        if _valid_part(doc, path, ident, merged, diags, patch=value):
+            base = have.base if isinstance(have, PatchedEntry) and have.base else have
+            patched = dict(have.patched) if isinstance(have, PatchedEntry) else {}
+            patched.update({k: (doc, path + (k,)) for k in value})
+            builder.singles[ident] = PatchedEntry(ident, merged, base.doc, base.path, ident,
+                                                  base=base, patched=patched)
+        return
+    if _valid_part(doc, path, ident, value, diags):
+        builder.singles[ident] = Entry(ident, value, doc, path, ident)
+
+
+def _valid_part(doc, path, ident, value, diags, patch=None) -> bool:
+    before = len(diags)
+    for err in schemas.sub_validator(f"flow.schema.json#/properties/{ident}").iter_errors(value):
+        err_path = tuple(err.absolute_path)
+        if patch is not None and err_path and err_path[0] not in patch:
+            continue
+        schemas.report_at(doc, path, err, diags)
+    return len(diags) == before
 
 
 def _valid(doc: Document, path: tuple, section: str, value, diags: Diagnostics,

@@ -160,3 +160,25 @@ def test_set_constant(tmp_path):
 def test_a_mod_is_not_a_ruleset_file(tmp_path):
     mod = write(tmp_path, "mod.yaml", "kind: cards\ncards: []\n")
     assert [e[3] for e in errors(tmp_path, [mod])] == ["RB204"]
+
+
+def test_a_mod_changes_the_flows_single_parts(tmp_path):
+    mod = write(tmp_path, "mod.yaml", MOD_HEAD + """\
+  - {op: patch, in: flow, id: rounds, value: {count: 5, name: Season}}
+  - {op: add, in: flow, id: evaluation, value: "2 * stock(mc)"}
+""")
+    rs = load_ruleset(BASE, [mod])
+    assert rs.singles["rounds"].data == {"count": 5, "name": "Season"}
+    assert ("flow", "evaluation") in rs.code
+    # errors in a flow part point into the mod, with did-you-mean for a wrong part
+    bad = write(tmp_path, "bad.yaml", MOD_HEAD + """\
+  - {op: patch, in: flow, id: round, value: {count: 5}}
+  - {op: patch, in: flow, id: rounds, value: {count: zero}}
+  - {op: add, in: flow, id: rounds, value: {count: 2}}
+  - {op: replace, in: flow, id: end, value: {winner: lowest}}
+  - {op: add, in: flow, id: evaluation, value: "stock(mcc)"}
+""")
+    assert errors(tmp_path, [bad]) == [
+        ("bad.yaml", 5, 31, "RB500"), ("bad.yaml", 6, 54, "RB203"),
+        ("bad.yaml", 7, 29, "RB502"), ("bad.yaml", 8, 33, "RB500"),
+        ("bad.yaml", 9, 55, "RB301")]

@@ -414,14 +414,16 @@ MOD = obj("A mod or house rule: changes layered over a ruleset.", {
             "op": string("'add' a new entry, 'replace' an entry, 'patch' some of its keys, "
                          "'remove' it, or 'set_constant'.",
                          enum=["add", "replace", "patch", "remove", "set_constant"]),
-            "in": string("The list the entry belongs to.",
+            "in": string("The list the entry belongs to, or 'flow' for one of the flow's "
+                         "single parts (setup, rounds, end, tie_breaks, evaluation).",
                          enum=["cards", "resources", "card_resources", "tags", "card_types",
                                "markers", "blocks", "tracks", "zones", "tiles", "boards",
                                "events", "modifiers", "card_fields", "actions", "procedures",
                                "functions", "phases", "scoring", "variants", "triggers",
-                               "invariants"]),
+                               "invariants", "flow"]),
             "id": ref("id", "The entry's id (for replace, patch, remove; set_constant: "
-                      "the constant)."),
+                      "the constant; in 'flow': setup, rounds, end, tie_breaks or "
+                      "evaluation)."),
             "value": {"description": "The new entry (add, replace), the keys to change "
                                      "(patch), or the constant's value."},
         }, required=["op"])),
