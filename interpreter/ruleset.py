@@ -631,6 +631,19 @@ class _Builder:
 
     def _action(self, key: tuple, e: Entry, path: tuple, action: dict, base: dict,
                 label: str) -> None:
+        if ("each" in action) != ("as" in action):
+            self.diags.error("RB404", "'each' and 'as' go together: 'each' lists what the "
+                             "action is offered for, 'as' names one of them",
+                             e.key_span(*path, "each" if "each" in action else "as"),
+                             context=label)
+        elif "each" in action:
+            self._expr(key + ("each",), e, path + ("each",),
+                       Context(label + " list", False, False, dict(base)), T.list_of(T.ANY),
+                       "the list of 'each'")
+            tree = self.asts.get(key + ("each",))
+            kind = getattr(tree, "type", None)
+            base = dict(base)
+            base[action["as"]] = kind.elem if isinstance(kind, T.ListType) else T.ANY
         if "if" in action:
             self._expr(key + ("if",), e, path + ("if",),
                        Context(label + " condition", False, False, dict(base)), T.BOOL,

@@ -448,3 +448,83 @@ def test_a_refused_action_leaves_only_its_refusal_in_the_log(tmp_path):
     assert g.log_lines[1].startswith("  refused: needs 100")
     assert g.log_lines[2] == "Player 1: Build a tower"
     assert g.log_lines[3].startswith("  Player 1 places tower on ") and len(g.log_lines) == 4
+
+
+def test_a_scenario_step_naming_nothing_fails_without_crashing(tmp_path):
+    from interpreter.engine.scenario import load_scenarios, run_scenario
+    from interpreter.errors import Diagnostics
+    path = tmp_path / "s.yaml"
+    path.write_text("kind: scenarios\nscenarios:\n  - id: x\n    players: 2\n    steps:\n"
+                    "      - action: no_such_action\n  - id: y\n    players: 2\n    steps:\n"
+                    "      - card_action: no_such_card\n")
+    rs = load_ruleset(TINY)
+    diags = Diagnostics()
+    scenarios = load_scenarios(rs, path, diags)
+    assert [d.code for d in diags] == ["RB401", "RB401"]
+    for sc in scenarios:
+        outcome = run_scenario(rs, sc)
+        assert not outcome.passed and "errors" in outcome.message
+
+
+def test_an_action_offered_for_each_element_of_a_list(tmp_path):
+    from interpreter.engine.scenario import load_scenarios, run_scenario
+    from interpreter.errors import Diagnostics
+    _tiny_variant(tmp_path)
+    flow = tmp_path / "v" / "flow.yaml"
+    flow.write_text(flow.read_text().replace(
+        "actions:\n  - id: earn\n",
+        "actions:\n  - id: buy\n    name: Buy\n    each: cards_in(row)\n    as: offer\n"
+        "    if: stock(gold) >= offer.cost\n    once_per: round\n"
+        "    do: |\n      pay offer.cost gold\n      put(offer, tableau)\n  - id: earn\n"))
+    rs = load_ruleset(tmp_path / "v")
+    g = game(rs)
+    row = [card(g, "statue"), card(g, "coupon")]
+    for c in row:
+        g.put(c, "row", None, 0)
+    runner = FlowRunner(g)
+    choices = runner.available("work", 0, {"card_actions": False}, True)
+    refused = choices.pop("__refused__")
+    # one option per card in the row, labelled with it; the cost check sees each card
+    assert [c.label for k, c in choices.items() if k.startswith("action:buy")] == \
+        ["Buy: Statue", "Buy: Coupon"]
+    g.state.players[0].stock["gold"] = 2
+    choices = runner.available("work", 0, {"card_actions": False}, True)
+    refused = choices.pop("__refused__")
+    assert "action:buy:1" not in choices and refused["Buy: Statue"].startswith("needs stock")
+    assert runner.perform(choices["action:buy:2"], 0)
+    assert g.state.cards[row[1]].zone == "tableau"
+    # once per round counts the action, whichever card it was for
+    g.state.players[0].stock["gold"] = 9
+    choices = runner.available("work", 0, {"card_actions": False}, True)
+    assert choices["__refused__"]["Buy: Statue"] == "already used this round"
+    # scenario steps name the element by label or number
+    path = tmp_path / "s.yaml"
+    path.write_text("kind: scenarios\nscenarios:\n  - id: x\n    players: 2\n    setup: |\n"
+                    "      for x in all_cards_in(deck):\n        if x.id == statue:\n"
+                    "          put(x, row)\n      as player(1):\n        gain 5 gold\n"
+                    "    steps:\n      - action: buy\n        which: Statue\n"
+                    "      - expect: stock(gold) == 3 + 5 - 3 and size(cards_in(tableau)) == 1\n"
+                    "      - action: buy\n        which: Lamp\n        refused: not on offer\n"
+                    "      - action: earn\n        which: 1\n")
+    diags = Diagnostics()
+    (sc,) = load_scenarios(rs, path, diags)
+    assert [(d.code, d.span.line) for d in diags] == [("RB404", 19)]
+    sc.steps.pop()
+    outcome = run_scenario(rs, sc)
+    assert outcome.passed, outcome.message
+
+
+def test_each_needs_as_and_a_list(tmp_path):
+    from interpreter import RulebookError
+    for extra, code in (("    each: cards_in(row)\n", "RB404"),
+                        ("    each: stock(gold)\n    as: n\n", "RB302")):
+        _tiny_variant(tmp_path)
+        flow = tmp_path / "v" / "flow.yaml"
+        flow.write_text(flow.read_text().replace(
+            "actions:\n  - id: earn\n", "actions:\n  - id: buy\n" + extra +
+            "    do: gain 1 gold\n  - id: earn\n"))
+        with pytest.raises(RulebookError) as info:
+            load_ruleset(tmp_path / "v")
+        assert [d.code for d in info.value.diagnostics] == [code]
+        import shutil
+        shutil.rmtree(tmp_path / "v")

@@ -103,6 +103,10 @@ COMMON = {
         "description": ref("description", "The printed text."),
         "if": ref("expression", "When the action may be chosen."),
         "do": ref("effect", "What the action does."),
+        "each": ref("expression", "Offer the action once for each element of this list (a "
+                    "list expression, e.g. the cards on offer); with 'as'."),
+        "as": ref("id", "With 'each': the name the element goes by in 'if' and 'do'; players "
+                  "see the action's name followed by the element."),
         "free": boolean("A free action: it does not use one of the turn's actions."),
         "once_per": string("How often it may be used: 'round', 'turn', 'game' or 'any'.",
                            enum=["round", "turn", "game", "any"]),
@@ -459,7 +463,9 @@ SCENARIOS = obj("Rules tests as data: positions, steps and what must then be tru
                                           "play: the card's id."),
                     "which": {"description": "With card_action: which of the card's actions, "
                                              "by name or by number from 1 (default the first "
-                                             "one available).",
+                                             "one available). With an action offered for "
+                                             "each element of a list: which element, by its "
+                                             "label or number from 1.",
                               "anyOf": [{"type": "string", "minLength": 1},
                                         {"type": "integer", "minimum": 1}]},
                     "answers": arr("Answers to the decisions this step asks, in order.",

@@ -36,11 +36,17 @@ class Result:
 
 @dataclass
 class ActionChoice:
-    key: str  # "action:<id>" or "card:<number>:<index>" or "end" / "pass"
+    key: str  # "action:<id>[:<n>]" or "card:<number>:<index>[:<n>]" or "end" / "pass"
     label: str
     action: dict | None = None
     card: int | None = None
     index: int | None = None
+    bind: tuple | None = None  # (name, element) for an action offered for each element
+
+    @property
+    def use_key(self) -> str:
+        """What once_per counts: the action itself, whichever element it was taken for."""
+        return self.key.rsplit(":", 1)[0] if self.bind is not None else self.key
 
 
 class FlowRunner:
@@ -230,11 +236,8 @@ class FlowRunner:
     def resolve(self, pick: ActionChoice, seat: int) -> bool:
         """Carry out an action chosen earlier, if it is still allowed now."""
         g = self.game
-        if pick.card is None:
-            key = ("action", pick.key.split(":", 1)[1])
-        else:
-            key = ("card", g.state.cards[pick.card].def_id, "action", pick.index)
-        reason = self.blocked(key, pick.action, seat, pick.card, pick.key)
+        reason = self.blocked(self._code_key(pick), pick.action, seat, pick.card, pick.use_key,
+                              pick.bind)
         if reason is not None:
             g.log(f"{g.state.players[seat].name}: {pick.label}")
             g.log(f"  refused: {reason}")
@@ -257,11 +260,14 @@ class FlowRunner:
             label = action.get("name") or aid.replace("_", " ")
             if not action.get("free") and not main_left:
                 continue
-            reason = self.blocked(("action", aid), action, seat, None, f"action:{aid}")
-            if reason:
-                refused[label] = reason
-                continue
-            out[f"action:{aid}"] = ActionChoice(f"action:{aid}", label, action)
+            for choice in self._expand(ActionChoice(f"action:{aid}", label, action),
+                                       ("action", aid), seat):
+                reason = self.blocked(("action", aid), action, seat, None, choice.use_key,
+                                      choice.bind)
+                if reason:
+                    refused[choice.label] = reason
+                    continue
+                out[choice.key] = choice
         for (zone, owner), cards in g.state.zones.items():
             if not turns.get("card_actions", True):
                 break
@@ -276,16 +282,39 @@ class FlowRunner:
                     name = action.get("name") or "action"
                     label = f"{g.card_name(card)}: {name}"
                     key = f"card:{int(card)}:{i}"
-                    reason = self.blocked(("card", g.state.cards[card].def_id, "action", i),
-                                          action, seat, card, key)
-                    if reason:
-                        refused[label] = reason
-                        continue
-                    out[key] = ActionChoice(key, label, action, card, i)
+                    code = ("card", g.state.cards[card].def_id, "action", i)
+                    for choice in self._expand(ActionChoice(key, label, action, card, i),
+                                               code, seat):
+                        reason = self.blocked(code, action, seat, card, choice.use_key,
+                                              choice.bind)
+                        if reason:
+                            refused[choice.label] = reason
+                            continue
+                        out[choice.key] = choice
         out["__refused__"] = refused
         return out
 
-    def blocked(self, key: tuple, action: dict, seat: int, card, use_key: str) -> str | None:
+    def _expand(self, choice: ActionChoice, code: tuple, seat: int) -> list[ActionChoice]:
+        """An action with 'each' is offered once per element of its list."""
+        each = self.rs.code.get(code + ("each",))
+        if each is None:
+            return [choice]
+        g = self.game
+        f = g.frame(seat, this=choice.card) if choice.card is not None else g.frame(seat)
+        name = choice.action["as"]
+        return [ActionChoice(f"{choice.key}:{n}", f"{choice.label}: {g._label(item)}",
+                             choice.action, choice.card, choice.index, (name, item))
+                for n, item in enumerate(each(f), 1)]
+
+    def _frame(self, seat: int, card, bind: tuple | None):
+        g = self.game
+        f = g.frame(seat, this=card) if card is not None else g.frame(seat)
+        if bind is not None:
+            f.vars[bind[0]] = bind[1]
+        return f
+
+    def blocked(self, key: tuple, action: dict, seat: int, card, use_key: str,
+                bind: tuple | None = None) -> str | None:
         g = self.game
         once = action.get("once_per", "round" if card is not None else "any")
         if once != "any" and (use_key, seat, self._scope(once)) in g.state.used:
@@ -295,10 +324,15 @@ class FlowRunner:
             return f"already used this {period}"
         cond = self.rs.code.get(key + ("if",))
         if cond is not None:
-            f = g.frame(seat, this=card) if card is not None else g.frame(seat)
+            f = self._frame(seat, card, bind)
             if not cond(f):
                 return self.rs.explainer(key + ("if",))(f)
         return None
+
+    def _code_key(self, pick: ActionChoice) -> tuple:
+        if pick.card is None:
+            return ("action", pick.key.split(":")[1])
+        return ("card", self.game.state.cards[pick.card].def_id, "action", pick.index)
 
     def _scope(self, once: str):
         st = self.game.state
@@ -309,14 +343,12 @@ class FlowRunner:
         """Run an action; on failure roll back, tell the agent why, and return False."""
         g = self.game
         snap = g.snapshot()
-        key = (("action", pick.key.split(":", 1)[1], "do") if pick.card is None
-               else ("card", g.state.cards[pick.card].def_id, "action", pick.index, "do"))
+        key = self._code_key(pick) + ("do",)
         g.context = pick.label
         g.log(f"{g.state.players[seat].name}: {pick.label}")
         g.hold_log()  # what the action did is told once it has succeeded
         try:
-            f = g.frame(seat, this=pick.card) if pick.card is not None else g.frame(seat)
-            g.run_code(key, f)
+            g.run_code(key, self._frame(seat, pick.card, pick.bind))
         except (RequirementFailed, ActionRefused) as exc:
             g.restore(snap)
             g.release_log(keep=False)
@@ -334,7 +366,7 @@ class FlowRunner:
         g.context = ""
         once = pick.action.get("once_per", "round" if pick.card is not None else "any")
         if once != "any":
-            g.state.used.add((pick.key, seat, self._scope(once)))
+            g.state.used.add((pick.use_key, seat, self._scope(once)))
         return True
 
     # ----------------------------------------------------------- scoring

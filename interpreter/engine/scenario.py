@@ -42,6 +42,8 @@ class Step:
     refused: str | None = None
     answers_span: Span | None = None
     which: int | None = None  # card_action: the index of the card's action to take
+    broken: bool = False  # the step names something that does not exist (reported on load)
+    element: Any = None  # action with 'each': which element (its label or number from 1)
 
 
 @dataclass
@@ -154,14 +156,26 @@ def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics) -> list[Scenario
                     diags.error("RB401", f"unknown action '{step.action}'",
                                 doc.span(where + ("action",)),
                                 hint=suggest(step.action, rs.sections["actions"]))
+                    step.broken = True
+                elif "which" in sd:
+                    if "each" not in rs.sections["actions"][step.action].data:
+                        diags.error("RB404", f"'{step.action}' is offered once; 'which' picks "
+                                    "one of the elements of an action with 'each'",
+                                    doc.span(where + ("which",)))
+                        step.broken = True
+                    step.element = sd["which"]
             else:
                 step.action = sd["card_action"]
                 if step.action not in rs.cards:
+                    from ..errors import suggest
                     diags.error("RB401", f"unknown card '{step.action}'",
-                                doc.span(where + ("card_action",)))
+                                doc.span(where + ("card_action",)),
+                                hint=suggest(step.action, rs.cards))
+                    step.broken = True
                 elif "which" in sd:
                     step.which = _which_action(rs, step.action, sd["which"],
                                                doc.span(where + ("which",)), diags)
+                    step.broken = step.which is None
             steps.append(step)
         out.append(Scenario(data["id"], data.get("description", ""), doc.span(base + ("id",)),
                             doc.file, data["players"], data.get("seed", 1),
@@ -297,6 +311,8 @@ def _run_step(game: Game, runner: FlowRunner, step: Step) -> str | None:
         except RuleRuntimeError as exc:
             return f"the expectation could not be evaluated: {exc.message}"
         return None if ok else f"expected {step.explain(game.frame(step.seat))}"
+    if step.broken:
+        return "the step has errors (reported when the file was loaded)"
     snap = game.snapshot()
     reason = None
     try:
@@ -334,6 +350,8 @@ def _take_action(game: Game, runner: FlowRunner, step: Step) -> str | None:
         key = f"action:{step.action}"
         decl = game.rs.sections["actions"][step.action].data
         label = decl.get("name") or step.action.replace("_", " ")
+        if "each" in decl:
+            return _take_each(game, runner, step, choices, refused, key, label)
         if key not in choices:
             return refused.get(label, "the action is not available")
         pick = choices[key]
@@ -352,6 +370,31 @@ def _take_action(game: Game, runner: FlowRunner, step: Step) -> str | None:
     agent = game.agents[seat]
     ok = runner.perform(pick, seat)
     return None if ok else (agent.failed or "refused")
+
+
+def _take_each(game, runner, step, choices, refused, key, label) -> str | None:
+    """An action offered for each element: take it for the element 'which' names."""
+    offered = [c for k, c in choices.items() if k.startswith(key + ":")]
+    which = step.element
+    if which is None:
+        pick = offered[0] if offered else None
+    elif isinstance(which, int) and not isinstance(which, bool):
+        pick = next((c for c in offered if c.key == f"{key}:{which}"), None)
+    else:
+        wanted = f"{label}: {which}".lower()
+        pick = next((c for c in offered if c.label.lower() == wanted), None)
+        if pick is None:
+            for lbl, reason in refused.items():
+                if lbl.lower() == wanted:
+                    return reason
+    if pick is None:
+        if which is None or isinstance(which, int):
+            reasons = [r for lbl, r in refused.items() if lbl.startswith(label + ":")]
+            return reasons[0] if reasons else "the action is not available"
+        names = ", ".join(c.label.split(": ", 1)[1] for c in offered) or "nothing"
+        return f"'{which}' is not on offer for {label} (offered: {names})"
+    ok = runner.perform(pick, step.seat)
+    return None if ok else (game.agents[step.seat].failed or "refused")
 
 
 def run_all(rs: Ruleset, paths: list[Path] | None = None) -> tuple[list[Outcome], Diagnostics]:
