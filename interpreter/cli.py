@@ -376,7 +376,8 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         sys.exit(1)
     console.print(score_table(game, result))
     if not result.finished:
-        console.print("The game stopped at its round limit without reaching its end.")
+        console.print("Unfinished: the game stopped at its round limit without reaching its "
+                      "end, so nobody wins.")
     if result.solo_won is not None:
         console.print("You win!" if result.solo_won else "You lose: the goal was not reached.")
     rec = make_record(game, rs, kinds, result, list(mods))

@@ -319,7 +319,7 @@ def test_requirement_explains_itself_through_meets_requirements(tmp_path):
 def test_unfinished_games_are_reported(tmp_path):
     rs = _tiny_variant(tmp_path, "end:\n  finished: false\n")
     result = FlowRunner(Game(rs, 2, 1, [RandomAgent(1), RandomAgent(2)])).play()
-    assert result.finished is False
+    assert result.finished is False and result.winners == [] and len(result.scores) == 2
 
 
 def test_a_scenario_with_a_broken_setup_fails(tmp_path):

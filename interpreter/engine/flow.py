@@ -413,6 +413,8 @@ class FlowRunner:
         finished = True
         if ("flow", "end", "finished") in self.rs.code:
             finished = bool(g.run_code(("flow", "end", "finished"), g.frame(None)))
+        if not finished:
+            winners = []  # a game stopped short of its end has scores but no winner
         return Result(scores, breakdown, winners, g.state.round, len(g.record),
                       g.state.digest(), solo, ties, ranks, finished)
 

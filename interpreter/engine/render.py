@@ -38,7 +38,8 @@ def render_view(view: dict, game) -> Table:
         name = _zone_name(game, key, view)
         if isinstance(cards, dict):
             if cards["count"]:
-                out.add_row(Text(f"{name}: {cards['count']} cards", style="dim"))
+                n = cards["count"]
+                out.add_row(Text(f"{name}: {n} card{'s' if n != 1 else ''}", style="dim"))
             continue
         if not cards:
             continue
