@@ -155,6 +155,7 @@ class Game:
         self.listeners: list[Callable[[str], None]] = []
         self.log_lines: list[str] = []
         self.held: list[str] | None = None  # lines of an action still running
+        self._modifier_index: dict[str, dict[str, list[int]]] = {}
         self.decision_count = 0
         self.decider: int | None = None  # who answers choices made inside effects
         self.choice_kind = ""  # the type of what the next choice picks, for its labels
@@ -618,23 +619,39 @@ class Game:
         total = 0
         params = self.rs.table.modifier_params.get(modifier, [])
         values = dict(values or {})
-        for zone, owner in list(self.state.zones):
-            if zone not in self.in_play_zones or (owner != player and owner != NO_OWNER):
+        zones, cards = self.state.zones, self.state.cards
+        for zone in self.in_play_zones:
+            for owner in (player, NO_OWNER):
+                for src in zones.get((zone, owner), ()):
+                    c = cards[src]
+                    if c.owner != player:
+                        continue
+                    mine = self._modifiers_of(c.def_id).get(modifier)
+                    if mine:
+                        total += self._modifier_total(src, mine, player, card, values, params)
+        return total
+
+    def _modifiers_of(self, def_id: str) -> dict[str, list[int]]:
+        """Which of a card's modifiers are of each kind (by index), computed once per card."""
+        known = self._modifier_index.get(def_id)
+        if known is None:
+            known = {}
+            data = self.rs.cards[def_id].data if def_id in self.rs.cards else {}
+            for i, mod in enumerate(data.get("modifiers", []) or []):
+                known.setdefault(mod["modifier"], []).append(i)
+            self._modifier_index[def_id] = known
+        return known
+
+    def _modifier_total(self, src, indices, player, card, values, params) -> int:
+        total = 0
+        for i in indices:
+            extra = {name: values.get(name, card if name == "card" else None)
+                     for name, _ in params}
+            f = self.frame(player, this=src, **extra)
+            cond = self.card_code(src, "modifier", i, "if")
+            if cond is not None and not cond(f):
                 continue
-            for src in self.state.zones[(zone, owner)]:
-                c = self.state.cards[src]
-                if c.owner != player:
-                    continue
-                for i, mod in enumerate(self.card_data(src).get("modifiers", []) or []):
-                    if mod["modifier"] != modifier:
-                        continue
-                    extra = {name: values.get(name, card if name == "card" else None)
-                             for name, _ in params}
-                    f = self.frame(player, this=src, **extra)
-                    cond = self.card_code(src, "modifier", i, "if")
-                    if cond is not None and not cond(f):
-                        continue
-                    total += self.card_code(src, "modifier", i, "amount")(f)
+            total += self.card_code(src, "modifier", i, "amount")(f)
         return total
 
     def count_history(self, event, player, scope):
