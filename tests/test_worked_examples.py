@@ -95,6 +95,41 @@ def test_tm_cards_match_the_facts(tm, shared_dir):
             assert card.get("cost") == int(r["cost"]), r["name"]
         tags = [t for t in r["tags"].split(";") if t]
         assert Counter(card.get("tags", [])) == Counter(tags), r["name"]
+        assert " ".join(str(card.get("requires", "")).split()) == _tm_requirement(
+            r["requirement"]), r["name"]
+        vp = r["vp"].strip()
+        if not vp:
+            assert "vp" not in card, r["name"]
+        elif vp.lstrip("-").isdigit():
+            assert card.get("vp") == int(vp), r["name"]  # printed VP, exactly
+        else:
+            assert isinstance(card.get("vp"), str), r["name"]  # VP that depend on the game
+
+
+def _tm_requirement(text: str) -> str:
+    """The facts file's wording of a requirement, as the ruleset writes it.
+
+    Global requirements leave room for tolerance (Inventrix, Special Design…):
+    one step of slack is 1 % oxygen, one ocean, or 2 °C.
+    """
+    parts = []
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        words = part.replace("%", "").replace("C", "").split()
+        if words[0] in ("oxygen", "oceans", "temperature"):
+            name, op, n = words
+            slack = "2 * slack(this)" if name == "temperature" else "slack(this)"
+            parts.append(f"{name} {op} {n} {'+' if op == '<=' else '-'} {slack}")
+        elif words[0] == "own" and words[2] == "production":
+            parts.append(f"production({words[1]}) {words[3]} {words[4]}")
+        elif words[1] == "tags":
+            parts.append(f"my_tags({words[0]}) {words[2]} {words[3]}")
+        elif words[:2] == ["own", "greeneries"]:
+            parts.append(f"greeneries_of(you) {words[2]} {words[3]}")
+        elif words[0] == "cities" and "(all players)" in part:
+            parts.append(f"cities_in_play() {words[1]} {words[2]}")
+        else:
+            raise AssertionError(f"a requirement this test cannot read: {part!r}")
+    return " and ".join(parts)
 
 
 def test_legacy_establish_action(legacy):
