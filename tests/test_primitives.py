@@ -241,15 +241,24 @@ end:
     assert result.ranks == ["Bronze", "Silver"]
 
 
-def _tiny_variant(tmp_path, flow_extra="", flow_replace=None):
+def _tiny_dir(tmp_path, flow_extra="", flow_replace=None, action=""):
+    """A copy of the tiny ruleset with its flow changed; ``action`` adds a flow action."""
     import shutil
     work = tmp_path / "v"
+    if work.exists():
+        shutil.rmtree(work)
     shutil.copytree(TINY, work)
     flow = (work / "flow.yaml").read_text()
     if flow_replace:
         flow = flow.replace(*flow_replace)
+    if action:
+        flow = flow.replace("actions:\n  - id: earn\n", "actions:\n" + action + "  - id: earn\n")
     (work / "flow.yaml").write_text(flow + flow_extra)
-    return load_ruleset(work)
+    return work
+
+
+def _tiny_variant(tmp_path, flow_extra="", flow_replace=None, action=""):
+    return load_ruleset(_tiny_dir(tmp_path, flow_extra, flow_replace, action))
 
 
 def test_action_rounds_taking_every_action_is_not_passing(tmp_path):
@@ -339,14 +348,10 @@ def test_simultaneous_turns_hide_the_others_choices(tmp_path):
     # resolves first, so player 2's is refused and player 2 chooses again
     rs = _tiny_variant(tmp_path, flow_replace=(
         "turns: {style: fixed, actions: 2, min_actions: 1, card_actions: false}",
-        "turns: {style: simultaneous, actions: 1, min_actions: 1, card_actions: false}"))
-    extra = ("  - id: prize\n    name: Take the prize\n"
-             "    if: all(p in players() where stock(gold, p) < 10)\n"
-             "    do: gain 10 gold\n")
-    flow = (tmp_path / "v" / "flow.yaml")
-    flow.write_text(flow.read_text().replace("actions:\n  - id: earn\n",
-                                             "actions:\n" + extra + "  - id: earn\n"))
-    rs = load_ruleset(tmp_path / "v")
+        "turns: {style: simultaneous, actions: 1, min_actions: 1, card_actions: false}"),
+        action="  - id: prize\n    name: Take the prize\n"
+               "    if: all(p in players() where stock(gold, p) < 10)\n"
+               "    do: gain 10 gold\n")
     g = Game(rs, 2, 1, [])
     g.state.round = 1
     seen = []
@@ -432,13 +437,8 @@ def test_boards_show_as_a_text_map_and_spaces_describe_themselves(tiny):
 
 
 def test_a_refused_action_leaves_only_its_refusal_in_the_log(tmp_path):
-    _tiny_variant(tmp_path)
-    flow = tmp_path / "v" / "flow.yaml"
-    flow.write_text(flow.read_text().replace(
-        "actions:\n  - id: earn\n",
-        "actions:\n  - id: overreach\n    name: Overreach\n"
-        "    do: |\n      place tower on a\n      pay 100 gold\n  - id: earn\n"))
-    rs = load_ruleset(tmp_path / "v")
+    rs = _tiny_variant(tmp_path, action="  - id: overreach\n    name: Overreach\n"
+                       "    do: |\n      place tower on a\n      pay 100 gold\n")
     g = game(rs)
     runner = FlowRunner(g)
     choices = runner.available("work", 0, {"card_actions": False}, True)
@@ -469,14 +469,10 @@ def test_a_scenario_step_naming_nothing_fails_without_crashing(tmp_path):
 def test_an_action_offered_for_each_element_of_a_list(tmp_path):
     from interpreter.engine.scenario import load_scenarios, run_scenario
     from interpreter.errors import Diagnostics
-    _tiny_variant(tmp_path)
-    flow = tmp_path / "v" / "flow.yaml"
-    flow.write_text(flow.read_text().replace(
-        "actions:\n  - id: earn\n",
-        "actions:\n  - id: buy\n    name: Buy\n    each: cards_in(row)\n    as: offer\n"
+    rs = _tiny_variant(tmp_path, action=(
+        "  - id: buy\n    name: Buy\n    each: cards_in(row)\n    as: offer\n"
         "    if: stock(gold) >= offer.cost\n    once_per: round\n"
-        "    do: |\n      pay offer.cost gold\n      put(offer, tableau)\n  - id: earn\n"))
-    rs = load_ruleset(tmp_path / "v")
+        "    do: |\n      pay offer.cost gold\n      put(offer, tableau)\n"))
     g = game(rs)
     row = [card(g, "statue"), card(g, "coupon")]
     for c in row:
@@ -518,13 +514,7 @@ def test_each_needs_as_and_a_list(tmp_path):
     from interpreter import RulebookError
     for extra, code in (("    each: cards_in(row)\n", "RB404"),
                         ("    each: stock(gold)\n    as: n\n", "RB302")):
-        _tiny_variant(tmp_path)
-        flow = tmp_path / "v" / "flow.yaml"
-        flow.write_text(flow.read_text().replace(
-            "actions:\n  - id: earn\n", "actions:\n  - id: buy\n" + extra +
-            "    do: gain 1 gold\n  - id: earn\n"))
+        work = _tiny_dir(tmp_path, action="  - id: buy\n" + extra + "    do: gain 1 gold\n")
         with pytest.raises(RulebookError) as info:
-            load_ruleset(tmp_path / "v")
+            load_ruleset(work)
         assert [d.code for d in info.value.diagnostics] == [code]
-        import shutil
-        shutil.rmtree(tmp_path / "v")

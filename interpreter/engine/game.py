@@ -171,17 +171,17 @@ class Game:
                           for tid, e in comp.sections["tiles"].items()}
         self.space_decl: dict[str, dict] = {}
         self.space_label: dict[str, str] = {}  # short labels for maps and choices
-        self.space_type_names: dict[str, str] = {}
+        self.board_item_names: dict[str, str] = {}  # space types and bonuses, by id
         for board in comp.sections["boards"].values():
             for i, space in enumerate(board.data["spaces"], 1):
                 self.space_decl[space["id"]] = space
                 self.space_label[space["id"]] = str(space.get("label", i))
             for item in board.data.get("space_types", []) or []:
                 if isinstance(item, dict):
-                    self.space_type_names[item["id"]] = item.get("name") or item["id"]
+                    self.board_item_names[item["id"]] = item.get("name") or item["id"]
             for item in board.data.get("bonuses", []) or []:
                 if isinstance(item, dict):
-                    self.space_type_names.setdefault(item["id"], item.get("name") or item["id"])
+                    self.board_item_names.setdefault(item["id"], item.get("name") or item["id"])
         self.card_fields_default = {fid: e.data.get("default")
                                     for fid, e in comp.sections["card_fields"].items()}
         self.in_play_zones = {z for z, d in self.zone_decl.items() if d.get("in_play")}
@@ -331,7 +331,7 @@ class Game:
         """Kind, bonus, tile and occupied neighbours of a space, for people choosing it."""
         decl, live = self.space_decl[space], self.state.spaces[space]
         kind = decl.get("type", "")
-        parts = [self.space_type_names.get(kind, kind)]
+        parts = [self.board_item_names.get(kind, kind)]
         if decl.get("bonus"):
             counts: dict[str, int] = {}
             for b in decl["bonus"]:
@@ -359,7 +359,7 @@ class Game:
         decl = self.resource_decl.get(ident)
         if decl is not None:
             return decl.get("name") or ident
-        return self.space_type_names.get(ident, ident.replace("_", " "))
+        return self.board_item_names.get(ident, ident.replace("_", " "))
 
     def card_name(self, card: int) -> str:
         return self.card_data(card).get("name", self.state.cards[card].def_id)

@@ -254,8 +254,7 @@ class Checker:
         self._arguments(f"event '{s.event}'", params, s.args, s.kwargs, s.span, ctx)
 
     def s_Run(self, s: ast.Run, ctx):
-        if s.block != "play":  # every card's 'play' can be run; other blocks are declared
-            self._symbol(s.block, ("block",), s.block_span, ctx, "effect block")
+        self._symbol(s.block, ("block",), s.block_span, ctx, "effect block")
         if "you" not in ctx.variables:
             self._no_you(s.span, ctx)
         self.expect(s.card, T.CARD, ctx, "the card")
