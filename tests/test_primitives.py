@@ -55,7 +55,7 @@ def test_slotted_zone_overflows(tiny):
 
 def test_modifier_with_named_parameters(tiny):
     g = game(tiny)
-    coupon, statue = card(g, "coupon"), card(g, "statue")
+    coupon = card(g, "coupon")
     g.put(coupon, "tableau", 0, 0)
     assert run(tiny, g, 'modifier(price, you, none, kind="build")', start="expression") == -1
     assert run(tiny, g, 'modifier(price, you, none, kind="sell")', start="expression") == 0
@@ -117,7 +117,6 @@ def test_triggers_listen_to_events_by_scope(tiny):
     g = game(tiny)
     statue = card(g, "statue")
     g.put(statue, "tableau", 1, 0)  # player 2 owns the statue
-    lamp = card(g, "lamp")
     run(tiny, g, "emit gadget_built(you, item(filter(x in all_cards_in(deck) where "
                  "x.id == lamp), 1))")
     assert g.state.players[1].stock["gold"] == 4  # 'anyone' scope: it heard player 1
@@ -286,7 +285,6 @@ def test_action_rounds_taking_every_action_is_not_passing(tmp_path):
 
 
 def test_run_play_of_another_card(tiny):
-    from interpreter.lang import types as T
     from lang_helpers import check
     _, diags = check(tiny, "run play of this")
     assert not diags
