@@ -240,12 +240,17 @@ class FlowRunner:
                               pick.bind)
         if reason is not None:
             g.log(f"{g.state.players[seat].name}: {pick.label}")
-            g.log(f"  refused: {reason}")
-            agent = g.agents[seat]
-            if hasattr(agent, "action_failed"):
-                agent.action_failed(pick.label, reason)
-            return False
+            return self._refused(pick, seat, reason)
         return self.perform(pick, seat)
+
+    def _refused(self, pick: ActionChoice, seat: int, reason: str) -> bool:
+        """Log why an action could not be done and tell the player's agent."""
+        g = self.game
+        g.log(f"  refused: {reason}")
+        agent = g.agents[seat]
+        if hasattr(agent, "action_failed"):
+            agent.action_failed(pick.label, reason)
+        return False
 
     def available(self, pid: str, seat: int, turns: dict, main_left: bool) -> dict:
         """The actions this seat may choose now, and the refused ones with reasons."""
@@ -354,11 +359,7 @@ class FlowRunner:
             g.release_log(keep=False)
             g.context = ""
             reason = getattr(exc, "message", None) or getattr(exc, "reason", str(exc))
-            g.log(f"  refused: {reason}")
-            agent = g.agents[seat]
-            if hasattr(agent, "action_failed"):
-                agent.action_failed(pick.label, reason)
-            return False
+            return self._refused(pick, seat, reason)
         except BaseException:
             g.release_log(keep=True)  # stopped for another reason: lose no line
             raise
