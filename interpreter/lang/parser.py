@@ -43,11 +43,18 @@ class _BlockIndenter(Indenter):
     tab_len = 8
 
 
+# How the parser is built. There is deliberately no ``cache``: Lark's cache is a
+# pickle at a predictable path in the shared temp folder, so a file planted
+# there would run code in every command. Building the tables takes about 0.3 s,
+# once per process.
+LARK_OPTIONS = {"parser": "lalr", "strict": True, "start": ["effect", "expression"],
+                "propagate_positions": True, "maybe_placeholders": True}
+
+
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
-    return Lark(grammar_path().read_text(encoding="utf-8"), parser="lalr", strict=True,
-                postlex=_BlockIndenter(), start=["effect", "expression"],
-                propagate_positions=True, maybe_placeholders=True, cache=True)
+    return Lark(grammar_path().read_text(encoding="utf-8"), postlex=_BlockIndenter(),
+                **LARK_OPTIONS)
 
 
 class EffectSyntaxError(Exception):

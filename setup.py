@@ -1,0 +1,41 @@
+"""Build step that puts Rulebook's data into the package it builds.
+
+The shipped rulesets, the JSON Schemas and the effect grammar stay at the top
+of the repository (``rulesets/``, ``schemas/``, ``grammar/``), where authors
+edit them. A wheel must carry them too, so ``build_py`` copies the three
+trees into ``interpreter/_data/`` of the built package, where
+``interpreter/paths.py`` finds them once installed. An editable install gets
+no copy: it reads the checkout directly. ``MANIFEST.in`` puts the same trees
+into the sdist, so a wheel built from the sdist has them as well. Everything
+else about the project is declared in ``pyproject.toml``.
+"""
+
+import shutil
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_py import build_py
+
+TREES = ("rulesets", "schemas", "grammar")
+SKIPPED = ("__pycache__", "*.pyc", "*.pyo", ".*")
+
+
+class build_py_with_data(build_py):
+    """``build_py`` that also copies the data trees into ``interpreter/_data``."""
+
+    def run(self):
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return
+        source = Path(__file__).resolve().parent
+        target = Path(self.build_lib) / "interpreter" / "_data"
+        # a build folder left from an earlier build must not keep deleted files
+        shutil.rmtree(target, ignore_errors=True)
+        for tree in TREES:
+            if not (source / tree).is_dir():
+                raise SystemExit(f"cannot build rulebook: the '{tree}/' folder is missing")
+            shutil.copytree(source / tree, target / tree,
+                            ignore=shutil.ignore_patterns(*SKIPPED))
+
+
+setup(cmdclass={"build_py": build_py_with_data})
