@@ -13,15 +13,17 @@ from __future__ import annotations
 import json
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
 from . import __version__
 from . import report
-from .errors import Diagnostic, Diagnostics, RulebookError
+from .errors import Diagnostic, Diagnostics, RulebookError, suggest
 from .ruleset import RULESET_FILE, find_ruleset, load_ruleset, shipped_rulesets
 from .span import Span
+from .yamlload import load_yaml
 
 
 class UsageProblem(click.UsageError):
@@ -53,12 +55,22 @@ def _kind_of(path: Path) -> str | None:
     return _top_level_value(path, "kind")
 
 
-def _plan(paths: tuple[str, ...], mods: tuple[str, ...]) -> list[tuple[str, list[str]]]:
-    """Which rulesets to load, each with the mods to layer on it."""
-    plan: dict[str, list[str]] = {}
-    order: list[str] = []
+@dataclass(eq=False, frozen=True)
+class _Problem:
+    """A PATH that cannot be checked, with the positioned errors that say why."""
 
-    def add(target: str, mod_list: list[str]):
+    name: str
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def _plan(paths: tuple[str, ...],
+          mods: tuple[str, ...]) -> list[tuple[str | _Problem, list[str]]]:
+    """Which rulesets to load, each with the mods to layer on it."""
+    plan: dict[str | _Problem, list[str]] = {}
+    order: list[str | _Problem] = []
+    named = _named_rulesets(paths)
+
+    def add(target: str | _Problem, mod_list: list[str]):
         if target not in plan:
             plan[target] = []
             order.append(target)
@@ -78,13 +90,11 @@ def _plan(paths: tuple[str, ...], mods: tuple[str, ...]) -> list[tuple[str, list
         if p.is_file() and p.name != RULESET_FILE:
             kind = _kind_of(p)
             if kind == "mod":
-                target = _mod_target(p)
-                manifest = find_ruleset(target) if target else None
-                if manifest is None:
-                    # report it as a rule error at the mod's target line
-                    add(f"mod:{raw}", [])
-                    continue
-                add(str(manifest), [raw, *mods])
+                found = _mod_target(p, raw, named)
+                if isinstance(found, _Problem):
+                    add(found, [])
+                else:
+                    add(found, [raw, *mods])
                 continue
             if kind != "ruleset":
                 manifest = _ruleset_of(p.resolve())
@@ -96,17 +106,71 @@ def _plan(paths: tuple[str, ...], mods: tuple[str, ...]) -> list[tuple[str, list
                     continue
         if manifest is None:
             if not p.exists():
-                known = ", ".join(shipped_rulesets())
-                raise UsageProblem(f"'{raw}' is neither a file, a directory nor a shipped "
-                                   f"ruleset ({known})")
+                raise _no_such_ruleset(raw)
             add(f"missing:{raw}", [])
             continue
         add(str(manifest), list(mods))
     return [(t, plan[t]) for t in order]
 
 
-def _mod_target(path: Path) -> str | None:
-    return _top_level_value(path, "target")
+def _named_rulesets(paths: tuple[str, ...]) -> dict[str, str]:
+    """Ruleset id → manifest, for each ruleset given as a directory or a manifest."""
+    out: dict[str, str] = {}
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir() or p.name == RULESET_FILE:
+            manifest = find_ruleset(raw)
+            ruleset_id = _top_level_value(manifest, "id") if manifest else None
+            if ruleset_id:
+                out.setdefault(ruleset_id, str(manifest))
+    return out
+
+
+def _mod_target(path: Path, raw: str, named: dict[str, str]) -> str | _Problem:
+    """The manifest of the ruleset a mod's ``target:`` names, or the error that says why not.
+
+    The target is a ruleset id. It is looked up among the rulesets given as
+    PATHs, then the ruleset the mod file lies in, then the shipped ones; never
+    as a path, so a mod cannot make ``validate`` read files of its choosing.
+    An error points at the ``target:`` line.
+    """
+    diags = Diagnostics()
+    doc = load_yaml(path, diags, raw)
+    if doc is None:
+        return _Problem(raw, tuple(diags))
+    target = doc.data.get("target") if isinstance(doc.data, dict) else None
+    if target is None:
+        return _Problem(raw, (Diagnostic(
+            "RB500", "this mod has no 'target:', so there is no ruleset to check it against",
+            doc.span(()), hint="add 'target: RULESET_ID', or check it with "
+                               "'rulebook validate RULESET --mod FILE'"),))
+    if not isinstance(target, str):
+        return _Problem(raw, (Diagnostic("RB500", "'target' must be the id of a ruleset",
+                                         doc.span(("target",))),))
+    if target in named:
+        return named[target]
+    enclosing = _ruleset_of(path.resolve())
+    if enclosing is not None and _top_level_value(enclosing, "id") == target:
+        return str(enclosing)
+    shipped = shipped_rulesets()
+    if target in shipped:
+        return str(find_ruleset(target))
+    hint = suggest(target, [*shipped, *named]) or (
+        f"if it is your own ruleset, give its folder too: rulebook validate "
+        f"path/to/{target} {raw}")
+    return _Problem(raw, (Diagnostic(
+        "RB500", f"this mod targets '{target}', which is neither a shipped ruleset "
+                 f"({', '.join(shipped)}) nor a ruleset given as a PATH",
+        doc.span(("target",)), hint=hint),))
+
+
+def _no_such_ruleset(raw: str) -> UsageProblem:
+    """The one usage error every command gives for a ruleset it cannot find."""
+    from .errors import suggest
+    known = shipped_rulesets()
+    hint = suggest(Path(raw).name, known)
+    return UsageProblem(f"'{raw}' is neither a file, a directory nor a shipped ruleset "
+                        f"({', '.join(known)})" + (f"; {hint}" if hint else ""))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -133,27 +197,31 @@ def validate(paths, mods, fmt, quiet):
         if not Path(m).is_file():
             raise UsageProblem(f"mod file '{m}' not found")
     plan = _plan(paths, mods)
+    fmt = report.resolve_format(fmt)
     if not plan:
-        if not quiet:
+        if fmt != "text":
+            out = report.render(fmt, [], {"rulesets": []})
+            if out:
+                click.echo(out)
+        elif not quiet:
             click.echo("no rule files to check")
         sys.exit(0)
-    fmt = report.resolve_format(fmt)
     all_diags: list[Diagnostic] = []
     rows = []
     for target, mod_list in plan:
         start = time.perf_counter()
         diags: list[Diagnostic] = []
         summary = None
-        name = Path(target).parent.name or target
-        if target.startswith(("mod:", "orphan:", "missing:")):
+        if isinstance(target, _Problem):
+            diags, name = list(target.diagnostics), target.name
+        elif target.startswith(("orphan:", "missing:")):
             kind, raw = target.split(":", 1)
-            msg = {"mod": "the mod's 'target' names no ruleset found here; give the ruleset "
-                          "as a PATH too",
-                   "orphan": f"this file is not inside a ruleset (no {RULESET_FILE} above it)",
+            msg = {"orphan": f"this file is not inside a ruleset (no {RULESET_FILE} above it)",
                    "missing": f"no {RULESET_FILE} in this directory"}[kind]
-            diags.append(Diagnostic("RB404" if kind != "mod" else "RB500", msg, Span(raw, 1, 1)))
+            diags.append(Diagnostic("RB404", msg, Span(raw, 1, 1)))
             name = raw
         else:
+            name = Path(target).parent.name or target
             try:
                 rs = load_ruleset(target, mod_list)
                 summary = rs.summary()
@@ -255,14 +323,78 @@ def docs(out):
         click.echo(text, nl=False)
 
 
+@cli.command("list")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="A table, or JSON for scripts.")
+def list_cmd(fmt):
+    """List the shipped rulesets with their player counts and variants."""
+    rows, broken = [], []
+    for name in shipped_rulesets():
+        try:
+            rs = load_ruleset(name)
+        except RulebookError:
+            broken.append(name)
+            continue
+        rows.append({"ruleset": rs.id, "name": rs.name, "version": rs.version,
+                     "players": {"min": rs.min_players, "max": rs.max_players},
+                     "variants": [{"id": vid, "name": entry.get("name") or vid}
+                                  for vid, entry in rs.sections["variants"].items()]})
+    if fmt == "json":
+        click.echo(json.dumps({"rulesets": rows, "broken": broken}, indent=2,
+                              ensure_ascii=False))
+    else:
+        from rich.console import Console
+        from rich.table import Table
+        table = Table(title="Shipped rulesets", title_justify="left")
+        for col in ("ruleset", "name", "players", "variants"):
+            table.add_column(col, justify="right" if col == "players" else "left",
+                             no_wrap=col != "variants")
+        for row in rows:
+            low, high = row["players"]["min"], row["players"]["max"]
+            table.add_row(row["ruleset"], row["name"], f"{low}–{high}" if low != high else str(low),
+                          ", ".join(v["id"] for v in row["variants"]) or "-")
+        console = Console(highlight=False, emoji=False)
+        console.print(table, markup=False)
+        for name in broken:
+            console.print(f"{name}: does not load; see rulebook validate {name}", markup=False)
+    sys.exit(1 if broken else 0)
+
+
+def _document_format(argv: list[str]) -> str | None:
+    """The machine-readable format ``validate`` was asked for, read from the raw arguments.
+
+    Click reports a bad option before the command runs, so the format has to
+    be known without click's help to print even that error as a document.
+    """
+    if not argv or argv[0] != "validate":
+        return None
+    fmt = None
+    for i, arg in enumerate(argv[1:], 1):
+        if arg == "--":
+            break
+        if arg == "--format" and i + 1 < len(argv):
+            fmt = argv[i + 1]
+        elif arg.startswith("--format="):
+            fmt = arg.split("=", 1)[1]
+    if fmt not in report.FORMATS:
+        return None
+    fmt = report.resolve_format(fmt)
+    return fmt if fmt in ("json", "sarif", "github") else None
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the console script; never shows a traceback for bad input."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    doc = _document_format(args)
     try:
-        result = cli.main(args=argv, prog_name="rulebook", standalone_mode=False)
+        result = cli.main(args=args, prog_name="rulebook", standalone_mode=False)
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
-        exc.show()
+        if doc:
+            click.echo(report.usage_error(doc, exc.format_message()))
+        else:
+            exc.show()
         sys.exit(2)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
@@ -270,15 +402,24 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         sys.exit(130)
     except Exception as exc:  # a bug in rulebook, not in the user's files
-        click.echo(f"internal error (a bug in rulebook, please report it with the command "
-                   f"you ran): {type(exc).__name__}: {exc}", err=True)
+        message = (f"internal error (a bug in rulebook, please report it with the command "
+                   f"you ran): {type(exc).__name__}: {exc}")
+        if doc:
+            click.echo(report.usage_error(doc, message, exit_code=3))
+        click.echo(message, err=True)
         sys.exit(3)
     sys.exit(result if isinstance(result, int) else 0)
 
 
 # ----------------------------------------------------------------- playing games
 def _load(ruleset: str, mods: tuple[str, ...]):
-    from .ruleset import load_ruleset
+    if find_ruleset(ruleset) is None:
+        if Path(ruleset).is_dir():
+            raise UsageProblem(f"'{ruleset}' is a directory with no {RULESET_FILE}")
+        raise _no_such_ruleset(ruleset)
+    for m in mods:
+        if not Path(m).is_file():
+            raise UsageProblem(f"mod file '{m}' not found")
     try:
         return load_ruleset(ruleset, list(mods))
     except RulebookError as exc:
@@ -302,10 +443,14 @@ def _agents(spec: str | None, players: int, interactive: bool) -> list[str]:
     return kinds
 
 
+_SEED = click.IntRange(-(2 ** 63 - 1), 2 ** 63 - 1)
+
+
 @cli.command()
 @click.argument("ruleset")
-@click.option("--players", "-p", type=int, default=None, help="Number of players.")
-@click.option("--seed", type=int, default=None, help="Random seed (default: random).")
+@click.option("--players", "-p", type=click.IntRange(min=1), default=None,
+              help="Number of players.")
+@click.option("--seed", type=_SEED, default=None, help="Random seed (default: random).")
 @click.option("--agents", "agent_spec", default=None,
               help="Comma-separated agents by seat: human, random, greedy.")
 @click.option("--variant", "variants", multiple=True, help="A variant to play (repeatable).")
@@ -313,7 +458,7 @@ def _agents(spec: str | None, players: int, interactive: bool) -> list[str]:
 @click.option("--save", "save_path", type=click.Path(dir_okay=False),
               help="Save the game record here (also when you type 'save' at a prompt).")
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False),
-              help="Resume a saved game from its record.")
+              help="Resume a saved game from its record (--agents may hand seats over).")
 @click.option("--log/--no-log", default=None, help="Print the game log (default: when no human).")
 def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_path, log):
     """Play a game: people at this terminal against AI agents."""
@@ -321,20 +466,17 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
 
     from rich.console import Console
 
-    from .engine.record import Record, RecordError
+    from .engine.agents import HumanAgent
     from .engine.render import score_table
-    from .engine.session import GameError, build_game, load_for_record, make_record, run
+    from .engine.saves import SaveProblem, prepare
+    from .engine.session import GameError, build_game, make_record, place_in_record, run
     console = Console(highlight=False, emoji=False)
-    prefix = None
+    prefix = rec = None
     if resume_path:
-        try:
-            rec = Record.load(resume_path)
-            rs = load_for_record(rec, resume_path)
-        except RecordError as exc:
-            click.echo(f"{exc.path}:{exc.line}:{exc.col}: error: {exc.message}")
-            sys.exit(1)
-        players, seed, variants, mods = rec.players, rec.seed, tuple(rec.variants), tuple(rec.mods)
-        kinds = rec.agents
+        rec, rs, mods = _resume(ruleset, resume_path, players, seed, variants, mods)
+        players, seed, variants = rec.players, rec.seed, tuple(rec.variants)
+        kinds = (_agents(agent_spec, players, sys.stdin.isatty()) if agent_spec
+                 else list(rec.agents))
         prefix = rec.decisions
         save_path = save_path or resume_path
     else:
@@ -342,7 +484,12 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         players = players or rs.min_players
         seed = seed if seed is not None else _random.SystemRandom().randrange(1, 10 ** 9)
         kinds = _agents(agent_spec, players, sys.stdin.isatty())
-    from .engine.agents import HumanAgent
+    save_to = None
+    if save_path:
+        try:
+            save_to = prepare(save_path)
+        except SaveProblem as exc:
+            raise UsageProblem(f"--save: {exc}") from None
     try:
         game = build_game(rs, players, seed, kinds, tuple(variants), prefix=prefix)
     except GameError as exc:
@@ -351,26 +498,33 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         live = getattr(agent, "live", agent)
         if isinstance(live, HumanAgent):
             live.input = _saving_input(live.input)
+    human = "human" in kinds
     if log is None:
-        log = "human" not in kinds
+        log = not human
     if log:
         game.listeners.append(lambda line: console.print(line, markup=False))
     console.print(f"[bold]{rs.name}[/bold] · {players} players · seed {seed} · "
                   f"agents {', '.join(kinds)}")
+
+    def stop(why: str, code: int):
+        _save_unfinished(make_record(game, rs, kinds, None, list(mods)), save_to,
+                         f"{rs.id}-{seed}", ruleset, why, console)
+        sys.exit(code)
+
     try:
-        result = run(game)
+        with _hangup_as_interrupt(human):
+            result = run(game)
     except _SaveNow:
-        path = save_path or f"{rs.id}-{seed}.record.json"
-        make_record(game, rs, kinds, None, list(mods)).save(path)
-        console.print(f"saved at decision {len(game.record) + 1}: resume with "
-                      f"rulebook play {rs.id} --resume {path}")
-        sys.exit(0)
+        stop("saved", 0)
+    except _EndOfInput:
+        stop("\nend of input", 0)
     except KeyboardInterrupt:
-        if save_path:
-            make_record(game, rs, kinds, None, list(mods)).save(save_path)
-            console.print(f"\ninterrupted; saved to {save_path}")
+        if human or save_to:
+            stop("\ninterrupted", 130)
         sys.exit(130)
     except GameError as exc:
+        if rec is not None:
+            place_in_record(exc, rec)
         where = f"{exc.span}: " if exc.span else ""
         click.echo(f"{where}error: {exc.message}")
         sys.exit(1)
@@ -380,25 +534,135 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
                       "end, so nobody wins.")
     if result.solo_won is not None:
         console.print("You win!" if result.solo_won else "You lose: the goal was not reached.")
-    rec = make_record(game, rs, kinds, result, list(mods))
-    path = save_path or None
-    if path:
-        rec.save(path)
-        console.print(f"record saved to {path}")
+    if save_to:
+        _save_finished(make_record(game, rs, kinds, result, list(mods)), save_to,
+                       f"{rs.id}-{seed}", console)
     console.print(f"{result.decisions} decisions · final state #{result.final_hash[:12]}")
+
+
+def _resume(ruleset, path, players, seed, variants, mods):
+    """The record to resume, its ruleset, and its mods; options must agree with it."""
+    from .engine.record import Record, RecordError
+    from .engine.session import load_for_record
+    try:
+        rec = Record.load(path)
+    except RecordError as exc:
+        _record_error(exc)
+    differ = []
+    if players is not None and players != rec.players:
+        differ.append(f"--players {players} (the record has {rec.players})")
+    if seed is not None and seed != rec.seed:
+        differ.append(f"--seed {seed} (the record has {rec.seed})")
+    if variants and sorted(set(variants)) != sorted(rec.variants):
+        differ.append(f"--variant {', '.join(variants)} (the record has "
+                      f"{', '.join(rec.variants) or 'none'})")
+    if differ:
+        raise UsageProblem("--resume carries on the recorded game, and these options differ "
+                           "from its record: " + "; ".join(differ))
+    if find_ruleset(ruleset) is None:
+        raise _no_such_ruleset(ruleset)
+    if mods:  # mods given again (perhaps from a new place) must be the record's mods
+        for m in mods:
+            if not Path(m).is_file():
+                raise UsageProblem(f"mod file '{m}' not found")
+        rec.mods = list(mods)
+    try:
+        rs = load_for_record(rec, path, ruleset)
+    except RecordError as exc:
+        if mods and getattr(exc, "field", None) == "content_hash":
+            raise UsageProblem("--mod: these mods are not the ones the record was made with "
+                               "(the rules' content hash differs)") from None
+        _record_error(exc)
+    return rec, rs, tuple(rec.mods)
+
+
+def _record_error(exc) -> None:
+    click.echo(f"{exc.path}:{exc.line}:{exc.col}: error: {exc.message}")
+    sys.exit(1)
+
+
+def _resume_hint(ruleset: str, path) -> str:
+    import shlex
+    return f"rulebook play {shlex.quote(ruleset)} --resume {shlex.quote(str(path))}"
+
+
+def _save_unfinished(rec, save_to, stem, ruleset, why, console) -> None:
+    """Save a game that stops before its end, and say how to carry on."""
+    from .engine.saves import save_somewhere
+    try:
+        path = save_somewhere(rec, save_to, stem)
+    except OSError as exc:
+        click.echo(f"{why.strip()}; the game could not be saved anywhere: {exc}", err=True)
+        return
+    # plain echo, not the console: a command to copy must not be wrapped
+    n = len(rec.decisions)
+    click.echo(f"{why}; saved after {n} decision{'' if n == 1 else 's'} to {path}")
+    click.echo(f"resume with: {_resume_hint(ruleset, path)}")
+
+
+def _save_finished(rec, save_to, stem, console) -> None:
+    from .engine.saves import save_somewhere
+    try:
+        path = save_somewhere(rec, save_to, stem)
+    except OSError as exc:
+        click.echo(f"the record could not be saved anywhere: {exc}", err=True)
+        return
+    if path != save_to:
+        console.print(f"could not write {save_to}; record saved to {path} instead",
+                      markup=False)
+    else:
+        console.print(f"record saved to {path}", markup=False)
 
 
 class _SaveNow(Exception):
     pass
 
 
+class _EndOfInput(Exception):
+    pass
+
+
 def _saving_input(inner):
     def read(prompt=""):
-        raw = inner(prompt)
+        try:
+            raw = inner(prompt)
+        except EOFError:
+            raise _EndOfInput() from None
         if raw.strip().lower() in ("save", "quit", "exit"):
             raise _SaveNow()
         return raw
     return read
+
+
+class _hangup_as_interrupt:
+    """While a person plays, a closed terminal or a polite kill is handled like Ctrl-C."""
+
+    def __init__(self, active: bool):
+        self.active = active
+        self.old: dict = {}
+
+    def __enter__(self):
+        import signal
+        if not self.active:
+            return self
+        for name in ("SIGHUP", "SIGTERM"):
+            sig = getattr(signal, name, None)
+            if sig is not None:
+                try:
+                    self.old[sig] = signal.signal(sig, self._raise)
+                except (ValueError, OSError):  # not the main thread
+                    pass
+        return self
+
+    @staticmethod
+    def _raise(signum, frame):
+        raise KeyboardInterrupt
+
+    def __exit__(self, *exc):
+        import signal
+        for sig, handler in self.old.items():
+            signal.signal(sig, handler)
+        return False
 
 
 @cli.command()
@@ -422,15 +686,25 @@ def replay(record, ruleset_path, step):
                 input()
             except EOFError:
                 pass
+    if ruleset_path is not None and find_ruleset(ruleset_path) is None:
+        raise _no_such_ruleset(ruleset_path)
     try:
         played, same = do_replay(record, ruleset_path, show if step else None)
     except RecordError as exc:
-        click.echo(f"{exc.path}:{exc.line}:{exc.col}: error: {exc.message}")
-        sys.exit(1)
+        _record_error(exc)
     except GameError as exc:
-        click.echo(f"{record}: error: {exc.message}")
+        click.echo(f"{exc.span or record}: error: {exc.message}")
+        sys.exit(1)
+    if played.result is None:
+        click.echo(f"replayed {len(played.game.record)} decisions; the record stops before the "
+                   "end of the game and has no final hash, so the result is unverified; "
+                   f"carry on with: {_resume_hint(ruleset_path or played.record.ruleset, record)}")
         sys.exit(1)
     console.print(score_table(played.game, played.result))
+    if same is None:
+        click.echo(f"replayed {played.result.decisions} decisions; the record has no final "
+                   f"hash, so the result is unverified (replay #{played.result.final_hash[:12]})")
+        sys.exit(1)
     if not same:
         click.echo(f"final state differs: record #{played.record.final_hash[:12]}, replay "
                    f"#{played.result.final_hash[:12]}")
@@ -441,14 +715,16 @@ def replay(record, ruleset_path, step):
 
 @cli.command()
 @click.argument("ruleset")
-@click.option("-n", "--games", type=int, default=100, show_default=True)
-@click.option("--players", "-p", type=int, default=None)
+@click.option("-n", "--games", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--players", "-p", type=click.IntRange(min=1), default=None)
 @click.option("--agents", "agent_spec", default="random", show_default=True,
               help="Comma-separated agents by seat (random, greedy), or one for all.")
 @click.option("--variant", "variants", multiple=True)
 @click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False))
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game.")
-@click.option("--workers", "-w", type=int, default=1, show_default=True, help="Processes.")
+@click.option("--seed", type=_SEED, default=1, show_default=True,
+              help="Seed of the first game.")
+@click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes.")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write one JSON line per game.")
 @click.option("--no-check", is_flag=True, help="Skip invariant checks (faster).")
 def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers, out, no_check):
@@ -462,13 +738,21 @@ def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers,
     players = players or rs.min_players
     if not rs.min_players <= players <= rs.max_players:
         raise UsageProblem(f"{rs.name} is for {rs.min_players}–{rs.max_players} players")
-    if games < 1:
-        raise UsageProblem("-n must be at least 1")
     kinds = _agents(agent_spec, players, False)
+    if "human" in kinds:
+        raise UsageProblem("simulate plays AI agents only; 'human' is for rulebook play")
     path = str(rs.root)
     results = []
     start = time.perf_counter()
-    fh = open(out, "w", encoding="utf-8") if out else None
+    fh = None
+    if out:
+        from .engine.saves import SaveProblem, prepare
+        try:
+            fh = open(prepare(out), "w", encoding="utf-8")
+        except SaveProblem as exc:
+            raise UsageProblem(f"--out: {exc}") from None
+        except OSError as exc:
+            raise UsageProblem(f"--out: cannot write '{out}': {exc.strerror or exc}") from None
     console = Console(highlight=False, emoji=False)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"{rs.name}: {games} games", total=games)

@@ -98,8 +98,10 @@ def github(diags: list[Diagnostic]) -> str:
 
 def sarif(diags: list[Diagnostic]) -> str:
     used = sorted({d.code for d in diags})
-    rules = [{"id": code, "name": code, "shortDescription": {"text": CODES.get(code, code)},
-              "helpUri": "docs/errors.md"} for code in used]
+    # no informationUri/helpUri: SARIF wants absolute URIs there, and Rulebook has no
+    # address of its own to point at; the rule's text says what the code means
+    rules = [{"id": code, "name": code, "shortDescription": {"text": CODES.get(code, code)}}
+             for code in used]
     results = []
     for d in diags:
         msg = d.message + (f" (in {d.context})" if d.context else "")
@@ -116,14 +118,42 @@ def sarif(diags: list[Diagnostic]) -> str:
                 "artifactLocation": {"uri": d.span.file.replace(os.sep, "/")},
                 "region": region}}]
         results.append(result)
-    doc = {
+    return json.dumps(_sarif_log({"tool": {"driver": {"name": "rulebook", "version": __version__,
+                                                      "rules": rules}},
+                                  "results": results}), indent=2, ensure_ascii=False)
+
+
+def _sarif_log(run: dict) -> dict:
+    return {
         "$schema": "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{"tool": {"driver": {"name": "rulebook", "version": __version__,
-                                      "informationUri": "README.md", "rules": rules}},
-                  "results": results}],
+        "runs": [run],
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+def usage_error(fmt: str, message: str, exit_code: int = 2) -> str:
+    """A command that could not run (bad options, no such path) as a document of ``fmt``.
+
+    Scripts that parse ``--format json|sarif|github`` output get a valid
+    document even then: JSON with an ``error`` object and no diagnostics, a
+    SARIF log whose invocation failed with the message as a notification,
+    or one ``::error`` workflow command.
+    """
+    kind = "usage" if exit_code == 2 else "internal"
+    if fmt == "json":
+        return json.dumps({"diagnostics": [], "summary": {},
+                           "error": {"kind": kind, "message": message, "exit_code": exit_code}},
+                          indent=2, ensure_ascii=False)
+    if fmt == "sarif":
+        note = {"level": "error", "message": {"text": message},
+                "descriptor": {"id": f"rulebook-{kind}-error"}}
+        return json.dumps(_sarif_log({
+            "tool": {"driver": {"name": "rulebook", "version": __version__}},
+            "invocations": [{"executionSuccessful": False, "exitCode": exit_code,
+                             "toolExecutionNotifications": [note]}],
+            "results": []}), indent=2, ensure_ascii=False)
+    title = _gh_escape(f"rulebook {kind} error", True)
+    return f"::error title={title}::{_gh_escape(message)}"
 
 
 def render(fmt: str, diags: list[Diagnostic], summary: dict | None = None,

@@ -168,8 +168,25 @@ def _display(path: Path) -> str:
         return str(path)
 
 
+def _hash_name(real: Path, root: Path | None) -> str:
+    """How the content hash names a file: its path from the ruleset root, '/'-separated."""
+    if root is not None:
+        try:
+            return real.relative_to(root).as_posix()
+        except ValueError:
+            pass
+    return real.name
+
+
+def _hash_text(text: str) -> bytes:
+    """A file's text as the content hash sees it: line endings do not count."""
+    return text.replace("\r\n", "\n").encode()
+
+
 # ------------------------------------------------------------------------ loading
 class _Assembler:
+    root: Path | None = None
+
     def __init__(self, diags: Diagnostics):
         self.diags = diags
         self.docs: list[tuple[Document, str, Path]] = []
@@ -190,8 +207,10 @@ class _Assembler:
         doc = load_yaml(path, self.diags, _display(path))
         if doc is None:
             return
-        self.hasher.update(doc.file.replace(os.sep, "/").encode() + b"\0")
-        self.hasher.update(doc.text.encode() + b"\0")
+        # the hash names files relative to the ruleset root with '/' separators, so
+        # it is the same from any working directory and on any machine
+        self.hasher.update(_hash_name(real, self.root).encode() + b"\0")
+        self.hasher.update(_hash_text(doc.text) + b"\0")
         self.files.append(doc.file)
         kind = schemas.check_kind(doc, self.diags, expected)
         if kind is None:
@@ -236,6 +255,7 @@ def load_ruleset(path: str | os.PathLike, mods: list[str] | None = None) -> Rule
                     Span(str(path), 1, 1), hint=suggest(Path(str(path)).name, known))
         raise RulebookError(diags)
     asm = _Assembler(diags)
+    asm.root = manifest_path.resolve().parent
     asm.load_tree(manifest_path, "ruleset", [], None)
     mod_docs: list[Document] = []
     for mod in mods or []:
@@ -244,7 +264,9 @@ def load_ruleset(path: str | os.PathLike, mods: list[str] | None = None) -> Rule
             continue
         if schemas.check_kind(doc, diags, "mod") and schemas.validate(doc, "mod", diags):
             mod_docs.append(doc)
-            asm.hasher.update(b"mod\0" + doc.text.encode() + b"\0")
+            # a mod counts by its content only: where it lies or what it is called
+            # does not change the game
+            asm.hasher.update(b"mod\0" + _hash_text(doc.text) + b"\0")
     if diags.errors:
         raise RulebookError(diags)
     builder = _Builder(asm, diags, manifest_path)

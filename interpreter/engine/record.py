@@ -5,21 +5,121 @@ player count, variants, agents, the seed and every decision's answer, and,
 once the game is over, the final state hash. Replaying feeds the answers
 back in order and checks the hash. A record made with a different ruleset
 content is refused with a clear message rather than replayed wrongly.
+
+Records are untrusted input: loading one checks every field's type and
+bounds and reports a bad one at its line and column in the file. Saving
+writes a temporary file beside the target and renames it over, so a record
+on disk is always either the old one or the whole new one.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from .jsonplaces import JsonProblem, Member, read_object
+
 FORMAT = "rulebook-record/1"
+MAX_BYTES = 16 * 1024 * 1024  # far more than any game's record; a bigger file is refused
+MAX_PLAYERS = 100
+MAX_SEED = 2 ** 63 - 1
+MAX_ANSWER = 2 ** 31  # an answer is an option's index or a bounded number
+MAX_SCORE = 10 ** 18
+MAX_TEXT = 1000
+
+_ID = re.compile(r"[a-z][a-z0-9_]{0,63}\Z")
+_HASH = re.compile(r"[0-9a-f]{64}\Z")
 
 
 class RecordError(Exception):
-    def __init__(self, path: str, message: str, line: int = 1, col: int = 1):
+    """A record that cannot be used, at a line and column of its file (and its field)."""
+
+    def __init__(self, path: str, message: str, line: int = 1, col: int = 1,
+                 field: str | None = None):
         super().__init__(f"{path}:{line}:{col}: {message}")
         self.path, self.message, self.line, self.col = path, message, line, col
+        self.field = field
+
+
+def shown(value, limit: int = 40) -> str:
+    """A value from a record as a message quotes it: JSON-escaped and cut short."""
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _agents_known() -> set[str]:
+    from .agents import AGENTS
+    return {"human", *AGENTS}
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _text(value) -> str | None:
+    if not isinstance(value, str):
+        return "must be text"
+    if not value or len(value) > MAX_TEXT or "\0" in value:
+        return f"must be text of 1 to {MAX_TEXT} characters"
+    return None
+
+
+def _check_id(value) -> str | None:
+    if not isinstance(value, str) or not _ID.match(value):
+        return "must be an id (lower case letters, digits and underscores)"
+    return None
+
+
+def _check_hash(value) -> str | None:
+    if not isinstance(value, str) or not _HASH.match(value):
+        return "must be a SHA-256 hash (64 hexadecimal digits)"
+    return None
+
+
+def _check_int(low: int, high: int):
+    def check(value) -> str | None:
+        if not _whole(value):
+            return "must be a whole number"
+        if not low <= value <= high:
+            return f"must be from {low} to {high}"
+        return None
+    return check
+
+
+def _check_version(value) -> str | None:
+    if not isinstance(value, str) or len(value) > 40:
+        return "must be text of at most 40 characters"
+    return None
+
+
+def _check_agent(value) -> str | None:
+    known = _agents_known()
+    if value not in known:
+        return f"is not an agent; agents are {', '.join(sorted(known))}"
+    return None
+
+
+# field name → (required, check of the whole value, check of each list item, or None)
+_FIELDS = {
+    "format": (True, None, None),
+    "ruleset": (True, _check_id, None),
+    "version": (True, _check_version, None),
+    "content_hash": (True, _check_hash, None),
+    "players": (True, _check_int(1, MAX_PLAYERS), None),
+    "seed": (True, _check_int(-MAX_SEED, MAX_SEED), None),
+    "agents": (True, None, _check_agent),
+    "decisions": (True, None, _check_int(-MAX_ANSWER, MAX_ANSWER)),
+    "mods": (False, None, _text),
+    "variants": (False, None, _check_id),
+    "final_hash": (False, _check_hash, None),
+    "scores": (False, None, _check_int(-MAX_SCORE, MAX_SCORE)),
+}
+_LISTS = {"agents", "decisions", "mods", "variants", "scores"}
+_NULLABLE = {"final_hash", "scores"}
 
 
 @dataclass
@@ -36,42 +136,120 @@ class Record:
     final_hash: str | None = None
     scores: list[int] | None = None
     format: str = FORMAT
+    path: str | None = field(default=None, repr=False, compare=False)
+    places: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def to_dict(self) -> dict:
+        return {name: getattr(self, name) for name in _FIELDS}
 
     def save(self, path: str | Path) -> None:
-        Path(path).write_text(json.dumps(asdict(self), indent=1) + "\n", encoding="utf-8")
+        """Write the record atomically: a temporary file beside it, synced, then renamed."""
+        save_atomically(Path(path), json.dumps(self.to_dict(), indent=1) + "\n")
+
+    def error(self, key: str, message: str, item: int | None = None) -> RecordError:
+        """A problem with one field (or one item of a list field), placed in the file."""
+        where = self.places.get(key)
+        line, col = (1, 1)
+        if where is not None:
+            line, col = where.at
+            if item is not None and item < len(where.items_at):
+                line, col = where.items_at[item]
+        return RecordError(self.path or "record", message, line, col, key)
 
     @classmethod
     def load(cls, path: str | Path) -> "Record":
         p = str(path)
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            with open(path, "rb") as fh:
+                raw = fh.read(MAX_BYTES + 1)
         except OSError as exc:
             raise RecordError(p, f"cannot read the record: {exc.strerror or exc}") from None
-        except UnicodeDecodeError:
-            raise RecordError(p, "the record is not UTF-8 text") from None
+        if len(raw) > MAX_BYTES:
+            raise RecordError(p, f"the file is larger than {MAX_BYTES // 2 ** 20} MiB, far "
+                              "more than any game's record; it is not read")
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(p, f"not a valid record (JSON: {exc.msg})", exc.lineno,
-                              exc.colno) from None
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise RecordError(p, f"not a Rulebook game record (expected format {FORMAT})")
-        problems = []
-        types = {"ruleset": str, "version": str, "content_hash": str, "players": int,
-                 "seed": int, "agents": list, "decisions": list, "mods": list,
-                 "variants": list}
-        for key, typ in types.items():
-            if key not in data:
-                problems.append(f"missing '{key}'")
-            elif not isinstance(data[key], typ) or isinstance(data[key], bool):
-                problems.append(f"'{key}' must be a {typ.__name__}")
-        if not problems and not all(isinstance(d, int) and not isinstance(d, bool)
-                                    for d in data["decisions"]):
-            problems.append("'decisions' must be a list of whole numbers")
-        unknown = set(data) - set(types) - {"final_hash", "scores", "format"}
-        if unknown:
-            problems.append("unknown keys: " + ", ".join(sorted(unknown)))
-        if problems:
-            raise RecordError(p, "; ".join(problems))
-        return cls(**{k: data[k] for k in list(types) + ["final_hash", "scores", "format"]
-                      if k in data})
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RecordError(p, f"the record is not UTF-8 text (byte {exc.start + 1})") from None
+        text = text.removeprefix("\ufeff")  # a byte order mark some editors add
+        try:
+            members, start = read_object(text)
+        except JsonProblem as exc:
+            raise RecordError(p, f"not a valid record ({exc.message})", exc.line,
+                              exc.col) from None
+        fmt = members.get("format")
+        if fmt is None or fmt.value != FORMAT:
+            line, col = fmt.at if fmt else start
+            raise RecordError(p, f"not a Rulebook game record (expected \"format\": "
+                              f"\"{FORMAT}\")", line, col)
+        missing = [k for k, (required, _, _) in _FIELDS.items()
+                   if required and k not in members]
+        if missing:
+            raise RecordError(p, "the record is missing " + ", ".join(f'"{k}"' for k in missing),
+                              *start)
+        for key, member in members.items():
+            if key not in _FIELDS:
+                raise RecordError(p, f"unknown key {shown(key)}; a record has "
+                                  f"{', '.join(_FIELDS)}", *member.key_at)
+            _check_member(p, key, member)
+        rec = cls(**{k: m.value for k, m in members.items()}, path=p, places=members)
+        rec.mods = rec.mods or []
+        rec.variants = rec.variants or []
+        if len(rec.agents) != rec.players:
+            raise rec.error("agents", f"lists {len(rec.agents)} agents for {rec.players} "
+                            "players")
+        if rec.scores is not None and len(rec.scores) != rec.players:
+            raise rec.error("scores", f"lists {len(rec.scores)} scores for {rec.players} "
+                            "players")
+        for i, name in enumerate(rec.variants):
+            if name in rec.variants[:i]:
+                raise rec.error("variants", f"names variant '{name}' twice", i)
+        return rec
+
+
+def _check_member(path: str, key: str, member: Member) -> None:
+    _, whole, each = _FIELDS[key]
+    value = member.value
+    if value is None and key in _NULLABLE:
+        return
+    if key in _LISTS:
+        if not isinstance(value, list):
+            raise RecordError(path, f"\"{key}\" must be a list, not {shown(value)}", *member.at)
+        for i, item in enumerate(value):
+            problem = each(item)
+            if problem:
+                raise RecordError(path, f"item {i + 1} of \"{key}\" {problem} (it is "
+                                  f"{shown(item)})", *member.items_at[i])
+        return
+    problem = whole(value) if whole else None
+    if problem:
+        raise RecordError(path, f"\"{key}\" {problem} (it is {shown(value)})", *member.at)
+
+
+def save_atomically(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` so that a crash leaves the old file or the new one."""
+    folder = path.parent
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:  # make the rename itself durable where the system allows it
+        dir_fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)

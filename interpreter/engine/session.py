@@ -1,4 +1,11 @@
-"""Starting, running, saving, resuming and replaying games."""
+"""Starting, running, saving, resuming and replaying games.
+
+``build_game`` seats the agents (answering from a record's decisions first
+when a game is resumed), ``run`` plays to the end and turns rule failures
+into positioned errors, ``make_record`` and ``load_for_record`` go between a
+game and its record, and ``replay`` plays a record again and says whether
+its final state hash matches, differs, or cannot be checked.
+"""
 
 from __future__ import annotations
 
@@ -6,14 +13,14 @@ from dataclasses import dataclass
 
 from ..errors import RulebookError
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
-from ..ruleset import Ruleset, load_ruleset
+from ..ruleset import RULESET_FILE, Ruleset, load_ruleset, shipped_rulesets_dir
 from ..span import Span
 from .agents import Agent, ScriptedAgent, ScriptExhausted, agent_seed, make_agent
 from .decisions import ActionRefused, IllegalAnswer
 from .flow import FlowRunner, Result
 from .game import Game
 from .invariants import InvariantError
-from .record import Record, RecordError
+from .record import Record, RecordError, shown
 
 
 class SaveRequested(Exception):
@@ -23,10 +30,16 @@ class SaveRequested(Exception):
 class GameError(Exception):
     """A game could not go on: a rule failed at run time, or an answer was illegal."""
 
-    def __init__(self, message: str, span: Span | None = None):
+    def __init__(self, message: str, span: Span | None = None,
+                 decision_index: int | None = None):
         super().__init__(f"{span}: {message}" if span else message)
         self.message = message
         self.span = span
+        self.decision_index = decision_index  # which answer of a record was refused
+
+
+class RecordEnded(GameError):
+    """The record's answers ran out before the game reached its end."""
 
 
 class SeatAgent(Agent):
@@ -57,7 +70,7 @@ class SeatAgent(Agent):
 @dataclass
 class Played:
     game: Game
-    result: Result
+    result: Result | None  # None when the record stops before the game's end
     record: Record
 
 
@@ -104,10 +117,11 @@ def run(game: Game, check: bool = False, save_to: str | None = None,
         raise GameError(f"the game cannot go on: {exc.reason}") from None
     except IllegalAnswer as exc:
         raise GameError(f"decision {len(game.record) + 1} of the record is refused: "
-                        f"{exc.reason} ({exc.decision.prompt})") from None
+                        f"{exc.reason} ({exc.decision.prompt})",
+                        decision_index=len(game.record)) from None
     except ScriptExhausted as exc:
-        raise GameError(f"the record ends before the game does (next: "
-                        f"{exc.decision.prompt})") from None
+        raise RecordEnded(f"the record ends before the game does (next: "
+                          f"{exc.decision.prompt})") from None
     except InvariantError as exc:
         raise GameError(f"invariant broken: {exc}") from None
     except RecursionError:
@@ -126,22 +140,53 @@ def make_record(game: Game, rs: Ruleset, agent_kinds: list[str], result: Result 
 
 
 def load_for_record(rec: Record, path: str, ruleset_path: str | None = None) -> Ruleset:
+    """The ruleset a record was made with, checked against every field of the record.
+
+    Without ``ruleset_path`` the record's ruleset must be a shipped one: a
+    record never chooses a folder to load rules from.
+    """
+    location = ruleset_path
+    if location is None:
+        shipped = shipped_rulesets_dir() / rec.ruleset / RULESET_FILE
+        if not shipped.is_file():
+            raise rec.error("ruleset", f"'{rec.ruleset}' is not a shipped ruleset; give its "
+                            "location as well")
+        location = str(shipped.parent)
+    mods = rec.mods
     try:
-        rs = load_ruleset(ruleset_path or rec.ruleset, rec.mods)
+        rs = load_ruleset(location, mods)
     except RulebookError as exc:
-        raise RecordError(path, "the record's ruleset does not load: "
-                          + exc.diagnostics[0].headline()) from None
+        raise rec.error("mods" if mods else "ruleset", "the record's ruleset does not load: "
+                        + exc.diagnostics[0].headline()) from None
     if rs.id != rec.ruleset:
-        raise RecordError(path, f"this record is for '{rec.ruleset}', not '{rs.id}'")
+        raise rec.error("ruleset", f"this record is for '{rec.ruleset}', not '{rs.id}'")
     if rs.content_hash != rec.content_hash:
-        raise RecordError(path, f"this record was made with another version of "
-                          f"'{rec.ruleset}' (record {rec.version} #{rec.content_hash[:10]}, "
-                          f"here {rs.version} #{rs.content_hash[:10]}); replaying it could "
-                          "give a different game, so it is refused")
+        raise rec.error("content_hash", f"this record was made with another version of "
+                        f"'{rec.ruleset}' (record {shown(rec.version)} "
+                        f"#{rec.content_hash[:10]}, here {rs.version} #{rs.content_hash[:10]}); "
+                        "replaying it could give a different game, so it is refused")
+    if not rs.min_players <= rec.players <= rs.max_players:
+        raise rec.error("players", f"{rs.name} is for {rs.min_players}–{rs.max_players} "
+                        f"players, not {rec.players}")
+    known = set(rs.sections["variants"])
+    for i, name in enumerate(rec.variants):
+        if name not in known:
+            raise rec.error("variants", f"{rs.name} has no variant '{name}'"
+                            + (f" (variants: {', '.join(sorted(known))})" if known else ""), i)
     return rs
 
 
-def replay(path: str, ruleset_path: str | None = None, listener=None) -> tuple[Played, bool]:
+def place_in_record(exc: GameError, rec: Record) -> GameError:
+    """Point a refused answer of a record at that answer in the record file."""
+    if exc.span is None and exc.decision_index is not None:
+        placed = rec.error("decisions", "", exc.decision_index)
+        exc.span = Span(placed.path, placed.line, placed.col)
+    return exc
+
+
+def replay(path: str, ruleset_path: str | None = None,
+           listener=None) -> tuple[Played, bool | None]:
+    """Replay a record: True if its final hash matches, False if not, None if it has none."""
     rec = Record.load(path)
     rs = load_for_record(rec, path, ruleset_path)
     script = ScriptedAgent(list(rec.decisions))
@@ -149,9 +194,23 @@ def replay(path: str, ruleset_path: str | None = None, listener=None) -> tuple[P
                 [f"Player {i + 1} ({k})" for i, k in enumerate(rec.agents)])
     if listener:
         game.listeners.append(listener)
-    result = run(game)
+    try:
+        result = run(game)
+    except RecordEnded as exc:
+        if rec.final_hash is None:  # a game saved before its end
+            return Played(game, None, rec), None
+        exc.span = _span(rec.error("decisions", ""))
+        raise
+    except GameError as exc:
+        raise place_in_record(exc, rec)
     if script.position != len(rec.decisions):
         raise GameError(f"the game ended after {script.position} decisions but the record "
-                        f"has {len(rec.decisions)}")
-    same = rec.final_hash is None or rec.final_hash == result.final_hash
-    return Played(game, result, rec), same
+                        f"has {len(rec.decisions)}",
+                        _span(rec.error("decisions", "", script.position)))
+    if rec.final_hash is None:
+        return Played(game, result, rec), None
+    return Played(game, result, rec), rec.final_hash == result.final_hash
+
+
+def _span(err: RecordError) -> Span:
+    return Span(err.path, err.line, err.col)

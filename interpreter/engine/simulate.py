@@ -31,7 +31,14 @@ class GameSummary:
     finished: bool = True
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """One JSON line of ``simulate --out``: seats are numbered from 1, as on screen.
+
+        ``scores``, ``agents`` and ``ranks`` list the seats in order (seat 1 first);
+        ``winners`` names seats by number.
+        """
+        out = asdict(self)
+        out["winners"] = [seat + 1 for seat in self.winners]
+        return out
 
 
 def _init(path: str, mods: list[str]) -> None:

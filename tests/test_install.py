@@ -1,0 +1,197 @@
+"""Rulebook installed the way users install it works exactly like the editable checkout.
+
+The checkout is built into an sdist and a wheel made from that sdist (the
+path pip takes for a source install), the wheel goes into a fresh virtual
+environment outside the checkout, and every command runs from another
+directory, so nothing can fall back on the source tree: shipped names must
+resolve, the schemas and the grammar must be found, and a ruleset given as a
+path must validate. The README's GitHub Actions steps are run too, with its
+placeholders filled in. These tests build and install for real and take a
+minute or so; nothing here is ever skipped: missing build tools fail them.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+
+from install_helpers import (REPO_URL, REV, ROOT, SLOW, clean_env, fresh_venv, readme_snippet,
+                             run, shown, snapshot_checkout)
+
+SHIPPED = sorted(p.parent.name for p in (ROOT / "rulesets").glob("*/ruleset.yaml"))
+
+
+@pytest.fixture(scope="module")
+def work(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("install")
+
+
+@pytest.fixture(scope="module")
+def checkout(work) -> tuple[Path, str]:
+    """The checkout as it stands, as a git repository of its own, and its commit."""
+    repo = work / "rulebook-src"
+    repo.mkdir()
+    return repo, snapshot_checkout(repo)
+
+
+@pytest.fixture(scope="module")
+def dists(work, checkout) -> tuple[Path, Path]:
+    """The sdist and the wheel built from it (``python -m build`` does both, in that order)."""
+    out = work / "dist"
+    proc = run([sys.executable, "-m", "build", "--outdir", out, checkout[0]], work,
+               timeout=SLOW)
+    assert proc.returncode == 0, f"building the sdist and wheel failed: {shown(proc)}"
+    assert "and rulebook-" in proc.stdout  # "Successfully built X.tar.gz and Y.whl"
+    (sdist,) = out.glob("rulebook-*.tar.gz")
+    (wheel,) = out.glob("rulebook-*.whl")
+    return sdist, wheel
+
+
+@pytest.fixture(scope="module")
+def installed(work, dists) -> Path:
+    """The bin folder of a fresh venv with the wheel installed (dependencies from the index)."""
+    bin_dir = fresh_venv(work / "venv")
+    proc = run([bin_dir / "python", "-m", "pip", "install", "-q", dists[1]], work, timeout=SLOW)
+    assert proc.returncode == 0, f"installing the wheel failed: {shown(proc)}"
+    return bin_dir
+
+
+@pytest.fixture()
+def elsewhere(tmp_path) -> Path:
+    """A working directory that is neither the checkout nor the venv."""
+    place = tmp_path / "elsewhere"
+    place.mkdir()
+    return place
+
+
+def rulebook(bin_dir: Path, *args, cwd: Path, **env):
+    return run([bin_dir / "rulebook", *args], cwd, env=clean_env(**env))
+
+
+def test_sdist_and_wheel_carry_the_data_trees(dists):
+    sdist, wheel = dists
+    with tarfile.open(sdist) as tar:
+        in_sdist = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
+    with zipfile.ZipFile(wheel) as whl:
+        in_wheel = set(whl.namelist())
+    for tree in ("rulesets", "schemas", "grammar"):
+        files = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / tree).rglob("*")
+                       if p.is_file() and "__pycache__" not in p.parts)
+        assert files, tree
+        assert not set(files) - in_sdist, f"missing from the sdist: {set(files) - in_sdist}"
+        packaged = {f"interpreter/_data/{f}" for f in files}
+        assert not packaged - in_wheel, f"missing from the wheel: {packaged - in_wheel}"
+    # the top level of the wheel is the package only: the trees live inside it
+    assert {name.split("/", 1)[0] for name in in_wheel} == {
+        "interpreter", f"{wheel.name.split('-')[0]}-{wheel.name.split('-')[1]}.dist-info"}
+
+
+def test_installed_package_reads_its_own_copy_of_the_data(installed, elsewhere):
+    venv = installed.parent.resolve()
+    proc = run([installed / "python", "-c",
+                "import json; from interpreter import paths, ruleset, schema; "
+                "from interpreter.lang import parser; print(json.dumps({"
+                "'root': str(paths.data_root()), 'schemas': str(schema.schema_dir()), "
+                "'grammar': str(parser.grammar_path()), "
+                "'shipped': ruleset.shipped_rulesets()}))"], elsewhere)
+    assert proc.returncode == 0, shown(proc)
+    found = json.loads(proc.stdout)
+    root = Path(found["root"])
+    assert root.is_relative_to(venv) and root.name == "_data", found
+    assert Path(found["schemas"]).parent == root and Path(found["grammar"]).parent.parent == root
+    assert found["shipped"] == SHIPPED
+
+
+def test_validate_a_shipped_name(installed, elsewhere):
+    proc = rulebook(installed, "validate", "terraforming_mars", cwd=elsewhere)
+    assert proc.returncode == 0, shown(proc)
+    assert "terraforming_mars" in proc.stdout and "ok" in proc.stdout
+
+
+def test_validate_a_path_and_report_a_positioned_error(installed, elsewhere):
+    copy = elsewhere / "gears"
+    shutil.copytree(ROOT / "rulesets" / "legacy_gears_of_time", copy)
+    proc = rulebook(installed, "validate", "gears", cwd=elsewhere)
+    assert proc.returncode == 0, shown(proc)
+    assert "legacy_gears_of_time" in proc.stdout and "ok" in proc.stdout
+    cards = sorted((copy / "cards").glob("*.yaml"))[0]
+    text = cards.read_text(encoding="utf-8")
+    assert "\ncards:\n" in text
+    lines_before = text.split("\ncards:\n", 1)[0].count("\n") + 2
+    cards.write_text(text.replace("\ncards:\n", "\ncards:\n  - {id: 7}\n", 1), encoding="utf-8")
+    proc = rulebook(installed, "validate", "gears", "-q", cwd=elsewhere)
+    assert proc.returncode == 1, shown(proc)
+    assert f"{Path('gears') / 'cards' / cards.name}:{lines_before + 1}:" in proc.stdout, \
+        shown(proc)
+
+
+def test_play_a_game_to_the_end_without_a_terminal(installed, elsewhere):
+    proc = rulebook(installed, "play", "legacy_gears_of_time", "--players", "2", "--seed", "3",
+                    "--agents", "random", cwd=elsewhere)
+    assert proc.returncode == 0, shown(proc)
+    assert "2 players · seed 3 · agents random, random" in proc.stdout
+    assert "decisions · final state #" in proc.stdout
+
+
+def test_simulate(installed, elsewhere):
+    proc = rulebook(installed, "simulate", "timespan", "-n", "3", "--players", "2", cwd=elsewhere)
+    assert proc.returncode == 0, shown(proc)
+    assert "random" in proc.stdout and "win rate" in proc.stdout
+
+
+def test_scenario_tests_of_a_shipped_ruleset(installed, elsewhere):
+    proc = rulebook(installed, "test", "legacy_gears_of_time", cwd=elsewhere)
+    assert proc.returncode == 0, shown(proc)
+    count = sum(len(yaml.safe_load(p.read_text(encoding="utf-8")).get("scenarios", []))
+                for p in (ROOT / "rulesets" / "legacy_gears_of_time" / "scenarios").glob("*.yaml"))
+    assert f"{count} passed, 0 failed" in proc.stdout, shown(proc)
+
+
+def test_schema_export(installed, elsewhere):
+    proc = rulebook(installed, "schema", "--out", "schemas-here", cwd=elsewhere)
+    assert proc.returncode == 0, shown(proc)
+    written = sorted(p.name for p in (elsewhere / "schemas-here").iterdir())
+    assert written == sorted(p.name for p in (ROOT / "schemas").glob("*.schema.json"))
+    for name in written:
+        body = json.loads((elsewhere / "schemas-here" / name).read_text(encoding="utf-8"))
+        assert body == json.loads((ROOT / "schemas" / name).read_text(encoding="utf-8"))
+
+
+def _workflow_steps() -> list[str]:
+    workflow = yaml.safe_load(readme_snippet("github-actions"))
+    (job,) = workflow["jobs"].values()
+    return [step["run"] for step in job["steps"] if "run" in step]
+
+
+def test_readme_github_actions_steps(work, checkout, elsewhere):
+    """The workflow's run steps, as written, in a fresh venv and a repository with a ruleset."""
+    install, check = _workflow_steps()
+    repo, commit = checkout
+    bin_dir = fresh_venv(work / "workflow-venv")
+    env = clean_env()
+    env["PATH"] = f"{bin_dir}{':' if env['PATH'] else ''}{env['PATH']}"
+    command = install.replace(REPO_URL, repo.as_uri()).replace(REV, commit)
+    assert REPO_URL not in command and REV not in command
+    proc = run(["bash", "-c", command], elsewhere, env=env, timeout=SLOW)
+    assert proc.returncode == 0, f"{command}: {shown(proc)}"
+
+    # the repository being checked: the workflow validates rulesets/my_game
+    game = elsewhere / "rulesets" / "my_game"
+    shutil.copytree(ROOT / "rulesets" / "timespan", game)
+    proc = run(["bash", "-c", check], elsewhere, env=env)
+    assert proc.returncode == 0, f"{check}: {shown(proc)}"
+    assert "timespan" in proc.stdout and "ok" in proc.stdout  # not on GitHub: a text report
+
+    flow = game / "flow.yaml"
+    flow.write_text(flow.read_text(encoding="utf-8") + "\nfrobnicate: 1\n", encoding="utf-8")
+    lines = flow.read_text(encoding="utf-8").count("\n")
+    proc = run(["bash", "-c", check], elsewhere, env={**env, "GITHUB_ACTIONS": "true"})
+    assert proc.returncode == 1, f"{check}: {shown(proc)}"
+    assert f"::error file=rulesets/my_game/flow.yaml,line={lines}," in proc.stdout, shown(proc)
