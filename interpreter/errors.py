@@ -47,6 +47,7 @@ CODES: dict[str, str] = {
     "RB402": "include cycle",
     "RB403": "included file not found",
     "RB404": "invalid ruleset structure",
+    "RB405": "path leads outside its tree",
     # mods
     "RB500": "mod target not found",
     "RB501": "mods conflict",

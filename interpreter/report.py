@@ -14,6 +14,8 @@ from pathlib import Path
 
 from . import __version__
 from .errors import CODES, Diagnostic
+from .safe_text import visible
+from .span import SealedSpan
 
 FORMATS = ("text", "json", "github", "sarif", "auto")
 
@@ -47,22 +49,28 @@ def text(diags: list[Diagnostic], color: bool = False) -> str:
     blue = "\x1b[34m" if color else ""
     reset = "\x1b[0m" if color else ""
     for d in diags:
-        where = f"{d.span}: " if d.span else ""
-        ctx = f" (in {d.context})" if d.context else ""
-        out.append(f"{bold}{where}{reset}{red}{d.severity}[{d.code}]{reset}: {d.message}{ctx}")
-        if d.span:
+        # everything from rule files goes through visible(); the colours are added after
+        where = f"{visible(d.span)}: " if d.span else ""
+        ctx = f" (in {visible(d.context)})" if d.context else ""
+        out.append(f"{bold}{where}{reset}{red}{d.severity}[{d.code}]{reset}: "
+                   f"{visible(d.message)}{ctx}")
+        if d.span and not isinstance(d.span, SealedSpan):
             src = sources.line(d.span.file, d.span.line)
             if src is not None:
-                shown = src.replace("\t", " ")
+                line = src.replace("\t", " ")
+                # the caret sits under the same characters once escapes have widened them
+                before = visible(line[:d.span.col - 1])
                 width = 1
                 if d.span.end_line == d.span.line and d.span.end_col:
-                    width = max(1, d.span.end_col - d.span.col)
-                width = min(width, max(1, len(shown) - d.span.col + 1))
+                    width = max(1, len(visible(line[d.span.col - 1:d.span.end_col - 1])))
+                shown = visible(line)
+                width = min(width, max(1, len(shown) - len(before)))
                 gutter = f"{d.span.line:>5} | "
                 out.append(f"{blue}{gutter}{reset}{shown}")
-                out.append(" " * (len(gutter) + d.span.col - 1) + f"{red}^{'~' * (width - 1)}{reset}")
+                out.append(" " * (len(gutter) + len(before))
+                           + f"{red}^{'~' * (width - 1)}{reset}")
         if d.hint:
-            out.append(f"      = hint: {d.hint}")
+            out.append(f"      = hint: {visible(d.hint)}")
     return "\n".join(out)
 
 
@@ -72,6 +80,7 @@ def as_json(diags: list[Diagnostic], summary: dict | None = None) -> str:
 
 
 def _gh_escape(value: str, prop: bool = False) -> str:
+    value = visible(value, multiline=True)
     value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
     if prop:
         value = value.replace(":", "%3A").replace(",", "%2C")

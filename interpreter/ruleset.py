@@ -10,7 +10,6 @@ content hash. All errors of the run are collected; if there are any, a
 
 from __future__ import annotations
 
-import glob as globlib
 import hashlib
 import os
 from dataclasses import dataclass, field
@@ -25,7 +24,8 @@ from .lang.checker import Checker, Context
 from .lang.compiler import Compiler
 from .lang.parser import EffectSyntaxError, parse
 from .lang.symbols import Callable_, Symbol, SymbolTable
-from .span import Span
+from .span import SealedSpan, Span
+from .tree import MAGIC, OutsideTree, glob_in, is_inside, resolve_in, tree_of
 from .yamlload import Document, load_yaml
 
 # Lists of entries keyed by id, per document kind; mods address them by these names.
@@ -196,6 +196,13 @@ class _Assembler:
 
     def load_tree(self, path: Path, expected: str | None, stack: list[Path],
                   from_span: Span | None) -> None:
+        if not stack:
+            # the tree every include must stay in: the folder holding the manifest
+            self.tree = tree_of(path.parent)
+            if not is_inside(path, self.tree):
+                self.diags.error("RB405", f"{path.name} is a link to a place outside its "
+                                 "folder; it is not read", SealedSpan(_display(path), 1, 1))
+                return
         real = path.resolve()
         if real in stack:
             chain = " → ".join(_display(p) for p in stack[stack.index(real):] + [real])
@@ -229,13 +236,19 @@ class _Assembler:
                 self.load_tree(target, None, stack + [real], span)
 
     def _expand(self, base: Path, pattern: str, span: Span) -> list[Path]:
-        full = base / pattern
-        if any(ch in pattern for ch in "*?["):
-            matches = sorted(Path(m) for m in globlib.glob(str(full), recursive=True)
-                             if Path(m).is_file())
-            if not matches:
-                self.diags.error("RB403", f"no file matches '{pattern}'", span)
-            return matches
+        """The files an include names, never leaving the ruleset's tree."""
+        try:
+            if any(ch in pattern for ch in MAGIC):
+                matches = glob_in(base, self.tree, pattern, "the include", "the ruleset")
+                if not matches:
+                    self.diags.error("RB403", f"no file matches '{pattern}'", span)
+                return matches
+            full = resolve_in(base, self.tree, pattern, "the include", "the ruleset")
+        except OutsideTree as exc:
+            self.diags.error("RB405", exc.message, span,
+                             hint=f"a ruleset is the folder of its {RULESET_FILE}; its files "
+                                  "include only files in that folder and below")
+            return []
         if not full.is_file():
             near = [p.name for p in full.parent.glob("*.yaml")] if full.parent.is_dir() else []
             self.diags.error("RB403", f"included file '{pattern}' not found", span,

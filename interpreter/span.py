@@ -31,6 +31,11 @@ class Span:
         return out
 
 
+@dataclass(frozen=True, slots=True)
+class SealedSpan(Span):
+    """A place in a file Rulebook refused to read: reporters name it but never open it."""
+
+
 class TextOrigin:
     """Maps positions inside a piece of text back to the file it came from.
 

@@ -11,6 +11,7 @@ line, the exit code is 1 and there is no traceback.
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import shutil
@@ -120,3 +121,100 @@ def test_validate_opens_nothing_in_the_temp_folder_and_unpickles_nothing(tmp_pat
                           text=True, timeout=120, cwd=tmp_path,
                           env=dict(os.environ, TMPDIR=str(temp)))
     assert "EXIT 0 SEEN []" in proc.stdout, proc.stdout + proc.stderr
+
+
+# ------------------------------------------------------------- leaving the tree
+CASES = sorted(p.name for p in ATTACKS.iterdir() if (p / "expect.txt").is_file())
+
+
+def lay_out(case: str, tmp_path: Path) -> tuple[Path, list[str]]:
+    """The mini ruleset with the case's files over it, and the secret beside it.
+
+    ``{OUTSIDE}`` in a case file stands for the outside folder's absolute
+    path; each line ``name -> target`` of ``links.txt`` becomes a symbolic
+    link. Files named ``mod*.yaml`` are the mods to validate with.
+    """
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for name in ("secret.yaml", "ruleset.yaml"):
+        (outside / name).write_text(OUTSIDE_TEXT, encoding="utf-8")
+    game = tmp_path / "game"
+    shutil.copytree(MINI, game)
+    mods = []
+    source = ATTACKS / case
+    for f in sorted(source.rglob("*")):
+        rel = f.relative_to(source)
+        if f.is_dir() or rel.name in ("expect.txt", "links.txt"):
+            continue
+        dest = game / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_text(f.read_text(encoding="utf-8").replace("{OUTSIDE}", str(outside)),
+                        encoding="utf-8")
+        if rel.name.startswith("mod"):
+            mods.append(str(rel))
+    links = source / "links.txt"
+    for line in links.read_text().splitlines() if links.is_file() else []:
+        name, target = (s.strip() for s in line.split("->"))
+        link = game / name
+        link.parent.mkdir(parents=True, exist_ok=True)
+        if link.exists() or link.is_symlink():
+            link.unlink()
+        link.symlink_to(target.replace("{OUTSIDE}", str(outside)))
+    return game, mods
+
+
+def validate(game: Path, mods: list[str], fmt: str) -> subprocess.CompletedProcess:
+    args = ["validate", "."] + [a for m in mods for a in ("--mod", m)] + ["--format", fmt]
+    return rulebook(*args, cwd=game)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_path_leaving_the_tree_is_a_positioned_error(case, tmp_path):
+    game, mods = lay_out(case, tmp_path)
+    proc = validate(game, mods, "json")
+    assert_clean_failure(proc)
+    found = sorted(f"{d['file']}:{d['line']}:{d['col']} {d['code']}"
+                   for d in json.loads(proc.stdout)["diagnostics"])
+    expected = sorted((ATTACKS / case / "expect.txt").read_text().split("\n")[:-1])
+    assert found == expected
+    # the people's format: the error is shown with its place, the secret never is
+    text = assert_clean_failure(validate(game, mods, "text"))
+    for line in expected:
+        assert line.split()[0] + ": error[" + line.split()[1] + "]" in text
+
+
+def test_links_that_stay_inside_the_tree_are_followed(tmp_path):
+    from interpreter import load_ruleset
+    game = tmp_path / "game"
+    shutil.copytree(MINI, game)
+    (game / "shared").mkdir()
+    (game / "shared" / "more.yaml").write_text(
+        "kind: cards\ncards:\n  - {id: meteor, name: Meteor, cost: 3, play: raise temperature}\n",
+        encoding="utf-8")
+    (game / "linked").symlink_to("shared")
+    (game / "shared" / "loop").symlink_to("..")  # a link back up ends the walk, not a hang
+    (game / "ruleset.yaml").write_text(
+        "kind: ruleset\nid: mini\nname: Mini\nplayers: {min: 1, max: 4}\n"
+        "include: [components.yaml, flow.yaml, cards.yaml, 'linked/*.yaml', '**/more.yaml']\n",
+        encoding="utf-8")
+    rs = load_ruleset(game)
+    assert set(rs.cards) == {"comet", "decomposers", "meteor"}
+
+
+@pytest.mark.parametrize("pattern", ["a/*.yaml", "**/*.yaml", "a/**", "a/**/*.yaml",
+                                     ".hidden/*.yaml", "*/c/?.yaml", "a/[bc]*.yaml",
+                                     "a/c/../*.yaml", "**/d.yaml"])
+def test_globs_match_what_pythons_glob_matches_in_a_plain_tree(pattern, tmp_path):
+    import glob
+
+    from interpreter.tree import glob_in, tree_of
+    for name in ("a/b.yaml", "a/c/d.yaml", "a/.h.yaml", ".hidden/x.yaml", "top.yaml",
+                 "a/c/e/f.yaml"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("kind: cards\n")
+    ours = [p.relative_to(tmp_path).as_posix()
+            for p in glob_in(tmp_path, tree_of(tmp_path), pattern)]
+    theirs = sorted(Path(m).relative_to(tmp_path).as_posix()
+                    for m in glob.glob(str(tmp_path / pattern), recursive=True)
+                    if Path(m).is_file())
+    assert ours == [Path(os.path.normpath(t)).as_posix() for t in theirs] and ours

@@ -22,7 +22,8 @@ from ..lang.compiler import Compiler
 from ..lang.parser import EffectSyntaxError, parse
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from ..ruleset import Ruleset
-from ..span import Span
+from ..span import SealedSpan, Span
+from ..tree import is_inside, tree_of
 from ..yamlload import Document, load_yaml
 from .agents import Agent, ScriptedAgent, ScriptExhausted
 from .decisions import ActionRefused, Decision, IllegalAnswer
@@ -94,12 +95,35 @@ class StepAgent(Agent):
 
 
 def discover(rs: Ruleset) -> list[Path]:
+    """The scenario files of a ruleset: ``scenarios/*.yaml`` inside its tree.
+
+    A ``scenarios`` folder that is a link out of the ruleset is not listed;
+    it is returned itself, so that :func:`load_scenarios` reports it.
+    """
     folder = rs.root / "scenarios"
-    return sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+    if not folder.is_dir():
+        return []
+    if not is_inside(folder, tree_of(rs.root)):
+        return [folder]
+    return sorted(p for p in folder.glob("*.yaml") if not p.is_dir())
+
+
+def _found_in(rs: Ruleset, path: Path) -> bool:
+    """Whether ``path`` is named as a place in the ruleset's folder (not handed in)."""
+    import os
+    here = os.path.abspath(path)
+    return os.path.commonpath([here, os.path.abspath(rs.root)]) == os.path.abspath(rs.root)
 
 
 def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics) -> list[Scenario]:
     import os
+    if _found_in(rs, path) and not is_inside(path, tree_of(rs.root)):
+        # a file of the ruleset's folder that links out of it: named, never opened,
+        # and sealed so no reporter quotes it
+        diags.error("RB405", f"'{path.name}' is a link to a place outside the ruleset; "
+                    "scenarios stay inside it, so it is not read",
+                    SealedSpan(os.path.relpath(path), 1, 1))
+        return []
     doc = load_yaml(path, diags, os.path.relpath(path))
     if doc is None or not schemas.check_kind(doc, diags, "scenarios") \
             or not schemas.validate(doc, "scenarios", diags):
