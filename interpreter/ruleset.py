@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from . import paths
 from . import schema as schemas
 from .errors import Diagnostics, RulebookError, suggest
 from .lang import ast
@@ -148,15 +149,18 @@ def find_ruleset(path: str | os.PathLike) -> Path | None:
         return p
     if p.is_dir():
         return p / RULESET_FILE if (p / RULESET_FILE).is_file() else None
-    shipped = shipped_rulesets_dir() / str(path) / RULESET_FILE
-    return shipped if shipped.is_file() else None
+    if str(path) in shipped_rulesets():  # a name, never a path into the shipped folder
+        return shipped_rulesets_dir() / str(path) / RULESET_FILE
+    return None
 
 
 def shipped_rulesets_dir() -> Path:
-    return Path(__file__).resolve().parents[1] / "rulesets"
+    """The folder of the rulesets that come with Rulebook (see :mod:`interpreter.paths`)."""
+    return paths.rulesets_dir()
 
 
 def shipped_rulesets() -> list[str]:
+    """The names of the shipped rulesets: each folder there that holds a manifest."""
     base = shipped_rulesets_dir()
     return sorted(p.parent.name for p in base.glob(f"*/{RULESET_FILE}"))
 

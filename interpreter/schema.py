@@ -19,6 +19,7 @@ from jsonschema.exceptions import best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from . import paths
 from .errors import Diagnostics, suggest
 from .yamlload import Document, path_text
 
@@ -33,11 +34,8 @@ KINDS = {
 
 
 def schema_dir() -> Path:
-    here = Path(__file__).resolve()
-    for candidate in (here.parents[1] / "schemas", here.parent / "_data" / "schemas"):
-        if (candidate / "common.schema.json").is_file():
-            return candidate
-    raise FileNotFoundError("schemas/ not found beside the interpreter package")
+    """The folder of the JSON Schemas (see :mod:`interpreter.paths`)."""
+    return paths.schemas_dir()
 
 
 @functools.lru_cache(maxsize=1)

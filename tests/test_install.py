@@ -12,6 +12,7 @@ minute or so; nothing here is ever skipped: missing build tools fail them.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 import sys
@@ -69,6 +70,51 @@ def elsewhere(tmp_path) -> Path:
     place = tmp_path / "elsewhere"
     place.mkdir()
     return place
+
+
+def _paths_module_in(package: Path):
+    """A fresh copy of interpreter/paths.py loaded from ``package``, as if installed there."""
+    package.mkdir(parents=True, exist_ok=True)
+    shutil.copy(ROOT / "interpreter" / "paths.py", package / "paths.py")
+    spec = importlib.util.spec_from_file_location("paths_under_test", package / "paths.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _data_trees(root: Path, trees=("rulesets", "schemas", "grammar")) -> None:
+    for tree in trees:
+        (root / tree).mkdir(parents=True)
+    if "schemas" in trees:
+        (root / "schemas" / "common.schema.json").write_text("{}", encoding="utf-8")
+    if "grammar" in trees:
+        (root / "grammar" / "effects.lark").write_text("", encoding="utf-8")
+
+
+def test_the_packaged_copy_wins_over_trees_beside_the_package(tmp_path):
+    # site-packages may hold folders of other projects named like ours
+    _data_trees(tmp_path)
+    _data_trees(tmp_path / "interpreter" / "_data")
+    paths = _paths_module_in(tmp_path / "interpreter")
+    root = (tmp_path / "interpreter" / "_data").resolve()
+    assert paths.data_root() == root
+    assert (paths.rulesets_dir(), paths.schemas_dir(), paths.grammar_file()) == (
+        root / "rulesets", root / "schemas", root / "grammar" / "effects.lark")
+
+
+def test_an_incomplete_copy_is_never_mixed_with_the_checkout(tmp_path):
+    _data_trees(tmp_path)  # a checkout
+    _data_trees(tmp_path / "interpreter" / "_data", ("schemas",))  # a half-built copy
+    paths = _paths_module_in(tmp_path / "interpreter")
+    assert paths.data_root() == tmp_path.resolve()
+    assert paths.schemas_dir() == tmp_path.resolve() / "schemas"
+
+
+def test_no_data_anywhere_is_a_clear_error(tmp_path):
+    _data_trees(tmp_path, ("rulesets", "grammar"))
+    paths = _paths_module_in(tmp_path / "interpreter")
+    with pytest.raises(paths.DataMissing, match="reinstall rulebook"):
+        paths.data_root()
 
 
 def rulebook(bin_dir: Path, *args, cwd: Path, **env):
@@ -175,6 +221,10 @@ def test_readme_github_actions_steps(work, checkout, elsewhere):
     install, check = _workflow_steps()
     repo, commit = checkout
     bin_dir = fresh_venv(work / "workflow-venv")
+    # setup-python brings a current pip; the one venv bundles is too old for a git+file URL
+    proc = run([bin_dir / "python", "-m", "pip", "install", "-q", "--upgrade", "pip"], work,
+               timeout=SLOW)
+    assert proc.returncode == 0, shown(proc)
     env = clean_env()
     env["PATH"] = f"{bin_dir}{':' if env['PATH'] else ''}{env['PATH']}"
     command = install.replace(REPO_URL, repo.as_uri()).replace(REV, commit)

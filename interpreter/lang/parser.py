@@ -16,6 +16,7 @@ from lark.exceptions import (LarkError, UnexpectedCharacters, UnexpectedEOF,
                              UnexpectedInput, UnexpectedToken)
 from lark.indenter import DedentError, Indenter
 
+from .. import paths
 from ..errors import Diagnostic
 from ..span import Span, TextOrigin
 from . import ast
@@ -25,13 +26,8 @@ MAX_NESTING = 40
 
 
 def grammar_path() -> Path:
-    """The grammar file: in the source tree, or installed beside the package."""
-    here = Path(__file__).resolve()
-    for candidate in (here.parents[2] / "grammar" / "effects.lark",
-                      here.parents[1] / "_data" / "grammar" / "effects.lark"):
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError("grammar/effects.lark not found beside the interpreter package")
+    """The grammar file (see :mod:`interpreter.paths`)."""
+    return paths.grammar_file()
 
 
 class _BlockIndenter(Indenter):

@@ -1,0 +1,130 @@
+"""The pre-commit hook, run for real in a mod repository, as the README tells users to set it up.
+
+A temporary git repository holds mods for a shipped ruleset: one good, one
+with a broken card, one whose ``target:`` names no ruleset, and a YAML file
+that is no rule file. Its ``.pre-commit-config.yaml`` is the README's
+snippet with the placeholders replaced by a git repository of this checkout
+and its commit, so pre-commit clones it and installs Rulebook into an
+environment of its own, exactly as a user's would. ``pre-commit try-repo``
+is run on the same repository too. pre-commit keeps its environments in a
+temporary folder, so nothing leaks into the machine's cache.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from install_helpers import (REPO_URL, REV, SLOW, clean_env, git, readme_snippet, run, shown,
+                             snapshot_checkout)
+
+GOOD = """\
+kind: mod
+id: cheaper_comets
+target: terraforming_mars
+changes:
+  - {op: patch, in: cards, id: comet, value: {cost: 18}}
+"""
+BROKEN = """\
+kind: mod
+id: heat_waves
+target: terraforming_mars
+changes:
+  - op: add
+    in: cards
+    value:
+      id: heat_wave
+      name: Heat Wave
+      cost: 3
+      play: gain 2 haet
+"""
+LOST = """\
+# a mod for a ruleset that is not there
+kind: mod
+id: lost
+target: terraforming_mras
+changes: []
+"""
+NOT_RULES = """\
+name: checks
+on: [push]
+"""
+
+
+@pytest.fixture(scope="module")
+def rulebook_repo(tmp_path_factory) -> tuple[Path, str]:
+    repo = tmp_path_factory.mktemp("rulebook-src")
+    return repo, snapshot_checkout(repo)
+
+
+@pytest.fixture(scope="module")
+def mod_repo(tmp_path_factory, rulebook_repo) -> Path:
+    repo = tmp_path_factory.mktemp("my-mods")
+    for name, text in {"mods/good.yaml": GOOD, "mods/broken.yaml": BROKEN,
+                       "mods/lost.yaml": LOST, "workflows/checks.yml": NOT_RULES}.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text, encoding="utf-8")
+    url, rev = rulebook_repo
+    config = readme_snippet("pre-commit-config")
+    assert REPO_URL in config and REV in config
+    (repo / ".pre-commit-config.yaml").write_text(
+        config.replace(REPO_URL, str(url)).replace(REV, rev), encoding="utf-8")
+    git("init", "-q", cwd=repo)
+    git("add", "--all", cwd=repo)
+    git("commit", "-q", "-m", "mods", cwd=repo)
+    return repo
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory) -> dict[str, str]:
+    return clean_env(PRE_COMMIT_HOME=str(tmp_path_factory.mktemp("pre-commit-home")),
+                     PRE_COMMIT_COLOR="never")
+
+
+def pre_commit(repo: Path, env: dict[str, str], *args: str):
+    return run([sys.executable, "-m", "pre_commit", *args], repo, env=env, timeout=SLOW)
+
+
+def test_good_mod_passes(mod_repo, env):
+    # the first run builds the hook's environment: Rulebook installed from the git repository
+    proc = pre_commit(mod_repo, env, "run", "--files", "mods/good.yaml")
+    assert proc.returncode == 0, shown(proc)
+    assert "rulebook validate" in proc.stdout and "Passed" in proc.stdout, shown(proc)
+
+
+def test_yaml_that_is_not_a_rule_file_is_skipped(mod_repo, env):
+    proc = pre_commit(mod_repo, env, "run", "--files", "workflows/checks.yml",
+                      ".pre-commit-config.yaml")
+    assert proc.returncode == 0, shown(proc)
+    assert "Passed" in proc.stdout, shown(proc)
+
+
+def test_broken_mod_fails_with_a_positioned_error(mod_repo, env):
+    proc = pre_commit(mod_repo, env, "run", "--files", "mods/broken.yaml")
+    assert proc.returncode == 1, shown(proc)
+    assert "Failed" in proc.stdout
+    # 'haet' sits on line 11, column 20 of the mod, after "      play: gain 2 "
+    assert "mods/broken.yaml:11:20: error[RB301]: unknown resource 'haet'" in proc.stdout, \
+        shown(proc)
+    assert "did you mean 'heat'?" in proc.stdout
+
+
+def test_unknown_target_points_at_the_target_line(mod_repo, env):
+    proc = pre_commit(mod_repo, env, "run", "--files", "mods/lost.yaml", "mods/good.yaml")
+    assert proc.returncode == 1, shown(proc)
+    assert "mods/lost.yaml:4:9: error[RB500]: this mod targets 'terraforming_mras'" in \
+        proc.stdout, shown(proc)
+    assert "did you mean 'terraforming_mars'?" in proc.stdout
+    assert "good.yaml" not in proc.stdout.split("Failed", 1)[1], shown(proc)
+
+
+def test_try_repo_on_the_checkout(mod_repo, rulebook_repo, env):
+    """What the README suggests for trying the hook out: every file of the repository."""
+    proc = pre_commit(mod_repo, env, "try-repo", str(rulebook_repo[0]), "rulebook-validate",
+                      "--all-files")
+    assert proc.returncode == 1, shown(proc)
+    errors = [line for line in proc.stdout.splitlines() if ": error[" in line]
+    assert sorted(line.split(":", 1)[0] for line in errors) == [
+        "mods/broken.yaml", "mods/lost.yaml"], shown(proc)
