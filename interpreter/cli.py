@@ -17,11 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
+from rich.markup import escape
 
 from . import __version__
 from . import report
 from .errors import Diagnostic, Diagnostics, RulebookError, suggest
 from .ruleset import RULESET_FILE, find_ruleset, load_ruleset, shipped_rulesets
+from .safe_text import visible
 from .span import Span
 from .yamlload import load_yaml
 
@@ -258,6 +260,7 @@ def _scenario_diagnostics(rs) -> Diagnostics:
 def _summary_table(rows) -> None:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
     table = Table(title="Validation", title_justify="left")
     show_mods = any(mods for _, mods, _, _, _ in rows)
     cols = ["ruleset"] + (["mods"] if show_mods else []) + ["files", "cards", "effects",
@@ -272,7 +275,8 @@ def _summary_table(rows) -> None:
         cards = str(s.get("cards", "-"))
         if s.get("card_copies", 0) != s.get("cards", 0):
             cards += f" ({s['card_copies']})"
-        cells = [name] + ([", ".join(Path(m).name for m in mods) or "-"] if show_mods else [])
+        cells = [Text(visible(name))] + ([Text(visible(", ".join(Path(m).name for m in mods)
+                                                      or "-"))] if show_mods else [])
         cells += [str(s.get("files", "-")), cards, str(s.get("effects", "-")),
                   str(s.get("scenarios", "-")), result, f"{elapsed:.1f}s"]
         table.add_row(*cells)
@@ -502,8 +506,8 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
     if log is None:
         log = not human
     if log:
-        game.listeners.append(lambda line: console.print(line, markup=False))
-    console.print(f"[bold]{rs.name}[/bold] · {players} players · seed {seed} · "
+        game.listeners.append(lambda line: console.print(visible(line), markup=False))
+    console.print(f"[bold]{escape(visible(rs.name))}[/bold] · {players} players · seed {seed} · "
                   f"agents {', '.join(kinds)}")
 
     def stop(why: str, code: int):
@@ -526,7 +530,7 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         if rec is not None:
             place_in_record(exc, rec)
         where = f"{exc.span}: " if exc.span else ""
-        click.echo(f"{where}error: {exc.message}")
+        click.echo(visible(f"{where}error: {exc.message}"))
         sys.exit(1)
     console.print(score_table(game, result))
     if not result.finished:
@@ -565,9 +569,8 @@ def _resume(ruleset, path, players, seed, variants, mods):
         for m in mods:
             if not Path(m).is_file():
                 raise UsageProblem(f"mod file '{m}' not found")
-        rec.mods = list(mods)
     try:
-        rs = load_for_record(rec, path, ruleset)
+        rs = load_for_record(rec, path, ruleset, list(mods) if mods else None)
     except RecordError as exc:
         if mods and getattr(exc, "field", None) == "content_hash":
             raise UsageProblem("--mod: these mods are not the ones the record was made with "
@@ -577,7 +580,7 @@ def _resume(ruleset, path, players, seed, variants, mods):
 
 
 def _record_error(exc) -> None:
-    click.echo(f"{exc.path}:{exc.line}:{exc.col}: error: {exc.message}")
+    click.echo(visible(f"{exc.path}:{exc.line}:{exc.col}: error: {exc.message}"))
     sys.exit(1)
 
 
@@ -680,7 +683,7 @@ def replay(record, ruleset_path, step):
     console = Console(highlight=False, emoji=False)
 
     def show(line):
-        console.print(line, markup=False)
+        console.print(visible(line), markup=False)
         if step:
             try:
                 input()
@@ -693,7 +696,7 @@ def replay(record, ruleset_path, step):
     except RecordError as exc:
         _record_error(exc)
     except GameError as exc:
-        click.echo(f"{exc.span or record}: error: {exc.message}")
+        click.echo(visible(f"{exc.span or record}: error: {exc.message}"))
         sys.exit(1)
     if played.result is None:
         click.echo(f"replayed {len(played.game.record)} decisions; the record stops before the "
@@ -768,7 +771,7 @@ def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers,
         console.print(table)
     errors = [r for r in results if r.error]
     for r in errors[:5]:
-        console.print(f"[red]seed {r.seed}: {r.error}[/red]")
+        console.print(f"[red]seed {r.seed}: {escape(visible(r.error))}[/red]")
     sys.exit(1 if errors else 0)
 
 
@@ -796,10 +799,11 @@ def test_cmd(ruleset, mods, select):
             outcome = run_scenario(rs, sc)
             if outcome.passed:
                 passed += 1
-                console.print(f"[green]PASS[/green] {sc.id}")
+                console.print(f"[green]PASS[/green] {escape(visible(sc.id))}")
             else:
                 failed += 1
-                console.print(f"[red]FAIL[/red] {sc.id}\n  {outcome.span}: {outcome.message}")
+                console.print(f"[red]FAIL[/red] {escape(visible(sc.id))}\n  "
+                              f"{escape(visible(f'{outcome.span}: {outcome.message}'))}")
     if diags:
         click.echo(report.text(diags.sorted(), sys.stdout.isatty()))
     click.echo(f"{passed} passed, {failed + len(diags.errors)} failed")

@@ -173,3 +173,12 @@ def _match(pattern: tuple, names: tuple, prefix: bool) -> bool:
             return at(i + 1, j) or (not names[j].startswith(".") and at(i, j + 1))
         return _name_matches(names[j], pattern[i]) and at(i + 1, j + 1)
     return at(0, 0)
+
+
+def name_from(folder: Path, target: str | os.PathLike) -> str:
+    """How ``target`` is named from ``folder``: a relative path with '/' separators."""
+    try:
+        rel = os.path.relpath(os.path.abspath(target), os.path.abspath(folder))
+    except ValueError:  # pragma: no cover - another drive on Windows
+        return Path(os.path.abspath(target)).as_posix()
+    return Path(rel).as_posix()

@@ -163,22 +163,29 @@ def lay_out(case: str, tmp_path: Path) -> tuple[Path, list[str]]:
     return game, mods
 
 
-def validate(game: Path, mods: list[str], fmt: str) -> subprocess.CompletedProcess:
+def validate(game: Path, mods: list[str], fmt: str, capsys, monkeypatch):
+    """``rulebook validate . --mod …`` run in this process (quicker than a subprocess)."""
+    from interpreter.cli import main
+    monkeypatch.chdir(game)
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     args = ["validate", "."] + [a for m in mods for a in ("--mod", m)] + ["--format", fmt]
-    return rulebook(*args, cwd=game)
+    with pytest.raises(SystemExit) as info:
+        main(args)
+    out = capsys.readouterr()
+    return subprocess.CompletedProcess(args, info.value.code, out.out, out.err)
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_a_path_leaving_the_tree_is_a_positioned_error(case, tmp_path):
+def test_a_path_leaving_the_tree_is_a_positioned_error(case, tmp_path, capsys, monkeypatch):
     game, mods = lay_out(case, tmp_path)
-    proc = validate(game, mods, "json")
+    proc = validate(game, mods, "json", capsys, monkeypatch)
     assert_clean_failure(proc)
     found = sorted(f"{d['file']}:{d['line']}:{d['col']} {d['code']}"
                    for d in json.loads(proc.stdout)["diagnostics"])
     expected = sorted((ATTACKS / case / "expect.txt").read_text().split("\n")[:-1])
     assert found == expected
     # the people's format: the error is shown with its place, the secret never is
-    text = assert_clean_failure(validate(game, mods, "text"))
+    text = assert_clean_failure(validate(game, mods, "text", capsys, monkeypatch))
     for line in expected:
         assert line.split()[0] + ": error[" + line.split()[1] + "]" in text
 
@@ -218,3 +225,180 @@ def test_globs_match_what_pythons_glob_matches_in_a_plain_tree(pattern, tmp_path
                     for m in glob.glob(str(tmp_path / pattern), recursive=True)
                     if Path(m).is_file())
     assert ours == [Path(os.path.normpath(t)).as_posix() for t in theirs] and ours
+
+
+# ------------------------------------------------------------ a record's mods
+LGOT = "legacy_gears_of_time"
+NAMED_MOD = ("kind: mod\nid: renamed\ntarget: legacy_gears_of_time\nchanges:\n"
+             "  - {op: patch, in: cards, id: fire, value: {name: NAME}}\n")
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> Path:
+    """A folder with a finished game's record, g.json, and its mod beside it."""
+    folder = tmp_path_factory.mktemp("played")
+    _played_record(folder, "renamed.yaml", "g.json")
+    return folder
+
+
+@pytest.fixture
+def record(played, tmp_path) -> Path:
+    """A fresh copy of the played game's record in games/, its mod beside it."""
+    shutil.copytree(played, tmp_path / "games")
+    return tmp_path / "games" / "g.json"
+
+
+def _played_record(tmp_path: Path, mod_at: str, save_at: str, name: str = "Fire Two") -> Path:
+    """A finished 2-player game of a shipped ruleset with one mod, saved as a record."""
+    mod = tmp_path / mod_at
+    mod.parent.mkdir(parents=True, exist_ok=True)
+    mod.write_text(NAMED_MOD.replace("NAME", json.dumps(name)), encoding="utf-8")
+    proc = rulebook("play", LGOT, "--players", "2", "--seed", "3", "--agents", "random,random",
+                    "--mod", mod_at, "--save", save_at, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return tmp_path / save_at
+
+
+def test_a_record_names_its_mods_from_its_own_folder_and_replays_from_anywhere(tmp_path):
+    record = _played_record(tmp_path, "games/mods/renamed.yaml", "games/g.json")
+    assert json.loads(record.read_text())["mods"] == ["mods/renamed.yaml"]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    proc = rulebook("replay", str(record), cwd=elsewhere)
+    assert proc.returncode == 0 and "final state matches" in proc.stdout, proc.stdout + proc.stderr
+
+
+def _tamper_mods(record: Path, mods: list[str]) -> tuple[int, int]:
+    """Replace the record's mods; the line and column of the first one."""
+    data = json.loads(record.read_text())
+    data["mods"] = mods
+    text = json.dumps(data, indent=1)
+    record.write_text(text + "\n")
+    offset = text.index(json.dumps(mods[0]), text.index('"mods"'))
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - text.rfind("\n", 0, offset)
+
+
+@pytest.mark.parametrize("how", ["dotdot", "absolute", "link"])
+def test_a_record_naming_a_mod_outside_its_folder_is_refused_at_that_mod(how, record, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "mod.yaml").write_text(f"kind: mod\nid: x\ntarget: {SECRET}\nchanges: []\n")
+    if how == "link":
+        (record.parent / "linked.yaml").symlink_to(outside / "mod.yaml")
+    name = {"dotdot": "../outside/mod.yaml", "absolute": str(outside / "mod.yaml"),
+            "link": "linked.yaml"}[how]
+    line, col = _tamper_mods(record, [name])
+    for command in (["replay", str(record)], ["play", LGOT, "--resume", str(record)]):
+        out = assert_clean_failure(rulebook(*command, cwd=tmp_path))
+        assert f"{record}:{line}:{col}: error" in out, out
+        assert "outside the record's folder" in out or "climbs out of the record's folder" \
+            in out or "absolute path" in out, out
+
+
+def test_a_mod_given_again_with_resume_is_used_as_given(tmp_path):
+    """Moving a record away from its mod keeps it playable: name the mod again."""
+    record = _played_record(tmp_path, "mods/renamed.yaml", "games/g.json")
+    assert json.loads(record.read_text())["mods"] == ["../mods/renamed.yaml"]
+    refused = assert_clean_failure(rulebook("replay", str(record), cwd=tmp_path))
+    assert "climbs out of the record's folder" in refused and "--mod" in refused
+    data = json.loads(record.read_text())
+    data.pop("final_hash")
+    data["decisions"] = data["decisions"][:20]
+    record.write_text(json.dumps(data))
+    proc = rulebook("play", LGOT, "--resume", str(record), "--mod", "mods/renamed.yaml",
+                    "--agents", "random,random", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+# ------------------------------------------------------------- escape characters
+HOSTILE = "Fire \x1b[2J\x1b]0;pwned\x07\u202eX\x9b1m"
+RAW = ("\x1b", "\x07", "\u202e", "\x9b")
+
+
+def assert_no_raw_controls(out: str) -> None:
+    for ch in RAW:
+        assert ch not in out, repr(out)
+
+
+def test_visible_shows_controls_and_direction_overrides_as_escapes():
+    from interpreter.safe_text import visible
+    assert visible(HOSTILE) == "Fire \\x1b[2J\\x1b]0;pwned\\x07\\u202eX\\x9b1m"
+    assert visible("a\nb\tc\r") == "a\\nb\\tc\\x0d"
+    assert visible("a\nb\tc\r", multiline=True) == "a\nb\tc\\x0d"
+    assert visible("Café – 10 M€, ünïcode stays") == "Café – 10 M€, ünïcode stays"
+    assert visible("\u2066x\u2069 \u200f \u2028") == "\\u2066x\\u2069 \\u200f \\u2028"
+
+
+def test_the_reporters_colours_still_work_around_an_escaped_message():
+    from interpreter.errors import Diagnostic
+    from interpreter.report import github, text
+    d = Diagnostic("RB301", f"unknown tag '{HOSTILE}'", None, hint=HOSTILE)
+    coloured = text([d], color=True)
+    assert coloured.startswith("\x1b[1m\x1b[0m\x1b[1;31merror[RB301]\x1b[0m: unknown tag 'Fire \\x1b[2J")
+    assert_no_raw_controls(coloured.replace("\x1b[1m", "").replace("\x1b[0m", "")
+                           .replace("\x1b[1;31m", ""))
+    assert_no_raw_controls(github([d]))
+    assert "::error title=RB301" in github([d])
+
+
+def _hostile_ruleset(tmp_path: Path) -> Path:
+    game = tmp_path / "game"
+    shutil.copytree(MINI, game)
+    (game / "ruleset.yaml").write_text(
+        "kind: ruleset\nid: mini\nname: Mini\nplayers: {min: 1, max: 4}\n"
+        "include: [components.yaml, flow.yaml, cards.yaml, 'extra/*.yaml']\n", encoding="utf-8")
+    (game / "extra").mkdir()
+    # a file whose very name carries an escape sequence, holding a card whose tag does
+    # not exist: the tag is quoted in the message, the name in the place, and a raw
+    # right-to-left override sits in the quoted source line
+    (game / "extra" / "evil\x1b[2J.yaml").write_text(
+        "kind: cards\ncards:\n  - id: evil\n    name: \"Evil \\e[31m\"\n"
+        "    tags: [\"spa\\e]0;pwned\\ace\"]  # \u202e reversed\n", encoding="utf-8")
+    return game
+
+
+@pytest.mark.parametrize("fmt", ["text", "github"])
+def test_validate_shows_escape_characters_from_rule_files_as_escapes(fmt, tmp_path):
+    game = _hostile_ruleset(tmp_path)
+    proc = rulebook("validate", ".", "--format", fmt, cwd=game)
+    out = assert_clean_failure(proc)
+    assert_no_raw_controls(out)
+    assert "evil\\x1b[2J.yaml" in out and "spa\\x1b]0;pwned\\x07ce" in out, out
+    if fmt == "text":
+        assert "extra/evil\\x1b[2J.yaml:5:" in out and "\\u202e reversed" in out, out
+
+
+def test_json_output_keeps_the_text_exactly_and_escaped_by_json(tmp_path):
+    game = _hostile_ruleset(tmp_path)
+    proc = rulebook("validate", ".", "--format", "json", cwd=game)
+    assert proc.returncode == 1
+    assert "\x1b" not in proc.stdout  # json.dumps writes it as \u001b
+    (diag,) = json.loads(proc.stdout)["diagnostics"]
+    assert diag["file"] == "extra/evil\x1b[2J.yaml" and diag["line"] == 5
+
+
+def test_names_in_the_game_log_and_in_a_persons_prompts_are_shown_as_escapes(tmp_path):
+    mod = tmp_path / "renamed.yaml"
+    mod.write_text(NAMED_MOD.replace("NAME", json.dumps(HOSTILE)), encoding="utf-8")
+    shown = "Fire \\x1b[2J\\x1b]0;pwned\\x07\\u202eX\\x9b1m"
+    log = rulebook("play", LGOT, "--players", "2", "--seed", "3", "--agents", "random,random",
+                   "--mod", str(mod), cwd=tmp_path)
+    assert log.returncode == 0, log.stdout + log.stderr
+    assert_no_raw_controls(log.stdout + log.stderr)
+    assert shown in log.stdout
+    person = rulebook("play", LGOT, "--players", "2", "--seed", "3", "--agents", "human,random",
+                      "--mod", str(mod), "--save", "g.json", cwd=tmp_path, stdin="1\n" * 400)
+    assert person.returncode == 0, person.stdout + person.stderr
+    assert_no_raw_controls(person.stdout + person.stderr)
+    assert f". {shown}" in person.stdout  # an option offering the card
+
+
+def test_a_records_fields_reach_the_terminal_as_escapes(record, tmp_path):
+    data = json.loads(record.read_text())
+    data["version"] = HOSTILE
+    data["agents"][0] = HOSTILE
+    record.write_text(json.dumps(data))
+    out = assert_clean_failure(rulebook("replay", str(record), cwd=tmp_path))
+    assert_no_raw_controls(out)
+    assert "error" in out and str(record) in out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from ..safe_text import visible
 from .decisions import Decision
 
 
@@ -125,13 +126,11 @@ class HumanAgent(Agent):
         self.last_round = None
 
     def decide(self, decision, view, game):
-        from rich.markup import escape
-
         from .render import render_view
         c = self.console
         c.print()
         c.print(render_view(view, game))
-        c.print(f"[bold]{escape(decision.prompt)}[/bold]")
+        c.print(f"[bold]{_shown(decision.prompt)}[/bold]")
         if decision.is_range:
             c.print(f"  enter a number from {decision.low} to {decision.high}")
         else:
@@ -143,10 +142,10 @@ class HumanAgent(Agent):
                     summary = game.card_summary(opt.value)
                 elif isinstance(opt.value, str) and opt.value in game.space_decl:
                     summary = game.space_summary(opt.value)
-                detail = f"  [dim]({escape(summary)})[/dim]" if summary else ""
-                c.print(f"  [cyan]{i:>2}[/cyan]. {escape(opt.label)}{detail}")
+                detail = f"  [dim]({_shown(summary)})[/dim]" if summary else ""
+                c.print(f"  [cyan]{i:>2}[/cyan]. {_shown(opt.label)}{detail}")
             for label, reason in decision.refused.items():
-                c.print(f"  [dim] --  {escape(label)} (not now: {escape(reason)})[/dim]")
+                c.print(f"  [dim] --  {_shown(label)} (not now: {_shown(reason)})[/dim]")
         while True:
             try:
                 raw = self.input("> ").strip()
@@ -155,7 +154,7 @@ class HumanAgent(Agent):
             answer, problem = self.parse(decision, raw)
             if problem is None:
                 return answer
-            c.print(f"[red]{escape(problem)}[/red]")
+            c.print(f"[red]{_shown(problem)}[/red]")
 
     @staticmethod
     def parse(decision: Decision, raw: str) -> tuple[int | None, str | None]:
@@ -173,13 +172,17 @@ class HumanAgent(Agent):
         return index, problem
 
     def refused(self, decision, reason):
-        from rich.markup import escape
-        self.console.print(f"[red]{escape(reason)}[/red]")
+        self.console.print(f"[red]{_shown(reason)}[/red]")
 
     def action_failed(self, label, reason):
-        from rich.markup import escape
-        self.console.print(f"[red]{escape(label)} could not be done: {escape(reason)}. "
+        self.console.print(f"[red]{_shown(label)} could not be done: {_shown(reason)}. "
                            "Choose again.[/red]")
+
+
+def _shown(text: str) -> str:
+    """Rule-file text for a prompt: escapes made visible, then kept out of rich markup."""
+    from rich.markup import escape
+    return escape(visible(text))
 
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}

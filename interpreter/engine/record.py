@@ -143,8 +143,15 @@ class Record:
         return {name: getattr(self, name) for name in _FIELDS}
 
     def save(self, path: str | Path) -> None:
-        """Write the record atomically: a temporary file beside it, synced, then renamed."""
-        save_atomically(Path(path), json.dumps(self.to_dict(), indent=1) + "\n")
+        """Write the record atomically: a temporary file beside it, synced, then renamed.
+
+        Mods are written relative to the record's folder, with '/' separators:
+        that is where ``session.load_for_record`` looks for them, and only there.
+        """
+        from ..tree import name_from
+        data = self.to_dict()
+        data["mods"] = [name_from(Path(path).parent, m) for m in self.mods]
+        save_atomically(Path(path), json.dumps(data, indent=1) + "\n")
 
     def error(self, key: str, message: str, item: int | None = None) -> RecordError:
         """A problem with one field (or one item of a list field), placed in the file."""

@@ -1,21 +1,29 @@
-"""Terminal rendering of a player's view and of final scores (rich)."""
+"""Terminal rendering of a player's view and of final scores (rich).
+
+Every name shown here comes from a rule file, so each goes through
+:func:`~interpreter.safe_text.visible` and into a rich ``Text`` (never into
+markup), so neither escape sequences nor markup in a name reach the terminal.
+"""
 
 from __future__ import annotations
 
 from rich.table import Table
 from rich.text import Text
 
+from ..safe_text import visible
+
 
 def render_view(view: dict, game) -> Table:
     """The state one player may see, compactly: tracks, players, visible zones."""
     seat = view["you"]
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False,
-                  title=f"Round {view['round']} · {view['phase']} · you are "
-                        f"{view['players'][seat]['name']}", title_justify="left")
+                  title=Text(f"Round {view['round']} · {visible(view['phase'])} · you are "
+                             f"{visible(view['players'][seat]['name'])}"),
+                  title_justify="left")
     table.add_column("")
     for p in view["players"]:
         style = "bold green" if p["seat"] - 1 == seat else ""
-        table.add_column(Text(p["name"], style=style), overflow="fold")
+        table.add_column(Text(visible(p["name"]), style=style), overflow="fold")
     rows: dict[str, list[str]] = {}
     blank = [""] * len(view["players"])
     for i, p in enumerate(view["players"]):
@@ -26,12 +34,12 @@ def render_view(view: dict, game) -> Table:
         for key, value in p["tracks"].items():
             rows.setdefault(_track_name(game, key), list(blank))[i] = str(value)
     for key, values in rows.items():
-        table.add_row(key, *values)
+        table.add_row(Text(visible(key)), *values)
     out = Table.grid(padding=(0, 1))
     out.add_row(table)
     if view["tracks"]:
-        out.add_row(Text("  ".join(f"{_track_name(game, k)}: {v}"
-                                   for k, v in view["tracks"].items()), style="cyan"))
+        out.add_row(Text(visible("  ".join(f"{_track_name(game, k)}: {v}"
+                                           for k, v in view["tracks"].items())), style="cyan"))
     for line in board_lines(game, view):
         out.add_row(line)
     for key, cards in view["zones"].items():
@@ -39,13 +47,14 @@ def render_view(view: dict, game) -> Table:
         if isinstance(cards, dict):
             if cards["count"]:
                 n = cards["count"]
-                out.add_row(Text(f"{name}: {n} card{'s' if n != 1 else ''}", style="dim"))
+                out.add_row(Text(visible(f"{name}: {n} card{'s' if n != 1 else ''}"),
+                                 style="dim"))
             continue
         if not cards:
             continue
         shown = ", ".join(_card_text(c) for c in cards[:30])
         more = f" … (+{len(cards) - 30})" if len(cards) > 30 else ""
-        out.add_row(Text(f"{name}: {shown}{more}"))
+        out.add_row(Text(visible(f"{name}: {shown}{more}")))
     return out
 
 
@@ -90,7 +99,7 @@ def board_lines(game, view: dict) -> list[Text]:
         if not rows:
             continue
         widest = max(len(r) for r in rows.values())
-        lines.append(Text(board.get("name") or board["id"], style="bold"))
+        lines.append(Text(visible(board.get("name") or board["id"]), style="bold"))
         for r in sorted(rows):
             cells = rows[r]
             indent = (widest - len(cells)) * (width + 1) // 2 if layout == "hex_rows" else 0
@@ -98,13 +107,14 @@ def board_lines(game, view: dict) -> list[Text]:
             for c in range(max(cells) + 1):
                 cell = cells.get(c, "")
                 style = "dim" if cell and cell[0].isdigit() else "bold"
-                text.append(cell.ljust(width), style=style)
+                text.append(visible(cell).ljust(width), style=style)
                 text.append(" ")
             lines.append(text)
         if off:
-            lines.append(Text("  off the map: " + "; ".join(off)))
+            lines.append(Text(visible("  off the map: " + "; ".join(off))))
         symbols = [f"{_symbol(game, t)} {d.get('name') or t}" for t, d in game.tile_decl.items()]
-        lines.append(Text("  " + ", ".join(symbols) + "; a number is a free space", style="dim"))
+        lines.append(Text(visible("  " + ", ".join(symbols) + "; a number is a free space"),
+                          style="dim"))
     return lines
 
 
@@ -136,18 +146,19 @@ def score_table(game, result) -> Table:
     table = Table(title="Final scores", title_justify="left")
     table.add_column("")
     for seat in range(len(result.scores)):
-        table.add_column(game.state.players[seat].name, justify="right", overflow="fold")
+        table.add_column(Text(visible(game.state.players[seat].name)), justify="right",
+                         overflow="fold")
     categories = list(result.breakdown[0]) if result.breakdown else []
     for cat in categories:
-        table.add_row(cat, *[str(result.breakdown[seat][cat])
-                             for seat in range(len(result.scores))])
+        table.add_row(Text(visible(cat)), *[str(result.breakdown[seat][cat])
+                                            for seat in range(len(result.scores))])
     table.add_row("[bold]total[/bold]", *[f"[bold]{t}[/bold]" for t in result.scores])
     marks = []
     for seat in range(len(result.scores)):
         mark = "winner" if seat in result.winners else ""
         if result.ranks and result.ranks[seat]:
             mark = f"{mark} · {result.ranks[seat]}" if mark else result.ranks[seat]
-        marks.append(mark)
-    if any(marks):
+        marks.append(Text(visible(mark)))
+    if any(m.plain for m in marks):
         table.add_row("", *marks)
     return table

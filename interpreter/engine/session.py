@@ -10,11 +10,13 @@ its final state hash matches, differs, or cannot be checked.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..errors import RulebookError
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from ..ruleset import RULESET_FILE, Ruleset, load_ruleset, shipped_rulesets_dir
 from ..span import Span
+from ..tree import OutsideTree, resolve_in, tree_of
 from .agents import Agent, ScriptedAgent, ScriptExhausted, agent_seed, make_agent
 from .decisions import ActionRefused, IllegalAnswer
 from .flow import FlowRunner, Result
@@ -139,11 +141,35 @@ def make_record(game: Game, rs: Ruleset, agent_kinds: list[str], result: Result 
                   result.final_hash if result else None, result.scores if result else None)
 
 
-def load_for_record(rec: Record, path: str, ruleset_path: str | None = None) -> Ruleset:
+def record_mods(rec: Record, path: str) -> list[str]:
+    """The record's mods as files to load: each inside the record's folder.
+
+    A record names its mods relative to its own folder (``Record.save``
+    writes them so). A record is untrusted, so a mod that is absolute, climbs
+    out with '..' or is a link leading out is refused at its place in the
+    record, before anything out there is opened.
+    """
+    folder = Path(path).parent
+    out = []
+    for i, name in enumerate(rec.mods):
+        try:
+            out.append(str(resolve_in(folder, tree_of(folder), name, "the mod",
+                                      "the record's folder")))
+        except OutsideTree as exc:
+            raise rec.error("mods", f"{exc.message}; keep a record's mods in its folder, or "
+                            "give them again with --mod", i) from None
+    return out
+
+
+def load_for_record(rec: Record, path: str, ruleset_path: str | None = None,
+                    mods: list[str] | None = None) -> Ruleset:
     """The ruleset a record was made with, checked against every field of the record.
 
     Without ``ruleset_path`` the record's ruleset must be a shipped one: a
-    record never chooses a folder to load rules from.
+    record never chooses a folder to load rules from. Without ``mods`` (files
+    a person names, used as given) the record's own mods are loaded, from
+    inside its folder only (:func:`record_mods`). Afterwards ``rec.mods``
+    holds the files used, so a record saved from it names them again.
     """
     location = ruleset_path
     if location is None:
@@ -152,7 +178,8 @@ def load_for_record(rec: Record, path: str, ruleset_path: str | None = None) -> 
             raise rec.error("ruleset", f"'{rec.ruleset}' is not a shipped ruleset; give its "
                             "location as well")
         location = str(shipped.parent)
-    mods = rec.mods
+    mods = list(mods) if mods is not None else record_mods(rec, path)
+    rec.mods = mods
     try:
         rs = load_ruleset(location, mods)
     except RulebookError as exc:

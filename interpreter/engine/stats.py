@@ -5,6 +5,9 @@ from __future__ import annotations
 import statistics
 
 from rich.table import Table
+from rich.text import Text
+
+from ..safe_text import visible
 
 
 def summary_tables(results, players: int, elapsed: float) -> list[Table]:
@@ -52,7 +55,7 @@ def summary_tables(results, players: int, elapsed: float) -> list[Table]:
         titles.add_column("title")
         titles.add_column("times", justify="right")
         for name, times in Counter(ranked).most_common():
-            titles.add_row(name, str(times))
+            titles.add_row(Text(visible(name)), str(times))  # a title from the rule files
         tables.append(titles)
     if done and done[0].solo_won is not None:
         solo = Table(title="Solo", title_justify="left")
