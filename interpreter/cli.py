@@ -398,6 +398,7 @@ def main(argv: list[str] | None = None) -> None:
         if doc:
             click.echo(report.usage_error(doc, exc.format_message()))
         else:
+            exc.message = visible(exc.message, multiline=True)  # it may quote a file name
             exc.show()
         sys.exit(2)
     except click.exceptions.Abort:
@@ -410,7 +411,7 @@ def main(argv: list[str] | None = None) -> None:
                    f"you ran): {type(exc).__name__}: {exc}")
         if doc:
             click.echo(report.usage_error(doc, message, exit_code=3))
-        click.echo(message, err=True)
+        click.echo(visible(message, multiline=True), err=True)
         sys.exit(3)
     sys.exit(result if isinstance(result, int) else 0)
 

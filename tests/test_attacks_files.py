@@ -402,3 +402,11 @@ def test_a_records_fields_reach_the_terminal_as_escapes(record, tmp_path):
     out = assert_clean_failure(rulebook("replay", str(record), cwd=tmp_path))
     assert_no_raw_controls(out)
     assert "error" in out and str(record) in out
+
+
+def test_a_usage_error_quoting_a_hostile_file_name_shows_it_escaped(tmp_path):
+    """pre-commit hands validate the names of changed files, which strangers choose."""
+    proc = rulebook("validate", "no\x1b[2Jsuch\u202e.yaml", cwd=tmp_path)
+    out = assert_clean_failure(proc, code=2)
+    assert_no_raw_controls(out)
+    assert "no\\x1b[2Jsuch\\u202e.yaml" in out
