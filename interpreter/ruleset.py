@@ -26,7 +26,8 @@ from .lang.compiler import Compiler
 from .lang.parser import EffectSyntaxError, parse
 from .lang.symbols import Callable_, Symbol, SymbolTable
 from .span import SealedSpan, Span
-from .tree import MAGIC, OutsideTree, glob_in, is_inside, resolve_in, tree_of
+from .tree import (MAGIC, GlobTooLarge, OutsideTree, glob_in, is_inside, resolve_in,
+                   tree_of)
 from .yamlload import Document, load_yaml
 
 # Lists of entries keyed by id, per document kind; mods address them by these names.
@@ -248,13 +249,18 @@ class _Assembler:
                     self.diags.error("RB403", f"no file matches '{pattern}'", span)
                 return matches
             full = resolve_in(base, self.tree, pattern, "the include", "the ruleset")
+        except GlobTooLarge as exc:
+            self.diags.error("RB404", exc.message, span)
+            return []
         except OutsideTree as exc:
             self.diags.error("RB405", exc.message, span,
                              hint=f"a ruleset is the folder of its {RULESET_FILE}; its files "
                                   "include only files in that folder and below")
             return []
         if not full.is_file():
-            near = [p.name for p in full.parent.glob("*.yaml")] if full.parent.is_dir() else []
+            # names to suggest, from the folder it names only if that is in the tree too
+            near = ([p.name for p in full.parent.glob("*.yaml")]
+                    if full.parent.is_dir() and is_inside(full.parent, self.tree) else [])
             self.diags.error("RB403", f"included file '{pattern}' not found", span,
                              hint=suggest(full.name, near))
             return []

@@ -19,10 +19,19 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 
 MAGIC = "*?["
 MAX_GLOB_FILES = 10_000  # more matches than any ruleset has files is an error, not a walk
+MAX_GLOB_ENTRIES = 200_000  # entries looked at by one glob (links can multiply folders)
 
 
 class OutsideTree(Exception):
     """A path that would leave its tree; the message says why, never what is out there."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class GlobTooLarge(Exception):
+    """A glob that matches, or has to look at, far more than any ruleset holds."""
 
     def __init__(self, message: str):
         super().__init__(message)
@@ -108,16 +117,20 @@ def glob_in(base: Path, tree: Path, pattern: str, what: str = "the pattern",
         return [start] if start.is_file() else []
     found: list[Path] = []
     _walk(start, (), rest, tree, found, {Path(os.path.realpath(start))},
-          f"{what} '{pattern}'", where)
+          f"{what} '{pattern}'", where, [MAX_GLOB_ENTRIES])
     return sorted(found)
 
 
 def _walk(folder: Path, rel: tuple, rest: tuple, tree: Path, found: list[Path],
-          open_dirs: set, what: str, where: str) -> None:
+          open_dirs: set, what: str, where: str, budget: list[int]) -> None:
     try:
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError:
         return
+    budget[0] -= len(entries)
+    if budget[0] < 0:
+        raise GlobTooLarge(f"{what} looks at more than {MAX_GLOB_ENTRIES} files and folders; "
+                           "name the folders it should look in")
     for entry in entries:
         sub = rel + (entry.name,)
         path = folder / entry.name
@@ -133,14 +146,14 @@ def _walk(folder: Path, rel: tuple, rest: tuple, tree: Path, found: list[Path],
                                   f"outside {where}; it is not followed")
             if real in open_dirs:  # a link back up: this folder is being walked already
                 continue
-            _walk(path, sub, rest, tree, found, open_dirs | {real}, what, where)
+            _walk(path, sub, rest, tree, found, open_dirs | {real}, what, where, budget)
         elif is_file and _matches(rest, sub):
             if not is_inside(path, tree):
                 raise OutsideTree(f"{what} matches '{'/'.join(sub)}', a link to a place "
                                   f"outside {where}; it is not read")
             found.append(path)
             if len(found) > MAX_GLOB_FILES:
-                raise OutsideTree(f"{what} matches more than {MAX_GLOB_FILES} files")
+                raise GlobTooLarge(f"{what} matches more than {MAX_GLOB_FILES} files")
 
 
 def _name_matches(name: str, part: str) -> bool:

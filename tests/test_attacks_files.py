@@ -410,3 +410,17 @@ def test_a_usage_error_quoting_a_hostile_file_name_shows_it_escaped(tmp_path):
     out = assert_clean_failure(proc, code=2)
     assert_no_raw_controls(out)
     assert "no\\x1b[2Jsuch\\u202e.yaml" in out
+
+
+def test_links_that_multiply_folders_cannot_make_a_glob_walk_forever(tmp_path, monkeypatch):
+    """Each folder links twice to the next: 2**40 paths, none of them a loop."""
+    from interpreter import tree
+    from interpreter.tree import GlobTooLarge, glob_in, tree_of
+    monkeypatch.setattr(tree, "MAX_GLOB_ENTRIES", 5_000)
+    for i in range(40):
+        (tmp_path / f"d{i}").mkdir()
+        if i:
+            (tmp_path / f"d{i - 1}" / "a").symlink_to(f"../d{i}")
+            (tmp_path / f"d{i - 1}" / "b").symlink_to(f"../d{i}")
+    with pytest.raises(GlobTooLarge, match="looks at more than 5000"):
+        glob_in(tmp_path, tree_of(tmp_path), "d0/**/*.yaml")
