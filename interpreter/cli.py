@@ -498,7 +498,10 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
     try:
         game = build_game(rs, players, seed, kinds, tuple(variants), prefix=prefix)
     except GameError as exc:
-        raise UsageProblem(exc.message) from None
+        if exc.span is None:  # players or variants that the ruleset does not have
+            raise UsageProblem(exc.message) from None
+        click.echo(visible(f"{exc.span}: error: {exc.message}"))
+        sys.exit(1)
     for agent in game.agents:
         live = getattr(agent, "live", agent)
         if isinstance(live, HumanAgent):

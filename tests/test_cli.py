@@ -144,3 +144,130 @@ def test_validate_checks_scenario_files(capsys, tmp_path):
         "      - expect: stock(heta) > 0\n", encoding="utf-8")
     code, out, _ = run(capsys, "validate", str(work), "-q")
     assert code == 1 and "a.yaml:6:23: error[RB301]" in out and "heat" in out
+
+
+# ------------------------------------------------------------ one consistent CLI
+TINY = HERE / "fixtures" / "tiny"
+SARIF_SCHEMA = HERE / "fixtures" / "sarif-schema-2.1.0.json"
+
+
+@pytest.mark.parametrize("args", [
+    ["play", str(TINY), "--players", "0"],
+    ["play", str(TINY), "-p", "-1"],
+    ["simulate", str(TINY), "--players", "0"],
+    ["simulate", str(TINY), "--workers", "0"],
+    ["simulate", str(TINY), "-n", "0"],
+    ["simulate", str(TINY), "-n", "-3"],
+    ["play", str(TINY), "--seed", str(2 ** 70)],
+])
+def test_counts_below_one_are_usage_errors(capsys, args):
+    code, out, err = run(capsys, *args)
+    assert code == 2 and "is not in the range" in err, out + err
+    assert "players ·" not in out  # nothing was played
+
+
+def test_an_unknown_ruleset_is_the_same_usage_error_everywhere(capsys):
+    seen = set()
+    for command in (["validate"], ["play"], ["simulate"], ["test"]):
+        code, out, err = run(capsys, *command, "terraforming_mar")
+        assert code == 2, (command, out, err)
+        (line,) = [l for l in err.splitlines() if l.startswith("Error:")]
+        seen.add(line)
+    (message,) = seen
+    assert "'terraforming_mar' is neither a file, a directory nor a shipped ruleset" in message
+    assert "did you mean 'terraforming_mars'?" in message
+
+
+def test_replay_with_an_unknown_ruleset_location_is_a_usage_error(capsys, tmp_path):
+    record = tmp_path / "r.json"
+    record.write_text("{}", encoding="utf-8")
+    code, _, err = run(capsys, "replay", str(record), "--ruleset", "no_such_game")
+    assert code == 2 and "neither a file, a directory nor a shipped ruleset" in err
+
+
+@pytest.mark.parametrize("args", [["nosuch"], ["--no-such-option", str(MINI)],
+                                  [str(MINI), "--mod", "missing.yaml"]])
+def test_json_format_prints_a_document_even_for_usage_errors(capsys, args):
+    code, out, _ = run(capsys, "validate", *args, "--format", "json")
+    doc = json.loads(out)
+    assert code == 2 and doc["error"]["kind"] == "usage" and doc["error"]["exit_code"] == 2
+    assert doc["diagnostics"] == [] and doc["error"]["message"]
+
+
+def test_github_format_prints_an_annotation_for_usage_errors(capsys):
+    code, out, _ = run(capsys, "validate", "--format=github", "nosuch")
+    (line,) = out.splitlines()
+    assert code == 2 and line.startswith("::error title=rulebook usage error::'nosuch' is")
+
+
+def _sarif_validator():
+    from jsonschema import Draft4Validator, FormatChecker
+    schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
+    checker = FormatChecker()
+    assert {"uri", "uri-reference"} <= set(checker.checkers)  # else formats go unchecked
+    return Draft4Validator(schema, format_checker=checker)
+
+
+def test_sarif_output_is_valid_against_the_official_schema(capsys, broken):
+    validator = _sarif_validator()
+    code, out, _ = run(capsys, "validate", str(broken), "--format", "sarif")
+    assert code == 1
+    doc = json.loads(out)
+    problems = [e.message for e in validator.iter_errors(doc)]
+    assert problems == []
+    assert doc["runs"][0]["results"]  # the error is there, not an empty log
+
+
+@pytest.mark.parametrize("args", [["nosuch"], ["--bogus"]])
+def test_sarif_usage_errors_are_valid_logs(capsys, args):
+    validator = _sarif_validator()
+    code, out, _ = run(capsys, "validate", *args, "--format", "sarif")
+    doc = json.loads(out)
+    assert code == 2 and list(validator.iter_errors(doc)) == []
+    (invocation,) = doc["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is False and invocation["exitCode"] == 2
+    assert invocation["toolExecutionNotifications"][0]["message"]["text"]
+
+
+def test_the_schema_check_catches_a_relative_uri():
+    validator = _sarif_validator()
+    bad = {"version": "2.1.0", "runs": [{"tool": {"driver": {
+        "name": "rulebook", "informationUri": "README.md"}}, "results": []}]}
+    assert any("uri" in e.message for e in validator.iter_errors(bad))
+
+
+def test_list_shows_each_shipped_ruleset(capsys):
+    from interpreter.ruleset import load_ruleset, shipped_rulesets
+    code, out, _ = run(capsys, "list", "--format", "json")
+    rows = {r["ruleset"]: r for r in json.loads(out)["rulesets"]}
+    assert code == 0 and sorted(rows) == shipped_rulesets()
+    for name, row in rows.items():
+        rs = load_ruleset(name)
+        assert row["players"] == {"min": rs.min_players, "max": rs.max_players}
+        assert [v["id"] for v in row["variants"]] == list(rs.sections["variants"])
+    assert "solo" in [v["id"] for v in rows["terraforming_mars"]["variants"]]
+    code, out, _ = run(capsys, "list")
+    assert code == 0
+    tm = next(l for l in out.splitlines() if "terraforming_mars" in l)
+    assert "Terraforming Mars" in tm and "1–5" in tm
+    assert any("legacy_gears_of_time" in l and "2–4" in l for l in out.splitlines())
+
+
+def test_simulate_jsonl_numbers_seats_from_1(capsys, tmp_path):
+    out_file = tmp_path / "deep" / "r.jsonl"
+    code, out, _ = run(capsys, "simulate", str(TINY), "-n", "12", "-p", "3", "--seed", "5",
+                       "--out", str(out_file))
+    assert code == 0, out
+    games = [json.loads(line) for line in out_file.read_text(encoding="utf-8").splitlines()]
+    assert len(games) == 12
+    for g in games:
+        best = max(g["scores"])
+        # the winners are the seats with the best score, named by number from 1
+        assert g["winners"] and all(1 <= w <= 3 for w in g["winners"])
+        assert all(g["scores"][w - 1] == best for w in g["winners"])
+    assert any(3 in g["winners"] for g in games)  # seat 3 exists and wins sometimes
+
+
+def test_simulate_refuses_a_human_agent(capsys):
+    code, _, err = run(capsys, "simulate", str(TINY), "-n", "1", "--agents", "human")
+    assert code == 2 and "AI agents only" in err

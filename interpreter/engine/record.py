@@ -98,7 +98,7 @@ def _check_version(value) -> str | None:
 
 def _check_agent(value) -> str | None:
     known = _agents_known()
-    if value not in known:
+    if not isinstance(value, str) or value not in known:
         return f"is not an agent; agents are {', '.join(sorted(known))}"
     return None
 

@@ -100,7 +100,21 @@ def build_game(rs: Ruleset, players: int, seed: int, agent_kinds: list[str],
         script = ScriptedAgent(list(prefix))
         agents = [SeatAgent(script, a) for a in agents]
     names = [f"Player {i + 1} ({kind})" for i, kind in enumerate(agent_kinds)]
-    return Game(rs, players, seed, agents, tuple(variants), names)
+    return new_game(rs, players, seed, agents, tuple(variants), names)
+
+
+def new_game(rs: Ruleset, players: int, seed: int, agents: list, variants: tuple[str, ...],
+             names: list[str]) -> Game:
+    """Set up a game; a rule that fails while setting it up is a positioned GameError."""
+    try:
+        return Game(rs, players, seed, agents, variants, names)
+    except RuleRuntimeError as exc:
+        raise GameError(exc.message, exc.span) from None
+    except RequirementFailed as exc:
+        raise GameError(f"a requirement failed while setting up: {exc.message}",
+                        exc.span) from None
+    except RecursionError:
+        raise GameError("rules nested too deeply while setting up") from None
 
 
 def run(game: Game, check: bool = False, save_to: str | None = None,
@@ -217,8 +231,8 @@ def replay(path: str, ruleset_path: str | None = None,
     rec = Record.load(path)
     rs = load_for_record(rec, path, ruleset_path)
     script = ScriptedAgent(list(rec.decisions))
-    game = Game(rs, rec.players, rec.seed, [script] * rec.players, tuple(rec.variants),
-                [f"Player {i + 1} ({k})" for i, k in enumerate(rec.agents)])
+    game = new_game(rs, rec.players, rec.seed, [script] * rec.players, tuple(rec.variants),
+                    [f"Player {i + 1} ({k})" for i, k in enumerate(rec.agents)])
     if listener:
         game.listeners.append(listener)
     try:

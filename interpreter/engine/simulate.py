@@ -49,7 +49,10 @@ def _init(path: str, mods: list[str]) -> None:
 def play_one(args) -> GameSummary:
     seed, players, agents, variants, check = args
     from .session import GameError, build_game, run
-    game = build_game(_RULESET, players, seed, agents, tuple(variants))
+    try:
+        game = build_game(_RULESET, players, seed, agents, tuple(variants))
+    except GameError as exc:
+        return GameSummary(seed, agents, error=str(exc))
     try:
         result = run(game, check=check)
     except GameError as exc:
