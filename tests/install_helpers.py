@@ -40,6 +40,14 @@ def readme_snippet(name: str) -> str:
     return found.group(1)
 
 
+def readme_inline_command(start: str) -> str:
+    """The one inline command in README.md (in backquotes) that begins with ``start``."""
+    text = README.read_text(encoding="utf-8")
+    found = re.findall(rf"`({re.escape(start)}[^`]*)`", text)
+    assert len(found) == 1, f"README.md should have one inline `{start}…` command: {found}"
+    return found[0]
+
+
 def clean_env(**extra: str) -> dict[str, str]:
     """This process's environment without anything that points at the checkout or its venv."""
     env = {k: v for k, v in os.environ.items() if k not in _HIDDEN_VARIABLES}

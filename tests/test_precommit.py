@@ -12,13 +12,14 @@ temporary folder, so nothing leaks into the machine's cache.
 
 from __future__ import annotations
 
+import shlex
 import sys
 from pathlib import Path
 
 import pytest
 
-from install_helpers import (REPO_URL, REV, SLOW, clean_env, git, readme_snippet, run, shown,
-                             snapshot_checkout)
+from install_helpers import (REPO_URL, REV, SLOW, clean_env, git, readme_inline_command,
+                             readme_snippet, run, shown, snapshot_checkout)
 
 GOOD = """\
 kind: mod
@@ -121,9 +122,11 @@ def test_unknown_target_points_at_the_target_line(mod_repo, env):
 
 
 def test_try_repo_on_the_checkout(mod_repo, rulebook_repo, env):
-    """What the README suggests for trying the hook out: every file of the repository."""
-    proc = pre_commit(mod_repo, env, "try-repo", str(rulebook_repo[0]), "rulebook-validate",
-                      "--all-files")
+    """The README's command for trying the hook out, on every file of the mod repository."""
+    command = readme_inline_command("pre-commit try-repo ")
+    args = shlex.split(command.replace(REPO_URL, str(rulebook_repo[0])))
+    assert args[:3] == ["pre-commit", "try-repo", str(rulebook_repo[0])], command
+    proc = pre_commit(mod_repo, env, *args[1:])
     assert proc.returncode == 1, shown(proc)
     errors = [line for line in proc.stdout.splitlines() if ": error[" in line]
     assert sorted(line.split(":", 1)[0] for line in errors) == [
