@@ -20,6 +20,7 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 MAGIC = "*?["
 MAX_GLOB_FILES = 10_000  # more matches than any ruleset has files is an error, not a walk
 MAX_GLOB_ENTRIES = 200_000  # entries looked at by one glob (links can multiply folders)
+MAX_GLOB_DEPTH = 64  # folders below the glob's start
 
 
 class OutsideTree(Exception):
@@ -140,6 +141,8 @@ def _walk(folder: Path, rel: tuple, rest: tuple, tree: Path, found: list[Path],
         except OSError:
             continue
         if is_dir and _could_match_below(rest, sub):
+            if len(sub) > MAX_GLOB_DEPTH:
+                raise GlobTooLarge(f"{what} goes more than {MAX_GLOB_DEPTH} folders deep")
             real = Path(os.path.realpath(path))
             if not is_inside(real, tree):
                 raise OutsideTree(f"{what} reaches '{'/'.join(sub)}', a link to a place "

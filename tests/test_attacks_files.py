@@ -424,3 +424,14 @@ def test_links_that_multiply_folders_cannot_make_a_glob_walk_forever(tmp_path, m
             (tmp_path / f"d{i - 1}" / "b").symlink_to(f"../d{i}")
     with pytest.raises(GlobTooLarge, match="looks at more than 5000"):
         glob_in(tmp_path, tree_of(tmp_path), "d0/**/*.yaml")
+
+
+def test_a_glob_into_folders_nested_too_deep_stops_with_an_error(tmp_path):
+    """A walk never recurses without bound (links can nest folders past any limit)."""
+    from interpreter.tree import MAX_GLOB_DEPTH, GlobTooLarge, glob_in, tree_of
+    deep = tmp_path
+    for _ in range(MAX_GLOB_DEPTH + 10):
+        deep = deep / "a"
+    deep.mkdir(parents=True)
+    with pytest.raises(GlobTooLarge, match="folders deep"):
+        glob_in(tmp_path, tree_of(tmp_path), "**/*.yaml")
