@@ -2,7 +2,8 @@
 
 A temporary git repository holds mods for a shipped ruleset: one good, one
 with a broken card, one whose ``target:`` names no ruleset, and a YAML file
-that is no rule file. Its ``.pre-commit-config.yaml`` is the README's
+that is no rule file. It also holds a ruleset of its own with two mods of
+its own, as the repository of a new game would. Its ``.pre-commit-config.yaml`` is the README's
 snippet with the placeholders replaced by a git repository of this checkout
 and its commit, so pre-commit clones it and installs Rulebook into an
 environment of its own, exactly as a user's would. ``pre-commit try-repo``
@@ -13,12 +14,13 @@ temporary folder, so nothing leaks into the machine's cache.
 from __future__ import annotations
 
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
-from install_helpers import (REPO_URL, REV, SLOW, clean_env, git, readme_inline_command,
+from install_helpers import (REPO_URL, REV, ROOT, SLOW, clean_env, git, readme_inline_command,
                              readme_snippet, run, shown, snapshot_checkout)
 
 GOOD = """\
@@ -48,6 +50,20 @@ id: lost
 target: terraforming_mras
 changes: []
 """
+HOUSE = """\
+kind: mod
+id: house
+target: mini
+changes:
+  - {op: patch, in: cards, id: comet, value: {cost: 2}}
+"""
+TYPO = """\
+kind: mod
+id: typo
+target: mini
+changes:
+  - {op: remove, in: cards, id: comit}
+"""
 NOT_RULES = """\
 name: checks
 on: [push]
@@ -67,6 +83,10 @@ def mod_repo(tmp_path_factory, rulebook_repo) -> Path:
                        "mods/lost.yaml": LOST, "workflows/checks.yml": NOT_RULES}.items():
         (repo / name).parent.mkdir(parents=True, exist_ok=True)
         (repo / name).write_text(text, encoding="utf-8")
+    shutil.copytree(ROOT / "tests" / "fixtures" / "mini", repo / "games" / "mini")
+    for name, text in {"house.yaml": HOUSE, "typo.yaml": TYPO}.items():
+        (repo / "games" / "mini" / "mods").mkdir(exist_ok=True)
+        (repo / "games" / "mini" / "mods" / name).write_text(text, encoding="utf-8")
     url, rev = rulebook_repo
     config = readme_snippet("pre-commit-config")
     assert REPO_URL in config and REV in config
@@ -121,6 +141,18 @@ def test_unknown_target_points_at_the_target_line(mod_repo, env):
     assert "good.yaml" not in proc.stdout.split("Failed", 1)[1], shown(proc)
 
 
+def test_a_ruleset_repository_checks_its_changed_files_and_its_own_mods(mod_repo, env):
+    proc = pre_commit(mod_repo, env, "run", "--files", "games/mini/cards.yaml",
+                      "games/mini/mods/house.yaml")
+    assert proc.returncode == 0, shown(proc)
+    # a mod of the ruleset it lies in is checked against that ruleset
+    proc = pre_commit(mod_repo, env, "run", "--files", "games/mini/mods/typo.yaml")
+    assert proc.returncode == 1, shown(proc)
+    assert "games/mini/mods/typo.yaml:5:33: error[RB500]: no entry 'comit' in cards" in \
+        proc.stdout, shown(proc)
+    assert "did you mean 'comet'?" in proc.stdout
+
+
 def test_try_repo_on_the_checkout(mod_repo, rulebook_repo, env):
     """The README's command for trying the hook out, on every file of the mod repository."""
     command = readme_inline_command("pre-commit try-repo ")
@@ -130,4 +162,4 @@ def test_try_repo_on_the_checkout(mod_repo, rulebook_repo, env):
     assert proc.returncode == 1, shown(proc)
     errors = [line for line in proc.stdout.splitlines() if ": error[" in line]
     assert sorted(line.split(":", 1)[0] for line in errors) == [
-        "mods/broken.yaml", "mods/lost.yaml"], shown(proc)
+        "games/mini/mods/typo.yaml", "mods/broken.yaml", "mods/lost.yaml"], shown(proc)
