@@ -11,6 +11,7 @@ Commands:
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -24,7 +25,8 @@ from . import report
 from .errors import Diagnostic, Diagnostics, RulebookError, suggest
 from .ruleset import RULESET_FILE, find_ruleset, load_ruleset, shipped_rulesets
 from .safe_text import visible
-from .span import Span
+from .span import SealedSpan, Span
+from .tree import is_inside, tree_of
 from .yamlload import load_yaml
 
 
@@ -32,8 +34,26 @@ class UsageProblem(click.UsageError):
     exit_code = 2
 
 
+def _links_out(path: Path) -> bool:
+    """A file named in the working folder that is a link to a place outside it.
+
+    pre-commit hands ``validate`` the names of a repository's changed files,
+    and a pull request can add a link to anywhere on the machine that runs
+    it; such a file is reported, never read.
+    """
+    here = os.getcwd()
+    named = os.path.abspath(path)
+    return (os.path.commonpath([named, here]) == here and path.is_file()
+            and not is_inside(path, tree_of(Path(here))))
+
+
 def _ruleset_of(path: Path) -> Path | None:
-    """The manifest of the ruleset a rule file belongs to (walking up the directories)."""
+    """The manifest of the ruleset a rule file belongs to (walking up the directories).
+
+    The folders are the ones the path names, not where a link in it leads: a
+    link does not move a file into another ruleset.
+    """
+    path = Path(os.path.abspath(path))
     for parent in [path.parent, *path.parent.parents]:
         if (parent / RULESET_FILE).is_file():
             return parent / RULESET_FILE
@@ -88,6 +108,11 @@ def _plan(paths: tuple[str, ...],
         return [(t, plan[t]) for t in order]
     for raw in paths:
         p = Path(raw)
+        if _links_out(p):
+            add(_Problem(raw, (Diagnostic(
+                "RB405", "this file is a link to a place outside the folder rulebook runs "
+                "in; it is not read", SealedSpan(raw, 1, 1)),)), [])
+            continue
         manifest = find_ruleset(raw)
         if p.is_file() and p.name != RULESET_FILE:
             kind = _kind_of(p)
@@ -99,7 +124,7 @@ def _plan(paths: tuple[str, ...],
                     add(found, [raw, *mods])
                 continue
             if kind != "ruleset":
-                manifest = _ruleset_of(p.resolve())
+                manifest = _ruleset_of(p)
                 if manifest is None:
                     if kind is None:
                         # not a rule file (e.g. a CI workflow seen by a pre-commit hook)
@@ -151,7 +176,7 @@ def _mod_target(path: Path, raw: str, named: dict[str, str]) -> str | _Problem:
                                          doc.span(("target",))),))
     if target in named:
         return named[target]
-    enclosing = _ruleset_of(path.resolve())
+    enclosing = _ruleset_of(path)
     if enclosing is not None and _top_level_value(enclosing, "id") == target:
         return str(enclosing)
     shipped = shipped_rulesets()
@@ -220,7 +245,8 @@ def validate(paths, mods, fmt, quiet):
             kind, raw = target.split(":", 1)
             msg = {"orphan": f"this file is not inside a ruleset (no {RULESET_FILE} above it)",
                    "missing": f"no {RULESET_FILE} in this directory"}[kind]
-            diags.append(Diagnostic("RB404", msg, Span(raw, 1, 1)))
+            # the message is about where the file is, so its text is not quoted
+            diags.append(Diagnostic("RB404", msg, SealedSpan(raw, 1, 1)))
             name = raw
         else:
             name = Path(target).parent.name or target

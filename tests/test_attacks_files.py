@@ -435,3 +435,20 @@ def test_a_glob_into_folders_nested_too_deep_stops_with_an_error(tmp_path):
     deep.mkdir(parents=True)
     with pytest.raises(GlobTooLarge, match="folders deep"):
         glob_in(tmp_path, tree_of(tmp_path), "**/*.yaml")
+
+
+@pytest.mark.parametrize("name", ["mods/link.yaml", "mods/cards.yaml", "linked/game/cards.yaml"])
+def test_a_changed_file_that_links_out_of_the_repository_is_not_read(name, tmp_path):
+    """What pre-commit passes: names of files in the repository, some of them links."""
+    outside = tmp_path / "outside"
+    (outside / "game").mkdir(parents=True)
+    shutil.copytree(MINI, outside / "game", dirs_exist_ok=True)
+    (outside / "game" / "cards.yaml").write_text(OUTSIDE_TEXT, encoding="utf-8")
+    (outside / "secret.yaml").write_text(f"kind: mod\nid: x\ntarget: {SECRET}\nchanges: []\n")
+    repo = tmp_path / "repo"
+    (repo / "mods").mkdir(parents=True)
+    (repo / "mods" / "link.yaml").symlink_to(outside / "secret.yaml")
+    (repo / "mods" / "cards.yaml").symlink_to(outside / "game" / "cards.yaml")
+    (repo / "linked").symlink_to(outside)
+    out = assert_clean_failure(rulebook("validate", name, cwd=repo))
+    assert f"{name}:1:1: error[RB405]" in out, out
