@@ -488,7 +488,7 @@ _SEED = click.IntRange(-(2 ** 63 - 1), 2 ** 63 - 1)
 @click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False))
 @click.option("--save", "save_path", type=click.Path(dir_okay=False),
               help="Save the game record here (also when you type 'save' at a prompt).")
-@click.option("--resume", "resume_path", type=click.Path(dir_okay=False),
+@click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False),
               help="Resume a saved game from its record (--agents may hand seats over).")
 @click.option("--log/--no-log", default=None, help="Print the game log (default: when no human).")
 def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_path, log):
@@ -629,8 +629,11 @@ def _save_unfinished(rec, save_to, stem, ruleset, why, console) -> None:
         return
     # plain echo, not the console: a command to copy must not be wrapped
     n = len(rec.decisions)
-    click.echo(f"{why}; saved after {n} decision{'' if n == 1 else 's'} to {path}")
-    click.echo(f"resume with: {_resume_hint(ruleset, path)}")
+    try:
+        click.echo(f"{why}; saved after {n} decision{'' if n == 1 else 's'} to {path}")
+        click.echo(f"resume with: {_resume_hint(ruleset, path)}")
+    except OSError:  # the terminal is gone (a hang-up); the game is saved all the same
+        pass
 
 
 def _save_finished(rec, save_to, stem, console) -> None:
@@ -699,7 +702,7 @@ class _hangup_as_interrupt:
 
 
 @cli.command()
-@click.argument("record", type=click.Path(dir_okay=False))
+@click.argument("record", type=click.Path(exists=True, dir_okay=False))
 @click.option("--ruleset", "ruleset_path", default=None,
               help="Ruleset location if it is not a shipped one.")
 @click.option("--step", is_flag=True, help="Show the game log line by line; press Enter to go on.")
@@ -748,7 +751,8 @@ def replay(record, ruleset_path, step):
 
 @cli.command()
 @click.argument("ruleset")
-@click.option("-n", "--games", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("-n", "--games", type=click.IntRange(1, 1_000_000), default=100,
+              show_default=True, help="How many games (1 to 1,000,000).")
 @click.option("--players", "-p", type=click.IntRange(min=1), default=None)
 @click.option("--agents", "agent_spec", default="random", show_default=True,
               help="Comma-separated agents by seat (random, greedy), or one for all.")

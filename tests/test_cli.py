@@ -158,9 +158,10 @@ SARIF_SCHEMA = HERE / "fixtures" / "sarif-schema-2.1.0.json"
     ["simulate", str(TINY), "--workers", "0"],
     ["simulate", str(TINY), "-n", "0"],
     ["simulate", str(TINY), "-n", "-3"],
+    ["simulate", str(TINY), "-n", str(10 ** 12)],
     ["play", str(TINY), "--seed", str(2 ** 70)],
 ])
-def test_counts_below_one_are_usage_errors(capsys, args):
+def test_counts_out_of_range_are_usage_errors(capsys, args):
     code, out, err = run(capsys, *args)
     assert code == 2 and "is not in the range" in err, out + err
     assert "players ·" not in out  # nothing was played

@@ -21,14 +21,15 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..lang.runtime import MAX_INT
 from .jsonplaces import JsonProblem, Member, read_object
 
 FORMAT = "rulebook-record/1"
 MAX_BYTES = 16 * 1024 * 1024  # far more than any game's record; a bigger file is refused
 MAX_PLAYERS = 100
 MAX_SEED = 2 ** 63 - 1
-MAX_ANSWER = 2 ** 31  # an answer is an option's index or a bounded number
-MAX_SCORE = 10 ** 18
+MAX_ANSWER = MAX_INT  # an answer is an option's index or a number the rules bound
+MAX_SCORE = MAX_INT
 MAX_TEXT = 1000
 
 _ID = re.compile(r"[a-z][a-z0-9_]{0,63}\Z")
