@@ -41,6 +41,7 @@ CODES: dict[str, str] = {
     "RB303": "wrong number or kind of arguments",
     "RB304": "statement not allowed here",
     "RB305": "name already bound",
+    "RB306": "number beyond the integer bound",
     # ruleset semantics
     "RB400": "duplicate id",
     "RB401": "unknown reference",

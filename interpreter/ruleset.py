@@ -710,9 +710,13 @@ class _Builder:
                     self.diags.error("RB204", f"reward at {reward['at']} is outside the track "
                                      f"({lo}..{hi})", e.span("rewards", i, "at"),
                                      context=self._label(e))
+                # a global track's reward goes to whoever raised it, if anyone did
+                runs_on_raise = (e.get("scope", "global") != "player"
+                                 and reward.get("when", "immediate") != "end")
                 self._effect(("track", ident, "reward", i), e, ("rewards", i, "do"),
                              Context(self._label(e, f"reward at {reward['at']}"),
-                                     variables=dict(scope_vars)))
+                                     variables=dict(scope_vars),
+                                     needs=f"track:{ident}" if runs_on_raise else None))
         for ident, e in self.sections["tiles"].items():
             if not isinstance(e.data, dict):
                 continue
@@ -723,7 +727,8 @@ class _Builder:
                            T.BOOL, "the placement rule")
             if "on_place" in e.data:
                 self._effect(("tile", ident, "on_place"), e, ("on_place",),
-                             Context(self._label(e, "on_place"), variables=dict(variables)))
+                             Context(self._label(e, "on_place"), variables=dict(variables),
+                                     needs=f"tile:{ident}"))
         # flow
         if "setup" in self.singles:
             self._effect(("flow", "setup"), self.singles["setup"], (), Context("setup"))
@@ -775,7 +780,7 @@ class _Builder:
             variables = dict(you)
             variables.update(dict(self._params(e, "params")))
             self._effect(("procedure", ident), e, ("do",),
-                         Context(self._label(e), variables=variables))
+                         Context(self._label(e), variables=variables, needs=ident))
         for ident, e in self.sections["functions"].items():
             variables = dict(you)
             variables.update(dict(self._params(e, "params")))
@@ -786,10 +791,11 @@ class _Builder:
                                  e.span("id"), context=label)
             elif "value" in e.data:
                 self._expr(("function", ident), e, ("value",),
-                           Context(label, False, False, variables), returns, "the result")
+                           Context(label, False, False, variables, needs=ident), returns,
+                           "the result")
             else:
                 self._effect(("function", ident), e, ("do",),
-                             Context(label, False, False, variables, returns))
+                             Context(label, False, False, variables, returns, ident))
         for ident, e in self.sections["triggers"].items():
             self._trigger(("trigger", ident), e, (), e.data, {}, self._label(e))
         for ident, e in self.sections["invariants"].items():
@@ -800,6 +806,7 @@ class _Builder:
                        Context(self._label(e), False, False, dict(you)), T.INT, "the points")
         for ident, e in self.sections["cards"].items():
             self._check_card(ident, e)
+        self.checker.finish()  # what needs an acting player, run where there is none
 
     def _check_card(self, ident: str, e: Entry) -> None:
         base = {"you": T.PLAYER, "this": T.CARD}

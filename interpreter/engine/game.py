@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..lang.runtime import Frame, RequirementFailed, RuleRuntimeError
+from ..lang.runtime import Budget, Frame, RequirementFailed, RuleRuntimeError
 from ..ruleset import Ruleset
 from .decisions import ActionRefused, Decision, IllegalAnswer, Option
 
@@ -161,6 +161,7 @@ class Game:
         self.choice_kind = ""  # the type of what the next choice picks, for its labels
         self.context = ""  # what is being done (an action's label), for prompts
         self.check_invariants = False  # check them before every decision (simulations)
+        self.budget = Budget()  # the work effects may do per effect run and per decision
         comp = ruleset
         self.zone_decl = {zid: (e.data if isinstance(e.data, dict) else {"id": zid})
                           for zid, e in comp.sections["zones"].items()}
@@ -233,7 +234,14 @@ class Game:
     def frame(self, you: int | None = None, **extra) -> Frame:
         variables = {"you": you}
         variables.update(extra)
-        return Frame(self, variables)
+        return Frame(self, variables, 0, self.budget)
+
+    def __copy__(self) -> "Game":
+        """A shallow copy (for lookahead) with a work budget of its own."""
+        clone = Game.__new__(Game)
+        clone.__dict__.update(self.__dict__)
+        clone.budget = type(self.budget)(self.budget.effect_steps, self.budget.decision_steps)
+        return clone
 
     def run_code(self, key: tuple, frame: Frame):
         code = self.rs.code.get(key)
@@ -269,6 +277,7 @@ class Game:
                 raise IllegalAnswer(decision, problem)
             agent.refused(decision, problem)
         self.record.append(int(answer))
+        self.budget.new_decision()
         if decision.kind != "action" and not decision.is_range:
             self._log_choice(decision, decision.options[int(answer)])
         return int(answer)
@@ -710,6 +719,9 @@ class Game:
         step = int(decl.get("step", 1))
         lo, hi = decl.get("min", -BIG), decl.get("max", BIG)
         per_player = decl.get("scope") == "player"
+        if per_player and player is None:
+            raise RuleRuntimeError(f"'{track}' is a per-player track and no player is "
+                                   "acting here")
         holder = self.state.players[player].tracks if per_player else self.state.tracks
         moved = 0
         for _ in range(abs(steps)):
@@ -817,6 +829,7 @@ class Game:
 
     def emit(self, event, payload):
         who = payload.get("player")
+        self.budget.charge(1, None)  # and one step per card whose triggers are looked at
         for scope, key in (("round", self.state.round), ("turn", self.state.turn_number),
                            ("game", 0)):
             self.state.history[(event, who, scope, key)] += 1
@@ -830,7 +843,9 @@ class Game:
         for zone, owner in list(self.state.zones):
             if zone not in self.in_play_zones:
                 continue
-            for card in list(self.state.zones.get((zone, owner), [])):
+            cards = list(self.state.zones.get((zone, owner), []))
+            self.budget.charge(len(cards), None)
+            for card in cards:
                 self._card_triggers(card, event, payload, who)
 
     def _card_triggers(self, card, event, payload, who):

@@ -6,6 +6,12 @@ names get a "did you mean". Every builtin call is checked for arity and
 argument types against the registry. The checker annotates expressions with
 their types and statements with the canonical ids they refer to, which the
 compiler relies on without checking again.
+
+The checker also knows where there is an acting player (``you``): a card's
+play, an action, a scoring rule have one; setup, phases and the end of the
+game do not. Procedures, functions and track rewards may be run from either,
+so their bodies only record that they need one; :meth:`Checker.finish` then
+reports each call, from a place where nobody acts, to one that needs it.
 """
 
 from __future__ import annotations
@@ -33,10 +39,13 @@ class Context:
     allow_choices: bool = True
     variables: dict[str, T.Type] = field(default_factory=dict)
     returns: T.Type | None = None  # functions: the declared result type
+    # in a procedure, function or track reward: its name (or 'track:<id>'); whether
+    # there is an acting player depends on where it is run from, so uses are recorded
+    needs: str | None = None
 
     def child(self, **extra: T.Type) -> "Context":
         out = Context(self.label, self.allow_effects, self.allow_choices,
-                      dict(self.variables), self.returns)
+                      dict(self.variables), self.returns, self.needs)
         out.variables.update(extra)
         return out
 
@@ -45,6 +54,11 @@ class Checker:
     def __init__(self, table: SymbolTable, diags: Diagnostics):
         self.table = table
         self.diags = diags
+        # acting player: what each procedure, function or reward uses it for first,
+        # whom each of them calls, and the calls made where nobody acts
+        self.uses_you: dict[str, tuple[Span, str]] = {}
+        self.calls: dict[str, set[str]] = {}
+        self.calls_without_you: list[tuple[str, str, Span, str]] = []
 
     # --------------------------------------------------------------- helpers
     def error(self, code: str, message: str, span: Span, ctx: Context, hint: str | None = None):
@@ -98,15 +112,74 @@ class Checker:
                        f"{ctx.label}", s.span, ctx)
         method(s, ctx)
 
-    def _player(self, expr, ctx, span=None):
+    def _player(self, expr, ctx, span=None, what="this statement"):
         if expr is not None:
             self.expect(expr, T.PLAYER, ctx, "the player")
-        elif "you" not in ctx.variables and span is not None:
-            self._no_you(span, ctx)
+        elif span is not None:
+            self._need_you(span, ctx, what)
 
-    def _no_you(self, span, ctx):
-        self.error("RB304", f"there is no acting player in {ctx.label}; say whose it is, "
-                   "e.g. 'for p in players(): gain 1 x for p'", span, ctx)
+    def _need_you(self, span, ctx, what):
+        """``what`` (e.g. "'gain'") is done by or for the acting player."""
+        if ctx.needs is not None:
+            self.uses_you.setdefault(ctx.needs, (span, what))
+        elif "you" not in ctx.variables:
+            self._no_you(span, ctx, what)
+
+    def _no_you(self, span, ctx, what="this"):
+        self.error("RB304", f"{what} needs an acting player, but there is none in "
+                   f"{ctx.label}; say which player, e.g. 'for p in players(): gain 1 x for p', "
+                   "or run it 'as p:'", span, ctx)
+
+    def _runs(self, callee: str, what: str, span, ctx):
+        """Code here runs ``callee`` (a procedure, function or track reward)."""
+        if ctx.needs is not None:
+            self.calls.setdefault(ctx.needs, set()).add(callee)
+        elif "you" not in ctx.variables:
+            known = self.table.needs_acting
+            if known is None:  # the ruleset is still being checked: report in finish()
+                self.calls_without_you.append((callee, what, span, ctx.label))
+            elif callee in known:  # code checked later, e.g. a scenario's setup
+                self._report_needs(callee, what, span, ctx.label, known)
+
+    def finish(self) -> None:
+        """Report what is run where nobody acts but needs an acting player, with the reason."""
+        why: dict[str, tuple] = {k: (v, None) for k, v in self.uses_you.items()}
+        changed = True
+        while changed:  # a caller needs one when something it runs does
+            changed = False
+            for caller, callees in self.calls.items():
+                if caller in why:
+                    continue
+                for callee in sorted(callees):
+                    if callee in why:
+                        why[caller] = (None, callee)
+                        changed = True
+                        break
+        self.table.needs_acting = why
+        for callee, what, span, label in self.calls_without_you:
+            if callee in why:
+                self._report_needs(callee, what, span, label, why)
+
+    def _report_needs(self, callee, what, span, label, why) -> None:
+        chain, name = [], callee
+        while why[name][1] is not None:
+            name = why[name][1]
+            chain.append(self._runnable(name))
+        (use_span, use), _ = why[name]
+        through = "".join(f", which runs {c}" for c in chain) + ("," if chain else "")
+        self.diags.error(
+            "RB304", f"{what} needs an acting player, but there is none in {label}: "
+            f"{self._runnable(callee)}{through} uses {use} (at {use_span}); say which "
+            "player, e.g. 'for p in players(): …' with 'as p:', or give it a player",
+            span, context=label)
+
+    @staticmethod
+    def _runnable(key: str) -> str:
+        if key.startswith("track:"):
+            return f"the reward of track '{key[6:]}'"
+        if key.startswith("tile:"):
+            return f"the on_place of tile '{key[5:]}'"
+        return f"'{key}'"
 
     def s_Gain(self, s: ast.Gain, ctx):
         self.expect(s.amount, T.INT, ctx, "the amount")
@@ -120,7 +193,7 @@ class Checker:
                 self.error("RB302", f"resource '{rid}' has no production; declare "
                            "'production:' for it in the components", s.resource_span, ctx)
         s.resource_id = rid
-        self._player(s.player, ctx, s.span)
+        self._player(s.player, ctx, s.span, f"'{s.verb}'")
 
     def s_Raise(self, s: ast.Raise, ctx):
         tid = self._symbol(s.track, ("track", "player_track"), s.track_span, ctx, "track")
@@ -131,7 +204,11 @@ class Checker:
             self.expect(s.steps, T.INT, ctx, "the number of steps")
         sym = self.table.get(s.track, ("track", "player_track"))
         needs_player = sym is None or sym.kind == "player_track"
-        self._player(s.player, ctx, s.span if needs_player else None)
+        self._player(s.player, ctx, s.span if needs_player else None, f"'{s.verb}'")
+        if sym is not None and sym.kind == "track" and s.verb == "raise" and s.player is None:
+            # raising a global track may hand out its rewards to the acting player
+            self._runs("track:" + (sym.canonical or sym.name), f"'raise {s.track}'", s.span,
+                       ctx)
 
     def s_Place(self, s: ast.Place, ctx):
         tid = self._symbol(s.tile, ("tile",), s.tile_span, ctx, "tile type")
@@ -142,15 +219,19 @@ class Checker:
             self.expect(s.target, T.SPACE, ctx, "the space")
         elif s.target is not None:
             self.expect(s.target, T.BOOL, ctx.child(space=T.SPACE), "the placement condition")
-        self._player(s.player, ctx, s.span)
+        # the game itself may put a tile on a given space (a neutral tile at setup);
+        # finding a legal space asks, and may reward, the acting player
+        self._player(s.player, ctx, s.span if s.mode != "on" else None, "'place'")
+        if s.player is None and tid not in (None, "?"):
+            self._runs("tile:" + tid, f"'place {s.tile}'", s.span, ctx)
         if s.bind:
             self._bind(s.bind, T.SPACE, s.span, ctx)
 
     def s_Transfer(self, s: ast.Transfer, ctx):
         self.expect(s.amount, T.INT, ctx, "the amount")
         # stealing needs someone to receive, "up to" someone to decide; adding does not
-        if "you" not in ctx.variables and (s.verb == "steal" or s.up_to):
-            self._no_you(s.span, ctx)
+        if s.verb == "steal" or s.up_to:
+            self._need_you(s.span, ctx, "'steal'" if s.verb == "steal" else f"'{s.verb} up to'")
         if s.verb == "add":
             rid = self._symbol(s.resource, ("card_resource",), s.resource_span, ctx,
                                "card resource")
@@ -200,6 +281,7 @@ class Checker:
         self.expect(s.player, T.PLAYER, ctx, "the player")
         inner = ctx.child()
         inner.variables["you"] = T.PLAYER
+        inner.needs = None  # the block names its acting player
         self.block(s.body, inner)
 
     def s_Set(self, s: ast.Set, ctx):
@@ -217,7 +299,7 @@ class Checker:
             self.expect(s.value, T.INT, ctx, "the track value")
             s.target_kind = "track"
             if sym.kind == "player_track":
-                self._player(s.player, ctx, s.span)
+                self._player(s.player, ctx, s.span, "'set'")
             elif s.player is not None:
                 self.error("RB302", f"'{s.name}' is a global track; it has no 'for' player",
                            s.player.span, ctx)
@@ -255,8 +337,7 @@ class Checker:
 
     def s_Run(self, s: ast.Run, ctx):
         self._symbol(s.block, ("block",), s.block_span, ctx, "effect block")
-        if "you" not in ctx.variables:
-            self._no_you(s.span, ctx)
+        self._need_you(s.span, ctx, "'run'")
         self.expect(s.card, T.CARD, ctx, "the card")
 
     def s_CallStmt(self, s: ast.CallStmt, ctx):
@@ -324,6 +405,8 @@ class Checker:
     def e_Name(self, e: ast.Name, ctx, expected=None):
         if e.id in ctx.variables:
             e.binding = "local"
+            if e.id == "you" and ctx.needs is not None:
+                self.uses_you.setdefault(ctx.needs, (e.span, "'you'"))
             return ctx.variables[e.id]
         candidates = self.table.candidates(e.id)
         sym = candidates[0] if candidates else None
@@ -342,8 +425,8 @@ class Checker:
             e.binding = "track_symbol"
             e.canonical = sym.canonical or e.id
             return T.TRACK
-        if sym is not None and sym.kind == "player_track" and "you" not in ctx.variables:
-            self._no_you(e.span, ctx)
+        if sym is not None and sym.kind == "player_track":
+            self._need_you(e.span, ctx, f"'{e.id}' (a track of each player)")
         if sym is not None:
             if sym.kind in ("procedure", "function"):
                 self.error("RB302", f"'{e.id}' is a {sym.kind}; call it with "
@@ -448,8 +531,7 @@ class Checker:
 
     def e_AnyOf(self, e: ast.AnyOf, ctx):
         self._need_choices(e.span, ctx, f"'any {e.noun}'")
-        if "you" not in ctx.variables:
-            self._no_you(e.span, ctx)
+        self._need_you(e.span, ctx, f"'any {e.noun}'")
         if e.noun not in ANY_NOUNS:
             self.error("RB301", f"'any {e.noun}' is not a known choice", e.span, ctx,
                        suggest(e.noun, ANY_NOUNS) or
@@ -465,6 +547,7 @@ class Checker:
         decl = self.table.callables.get(name)
         if decl is not None:
             e.target = decl
+            self._runs(name, f"'{name}'", e.span, ctx)
             if decl.kind == "procedure":
                 self._changes_game(f"procedure '{name}'", statement, e.span, ctx)
             self._arguments(f"{decl.kind} '{name}'", decl.params, e.args, e.kwargs, e.span, ctx)
@@ -491,11 +574,10 @@ class Checker:
             extra = self.table.modifier_params.get(e.args[0].id, [])
             params += [(n, t, "none", False) for n, t in extra
                        if n not in {p[0] for p in params}]
-        if "you" not in ctx.variables and any(
-                p.default == "you" and p.type is T.PLAYER and i >= len(e.args)
-                and p.name not in e.kwargs and not b.player_optional
-                for i, p in enumerate(b.params)):
-            self._no_you(e.span, ctx)
+        if any(p.default == "you" and p.type is T.PLAYER and i >= len(e.args)
+               and p.name not in e.kwargs and not b.player_optional
+               for i, p in enumerate(b.params)):
+            self._need_you(e.span, ctx, f"'{name}' without a player")
         arg_types = self._arguments(f"'{name}'", params, e.args, e.kwargs, e.span, ctx)
         if statement and b.kind != "effect" and b.result is not T.NONE:
             self.error("RB304", f"'{name}' only computes a value; a statement must do "

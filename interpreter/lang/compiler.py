@@ -4,6 +4,11 @@ Each node becomes a Python closure taking a :class:`Frame`. Nothing is parsed
 or checked here: the checker has resolved every name and recorded canonical
 ids on the nodes. Closures are built once per ruleset load and never cross a
 process boundary; workers rebuild them from the ruleset source.
+
+The closures keep the language a sandbox: each run of an effect or expression,
+each loop iteration and comprehension item, and each builtin call (plus the
+length of the lists it takes or makes) is charged to the frame's work
+:class:`~.runtime.Budget`, and arithmetic results stay within ``MAX_INT``.
 """
 
 from __future__ import annotations
@@ -14,8 +19,8 @@ from typing import Any, Callable
 from . import ast
 from . import types as T
 from . import unparse
-from .runtime import (MAX_CALL_DEPTH, MAX_REPEAT, Frame, RequirementFailed,
-                      RuleRuntimeError)
+from .runtime import (MAX_CALL_DEPTH, MAX_INT, MAX_REPEAT, Frame, RequirementFailed,
+                      RuleRuntimeError, check_int)
 from .symbols import SymbolTable
 
 Code = Callable[[Frame], Any]
@@ -42,18 +47,40 @@ class Compiler:
 
     # ------------------------------------------------------------- entry points
     def effect(self, effect: ast.Effect) -> Code:
-        body = self.block(effect.body)
+        body, span = self.block(effect.body), effect.span
 
         def run(frame: Frame):
+            budget = frame.budget
+            budget.begin(span)
             try:
                 body(frame)
             except _Return as r:
                 return r.value
+            except RecursionError:
+                raise _too_deep(span) from None
+            except RuleRuntimeError as exc:
+                if exc.span is not None:
+                    raise
+                # the runtime found the problem; point at the effect that asked for it
+                raise RuleRuntimeError(exc.message, span) from None
+            finally:
+                budget.end()
             return None
         return run
 
     def expression(self, e: ast.Expr) -> Code:
-        return self.expr(e)
+        value, span = self.expr(e), e.span
+
+        def run(frame: Frame):
+            budget = frame.budget
+            budget.begin(span)
+            try:
+                return value(frame)
+            except RecursionError:
+                raise _too_deep(span) from None
+            finally:
+                budget.end()
+        return run
 
     # ----------------------------------------------------------------- blocks
     def block(self, stmts: list[ast.Stmt]) -> Code:
@@ -69,13 +96,20 @@ class Compiler:
     def stmt(self, s: ast.Stmt) -> Code:
         return getattr(self, "s_" + type(s).__name__)(s)
 
-    def _player(self, e) -> Code:
-        if e is None:
-            return lambda f: f.vars["you"]
-        return self.expr(e)
+    def _player(self, e, span) -> Code:
+        """Who a statement is for: the named player, else the acting one; never nobody."""
+        get = (lambda f: f.vars.get("you")) if e is None else self.expr(e)
+
+        def player(f):
+            p = get(f)
+            if p is None:
+                raise RuleRuntimeError("there is no player here for this statement (no one "
+                                       "is acting, or the player given is none)", span)
+            return p
+        return player
 
     def s_Gain(self, s: ast.Gain) -> Code:
-        amount, player = self.expr(s.amount), self._player(s.player)
+        amount, player = self.expr(s.amount), self._player(s.player, s.span)
         verb, res_name = s.verb, s.resource_id
         dynamic = res_name is None
         local = s.resource
@@ -89,15 +123,23 @@ class Compiler:
 
     def s_Raise(self, s: ast.Raise) -> Code:
         steps = self.expr(s.steps) if s.steps is not None else (lambda f: 1)
-        player = self._player(s.player)
+        # a global track needs no player; a per-player one is checked by the runtime
+        player = self.expr(s.player) if s.player is not None else (lambda f: f.vars.get("you"))
         sign = 1 if s.verb == "raise" else -1
-        track, local = s.track_id, s.track
-        if track is None:
-            return lambda f: f.rt.move_track(f.vars[local], sign * steps(f), player(f))
-        return lambda f: f.rt.move_track(track, sign * steps(f), player(f))
+        track, local, span = s.track_id, s.track, s.span
+
+        def run(f):
+            n = steps(f)
+            f.budget.charge(abs(n), span)  # the track moves, and may reward, step by step
+            return f.rt.move_track(track if track is not None else f.vars[local], sign * n,
+                                   player(f))
+        return run
 
     def s_Place(self, s: ast.Place) -> Code:
-        player = self._player(s.player)
+        if s.mode == "on" and s.player is None:
+            player = lambda f: f.vars.get("you")  # noqa: E731 (none: the game places it)
+        else:
+            player = self._player(s.player, s.span)
         tile, local, mode, bind = s.tile_id, s.tile, s.mode, s.bind
         if s.target is None:
             target = None
@@ -205,13 +247,18 @@ class Compiler:
         names = [n for n, _ in record.fields]
         args = [(names[i], self.expr(a)) for i, a in enumerate(s.args)]
         args += [(k, self.expr(v)) for k, v in s.kwargs.items()]
-        event = s.event
+        event, span = s.event, s.span
 
         def run(f):
             payload = {n: None for n in names}
             for n, a in args:
                 payload[n] = a(f)
-            f.rt.emit(event, payload)
+            try:
+                f.rt.emit(event, payload)
+            except RuleRuntimeError as exc:
+                if exc.span is not None:
+                    raise
+                raise RuleRuntimeError(exc.message, span) from None
         return run
 
     def s_Run(self, s: ast.Run) -> Code:
@@ -237,10 +284,12 @@ class Compiler:
         return run
 
     def s_For(self, s: ast.For) -> Code:
-        items, body, var = self.expr(s.iterable), self.block(s.body), s.var
+        items, body, var, span = self.expr(s.iterable), self.block(s.body), s.var, s.span
 
         def run(f):
-            for item in list(items(f)):
+            todo = list(items(f))
+            f.budget.charge(len(todo), span)
+            for item in todo:
                 f.vars[var] = item
                 body(f)
         return run
@@ -252,7 +301,9 @@ class Compiler:
             n = count(f)
             if n > MAX_REPEAT:
                 raise RuleRuntimeError(f"repeat {n} is more than the limit of {MAX_REPEAT}", span)
-            for _ in range(max(n, 0)):
+            n = max(n, 0)
+            f.budget.charge(n, span)
+            for _ in range(n):
                 body(f)
         return run
 
@@ -347,7 +398,21 @@ class Compiler:
                 return a // b if op == "//" else a % b
             return div
         fn = _OPS[op]
-        return lambda f: fn(left(f), right(f))
+        if op not in ("+", "-", "*"):
+            return lambda f: fn(left(f), right(f))
+        low = -MAX_INT
+
+        def arith(f):
+            a, b = left(f), right(f)
+            try:
+                value = fn(a, b)
+                if low <= value <= MAX_INT:
+                    return value
+            except TypeError:
+                raise RuleRuntimeError(f"'{op}' needs two numbers, got {a!r} and {b!r}",
+                                       span) from None
+            return check_int(value, span)
+        return arith
 
     def e_Conditional(self, e: ast.Conditional) -> Code:
         cond, then, other = self.expr(e.cond), self.expr(e.then), self.expr(e.other)
@@ -372,11 +437,15 @@ class Compiler:
             func, key, code = e.func, (decl.kind, e.func), self.code
 
             def call(f):
+                budget = f.budget
+                budget.used += 1
+                if budget.used > budget.limit:
+                    raise budget.exceeded(span)
                 if f.depth >= MAX_CALL_DEPTH:
                     raise RuleRuntimeError(
                         f"calls nested deeper than {MAX_CALL_DEPTH} (unbounded recursion in "
                         f"'{func}'?)", span)
-                inner = Frame(f.rt, {"you": f.vars.get("you")}, f.depth + 1)
+                inner = Frame(f.rt, {"you": f.vars.get("you")}, f.depth + 1, f.budget)
                 for n, a in args:
                     inner.vars[n] = a(f)
                 body = code.get(key)
@@ -411,15 +480,37 @@ class Compiler:
                     except (TypeError, KeyError) as exc:
                         raise RuleRuntimeError(f"modifier: {exc}", span) from None
                 return call
+        # lists cost their length, both those a builtin takes and those it makes
+        takes_lists = any(isinstance(p.type, T.ListType) for p in b.params)
+        may_make_list = callable(b.result) or isinstance(b.result, T.ListType)
+        choice = b.kind == "choice"
+        # an effect that repeats itself 'count' times (drawing cards) costs that many steps
+        counted = next((i for i, p in enumerate(fixed)
+                        if b.kind == "effect" and p.name == "count"), None)
+
         def call(f):
-            if b.kind == "choice":
+            budget = f.budget
+            budget.used += 1
+            if budget.used > budget.limit:
+                raise budget.exceeded(span)
+            if choice:
                 f.rt.decider = f.vars.get("you")
             try:
-                return impl(f.rt, *[s(f) for s in slots], *[x(f) for x in extra])
+                values = [s(f) for s in slots]
+                if extra:
+                    values += [x(f) for x in extra]
+                if takes_lists:
+                    budget.charge(sum(len(v) for v in values if isinstance(v, list)), span)
+                if counted is not None:
+                    budget.charge(max(0, values[counted]), span)
+                out = impl(f.rt, *values)
             except (RuleRuntimeError, RequirementFailed, _Return):
                 raise
             except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError) as exc:
                 raise RuleRuntimeError(f"{b.name}: {exc}", span) from None
+            if may_make_list and out.__class__ is list:
+                budget.charge(len(out), span)
+            return out
         return call
 
     def e_Comprehension(self, e: ast.Comprehension) -> Code:
@@ -427,7 +518,8 @@ class Compiler:
         source = self.expr(e.source)
         where = self.expr(e.where) if e.where is not None else None
         value = self.expr(e.value) if e.value is not None else None
-        var, impl = e.var, agg.impl
+        var, impl, span = e.var, agg.impl, e.span
+        bounded = agg.name == "sum"
 
         elem = e.source.type.elem if isinstance(e.source.type, T.ListType) else None
         elem_name = str(elem) if elem is not None else ""
@@ -444,8 +536,17 @@ class Compiler:
 
             keep = (lambda x: where(bind(x))) if where is not None else (lambda x: True)
             val = (lambda x: value(bind(x))) if value is not None else None
-            return impl(f.rt, list(source(f)), keep, val)
+            items = list(source(f))
+            f.budget.charge(len(items), span)
+            out = impl(f.rt, items, keep, val)
+            return check_int(out, span) if bounded else out
         return run
+
+
+def _too_deep(span) -> RuleRuntimeError:
+    """Python's own stack ran out: recursion the depth counters did not catch first."""
+    return RuleRuntimeError("rules nested too deeply while running (recursion without an "
+                            "end?)", span)
 
 
 def _default(text: str | None) -> Code:

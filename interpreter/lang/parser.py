@@ -20,9 +20,11 @@ from .. import paths
 from ..errors import Diagnostic
 from ..span import Span, TextOrigin
 from . import ast
+from .runtime import MAX_INT
 
 MAX_EFFECT_CHARS = 20_000
 MAX_NESTING = 40
+MAX_BRACKETS = 1000  # redundant parentheses are harmless, but Lark's tree must stay small
 
 
 def grammar_path() -> Path:
@@ -99,6 +101,11 @@ def parse(text: str, origin: TextOrigin, *, start: str = "effect") -> ast.Effect
         col = text.index("\t") - (text.rfind("\n", 0, text.index("\t")) + 1) + 1
         raise EffectSyntaxError(Diagnostic(
             "RB300", "tab character in effect text; indent with spaces", origin.span(line, col)))
+    deep = _too_deep_brackets(text)
+    if deep is not None:
+        raise EffectSyntaxError(Diagnostic(
+            "RB300", f"brackets nested too deeply (more than {MAX_BRACKETS} levels)",
+            origin.span(*deep)))
     source = text if text.endswith("\n") else text + "\n"
     try:
         tree = _lark().parse(source, start=start)
@@ -121,6 +128,31 @@ def parse(text: str, origin: TextOrigin, *, start: str = "effect") -> ast.Effect
         raise EffectSyntaxError(Diagnostic(
             "RB300", f"effect nested too deeply (more than {MAX_NESTING} levels)",
             origin.span(1, 1))) from None
+
+
+def _too_deep_brackets(text: str) -> tuple[int, int] | None:
+    """Where brackets first nest deeper than expressions may, as (line, column)."""
+    limit = MAX_BRACKETS
+    if text.count("(") + text.count("[") <= limit:
+        return None
+    depth, line, col, quoted, comment = 0, 1, 0, False, False
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col, quoted, comment = line + 1, 0, False, False
+        elif comment or quoted and ch != '"':
+            continue
+        elif ch == '"':
+            quoted = not quoted
+        elif ch == "#":
+            comment = True
+        elif ch in "([":
+            depth += 1
+            if depth > limit:
+                return line, col
+        elif ch in ")]":
+            depth = max(0, depth - 1)
+    return None
 
 
 def _bad_dedent(source: str) -> tuple[int, int]:
@@ -187,6 +219,16 @@ class _Builder:
         self.origin = origin
         self.text = text
         self.depth = 0
+
+    def number(self, digits, span: Span) -> int:
+        """An integer literal, refused beyond the bound on numbers rules compute with."""
+        text = str(digits).lstrip("0") or "0"
+        if len(text) > len(str(MAX_INT)) or int(text) > MAX_INT:
+            shown = text if len(text) <= 30 else f"{text[:12]}…({len(text)} digits)"
+            raise EffectSyntaxError(Diagnostic(
+                "RB306", f"the number {shown} is larger than the limit of {MAX_INT:,} (10^18)",
+                span))
+        return int(text)
 
     def span(self, item) -> Span:
         if isinstance(item, Token):
@@ -385,7 +427,7 @@ class _Builder:
         kind = t.data
         c = t.children
         if kind == "int":
-            return ast.Literal(sp, int(c[0]))
+            return ast.Literal(sp, self.number(c[0], sp))
         if kind == "string":
             return ast.Literal(sp, _unquote(c[0]))
         if kind == "true":

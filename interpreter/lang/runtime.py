@@ -14,6 +14,13 @@ from ..span import Span
 
 MAX_CALL_DEPTH = 200
 MAX_REPEAT = 10_000
+# The work budget: every loop iteration, comprehension item, call and effect run
+# is a step. Real games use at most a few thousand steps per effect and per
+# decision (measured with benchmarks/bench_budget.py); these limits leave a wide margin.
+EFFECT_STEPS = 1_000_000
+DECISION_STEPS = 3_000_000
+# Integers computed by rules stay within this bound (a literal, a sum, a product).
+MAX_INT = 10 ** 18
 
 
 class RuleRuntimeError(Exception):
@@ -40,18 +47,93 @@ class RequirementFailed(Exception):
         return (RequirementFailed, (self.message, self.span))
 
 
+class Budget:
+    """The work effects may do: a limit per top-level effect run and per decision.
+
+    ``used`` counts every step ever charged; ``limit`` is the count at which the
+    nearer of the two limits runs out, so charging is one addition and one
+    comparison. A top-level run (``active`` going from 0 to 1) starts the
+    effect's allowance; :meth:`new_decision` starts the decision's. ``active``
+    is also how deeply effect runs are nested (triggers set off by triggers).
+    """
+
+    __slots__ = ("used", "limit", "effect_start", "decision_start", "active",
+                 "effect_steps", "decision_steps")
+
+    def __init__(self, effect_steps: int = EFFECT_STEPS, decision_steps: int = DECISION_STEPS):
+        self.effect_steps = effect_steps
+        self.decision_steps = decision_steps
+        self.used = 0
+        self.effect_start = 0
+        self.decision_start = 0
+        self.active = 0
+        self.limit = decision_steps
+
+    def begin(self, span: Span | None) -> None:
+        """An effect run starts; a top-level one gets a fresh allowance and costs a step.
+
+        Nested runs (a procedure's body, a trigger set off by an effect) are paid
+        for where they are started: by the call, or by the emit."""
+        if self.active == 0:
+            self.effect_start = self.used
+            self.limit = min(self.used + self.effect_steps,
+                             self.decision_start + self.decision_steps)
+            self.used += 1
+            if self.used > self.limit:
+                raise self.exceeded(span)
+        elif self.active > MAX_CALL_DEPTH:
+            raise RuleRuntimeError(f"effects nested deeper than {MAX_CALL_DEPTH} (a trigger "
+                                   "that sets itself off?)", span)
+        self.active += 1
+
+    def end(self) -> None:
+        self.active -= 1
+        if self.active == 0:
+            self.limit = self.decision_start + self.decision_steps
+
+    def new_decision(self) -> None:
+        """A decision was answered: the work before it no longer counts."""
+        self.decision_start = self.used
+        limit = self.used + self.decision_steps
+        if self.active:
+            limit = min(limit, self.effect_start + self.effect_steps)
+        self.limit = limit
+
+    def charge(self, steps: int, span: Span | None) -> None:
+        self.used += steps
+        if self.used > self.limit:
+            raise self.exceeded(span)
+
+    def exceeded(self, span: Span | None) -> RuleRuntimeError:
+        if self.active and self.used > self.effect_start + self.effect_steps:
+            return RuleRuntimeError(f"this effect did more than {self.effect_steps} steps "
+                                    "(the limit per effect)", span)
+        return RuleRuntimeError(f"the effects run since the last decision did more than "
+                                f"{self.decision_steps} steps (the limit per decision)", span)
+
+
+def check_int(value: int, span: Span | None) -> int:
+    """``value`` if it is within the integer bound, else a positioned rule error."""
+    if -MAX_INT <= value <= MAX_INT:
+        return value
+    raise RuleRuntimeError(f"a number grew beyond the limit of {MAX_INT:,} (10^18) in "
+                           "magnitude", span)
+
+
 class Frame:
-    """The runtime plus the variables visible to the running code."""
+    """The runtime, the variables visible to the running code, and the work budget."""
 
-    __slots__ = ("rt", "vars", "depth")
+    __slots__ = ("rt", "vars", "depth", "budget")
 
-    def __init__(self, rt: "Runtime", variables: dict[str, Any] | None = None, depth: int = 0):
+    def __init__(self, rt: "Runtime", variables: dict[str, Any] | None = None, depth: int = 0,
+                 budget: Budget | None = None):
         self.rt = rt
         self.vars = variables if variables is not None else {}
         self.depth = depth
+        self.budget = budget if budget is not None else Budget()
 
     def child(self) -> "Frame":
-        return Frame(self.rt, dict(self.vars), self.depth)
+        return Frame(self.rt, dict(self.vars), self.depth, self.budget)
 
 
 class Runtime(Protocol):

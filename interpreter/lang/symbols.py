@@ -56,6 +56,9 @@ class SymbolTable:
     events: dict[str, T.RecordType] = field(default_factory=dict)
     card_fields: dict[str, T.Type] = field(default_factory=lambda: dict(CARD_FIELDS))
     modifier_params: dict[str, list[tuple[str, T.Type]]] = field(default_factory=dict)
+    # once the ruleset is checked: the procedures, functions, track rewards ('track:<id>')
+    # and tile effects ('tile:<id>') that need an acting player, with the reason
+    needs_acting: dict[str, tuple] | None = None
 
     # one name may be declared once per kind: a game may have a resource and a tag
     # spelled the same
