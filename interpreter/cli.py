@@ -25,7 +25,7 @@ from . import report
 from .errors import Diagnostic, Diagnostics, RulebookError, suggest
 from .ruleset import RULESET_FILE, find_ruleset, load_ruleset, shipped_rulesets
 from .safe_text import visible
-from .span import SealedSpan, Span
+from .span import SealedSpan
 from .tree import is_inside, tree_of
 from .yamlload import load_yaml
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from urllib.parse import quote
 
 from . import __version__
 from .errors import CODES, Diagnostic
@@ -124,12 +125,17 @@ def sarif(diags: list[Diagnostic]) -> str:
             if d.span.end_line:
                 region.update(endLine=d.span.end_line, endColumn=d.span.end_col)
             result["locations"] = [{"physicalLocation": {
-                "artifactLocation": {"uri": d.span.file.replace(os.sep, "/")},
+                "artifactLocation": {"uri": _uri_reference(d.span.file)},
                 "region": region}}]
         results.append(result)
     return json.dumps(_sarif_log({"tool": {"driver": {"name": "rulebook", "version": __version__,
                                                       "rules": rules}},
                                   "results": results}), indent=2, ensure_ascii=False)
+
+
+def _uri_reference(file: str) -> str:
+    """A file path as SARIF wants it: a URI reference, '/'-separated and percent-encoded."""
+    return quote(file.replace(os.sep, "/"), safe="/")
 
 
 def _sarif_log(run: dict) -> dict:

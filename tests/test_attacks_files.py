@@ -335,7 +335,8 @@ def test_the_reporters_colours_still_work_around_an_escaped_message():
     from interpreter.report import github, text
     d = Diagnostic("RB301", f"unknown tag '{HOSTILE}'", None, hint=HOSTILE)
     coloured = text([d], color=True)
-    assert coloured.startswith("\x1b[1m\x1b[0m\x1b[1;31merror[RB301]\x1b[0m: unknown tag 'Fire \\x1b[2J")
+    assert coloured.startswith("\x1b[1m\x1b[0m\x1b[1;31merror[RB301]\x1b[0m: "
+                               "unknown tag 'Fire \\x1b[2J")
     assert_no_raw_controls(coloured.replace("\x1b[1m", "").replace("\x1b[0m", "")
                            .replace("\x1b[1;31m", ""))
     assert_no_raw_controls(github([d]))

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import select
+import shlex
 import signal
 import subprocess
 import sys
@@ -367,7 +368,8 @@ def test_end_of_input_saves_to_a_fresh_name_and_says_how_to_resume(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     saved = tmp_path / "tiny-3-2.record.json"
     assert unrelated.read_text(encoding="utf-8") == "not mine"
-    assert f"resume with: rulebook play {TINY} --resume tiny-3-2.record.json" in proc.stdout
+    assert f"resume with: rulebook play {shlex.quote(TINY)} --resume tiny-3-2.record.json" \
+        in proc.stdout
     rec = Record.load(saved)
     assert rec.agents == ["human", "random"] and rec.final_hash is None
     # an unfinished record replays as unverified, never as matching

@@ -272,3 +272,16 @@ def test_simulate_jsonl_numbers_seats_from_1(capsys, tmp_path):
 def test_simulate_refuses_a_human_agent(capsys):
     code, _, err = run(capsys, "simulate", str(TINY), "-n", "1", "--agents", "human")
     assert code == 2 and "AI agents only" in err
+
+
+def test_sarif_locations_are_uri_references_even_with_spaces(capsys, tmp_path):
+    work = tmp_path / "my rules #1"
+    shutil.copytree(MINI, work)
+    (work / "cards.yaml").write_text(
+        "kind: cards\ncards:\n  - id: comet\n    name: Comet\n    play: gain 3 plnats\n",
+        encoding="utf-8")
+    code, out, _ = run(capsys, "validate", str(work), "--format", "sarif")
+    doc = json.loads(out)
+    assert code == 1 and list(_sarif_validator().iter_errors(doc)) == []
+    uri = doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert uri["uri"].endswith("my%20rules%20%231/cards.yaml")
