@@ -2,11 +2,12 @@
 
 Game records are JSON files that people may edit or that may be tampered
 with, so a bad field has to be reported at its line and column. This module
-reads the top-level object key by key (and the items of list values one by
-one) with the standard decoder, and keeps the place of every key, value and
-list item. It also refuses what the plain decoder would accept or crash on:
-a key given twice, ``NaN``/``Infinity``, numbers with thousands of digits,
-and nesting deep enough to exhaust Python's recursion.
+reads the top-level object key by key with the standard decoder and keeps
+the place of every key and value; where a list item starts is worked out
+only for an item that is reported. It also refuses what the plain decoder
+would accept or crash on: a key given twice, ``NaN``/``Infinity``, numbers
+with thousands of digits, and nesting deep enough to exhaust Python's
+recursion.
 """
 
 from __future__ import annotations
@@ -36,12 +37,32 @@ _DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 @dataclass
 class Member:
-    """One key of the object: its value, and where the key, value and list items are."""
+    """One key of the object: its value, and where the key and the value are.
+
+    Where each item of a list value starts is found only when asked for
+    (``item_at``), so a long list of answers is read at the decoder's speed.
+    """
 
     value: object
     key_at: tuple[int, int]
     at: tuple[int, int]
-    items_at: list[tuple[int, int]] = field(default_factory=list)
+    _text: str = field(default="", repr=False)
+    _offset: int = field(default=0, repr=False)
+    _places: object = field(default=None, repr=False)
+
+    def item_at(self, index: int) -> tuple[int, int]:
+        """(line, col) where item ``index`` of a list value starts (else the value's place)."""
+        if not isinstance(self.value, list) or not 0 <= index < len(self.value):
+            return self.at
+        text, i = self._text, _skip(self._text, self._offset + 1)
+        for _ in range(index):
+            _, i = _DECODER.raw_decode(text, i)  # already decoded once: cannot fail
+            i = _skip(text, _skip(text, i) + 1)  # past the comma
+        return self._places(i)
+
+
+def _skip(text: str, offset: int) -> int:
+    return _WS.match(text, offset).end()
 
 
 class _Places:
@@ -72,15 +93,13 @@ def read_object(text: str) -> tuple[dict[str, Member], tuple[int, int]]:
         except ValueError as exc:  # NaN/Infinity, or an integer with too many digits
             fail(f"not a usable JSON value ({exc})", offset)
 
-    def skip(offset: int) -> int:
-        return _WS.match(text, offset).end()
-
-    i = skip(0)
+    skip = _skip
+    i = skip(text, 0)
     if text[i:i + 1] != "{":
         fail("a record is a JSON object, written {...}", i)
     start = places(i)
     members: dict[str, Member] = {}
-    i = skip(i + 1)
+    i = skip(text, i + 1)
     if text[i:i + 1] == "}":
         i += 1
     else:
@@ -89,49 +108,26 @@ def read_object(text: str) -> tuple[dict[str, Member], tuple[int, int]]:
                 fail("expected a key in double quotes", i)
             key_offset = i
             key, i = decode(i)
-            i = skip(i)
+            i = skip(text, i)
             if text[i:i + 1] != ":":
                 fail("expected ':' after the key", i)
-            i = skip(i + 1)
+            i = skip(text, i + 1)
             value_offset = i
-            items: list[tuple[int, int]] = []
-            if text[i:i + 1] == "[":
-                value, i = _array(text, i, decode, skip, fail, places, items)
-            else:
-                value, i = decode(i)
+            value, i = decode(i)
             if key in members:
                 fail(f"the key {json.dumps(key)} is given twice", key_offset)
-            members[key] = Member(value, places(key_offset), places(value_offset), items)
-            i = skip(i)
+            members[key] = Member(value, places(key_offset), places(value_offset), text,
+                                  value_offset, places)
+            i = skip(text, i)
             sep = text[i:i + 1]
             if sep == ",":
-                i = skip(i + 1)
+                i = skip(text, i + 1)
                 continue
             if sep == "}":
                 i += 1
                 break
             fail("expected ',' or '}' after a value", i)
-    i = skip(i)
+    i = skip(text, i)
     if i != len(text):
         fail("unexpected text after the end of the record", i)
     return members, start
-
-
-def _array(text, i, decode, skip, fail, places, items) -> tuple[list, int]:
-    """A list value, item by item, noting where each item starts."""
-    out: list = []
-    i = skip(i + 1)
-    if text[i:i + 1] == "]":
-        return out, i + 1
-    while True:
-        items.append(places(i))
-        value, i = decode(i)
-        out.append(value)
-        i = skip(i)
-        sep = text[i:i + 1]
-        if sep == ",":
-            i = skip(i + 1)
-            continue
-        if sep == "]":
-            return out, i + 1
-        fail("expected ',' or ']' in a list", i)

@@ -119,7 +119,9 @@ _FIELDS = {
     "final_hash": (False, _check_hash, None),
     "scores": (False, None, _check_int(-MAX_SCORE, MAX_SCORE)),
 }
-_LISTS = {"agents", "decisions", "mods", "variants", "scores"}
+# the list fields, and how long each may be (decisions: as long as the file allows)
+_LISTS = {"agents": MAX_PLAYERS, "decisions": None, "mods": 1000, "variants": 1000,
+          "scores": MAX_PLAYERS}
 _NULLABLE = {"final_hash", "scores"}
 
 
@@ -160,8 +162,8 @@ class Record:
         line, col = (1, 1)
         if where is not None:
             line, col = where.at
-            if item is not None and item < len(where.items_at):
-                line, col = where.items_at[item]
+            if item is not None:
+                line, col = where.item_at(item)
         return RecordError(self.path or "record", message, line, col, key)
 
     @classmethod
@@ -209,9 +211,11 @@ class Record:
         if rec.scores is not None and len(rec.scores) != rec.players:
             raise rec.error("scores", f"lists {len(rec.scores)} scores for {rec.players} "
                             "players")
+        seen: set[str] = set()
         for i, name in enumerate(rec.variants):
-            if name in rec.variants[:i]:
+            if name in seen:
                 raise rec.error("variants", f"names variant '{name}' twice", i)
+            seen.add(name)
         return rec
 
 
@@ -223,15 +227,27 @@ def _check_member(path: str, key: str, member: Member) -> None:
     if key in _LISTS:
         if not isinstance(value, list):
             raise RecordError(path, f"\"{key}\" must be a list, not {shown(value)}", *member.at)
+        longest = _LISTS[key]
+        if longest is not None and len(value) > longest:
+            raise RecordError(path, f"\"{key}\" lists {len(value)} items; at most {longest} "
+                              "make sense", *member.at)
+        if key == "decisions" and _plain_numbers(value, MAX_ANSWER):
+            return  # the usual case, checked at C speed
         for i, item in enumerate(value):
             problem = each(item)
             if problem:
                 raise RecordError(path, f"item {i + 1} of \"{key}\" {problem} (it is "
-                                  f"{shown(item)})", *member.items_at[i])
+                                  f"{shown(item)})", *member.item_at(i))
         return
     problem = whole(value) if whole else None
     if problem:
         raise RecordError(path, f"\"{key}\" {problem} (it is {shown(value)})", *member.at)
+
+
+def _plain_numbers(values: list, bound: int) -> bool:
+    """Whether every item is an int (not a bool) of magnitude at most ``bound``."""
+    return (all(type(v) is int for v in values)
+            and (not values or (-bound <= min(values) and max(values) <= bound)))
 
 
 def save_atomically(path: Path, text: str) -> None:
