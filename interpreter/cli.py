@@ -549,7 +549,7 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         with _hangup_as_interrupt(human):
             result = run(game)
     except _SaveNow:
-        stop("saved", 0)
+        stop("stopped as you asked", 0)
     except _EndOfInput:
         stop("\nend of input", 0)
     except KeyboardInterrupt:

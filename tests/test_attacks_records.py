@@ -46,10 +46,10 @@ def cli(*args) -> tuple[int, str]:
     return code, out.getvalue()
 
 
-def sub(*args, cwd, stdin=subprocess.DEVNULL, timeout=120):
+def sub(*args, cwd, stdin=subprocess.DEVNULL, timeout=120, input=None):
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run([*RULEBOOK, *args], cwd=cwd, stdin=stdin, capture_output=True,
-                          text=True, timeout=timeout, env=env)
+                          text=True, timeout=timeout, env=env, input=input)
 
 
 @pytest.fixture(scope="module")
@@ -526,3 +526,12 @@ def test_resume_takes_the_records_mods_and_refuses_other_ones(tmp_path):
     assert same.returncode == 0, same.stdout + same.stderr
     code, out = replay(tmp_path / "g.json")
     assert code == 0 and "final state matches" in out, out
+
+
+def test_typing_save_at_a_prompt_saves_and_says_how_to_resume(tmp_path):
+    proc = sub("play", TINY, "-p", "2", "--seed", "8", "--agents", "human,random",
+               cwd=tmp_path, stdin=None, input="1\nsave\n")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "stopped as you asked; saved after 1 decision to tiny-8.record.json" in proc.stdout
+    assert "--resume tiny-8.record.json" in proc.stdout
+    assert len(Record.load(tmp_path / "tiny-8.record.json").decisions) == 1
