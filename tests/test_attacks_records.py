@@ -240,6 +240,14 @@ def test_unknown_and_duplicate_keys_are_placed_at_the_key(tiny_record, tmp_path)
     assert "given twice" in out
 
 
+def test_a_record_of_a_ruleset_that_is_not_shipped_needs_its_location(tiny_record, tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text(tiny_record, encoding="utf-8")
+    code, out = cli("replay", str(path))
+    line = line_of(tiny_record, '"ruleset"')
+    assert code == 1 and out.startswith(f"{path}:{line}:") and "--ruleset DIR" in out, out
+
+
 def test_a_record_missing_its_format_is_not_a_record(tiny_record, tmp_path):
     data = json.loads(tiny_record)
     del data["format"]

@@ -189,8 +189,8 @@ def load_for_record(rec: Record, path: str, ruleset_path: str | None = None,
     if location is None:
         shipped = shipped_rulesets_dir() / rec.ruleset / RULESET_FILE
         if not shipped.is_file():
-            raise rec.error("ruleset", f"'{rec.ruleset}' is not a shipped ruleset; give its "
-                            "location as well")
+            raise rec.error("ruleset", f"'{rec.ruleset}' is not a shipped ruleset; say where "
+                            "it is (rulebook replay RECORD --ruleset DIR)")
         location = str(shipped.parent)
     mods = list(mods) if mods is not None else record_mods(rec, path)
     rec.mods = mods
