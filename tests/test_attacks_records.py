@@ -428,13 +428,22 @@ def _wait_for(proc, text: str, timeout: float = 60) -> str:
     return seen
 
 
+def _default_signals():
+    # A shell running CI in the background starts its children with SIGINT ignored, and a
+    # Python started that way never turns Ctrl-C into KeyboardInterrupt: give the game the
+    # default handlers a person's terminal gives it.
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 @pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM", "SIGHUP"])
 def test_ctrl_c_or_a_closed_terminal_saves_and_exits_130(tmp_path, sig):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen([*RULEBOOK, "play", TINY, "-p", "2", "--seed", "5", "--agents",
                              "human,random"], cwd=tmp_path, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+                            preexec_fn=_default_signals)
     try:
         _wait_for(proc, "> ")
         proc.stdin.write(b"1\n")
