@@ -26,11 +26,21 @@ class MeasuringBudget(Budget):
     peak_effect = 0
     peak_decision = 0
 
-    def end(self) -> None:
-        if self.active == 1:
-            cls = MeasuringBudget
-            cls.peak_effect = max(cls.peak_effect, self.used - self.effect_start)
-        super().end()
+    # compiled code opens a top-level run by setting effect_start (inline, for speed):
+    # that is when the run before it is settled
+    _slot = Budget.effect_start
+
+    @property
+    def effect_start(self):
+        return MeasuringBudget._slot.__get__(self)
+
+    @effect_start.setter
+    def effect_start(self, value):
+        try:
+            self.settle()
+        except AttributeError:  # still being set up
+            pass
+        MeasuringBudget._slot.__set__(self, value)
 
     def new_decision(self) -> None:
         self.settle()
@@ -38,6 +48,7 @@ class MeasuringBudget(Budget):
 
     def settle(self) -> None:
         cls = MeasuringBudget
+        cls.peak_effect = max(cls.peak_effect, self.used - self.effect_start)
         cls.peak_decision = max(cls.peak_decision, self.used - self.decision_start)
 
 

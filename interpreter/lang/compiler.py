@@ -51,7 +51,17 @@ class Compiler:
 
         def run(frame: Frame):
             budget = frame.budget
-            budget.begin(span)
+            depth = budget.active
+            if depth == 0:  # a top-level run: one step, and a fresh allowance
+                budget.effect_start = used = budget.used
+                budget.limit = limit = min(used + budget.effect_steps,
+                                           budget.decision_start + budget.decision_steps)
+                budget.used = used = used + 1
+                if used > limit:
+                    raise budget.exceeded(span)
+            elif depth > MAX_CALL_DEPTH:
+                raise budget.too_deep(span)
+            budget.active = depth + 1
             try:
                 body(frame)
             except _Return as r:
@@ -64,8 +74,16 @@ class Compiler:
                 # the runtime found the problem; point at the effect that asked for it
                 raise RuleRuntimeError(exc.message, span) from None
             finally:
-                budget.end()
+                budget.active = depth
             return None
+
+        def plain(frame: Frame):
+            try:
+                body(frame)
+            except _Return as r:
+                return r.value
+            return None
+        run.plain = plain  # the body alone, for calls (which do their own bookkeeping)
         return run
 
     def expression(self, e: ast.Expr) -> Code:
@@ -73,13 +91,24 @@ class Compiler:
 
         def run(frame: Frame):
             budget = frame.budget
-            budget.begin(span)
+            depth = budget.active
+            if depth == 0:  # a top-level run: one step, and a fresh allowance
+                budget.effect_start = used = budget.used
+                budget.limit = limit = min(used + budget.effect_steps,
+                                           budget.decision_start + budget.decision_steps)
+                budget.used = used = used + 1
+                if used > limit:
+                    raise budget.exceeded(span)
+            elif depth > MAX_CALL_DEPTH:
+                raise budget.too_deep(span)
+            budget.active = depth + 1
             try:
                 return value(frame)
             except RecursionError:
                 raise _too_deep(span) from None
             finally:
-                budget.end()
+                budget.active = depth
+        run.plain = value
         return run
 
     # ----------------------------------------------------------------- blocks
@@ -98,13 +127,21 @@ class Compiler:
 
     def _player(self, e, span) -> Code:
         """Who a statement is for: the named player, else the acting one; never nobody."""
-        get = (lambda f: f.vars.get("you")) if e is None else self.expr(e)
+        message = ("there is no player here for this statement (no one is acting, or the "
+                   "player given is none)")
+        if e is None:
+            def you(f):
+                p = f.vars.get("you")
+                if p is None:
+                    raise RuleRuntimeError(message, span)
+                return p
+            return you
+        get = self.expr(e)
 
         def player(f):
             p = get(f)
             if p is None:
-                raise RuleRuntimeError("there is no player here for this statement (no one "
-                                       "is acting, or the player given is none)", span)
+                raise RuleRuntimeError(message, span)
             return p
         return player
 
@@ -288,7 +325,10 @@ class Compiler:
 
         def run(f):
             todo = list(items(f))
-            f.budget.charge(len(todo), span)
+            budget = f.budget
+            budget.used += len(todo)
+            if budget.used > budget.limit:
+                raise budget.exceeded(span)
             for item in todo:
                 f.vars[var] = item
                 body(f)
@@ -302,7 +342,10 @@ class Compiler:
             if n > MAX_REPEAT:
                 raise RuleRuntimeError(f"repeat {n} is more than the limit of {MAX_REPEAT}", span)
             n = max(n, 0)
-            f.budget.charge(n, span)
+            budget = f.budget
+            budget.used += n
+            if budget.used > budget.limit:
+                raise budget.exceeded(span)
             for _ in range(n):
                 body(f)
         return run
@@ -435,6 +478,7 @@ class Compiler:
             args = [(names[i], self.expr(a)) for i, a in enumerate(e.args)]
             args += [(k, self.expr(v)) for k, v in e.kwargs.items()]
             func, key, code = e.func, (decl.kind, e.func), self.code
+            found: list[Code] = []  # the callee's body, looked up on the first call
 
             def call(f):
                 budget = f.budget
@@ -448,10 +492,16 @@ class Compiler:
                 inner = Frame(f.rt, {"you": f.vars.get("you")}, f.depth + 1, f.budget)
                 for n, a in args:
                     inner.vars[n] = a(f)
-                body = code.get(key)
-                if body is None:
-                    raise RuleRuntimeError(f"'{func}' has errors and was not compiled", span)
-                return body(inner)
+                if not found:
+                    body = code.get(key)
+                    if body is None:
+                        raise RuleRuntimeError(f"'{func}' has errors and was not compiled",
+                                               span)
+                    found.append(getattr(body, "plain", body))
+                try:
+                    return found[0](inner)
+                except RecursionError:
+                    raise _too_deep(span) from None
             return call
         b = target
         params = b.params
@@ -480,37 +530,77 @@ class Compiler:
                     except (TypeError, KeyError) as exc:
                         raise RuleRuntimeError(f"modifier: {exc}", span) from None
                 return call
-        # lists cost their length, both those a builtin takes and those it makes
+        # a call is a step; lists cost their length, both those a builtin takes and
+        # those it makes; an effect done 'count' times (drawing cards) costs that many
         takes_lists = any(isinstance(p.type, T.ListType) for p in b.params)
+        list_slots = [i for i, p in enumerate(fixed) if isinstance(p.type, T.ListType)]
+        lists_extra = bool(b.params) and b.params[-1].variadic and isinstance(
+            b.params[-1].type, T.ListType)
         may_make_list = callable(b.result) or isinstance(b.result, T.ListType)
-        choice = b.kind == "choice"
-        # an effect that repeats itself 'count' times (drawing cards) costs that many steps
         counted = next((i for i, p in enumerate(fixed)
                         if b.kind == "effect" and p.name == "count"), None)
+        choice = b.kind == "choice"
+        if not (takes_lists or may_make_list or counted is not None or choice):
+            return self._plain_call(impl, slots, extra, b.name, span)
 
         def call(f):
             budget = f.budget
-            budget.used += 1
-            if budget.used > budget.limit:
-                raise budget.exceeded(span)
             if choice:
                 f.rt.decider = f.vars.get("you")
             try:
                 values = [s(f) for s in slots]
                 if extra:
                     values += [x(f) for x in extra]
-                if takes_lists:
-                    budget.charge(sum(len(v) for v in values if isinstance(v, list)), span)
+                steps = 1
+                for i in list_slots:
+                    if values[i] is not None:
+                        steps += len(values[i])
+                if lists_extra:
+                    steps += sum(len(v) for v in values[len(slots):])
                 if counted is not None:
-                    budget.charge(max(0, values[counted]), span)
+                    steps += max(0, values[counted])
+                budget.used += steps
+                if budget.used > budget.limit:
+                    raise budget.exceeded(span)
                 out = impl(f.rt, *values)
             except (RuleRuntimeError, RequirementFailed, _Return):
                 raise
             except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError) as exc:
                 raise RuleRuntimeError(f"{b.name}: {exc}", span) from None
             if may_make_list and out.__class__ is list:
-                budget.charge(len(out), span)
+                budget.used += len(out)
+                if budget.used > budget.limit:
+                    raise budget.exceeded(span)
             return out
+        return call
+
+    @staticmethod
+    def _plain_call(impl, slots: list[Code], extra: list[Code], name: str, span) -> Code:
+        """A builtin that reads a number or a truth: one step, and kept lean (most calls)."""
+        n = len(slots)
+        if extra or n > 2:
+            def values(f):
+                return [s(f) for s in slots] + [x(f) for x in extra]
+        elif n == 2:
+            first, second = slots
+            values = lambda f: (first(f), second(f))  # noqa: E731
+        elif n == 1:
+            only = slots[0]
+            values = lambda f: (only(f),)  # noqa: E731
+        else:
+            values = lambda f: ()  # noqa: E731
+
+        def call(f):
+            budget = f.budget
+            budget.used += 1
+            if budget.used > budget.limit:
+                raise budget.exceeded(span)
+            try:
+                return impl(f.rt, *values(f))
+            except (RuleRuntimeError, RequirementFailed, _Return):
+                raise
+            except (TypeError, ValueError, KeyError, IndexError, ZeroDivisionError) as exc:
+                raise RuleRuntimeError(f"{name}: {exc}", span) from None
         return call
 
     def e_Comprehension(self, e: ast.Comprehension) -> Code:
@@ -537,7 +627,10 @@ class Compiler:
             keep = (lambda x: where(bind(x))) if where is not None else (lambda x: True)
             val = (lambda x: value(bind(x))) if value is not None else None
             items = list(source(f))
-            f.budget.charge(len(items), span)
+            budget = f.budget
+            budget.used += len(items)
+            if budget.used > budget.limit:
+                raise budget.exceeded(span)
             out = impl(f.rt, items, keep, val)
             return check_int(out, span) if bounded else out
         return run

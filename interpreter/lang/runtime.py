@@ -52,9 +52,10 @@ class Budget:
 
     ``used`` counts every step ever charged; ``limit`` is the count at which the
     nearer of the two limits runs out, so charging is one addition and one
-    comparison. A top-level run (``active`` going from 0 to 1) starts the
-    effect's allowance; :meth:`new_decision` starts the decision's. ``active``
-    is also how deeply effect runs are nested (triggers set off by triggers).
+    comparison. A top-level run (:meth:`start`, when ``active`` is 0) opens the
+    effect's allowance; :meth:`new_decision` opens the decision's. ``active`` is
+    how deeply effect runs are nested (a procedure's body, a trigger set off by
+    an effect); nested runs are paid for where they start, by the call or emit.
     """
 
     __slots__ = ("used", "limit", "effect_start", "decision_start", "active",
@@ -69,27 +70,16 @@ class Budget:
         self.active = 0
         self.limit = decision_steps
 
-    def begin(self, span: Span | None) -> None:
-        """An effect run starts; a top-level one gets a fresh allowance and costs a step.
+    def start(self, span: Span | None) -> None:
+        """A top-level run of an effect or expression starts: one step, a fresh allowance.
 
-        Nested runs (a procedure's body, a trigger set off by an effect) are paid
-        for where they are started: by the call, or by the emit."""
-        if self.active == 0:
-            self.effect_start = self.used
-            self.limit = min(self.used + self.effect_steps,
-                             self.decision_start + self.decision_steps)
-            self.used += 1
-            if self.used > self.limit:
-                raise self.exceeded(span)
-        elif self.active > MAX_CALL_DEPTH:
-            raise RuleRuntimeError(f"effects nested deeper than {MAX_CALL_DEPTH} (a trigger "
-                                   "that sets itself off?)", span)
-        self.active += 1
-
-    def end(self) -> None:
-        self.active -= 1
-        if self.active == 0:
-            self.limit = self.decision_start + self.decision_steps
+        (The compiled runs do the same inline; this is for runtimes and measurements.)"""
+        self.effect_start = self.used
+        self.limit = min(self.used + self.effect_steps,
+                         self.decision_start + self.decision_steps)
+        self.used += 1
+        if self.used > self.limit:
+            raise self.exceeded(span)
 
     def new_decision(self) -> None:
         """A decision was answered: the work before it no longer counts."""
@@ -105,11 +95,16 @@ class Budget:
             raise self.exceeded(span)
 
     def exceeded(self, span: Span | None) -> RuleRuntimeError:
-        if self.active and self.used > self.effect_start + self.effect_steps:
+        if self.used > self.effect_start + self.effect_steps:
             return RuleRuntimeError(f"this effect did more than {self.effect_steps} steps "
                                     "(the limit per effect)", span)
         return RuleRuntimeError(f"the effects run since the last decision did more than "
                                 f"{self.decision_steps} steps (the limit per decision)", span)
+
+    @staticmethod
+    def too_deep(span: Span | None) -> RuleRuntimeError:
+        return RuleRuntimeError(f"effects nested deeper than {MAX_CALL_DEPTH} (a trigger "
+                                "that sets itself off?)", span)
 
 
 def check_int(value: int, span: Span | None) -> int:
