@@ -6,7 +6,7 @@ Plays the games as `rulebook simulate` does (invariant checks on) with a
 budget that records, besides enforcing the limits, the largest number of
 steps any top-level effect run took and the largest number taken between
 two decisions, lookahead copies of greedy agents included. The limits in
-``interpreter/lang/runtime.py`` are set well above these figures.
+``interpreter/lang/runtime.py`` are set 20-50 times above these figures.
 """
 
 from __future__ import annotations

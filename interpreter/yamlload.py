@@ -335,7 +335,11 @@ class _Builder:
         self._count(1, event.start_mark)
 
         if isinstance(event, yaml.ScalarEvent):
-            value, bad_tag = _scalar_value(event)
+            try:
+                value, bad_tag = _scalar_value(event)
+            except ValueError:  # Python refuses to read a number of thousands of digits
+                self._fail("RB104", "malformed YAML: this number is too long to read",
+                           event.start_mark)
             if bad_tag:
                 self._fail("RB108", f"unsupported YAML tag {bad_tag}", event.start_mark)
             self.doc.spans[path] = _span(self.doc.file, event.start_mark, event.end_mark)

@@ -45,7 +45,7 @@ EXPECTED = {
     "squaring": (PLAY, NUMBER_BOUND, "set x = x * x"),
     "doubling_list": (PLAY, PER_EFFECT, "concat(xs, xs)"),
     "endless_draw": (PLAY, PER_EFFECT, "draw(1000000000000000000"),
-    "decision_budget": (PLAY, PER_DECISION, "id: famous"),
+    "decision_budget": (PLAY, PER_DECISION, "if: \"count(i in range(1, 1000)"),
     "big_literal": (VALIDATE, "error[RB306]: the number 1000000000000000000000 is larger",
                     "1000000000000000000000"),
     "setup_needs_player": (VALIDATE, "error[RB304]: 'give' needs an acting player, but there "
@@ -54,7 +54,7 @@ EXPECTED = {
 
 
 def _deep_mods(folder: Path) -> dict[str, Path]:
-    """Deep nesting, too big to keep as readable files: written for the run."""
+    """Deep nesting and a 5,000-digit number, too big to keep as readable files."""
     deep = 5000
     files = {
         "deep_parentheses": ("  - op: add\n    in: actions\n    value: {id: deep, do: \"let x = "
@@ -63,6 +63,8 @@ def _deep_mods(folder: Path) -> dict[str, Path]:
                           + "-" * deep + "1\"}\n"),
         "deep_yaml": ("  - op: add\n    in: actions\n    value: {id: deep, do: pass, name: "
                       + "[" * deep + "]" * deep + "}\n"),
+        "long_yaml_number": ("  - op: add\n    in: actions\n    value: {id: deep, do: pass, "
+                             "free: " + "9" * deep + "}\n"),
     }
     out = {}
     for name, change in files.items():
@@ -77,6 +79,7 @@ DEEP_EXPECTED = {
     "deep_parentheses": "error[RB300]: brackets nested too deeply",
     "deep_negation": "error[RB300]: effect nested too deeply",
     "deep_yaml": "error[RB104]",
+    "long_yaml_number": "error[RB104]: malformed YAML: this number is too long to read",
 }
 
 
