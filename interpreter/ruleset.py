@@ -166,11 +166,13 @@ def shipped_rulesets() -> list[str]:
     return sorted(p.parent.name for p in base.glob(f"*/{RULESET_FILE}"))
 
 
-def _display(path: Path) -> str:
+def display_path(path: Path) -> str:
+    """How messages name a file: from the working directory when it lies below it, else in full."""
     try:
-        return os.path.relpath(path)
+        rel = os.path.relpath(path)
     except ValueError:  # pragma: no cover - different drive on Windows
-        return str(path)
+        return os.path.abspath(path)
+    return os.path.abspath(path) if rel == ".." or rel.startswith(".." + os.sep) else rel
 
 
 def _hash_name(real: Path, root: Path | None) -> str:
@@ -206,17 +208,17 @@ class _Assembler:
             self.tree = tree_of(path.parent)
             if not is_inside(path, self.tree):
                 self.diags.error("RB405", f"{path.name} is a link to a place outside its "
-                                 "folder; it is not read", SealedSpan(_display(path), 1, 1))
+                                 "folder; it is not read", SealedSpan(display_path(path), 1, 1))
                 return
         real = path.resolve()
         if real in stack:
-            chain = " → ".join(_display(p) for p in stack[stack.index(real):] + [real])
+            chain = " → ".join(display_path(p) for p in stack[stack.index(real):] + [real])
             self.diags.error("RB402", f"include cycle: {chain}", from_span)
             return
         if real in self.loaded:
             return
         self.loaded.add(real)
-        doc = load_yaml(path, self.diags, _display(path))
+        doc = load_yaml(path, self.diags, display_path(path))
         if doc is None:
             return
         # the hash names files relative to the ruleset root with '/' separators, so
@@ -282,7 +284,7 @@ def load_ruleset(path: str | os.PathLike, mods: list[str] | None = None) -> Rule
     asm.load_tree(manifest_path, "ruleset", [], None)
     mod_docs: list[Document] = []
     for mod in mods or []:
-        doc = load_yaml(mod, diags, _display(Path(mod)))
+        doc = load_yaml(mod, diags, display_path(Path(mod)))
         if doc is None:
             continue
         if schemas.check_kind(doc, diags, "mod") and schemas.validate(doc, "mod", diags):

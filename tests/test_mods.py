@@ -42,7 +42,7 @@ def test_add_card(tmp_path):
     rs = load_ruleset(BASE, [mod])
     assert "heat_wave" in rs.cards
     assert ("card", "heat_wave", "play") in rs.code
-    assert rs.mods == [os.path.relpath(mod)]
+    assert [Path(m).resolve() for m in rs.mods] == [Path(mod).resolve()]
 
 
 def test_patch_changes_only_named_keys(tmp_path):

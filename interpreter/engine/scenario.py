@@ -21,7 +21,7 @@ from ..lang.checker import Checker, Context
 from ..lang.compiler import Compiler
 from ..lang.parser import EffectSyntaxError, parse
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
-from ..ruleset import Ruleset
+from ..ruleset import Ruleset, display_path
 from ..span import SealedSpan, Span
 from ..tree import is_inside, tree_of
 from ..yamlload import Document, load_yaml
@@ -116,15 +116,14 @@ def _found_in(rs: Ruleset, path: Path) -> bool:
 
 
 def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics) -> list[Scenario]:
-    import os
     if _found_in(rs, path) and not is_inside(path, tree_of(rs.root)):
         # a file of the ruleset's folder that links out of it: named, never opened,
         # and sealed so no reporter quotes it
         diags.error("RB405", f"'{path.name}' is a link to a place outside the ruleset; "
                     "scenarios stay inside it, so it is not read",
-                    SealedSpan(os.path.relpath(path), 1, 1))
+                    SealedSpan(display_path(path), 1, 1))
         return []
-    doc = load_yaml(path, diags, os.path.relpath(path))
+    doc = load_yaml(path, diags, display_path(path))
     if doc is None or not schemas.check_kind(doc, diags, "scenarios") \
             or not schemas.validate(doc, "scenarios", diags):
         return []
