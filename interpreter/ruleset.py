@@ -150,8 +150,9 @@ def find_ruleset(path: str | os.PathLike) -> Path | None:
         return p
     if p.is_dir():
         return p / RULESET_FILE if (p / RULESET_FILE).is_file() else None
-    if str(path) in shipped_rulesets():  # a name, never a path into the shipped folder
-        return shipped_rulesets_dir() / str(path) / RULESET_FILE
+    name = str(path).rstrip("/" + os.sep)  # 'terraforming_mars/' names it too
+    if name in shipped_rulesets():  # a name, never a path into the shipped folder
+        return shipped_rulesets_dir() / name / RULESET_FILE
     return None
 
 

@@ -46,6 +46,9 @@ class Compiler:
         self.code = code if code is not None else {}
 
     # ------------------------------------------------------------- entry points
+    # effect() and expression() open their budget allowance inline, not through a shared
+    # wrapper: one more Python frame per nested run would reach Python's recursion
+    # limit before MAX_CALL_DEPTH, and cost a call on the hottest path.
     def effect(self, effect: ast.Effect) -> Code:
         body, span = self.block(effect.body), effect.span
 
