@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -8,6 +10,18 @@ from interpreter import load_ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
+
+# The parser-table cache of the commands the suite runs goes to a private folder of
+# this run, not the user's own cache.
+_OWN_CACHE = None
+if "RULEBOOK_CACHE_DIR" not in os.environ:
+    _OWN_CACHE = os.environ["RULEBOOK_CACHE_DIR"] = tempfile.mkdtemp(prefix="rulebook-cache-")
+
+
+def pytest_unconfigure(config):
+    if _OWN_CACHE:
+        import shutil
+        shutil.rmtree(_OWN_CACHE, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -19,7 +19,7 @@ from lark.indenter import DedentError, Indenter
 from .. import paths
 from ..errors import Diagnostic
 from ..span import Span, TextOrigin
-from . import ast
+from . import ast, tables
 from .runtime import MAX_INT
 
 MAX_EFFECT_CHARS = 20_000
@@ -41,18 +41,23 @@ class _BlockIndenter(Indenter):
     tab_len = 8
 
 
-# How the parser is built. There is deliberately no ``cache``: Lark's cache is a
-# pickle at a predictable path in the shared temp folder, so a file planted
-# there would run code in every command. Building the tables takes about 0.3 s,
-# once per process.
+# How the parser is built. There is deliberately no Lark ``cache``: Lark's cache is
+# a pickle at a predictable path in the shared temp folder, so a file planted
+# there would run code in every command. Building the tables takes about 0.5 s;
+# :mod:`.tables` keeps them between runs as plain data in a private folder.
 LARK_OPTIONS = {"parser": "lalr", "strict": True, "start": ["effect", "expression"],
                 "propagate_positions": True, "maybe_placeholders": True}
 
 
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
-    return Lark(grammar_path().read_text(encoding="utf-8"), postlex=_BlockIndenter(),
-                **LARK_OPTIONS)
+    grammar = grammar_path().read_text(encoding="utf-8")
+    cached = tables.load(grammar, LARK_OPTIONS, _BlockIndenter())
+    if cached is not None:
+        return cached
+    built = Lark(grammar, postlex=_BlockIndenter(), **LARK_OPTIONS)
+    tables.save(grammar, LARK_OPTIONS, built)
+    return built
 
 
 class EffectSyntaxError(Exception):
