@@ -501,6 +501,7 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
     from .engine.render import score_table
     from .engine.saves import SaveProblem, prepare
     from .engine.session import GameError, build_game, make_record, place_in_record, run
+    from .engine.transcript import ScriptAnswerRefused, ScriptReader
     console = Console(highlight=False, emoji=False)
     prefix = rec = None
     if resume_path:
@@ -528,9 +529,13 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
             raise UsageProblem(exc.message) from None
         click.echo(visible(f"{exc.span}: error: {exc.message}"))
         sys.exit(1)
+    stream = getattr(sys.stdin, "buffer", None)
+    script = None if stream is None or sys.stdin.isatty() else ScriptReader(stream)
     for agent in game.agents:
         live = getattr(agent, "live", agent)
         if isinstance(live, HumanAgent):
+            if script is not None:  # answers from a file or a pipe, one a line
+                live.script, live.input = script, script
             live.input = _saving_input(live.input)
     human = "human" in kinds
     if log is None:
@@ -552,6 +557,10 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         stop("stopped as you asked", 0)
     except _EndOfInput:
         stop("\nend of input", 0)
+    except ScriptAnswerRefused as exc:
+        click.echo(visible(f"<stdin>:{exc.line}:1: error: "
+                           + exc.message(game.state.players[exc.decision.player].name)))
+        stop("the game so far is kept", 1)
     except KeyboardInterrupt:
         if human or save_to:
             stop("\ninterrupted", 130)
@@ -706,14 +715,19 @@ class _hangup_as_interrupt:
 @click.option("--ruleset", "ruleset_path", default=None,
               help="Ruleset location if it is not a shipped one.")
 @click.option("--step", is_flag=True, help="Show the game log line by line; press Enter to go on.")
-def replay(record, ruleset_path, step):
+@click.option("--decisions", "show_decisions", is_flag=True,
+              help="Print every decision as its player saw it, with the answer given.")
+@click.option("--at", "at", type=int, default=None, metavar="N",
+              help="Print the deciding player's view at decision N, and stop.")
+def replay(record, ruleset_path, step, show_decisions, at):
     """Replay a game from its record and check the final state hash."""
     from rich.console import Console
 
     from .engine.record import RecordError
     from .engine.render import score_table
-    from .engine.session import GameError, replay as do_replay
+    from .engine.session import DecisionOutOfRange, GameError, replay as do_replay
     console = Console(highlight=False, emoji=False)
+    watch = _decision_watch(console, show_decisions, at) if show_decisions or at else None
 
     def show(line):
         console.print(visible(line), markup=False)
@@ -725,7 +739,11 @@ def replay(record, ruleset_path, step):
     if ruleset_path is not None and find_ruleset(ruleset_path) is None:
         raise _no_such_ruleset(ruleset_path)
     try:
-        played, same = do_replay(record, ruleset_path, show if step else None)
+        played, same = do_replay(record, ruleset_path, show if step else None, watch, at)
+    except _ShownAt:
+        return
+    except DecisionOutOfRange as exc:
+        raise UsageProblem(f"--at {at}: {exc}") from None
     except RecordError as exc:
         _record_error(exc)
     except GameError as exc:
@@ -747,6 +765,29 @@ def replay(record, ruleset_path, step):
         sys.exit(1)
     click.echo(f"replayed {played.result.decisions} decisions; final state matches "
                f"#{played.result.final_hash[:12]}")
+
+
+class _ShownAt(Exception):
+    """The view asked for with --at has been printed; the replay stops there."""
+
+
+def _decision_watch(console, every: bool, at: int | None):
+    """A replay watcher printing each decision (``every``) and the view at decision ``at``."""
+    from .engine.agents import HumanAgent
+    from .engine.transcript import answer_text, decision_text
+
+    def watch(number, decision, game, answer):
+        if every and (at is None or number < at):
+            console.print(decision_text(number, decision, game, answer), markup=False,
+                          soft_wrap=True)
+        if number == at:
+            seat = visible(game.state.players[decision.player].name)
+            console.print(f"decision {number} · {seat}", markup=False, soft_wrap=True)
+            HumanAgent(console).show(decision, game.view(decision.player), game)
+            console.print(f"answer in the record: {visible(answer_text(decision, answer))}",
+                          markup=False, soft_wrap=True)
+            raise _ShownAt
+    return watch
 
 
 @cli.command()

@@ -115,43 +115,60 @@ class ScriptExhausted(Exception):
 
 
 class HumanAgent(Agent):
-    """A person at a terminal: shows the relevant state and numbered options."""
+    """A person at a terminal, or a script of answers: shows the state and numbered options.
+
+    With ``script`` (a :class:`~.transcript.ScriptReader`) the answers come
+    from a file or a pipe: each answer is echoed after the prompt so the
+    transcript shows what was chosen, and an answer the decision refuses
+    stops the game with :class:`~.transcript.ScriptAnswerRefused` naming the
+    script's line, instead of asking again.
+    """
 
     name = "human"
 
-    def __init__(self, console=None, input_fn=input):
+    def __init__(self, console=None, input_fn=input, script=None):
         from rich.console import Console
         self.console = console or Console(highlight=False, emoji=False)
         self.input = input_fn
+        self.script = script
         self.last_round = None
 
-    def decide(self, decision, view, game):
+    def show(self, decision, view, game):
+        """Print what a person sees before answering: the view, the prompt, the options."""
         from .render import render_view
+        from .transcript import option_rows
         c = self.console
         c.print()
         c.print(render_view(view, game))
         c.print(f"[bold]{_shown(decision.prompt)}[/bold]")
         if decision.is_range:
             c.print(f"  enter a number from {decision.low} to {decision.high}")
-        else:
-            from .game import CardRef
-            for i, opt in enumerate(decision.options, 1):
-                detail = ""
-                summary = ""
-                if isinstance(opt.value, CardRef):
-                    summary = game.card_summary(opt.value)
-                elif isinstance(opt.value, str) and opt.value in game.space_decl:
-                    summary = game.space_summary(opt.value)
-                detail = f"  [dim]({_shown(summary)})[/dim]" if summary else ""
-                c.print(f"  [cyan]{i:>2}[/cyan]. {_shown(opt.label)}{detail}")
-            for label, reason in decision.refused.items():
-                c.print(f"  [dim] --  {_shown(label)} (not now: {_shown(reason)})[/dim]")
+        for mark, label, detail in option_rows(decision, game):
+            if mark == "--":
+                c.print(f"  [dim] --  {_shown(label)} ({_shown(detail)})[/dim]")
+            else:
+                shown = f"  [dim]({_shown(detail)})[/dim]" if detail else ""
+                c.print(f"  [cyan]{mark:>2}[/cyan]. {_shown(label)}{shown}")
+
+    def decide(self, decision, view, game):
+        c = self.console
+        self.show(decision, view, game)
         while True:
+            if self.script is not None:
+                c.print("> ", end="")  # a script's answer is echoed after it
             try:
                 raw = self.input("> ").strip()
             except EOFError:
                 raise KeyboardInterrupt from None
             answer, problem = self.parse(decision, raw)
+            if self.script is not None:
+                from .transcript import ScriptAnswerRefused
+                c.print(_shown(raw))  # so the transcript shows what was answered
+                if problem is not None:
+                    raise ScriptAnswerRefused(self.script.line, len(game.record) + 1,
+                                              decision, raw, problem)
+                if not decision.is_range:
+                    c.print(f"  [dim]→ {_shown(decision.options[answer].label)}[/dim]")
             if problem is None:
                 return answer
             c.print(f"[red]{_shown(problem)}[/red]")

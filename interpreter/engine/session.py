@@ -225,12 +225,33 @@ def place_in_record(exc: GameError, rec: Record) -> GameError:
     return exc
 
 
-def replay(path: str, ruleset_path: str | None = None,
-           listener=None) -> tuple[Played, bool | None]:
-    """Replay a record: True if its final hash matches, False if not, None if it has none."""
+class DecisionOutOfRange(Exception):
+    """A decision number that the record does not have."""
+
+    def __init__(self, number: int, count: int):
+        super().__init__(f"decision {number} is not in the record: "
+                         + (f"it has decisions 1 to {count}" if count else
+                            "it has no decisions"))
+        self.count = count
+
+
+def replay(path: str, ruleset_path: str | None = None, listener=None, watch=None,
+           at: int | None = None) -> tuple[Played, bool | None]:
+    """Replay a record: True if its final hash matches, False if not, None if it has none.
+
+    ``watch(number, decision, game, answer)`` sees each decision before it is
+    carried out (:class:`~.transcript.WatchedScript`); ``at``, when given, must
+    be the number of one of the record's decisions (else DecisionOutOfRange).
+    """
     rec = Record.load(path)
     rs = load_for_record(rec, path, ruleset_path)
-    script = ScriptedAgent(list(rec.decisions))
+    if at is not None and not 1 <= at <= len(rec.decisions):
+        raise DecisionOutOfRange(at, len(rec.decisions))
+    if watch is not None:
+        from .transcript import WatchedScript
+        script = WatchedScript(list(rec.decisions), watch)
+    else:
+        script = ScriptedAgent(list(rec.decisions))
     game = new_game(rs, rec.players, rec.seed, [script] * rec.players, tuple(rec.variants),
                     [f"Player {i + 1} ({k})" for i, k in enumerate(rec.agents)])
     if listener:
