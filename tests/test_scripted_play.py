@@ -155,3 +155,14 @@ def test_an_answer_by_the_start_of_a_label_is_echoed_with_the_option_chosen(tmp_
     proc = play(tmp_path, option[:len(option) - 1].lower() + "\n")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert f"> {option[:len(option) - 1].lower()}\n  → {option}" in proc.stdout
+
+
+def test_bytes_that_are_not_text_are_a_refused_answer_at_their_line(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "interpreter", "play", GAME, "-p", "2",
+                           "--agents", "human,random", "--seed", str(SEED)], cwd=tmp_path,
+                          input=b"\n\xff\xfe\x1b[2J\n", capture_output=True, timeout=300)
+    out = proc.stdout.decode("utf-8")
+    assert proc.returncode == 1, out + proc.stderr.decode("utf-8")
+    assert "<stdin>:2:1: error: line 2 of the answers, '\ufffd\ufffd\\x1b[2J'" in out
+    assert "\x1b" not in out  # the escape is shown, not sent to the terminal
+    assert "resume with: rulebook play" in out
