@@ -166,3 +166,11 @@ def test_bytes_that_are_not_text_are_a_refused_answer_at_their_line(tmp_path):
     assert "<stdin>:2:1: error: line 2 of the answers, '\ufffd\ufffd\\x1b[2J'" in out
     assert "\x1b" not in out  # the escape is shown, not sent to the terminal
     assert "resume with: rulebook play" in out
+
+
+def test_an_over_long_answer_is_refused_at_its_line_and_quoted_short(tmp_path):
+    proc = play(tmp_path, "# a comment\n" + "1" * 20_000 + "\n1\n")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    error = next(l for l in proc.stdout.splitlines() if l.startswith("<stdin>:"))
+    assert error.startswith("<stdin>:2:1: error: line 2 of the answers, '" + "1" * 57 + "…'")
+    assert len(error) < 300

@@ -126,5 +126,6 @@ class ScriptAnswerRefused(Exception):
         prompt = self.decision.prompt
         if not prompt.startswith(seat_name):
             prompt = f"{seat_name}: {prompt}"
-        return (f"line {self.line} of the answers, '{self.raw}', does not answer decision "
+        raw = self.raw if len(self.raw) <= 60 else self.raw[:57] + "…"
+        return (f"line {self.line} of the answers, '{raw}', does not answer decision "
                 f"{self.number} ({prompt}): {self.problem}")
