@@ -150,7 +150,7 @@ def find_ruleset(path: str | os.PathLike) -> Path | None:
         return p
     if p.is_dir():
         return p / RULESET_FILE if (p / RULESET_FILE).is_file() else None
-    name = str(path).rstrip("/" + os.sep)  # 'terraforming_mars/' names it too
+    name = str(path).rstrip("/" + os.sep)  # 'NAME/' names it too
     if name in shipped_rulesets():  # a name, never a path into the shipped folder
         return shipped_rulesets_dir() / name / RULESET_FILE
     return None
