@@ -134,7 +134,7 @@ def _plan(paths: tuple[str, ...],
         if manifest is None:
             if not p.exists():
                 raise _no_such_ruleset(raw)
-            add(f"missing:{raw}", [])
+            add(f"missing:{raw}" if p.is_dir() else f"special:{raw}", [])
             continue
         add(str(manifest), list(mods))
     return [(t, plan[t]) for t in order]
@@ -241,10 +241,12 @@ def validate(paths, mods, fmt, quiet):
         summary = None
         if isinstance(target, _Problem):
             diags, name = list(target.diagnostics), target.name
-        elif target.startswith(("orphan:", "missing:")):
+        elif target.startswith(("orphan:", "missing:", "special:")):
             kind, raw = target.split(":", 1)
             msg = {"orphan": f"this file is not inside a ruleset (no {RULESET_FILE} above it)",
-                   "missing": f"no {RULESET_FILE} in this directory"}[kind]
+                   "missing": f"no {RULESET_FILE} in this directory",
+                   "special": "this is neither a regular file nor a directory (a pipe or a "
+                              "device?), so it is not read"}[kind]
             # the message is about where the file is, so its text is not quoted
             diags.append(Diagnostic("RB404", msg, SealedSpan(raw, 1, 1)))
             name = raw

@@ -453,3 +453,12 @@ def test_a_changed_file_that_links_out_of_the_repository_is_not_read(name, tmp_p
     (repo / "linked").symlink_to(outside)
     out = assert_clean_failure(rulebook("validate", name, cwd=repo))
     assert f"{name}:1:1: error[RB405]" in out, out
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_given_as_a_rule_file_is_refused_without_reading_it(tmp_path):
+    """pre-commit or a script may hand validate anything; reading a pipe would wait forever."""
+    os.mkfifo(tmp_path / "rules.yaml")
+    proc = rulebook("validate", "rules.yaml", cwd=tmp_path, timeout=60)
+    out = assert_clean_failure(proc)
+    assert "rules.yaml:1:1: error[RB404]: this is neither a regular file nor a directory" in out
