@@ -62,6 +62,13 @@ def tiny_record(tmp_path_factory) -> str:
     return path.read_text(encoding="utf-8")
 
 
+def written(tmp_path: Path, text: str) -> Path:
+    """A record file holding ``text``, as a person would hand it to replay."""
+    path = tmp_path / "t.json"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 def replay(path, *extra) -> tuple[int, str]:
     return cli("replay", str(path), "--ruleset", TINY, *extra)
 
@@ -176,8 +183,7 @@ def test_a_tampered_field_is_refused_at_its_line(tiny_record, tmp_path, name, ch
     data = json.loads(tiny_record)
     change(data)
     text = json.dumps(data, indent=1)  # every list item on a line of its own
-    path = tmp_path / "t.json"
-    path.write_text(text, encoding="utf-8")
+    path = written(tmp_path, text)
     code, out = replay(path)
     assert_clean(code, out)
     assert code == 1, out
@@ -190,8 +196,7 @@ def test_a_bad_item_is_placed_at_the_item_itself(tiny_record, tmp_path):
     data = json.loads(tiny_record)
     data["decisions"][4] = "x"
     text = json.dumps(data, indent=1)
-    path = tmp_path / "t.json"
-    path.write_text(text, encoding="utf-8")
+    path = written(tmp_path, text)
     code, out = replay(path)
     item_line = line_of(text, '"x"')
     assert code == 1 and f"{path}:{item_line}:3: error: item 5 of \"decisions\"" in out, out
@@ -200,8 +205,7 @@ def test_a_bad_item_is_placed_at_the_item_itself(tiny_record, tmp_path):
 def test_an_altered_final_hash_is_reported_as_differing(tiny_record, tmp_path):
     data = json.loads(tiny_record)
     data["final_hash"] = "f" * 64
-    path = tmp_path / "t.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
+    path = written(tmp_path, json.dumps(data))
     code, out = replay(path)
     assert code == 1 and "final state differs" in out and "matches" not in out
 
@@ -209,8 +213,7 @@ def test_an_altered_final_hash_is_reported_as_differing(tiny_record, tmp_path):
 def test_a_record_without_final_hash_is_unverified_not_matching(tiny_record, tmp_path):
     data = json.loads(tiny_record)
     del data["final_hash"]
-    path = tmp_path / "t.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
+    path = written(tmp_path, json.dumps(data))
     code, out = replay(path)
     assert code == 1, out
     assert f"replayed {len(data['decisions'])} decisions; the record has no final hash, so " \
@@ -219,8 +222,7 @@ def test_a_record_without_final_hash_is_unverified_not_matching(tiny_record, tmp
 
 
 def test_the_untampered_record_matches(tiny_record, tmp_path):
-    path = tmp_path / "t.json"
-    path.write_text(tiny_record, encoding="utf-8")
+    path = written(tmp_path, tiny_record)
     code, out = replay(path)
     assert code == 0 and "final state matches" in out, out
 
@@ -241,8 +243,7 @@ def test_unknown_and_duplicate_keys_are_placed_at_the_key(tiny_record, tmp_path)
 
 
 def test_a_record_of_a_ruleset_that_is_not_shipped_needs_its_location(tiny_record, tmp_path):
-    path = tmp_path / "t.json"
-    path.write_text(tiny_record, encoding="utf-8")
+    path = written(tmp_path, tiny_record)
     code, out = cli("replay", str(path))
     line = line_of(tiny_record, '"ruleset"')
     assert code == 1 and out.startswith(f"{path}:{line}:") and "--ruleset DIR" in out, out
@@ -251,8 +252,7 @@ def test_a_record_of_a_ruleset_that_is_not_shipped_needs_its_location(tiny_recor
 def test_a_record_missing_its_format_is_not_a_record(tiny_record, tmp_path):
     data = json.loads(tiny_record)
     del data["format"]
-    path = tmp_path / "t.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
+    path = written(tmp_path, json.dumps(data))
     code, out = replay(path)
     assert code == 1 and f"{path}:1:1: error: not a Rulebook game record" in out
 
