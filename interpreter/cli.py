@@ -355,6 +355,70 @@ def docs(out):
         click.echo(text, nl=False)
 
 
+@cli.command()
+@click.argument("ruleset")
+@click.argument("card_ids", nargs=-1, metavar="[ID]...")
+@click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False),
+              help="A mod to apply first (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]),
+              default="text", show_default=True, help="How to print the catalogue.")
+def cards(ruleset, card_ids, mods, fmt):
+    """Print the card catalogue: each card's facts and its text, generated from its effects.
+
+    With IDs (card ids or printed names) only those cards are printed.
+    """
+    from .cardtext import catalogue_entry, facts_line
+    rs = _load(ruleset, mods)
+    wanted = list(rs.cards)
+    if card_ids:
+        by_name = {str(e.data.get("name", "")).lower(): cid for cid, e in rs.cards.items()}
+        wanted = []
+        for ident in card_ids:
+            cid = ident if ident in rs.cards else by_name.get(ident.lower())
+            if cid is None:
+                hint = suggest(ident, list(rs.cards) + [n for n in by_name if n])
+                raise UsageProblem(f"no card '{ident}' in {rs.id}"
+                                   + (f"; {hint}" if hint else ""))
+            wanted.append(cid)
+    entries = [catalogue_entry(rs, cid) for cid in wanted]
+    if fmt == "json":
+        for e in entries:
+            e.pop("lines")
+        click.echo(json.dumps({"ruleset": rs.id, "cards": entries}, indent=2,
+                              ensure_ascii=False))
+        return
+    if fmt == "markdown":
+        click.echo(f"# {_md(rs.name)}: cards\n")
+        for e in entries:
+            facts = facts_line(e)
+            click.echo(f"## {_md(e['name'])}\n")
+            if facts:
+                click.echo(f"*{_md(facts)}*\n")
+            for line in e["lines"]:
+                click.echo(f"{_md(line)}\n")
+        return
+    from rich.console import Console
+    from rich.padding import Padding
+    from rich.text import Text
+    console = Console(highlight=False, emoji=False)
+    for e in entries:
+        facts = facts_line(e)
+        head = Text(visible(e["name"]), style="bold")
+        if facts:
+            head.append(Text(visible(f"  ({facts})"), style="dim"))
+        console.print(head)
+        for line in e["lines"]:
+            console.print(Padding(Text(visible(line)), (0, 0, 0, 2)))
+
+
+def _md(text: str) -> str:
+    """Rule-file text for Markdown: escapes made visible, markup characters escaped."""
+    out = visible(str(text))
+    for ch in "\\`*_[]<>#|":
+        out = out.replace(ch, "\\" + ch)
+    return out
+
+
 @cli.command("list")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True, help="A table, or JSON for scripts.")

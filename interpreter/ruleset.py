@@ -123,6 +123,24 @@ class Ruleset:
     asts: dict[tuple, Any] = field(repr=False, default_factory=dict)
     explainers: dict[tuple, Callable] = field(repr=False, default_factory=dict)
 
+    @property
+    def words(self):
+        """The renderer of this ruleset's effects into words (see lang/words.py)."""
+        w = self.__dict__.get("_words")
+        if w is None:
+            from .lang.words import Words
+            compiled: dict[int, Callable] = {}
+
+            def evaluate(node, frame):
+                code = compiled.get(id(node))
+                if code is None:
+                    code = compiled[id(node)] = Compiler(self.table, self.code).expr(node)
+                    keep.append(node)  # ids stay valid while the node lives
+                return code(frame)
+            keep: list = []
+            w = self.__dict__["_words"] = Words(self, evaluate)
+        return w
+
     def explainer(self, key: tuple) -> Callable:
         """A function of a frame that says why the condition at ``key`` fails."""
         if key not in self.explainers:

@@ -89,6 +89,8 @@ COMMON = {
                                 "triggers it."),
         "do": ref("effect", "What happens."),
         "description": ref("description", "The printed text."),
+        "text": string("Hand-written words for people, replacing the generated text. Use "
+                       "rarely: generated words stay true when the effect changes."),
     }, required=["on", "do"]),
     "modifier": obj("A static modifier applied by the engine while its source is in play.", {
         "modifier": ref("id", "The kind of modifier, declared under 'modifiers'."),
@@ -96,6 +98,8 @@ COMMON = {
         "if": ref("expression", "When it applies; the modifier's parameters are in scope "
                   "(e.g. 'card')."),
         "description": ref("description", "The printed text."),
+        "text": string("Hand-written words for people, replacing the generated text. Use "
+                       "rarely: generated words stay true when the effect changes."),
     }, required=["modifier", "amount"]),
     "action": obj("An action a player can take.", {
         "id": ref("id", "The action's id (cards: optional)."),
@@ -110,6 +114,10 @@ COMMON = {
         "free": boolean("A free action: it does not use one of the turn's actions."),
         "once_per": string("How often it may be used: 'round', 'turn', 'game' or 'any'.",
                            enum=["round", "turn", "game", "any"]),
+        "text": string("Hand-written words for people, replacing the generated text. Use "
+                       "rarely: generated words stay true when the effect changes."),
+        "reason": string("Said instead of the generated reason when the action's 'if' "
+                         "fails."),
     }, required=["do"]),
 }
 
@@ -236,12 +244,16 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
             "id": ref("id", "The event's id."),
             "description": ref("description", "When it happens."),
             "params": ref("params", "What it carries, e.g. {player: player, card: card}."),
+            "phrase": string("How people read it after 'Whenever', {player} standing for whom "
+                             "it happens to, e.g. '{player} places a tile'."),
         }, required=["id"])),
     "modifiers": arr("Kinds of static modifiers cards can carry.", obj(
         "A modifier kind.", {
             "id": ref("id", "The modifier's id."),
             "description": ref("description", "What it changes."),
             "params": ref("params", "What a modifier's condition can look at."),
+            "phrase": string("How people read it on a card, {amount} its amount and {size} the "
+                             "amount without its sign, e.g. 'cards cost you {size} M€ less'."),
         }, required=["id"])),
     "card_fields": arr("Extra fields cards of this game carry.", obj(
         "A card field.", {
@@ -302,6 +314,9 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
             "description": ref("description", "What it does."),
             "params": ref("params", "Its parameters."),
             "do": ref("effect", "What it does."),
+        "phrase": string("How people read a use of it, {param} filled in from the arguments, "
+                         "e.g. 'lose {n} {r} production'. An empty phrase marks an adjustment "
+                         "card text leaves out. See docs/words.md."),
         }, required=["id", "do"])),
     "functions": arr("Named functions rules call; they compute a value and change nothing.", obj(
         "A function.", {
@@ -311,6 +326,11 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
             "returns": ref("type_name", "The type of its result."),
             "value": ref("expression", "The result, as one expression."),
             "do": ref("effect", "The body, with 'return'."),
+        "phrase": string("How people read a use of it, {param} filled in from the arguments, "
+                         "e.g. 'lose {n} {r} production'. An empty phrase marks an adjustment "
+                         "card text leaves out. See docs/words.md."),
+            "reason": string("Said instead of the generated reason when a condition "
+                             "written with it fails, e.g. 'you have no city on Mars'."),
         }, required=["id", "returns"])),
     "triggers": arr("Rules that react to events.", ref("trigger", "A trigger.")),
     "scoring": arr("Final scoring, one entry per category.", obj(

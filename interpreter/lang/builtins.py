@@ -39,6 +39,8 @@ class Builtin:
     impl: Callable | None = None
     example: str = ""
     player_optional: bool = False  # the 'player' may be left out where nobody acts
+    phrase: str = ""  # how people read a use of it (see interpreter/lang/words.py)
+    amount: str = ""  # for quantities: how '{n}' of it reads ('{n} {noun}')
 
     def result_type(self, arg_types: list) -> T.Type:
         return self.result(arg_types) if callable(self.result) else self.result
@@ -68,23 +70,26 @@ class Aggregate:
     kind: str = "function"
     impl: Callable | None = None
     example: str = ""
+    phrase: str = ""  # fields: {source} {bare} {where} {value} {one} {noun}
 
 
 BUILTINS: dict[str, Builtin] = {}
 AGGREGATES: dict[str, Aggregate] = {}
 
 
-def builtin(name, params, result, doc, kind="function", example="", player_optional=False):
+def builtin(name, params, result, doc, kind="function", example="", player_optional=False,
+            phrase="", amount=""):
     def wrap(fn):
         BUILTINS[name] = Builtin(name, tuple(params), result, doc, kind, fn, example,
-                                 player_optional)
+                                 player_optional, phrase, amount)
         return fn
     return wrap
 
 
-def aggregate(name, value, value_type, result, doc, kind="function", example=""):
+def aggregate(name, value, value_type, result, doc, kind="function", example="", phrase=""):
     def wrap(fn):
-        AGGREGATES[name] = Aggregate(name, value, value_type, result, doc, kind, fn, example)
+        AGGREGATES[name] = Aggregate(name, value, value_type, result, doc, kind, fn, example,
+                                     phrase)
         return fn
     return wrap
 
@@ -100,51 +105,58 @@ def _same_as_first(types: list) -> T.Type:
 
 # ------------------------------------------------------------------ arithmetic
 @builtin("min", [Param("values", T.INT, variadic=True)], T.INT,
-         "The smallest of the numbers.", example="min(3, stock(gold))")
+         "The smallest of the numbers.", example="min(3, stock(gold))",
+         phrase='the smallest of {values}')
 def _min(rt, *values):
     return min(values)
 
 
 @builtin("max", [Param("values", T.INT, variadic=True)], T.INT,
-         "The largest of the numbers.", example="max(0, production(gold) - 2)")
+         "The largest of the numbers.", example="max(0, production(gold) - 2)",
+         phrase='the largest of {values}')
 def _max(rt, *values):
     return max(values)
 
 
-@builtin("abs", [Param("value", T.INT)], T.INT, "The distance of a number from zero.")
+@builtin("abs", [Param("value", T.INT)], T.INT, "The distance of a number from zero.",
+         phrase='the size of {value}')
 def _abs(rt, value):
     return abs(value)
 
 
 @builtin("clamp", [Param("value", T.INT), Param("low", T.INT), Param("high", T.INT)], T.INT,
-         "The number limited to the range low..high.", example="clamp(x, 0, 10)")
+         "The number limited to the range low..high.", example="clamp(x, 0, 10)",
+         phrase='{value}, kept between {low} and {high}')
 def _clamp(rt, value, low, high):
     return max(low, min(high, value))
 
 
 @builtin("div_floor", [Param("value", T.INT), Param("divisor", T.INT)], T.INT,
          "Division rounded down, as in '1 per 3' or 'split, rounded down'; "
-         "the same as value // divisor.", example="div_floor(points, count(leaders))")
+         "the same as value // divisor.", example="div_floor(points, count(leaders))",
+         phrase='{value} divided by {divisor}, rounded down')
 def _div_floor(rt, value, divisor):
     return value // divisor if divisor else 0
 
 
 # ----------------------------------------------------------------------- lists
 @builtin("size", [Param("items", T.list_of(T.ANY))], T.INT, "How many items the list holds.",
-         example="size(cards_in(hand)) >= 3")
+         example="size(cards_in(hand)) >= 3",
+         phrase='the number of {items:bare}', amount='{n} of {items}')
 def _size(rt, items):
     return len(items)
 
 
 @builtin("occurrences", [Param("items", T.list_of(T.ANY)), Param("item", T.ANY)], T.INT,
          "How many times the item appears in the list (repeated tags count twice).",
-         example="occurrences(card.tags, red)")
+         example="occurrences(card.tags, red)", phrase='how many times {item} is among {items}')
 def _occurrences(rt, items, item):
     return sum(1 for x in items if x == item)
 
 
 @builtin("position", [Param("items", T.list_of(T.ANY)), Param("item", T.ANY)], T.INT,
-         "The 1-based position of the item in the list, or 0 when absent.")
+         "The 1-based position of the item in the list, or 0 when absent.",
+         phrase='the place of {item} among {items}')
 def _position(rt, items, item):
     for i, x in enumerate(items, 1):
         if x == item:
@@ -153,19 +165,21 @@ def _position(rt, items, item):
 
 
 @builtin("item", [Param("items", T.list_of(T.ANY)), Param("index", T.INT)], _first_list_elem,
-         "The item at a 1-based position, or none past the end.", example="item(order, 1)")
+         "The item at a 1-based position, or none past the end.", example="item(order, 1)",
+         phrase='item {index} of {items}')
 def _item(rt, items, index):
     return items[index - 1] if 0 < index <= len(items) else None
 
 
 @builtin("reversed", [Param("items", T.list_of(T.ANY))], _same_as_first,
-         "The list in reverse order.")
+         "The list in reverse order.", phrase='{items} in reverse order')
 def _reversed(rt, items):
     return list(reversed(items))
 
 
 @builtin("range", [Param("low", T.INT), Param("high", T.INT)], T.list_of(T.INT),
-         "The numbers low, low+1, …, high (empty when high < low).", example="range(1, 4)")
+         "The numbers low, low+1, …, high (empty when high < low).", example="range(1, 4)",
+         phrase='the numbers {low} to {high}')
 def _range(rt, low, high):
     if high - low > 10_000:
         raise rt.limit_error(f"range({low}, {high}) is longer than 10000")
@@ -173,7 +187,8 @@ def _range(rt, low, high):
 
 
 @builtin("concat", [Param("lists", T.list_of(T.ANY), variadic=True)], _same_as_first,
-         "The lists joined end to end.", example="concat(cards_in(row), cards_in(reserve))")
+         "The lists joined end to end.", example="concat(cards_in(row), cards_in(reserve))",
+         phrase='{lists}')
 def _concat(rt, *lists):
     out = []
     for items in lists:
@@ -182,77 +197,83 @@ def _concat(rt, *lists):
 
 
 @builtin("without", [Param("items", T.list_of(T.ANY)), Param("item", T.ANY)], _same_as_first,
-         "The list with every copy of the item left out.")
+         "The list with every copy of the item left out.", phrase='{items} except {item}')
 def _without(rt, items, item):
     return [x for x in items if x != item]
 
 
 # --------------------------------------------------------------------- players
-@builtin("players", [], T.list_of(T.PLAYER), "Every player, in seat order.")
+@builtin("players", [], T.list_of(T.PLAYER), "Every player, in seat order.", phrase='every player')
 def _players(rt):
     return rt.players()
 
 
 @builtin("opponents", [Param("player", T.PLAYER, "you")], T.list_of(T.PLAYER),
-         "Every player except the given one.")
+         "Every player except the given one.", phrase='{player:poss} opponents')
 def _opponents(rt, player):
     return [p for p in rt.players() if p != player]
 
 
-@builtin("turn_order", [], T.list_of(T.PLAYER), "The players in the current turn order.")
+@builtin("turn_order", [], T.list_of(T.PLAYER), "The players in the current turn order.",
+         phrase='the players in turn order')
 def _turn_order(rt):
     return rt.turn_order()
 
 
 @builtin("neighbours_of", [Param("player", T.PLAYER, "you")], T.list_of(T.PLAYER),
-         "The players seated immediately left and right.")
+         "The players seated immediately left and right.", phrase='{player:poss} neighbours')
 def _neighbours_of(rt, player):
     return rt.seat_neighbours(player)
 
 
 @builtin("player", [Param("seat", T.INT)], T.PLAYER,
          "The player in a seat, counting from 1 (for scenarios and seat-based rules).",
-         example="player(1)")
+         example="player(1)", phrase='the player in seat {seat}')
 def _player(rt, seat):
     if not 1 <= seat <= len(rt.players()):
         raise rt.limit_error(f"there is no seat {seat}")
     return rt.players()[seat - 1]
 
 
-@builtin("player_count", [], T.INT, "How many players are in the game.")
+@builtin("player_count", [], T.INT, "How many players are in the game.",
+         phrase='the number of players')
 def _player_count(rt):
     return len(rt.players())
 
 
 # ------------------------------------------------------------------ resources
 @builtin("stock", [Param("resource", (T.RESOURCE, T.BONUS)), Param("player", T.PLAYER, "you")],
-         T.INT, "How many of a resource the player has.", example="stock(gold) >= 8")
+         T.INT, "How many of a resource the player has.", example="stock(gold) >= 8",
+         phrase='{player:poss} {resource}', amount='{n} {noun}')
 def _stock(rt, resource, player):
     return rt.stock(player, resource)
 
 
 @builtin("production", [Param("resource", T.RESOURCE), Param("player", T.PLAYER, "you")], T.INT,
-         "The player's production of a resource.", example="production(wood) >= 1")
+         "The player's production of a resource.", example="production(wood) >= 1",
+         phrase='{player:poss} {resource} production', amount='{n} {resource} production')
 def _production(rt, resource, player):
     return rt.production(player, resource)
 
 
 @builtin("track", [Param("track", T.TRACK), Param("player", T.PLAYER, "you")], T.INT,
          "The value of a track: the player's position on a per-player track, or the "
-         "value of a global one.", example="track(fame, p)")
+         "value of a global one.", example="track(fame, p)", phrase='{player:poss} {track}')
 def _track(rt, track, player):
     return rt.track(track, player)
 
 
 @builtin("resources_on", [Param("card", T.CARD), Param("resource", T.CARD_RESOURCE)], T.INT,
-         "How many of a card resource sit on the card.", example="resources_on(this, token) // 3")
+         "How many of a card resource sit on the card.", example="resources_on(this, token) // 3",
+         phrase='the {resource:plural} on {card}', amount='{n} {noun} on {card}')
 def _resources_on(rt, card, resource):
     return rt.resources_on(card, resource)
 
 
 @builtin("capacity", [Param("resource", T.RESOURCE), Param("player", T.PLAYER, "you")], T.INT,
          "How many of the resource the player can store (the declared capacity after "
-         "modifiers); a large number when unlimited.")
+         "modifiers); a large number when unlimited.",
+         phrase='the room for {resource} {player} has')
 def _capacity(rt, resource, player):
     return rt.capacity(player, resource)
 
@@ -260,86 +281,93 @@ def _capacity(rt, resource, player):
 # ----------------------------------------------------------------------- cards
 @builtin("cards_in", [Param("zone", T.ZONE), Param("player", T.PLAYER, "you")], T.list_of(T.CARD),
          "The cards in a zone, in order; for a per-player zone, that player's.",
-         example="cards_in(hand)", player_optional=True)
+         example="cards_in(hand)", player_optional=True, phrase='the cards in {zone@player}')
 def _cards_in(rt, zone, player):
     return rt.cards_in(zone, player)
 
 
 @builtin("all_cards_in", [Param("zone", T.ZONE)], T.list_of(T.CARD),
          "The cards in a zone for every player, in seat order (for a shared zone, its cards).",
-         example="all_cards_in(tableau)")
+         example="all_cards_in(tableau)", phrase='the cards in {zone@all}')
 def _all_cards_in(rt, zone):
     return rt.all_cards_in(zone)
 
 
 @builtin("top", [Param("zone", T.ZONE), Param("player", T.PLAYER, "you")], T.CARD,
-         "The first card of a zone (the top of a deck), or none when it is empty.", player_optional=True)
+         "The first card of a zone (the top of a deck), or none when it is empty.", player_optional=True,
+         phrase='the top card of {zone@player}')
 def _top(rt, zone, player):
     cards = rt.cards_in(zone, player)
     return cards[0] if cards else None
 
 
-@builtin("zone_of", [Param("card", T.CARD)], T.ZONE, "The zone a card is in.")
+@builtin("zone_of", [Param("card", T.CARD)], T.ZONE, "The zone a card is in.",
+         phrase='the place where {card} lies')
 def _zone_of(rt, card):
     return rt.zone_of(card)
 
 
 @builtin("slot_of", [Param("card", T.CARD)], T.INT,
          "The 1-based position of a card in its ordered zone (a slot in a row).",
-         example="slot_of(this) == 1")
+         example="slot_of(this) == 1", phrase='the slot of {card}')
 def _slot_of(rt, card):
     return rt.slot_of(card)
 
 
 @builtin("meets_requirements", [Param("card", T.CARD), Param("player", T.PLAYER, "you")], T.BOOL,
          "Whether the player meets the card's printed requirement (true when it has none).",
-         example="meets_requirements(c)")
+         example="meets_requirements(c)", phrase='the requirement of {card} is met')
 def _meets_requirements(rt, card, player):
     return rt.meets_requirements(card, player)
 
 
 @builtin("has_tag", [Param("card", T.CARD), Param("tag", T.TAG)], T.BOOL,
-         "Whether the card carries the tag.", example="has_tag(event.card, red)")
+         "Whether the card carries the tag.", example="has_tag(event.card, red)",
+         phrase='{card} has a {tag} tag')
 def _has_tag(rt, card, tag):
     return tag in rt.card_field(card, "tags")
 
 
 @builtin("count_tags", [Param("card", T.CARD), Param("tags", T.TAG, variadic=True)], T.INT,
          "How many of the card's tags are among the given tags, repeats included.",
-         example="count_tags(event.card, red, blue)")
+         example="count_tags(event.card, red, blue)",
+         phrase='the number of {tags} tags of {card}', amount='{n} {tags} tags on {card}')
 def _count_tags(rt, card, *tags):
     return sum(1 for t in rt.card_field(card, "tags") if t in tags)
 
 
 @builtin("is_marked", [Param("card", T.CARD), Param("marker", T.MARKER)], T.BOOL,
-         "Whether the card carries the marker.", example="is_marked(c, exhausted)")
+         "Whether the card carries the marker.", example="is_marked(c, exhausted)",
+         phrase='{card} is marked {marker}')
 def _is_marked(rt, card, marker):
     return rt.is_marked(card, marker)
 
 
 @builtin("has_block", [Param("card", T.CARD), Param("block", T.BLOCK)], T.BOOL,
          "Whether the card declares the named effect block (`play` is the card's own `play` key).",
-         example="has_block(c, income)")
+         example="has_block(c, income)", phrase='{card} has a {block}')
 def _has_block(rt, card, block):
     return rt.has_block(card, block)
 
 
 @builtin("vp_of", [Param("card", T.CARD)], T.INT,
          "The card's victory points for its owner (0 when it declares none).",
-         example="sum(c in cards_in(tableau) : vp_of(c))")
+         example="sum(c in cards_in(tableau) : vp_of(c))", phrase='the victory points of {card}')
 def _vp_of(rt, card):
     return rt.vp_of(card)
 
 
 @builtin("cubes_on", [Param("card", T.CARD), Param("player", T.PLAYER, "you")], T.INT,
          "How many of the player's own pieces (cubes, workers) sit on the card.",
-         example="cubes_on(c, p)")
+         example="cubes_on(c, p)",
+         phrase='{player:poss} pieces on {card}', amount='{n} of {player:poss} pieces on {card}')
 def _cubes_on(rt, card, player):
     return rt.pieces_on(card, player)
 
 
 @builtin("card_named", [Param("id", T.CARD_ID), Param("zone", T.ZONE), Param("player", T.PLAYER, "you")],
-         T.CARD, "The first card with this id in the zone, or none.", player_optional=True)
+         T.CARD, "The first card with this id in the zone, or none.", player_optional=True,
+         phrase='{id} in {zone@player}')
 def _card_named(rt, id, zone, player):
     for c in rt.cards_in(zone, player):
         if rt.card_field(c, "id") == id:
@@ -348,25 +376,29 @@ def _card_named(rt, id, zone, player):
 
 
 # ---------------------------------------------------------------------- board
-@builtin("spaces", [], T.list_of(T.SPACE), "Every space of every board, in declared order.")
+@builtin("spaces", [], T.list_of(T.SPACE), "Every space of every board, in declared order.",
+         phrase='every space')
 def _spaces(rt):
     return rt.spaces()
 
 
 @builtin("neighbours", [Param("space", T.SPACE)], T.list_of(T.SPACE),
-         "The spaces adjacent to a space.", example="neighbours(space_of(this))")
+         "The spaces adjacent to a space.", example="neighbours(space_of(this))",
+         phrase='the spaces next to {space}')
 def _neighbours(rt, space):
     return rt.neighbours(space)
 
 
 @builtin("space_of", [Param("card", T.CARD)], T.SPACE,
-         "The space of the tile the card placed, or none.")
+         "The space of the tile the card placed, or none.",
+         phrase='the space of the tile {card} placed')
 def _space_of(rt, card):
     return rt.space_of(card)
 
 
 @builtin("can_place", [Param("tile", T.TILE), Param("player", T.PLAYER, "you")], T.BOOL,
-         "Whether the player has at least one legal space for the tile.")
+         "Whether the player has at least one legal space for the tile.",
+         phrase='there is a legal space for {tile}')
 def _can_place(rt, tile, player):
     return rt.can_place(tile, player)
 
@@ -375,7 +407,8 @@ def _can_place(rt, tile, player):
 @builtin("modifier", [Param("modifier", T.MODIFIER), Param("player", T.PLAYER, "you"),
                       Param("card", T.CARD, "none")], T.INT,
          "The sum of the player's active static modifiers of this kind that apply "
-         "(for a card, if given).", example="modifier(card_discount, you, c)")
+         "(for a card, if given).", example="modifier(card_discount, you, c)",
+         phrase='{player:poss} {modifier}')
 def _modifier(rt, modifier, player, card):
     return rt.modifier(modifier, player, card)
 
@@ -384,25 +417,27 @@ def _modifier(rt, modifier, player, card):
 @builtin("count_history", [Param("event", T.STR), Param("player", T.PLAYER, "you"),
                            Param("scope", T.STR, '"round"')], T.INT,
          "How many times an event with this name happened to the player in the "
-         'current "round", "turn" or "game".', example='count_history("fame_gained") > 0')
+         'current "round", "turn" or "game".', example='count_history("fame_gained") > 0',
+         phrase='how often {event} happened')
 def _count_history(rt, event, player, scope):
     return rt.count_history(event, player, scope)
 
 
 @builtin("score", [Param("player", T.PLAYER, "you")], T.INT,
          "The player's score so far: the sum of the ruleset's scoring categories.",
-         example="score(p) >= 100")
+         example="score(p) >= 100", phrase='{player:poss} score')
 def _score(rt, player):
     return rt.score(player)
 
 
-@builtin("round_number", [], T.INT, "The current round (generation), from 1.")
+@builtin("round_number", [], T.INT, "The current round (generation), from 1.",
+         phrase='the {round} number')
 def _round_number(rt):
     return rt.round_number()
 
 
 @builtin("variant", [Param("name", T.STR)], T.BOOL, "Whether the named variant is in play.",
-         example='variant("advanced")')
+         example='variant("advanced")', phrase='the {name} variant is in play')
 def _variant(rt, name):
     return rt.variant_active(name)
 
@@ -410,13 +445,15 @@ def _variant(rt, name):
 # -------------------------------------------------------------------- choices
 @builtin("choose_number", [Param("low", T.INT), Param("high", T.INT)], T.INT,
          "Ask the acting player for a number in low..high.", kind="choice",
-         example="choose_number(0, production(gold))")
+         example="choose_number(0, production(gold))",
+         phrase='a number from {low} to {high}, as you choose')
 def _choose_number(rt, low, high):
     return rt.choose_number(low, high)
 
 
 @builtin("choose_order", [Param("items", T.list_of(T.ANY))], _same_as_first,
-         "Ask the acting player to put the items in an order.", kind="choice")
+         "Ask the acting player to put the items in an order.", kind="choice",
+         phrase='{items} in an order you choose')
 def _choose_order(rt, items):
     return rt.choose_order(items)
 
@@ -425,7 +462,8 @@ def _choose_order(rt, items):
 @builtin("draw", [Param("count", T.INT), Param("from_zone", T.ZONE), Param("to_zone", T.ZONE),
                   Param("player", T.PLAYER, "you")], T.NONE,
          "Move cards from the top of one zone to another, reshuffling the declared "
-         "discard zone into an empty deck.", kind="effect", example="draw(2, deck, hand)", player_optional=True)
+         "discard zone into an empty deck.", kind="effect", example="draw(2, deck, hand)", player_optional=True,
+         phrase='draw {count#card} from {from_zone@player} into {to_zone@player}')
 def _draw(rt, count, from_zone, to_zone, player):
     rt.draw(count, from_zone, to_zone, player)
 
@@ -434,26 +472,28 @@ def _draw(rt, count, from_zone, to_zone, player):
                  Param("slot", T.INT, "0")], T.NONE,
          "Move a card into a zone. Slot 0 appends; slot 1 inserts first and shifts the "
          "others, sending any overflow to the zone's declared overflow zone.",
-         kind="effect", example="put(card, row, you, 1)", player_optional=True)
+         kind="effect", example="put(card, row, you, 1)", player_optional=True,
+         phrase='put {card} into {zone@player}')
 def _put(rt, card, zone, player, slot):
     rt.put(card, zone, player, slot)
 
 
 @builtin("shuffle", [Param("zone", T.ZONE), Param("player", T.PLAYER, "you")], T.NONE,
-         "Shuffle a zone with the game's seeded random source.", kind="effect", player_optional=True)
+         "Shuffle a zone with the game's seeded random source.", kind="effect", player_optional=True,
+         phrase='shuffle {zone@player}')
 def _shuffle(rt, zone, player):
     rt.shuffle(zone, player)
 
 
 @builtin("mark", [Param("card", T.CARD), Param("marker", T.MARKER)], T.NONE,
          "Put a marker on a card (an exhausted action, a failed project…).", kind="effect",
-         example="mark(this, used)")
+         example="mark(this, used)", phrase='mark {card} {marker}')
 def _mark(rt, card, marker):
     rt.set_marker(card, marker, True)
 
 
 @builtin("unmark", [Param("card", T.CARD), Param("marker", T.MARKER)], T.NONE,
-         "Take a marker off a card.", kind="effect")
+         "Take a marker off a card.", kind="effect", phrase='take the mark {marker} off {card}')
 def _unmark(rt, card, marker):
     rt.set_marker(card, marker, False)
 
@@ -462,7 +502,7 @@ def _unmark(rt, card, marker):
                           Param("player", T.PLAYER, "you"), Param("from_stock", T.RESOURCE, "none")],
          T.NONE, "Put the player's pieces (cubes, workers) on a card, taken from a stock "
          "resource, or from the general supply when none is given.", kind="effect",
-         example="place_pieces(3, c, you)")
+         example="place_pieces(3, c, you)", phrase='put {count} of {player:poss} pieces on {card}')
 def _place_pieces(rt, count, card, player, from_stock):
     rt.place_pieces(count, card, player, from_stock)
 
@@ -470,39 +510,42 @@ def _place_pieces(rt, count, card, player, from_stock):
 @builtin("take_pieces", [Param("count", T.INT), Param("card", T.CARD),
                          Param("player", T.PLAYER, "you"), Param("to_stock", T.RESOURCE, "none")],
          T.NONE, "Take the player's pieces off a card, into a stock resource or back to the "
-         "general supply when none is given.", kind="effect")
+         "general supply when none is given.", kind="effect",
+         phrase='take {count} of {player:poss} pieces off {card}')
 def _take_pieces(rt, count, card, player, to_stock):
     rt.take_pieces(count, card, player, to_stock)
 
 
 @builtin("claim", [Param("space", T.SPACE), Param("player", T.PLAYER, "you")], T.NONE,
          "Put the player's marker on a space (space.claimed_by); none takes it off.",
-         kind="effect", example="claim(space, you)")
+         kind="effect", example="claim(space, you)", phrase='put {player:poss} marker on {space}')
 def _claim(rt, space, player):
     rt.claim(space, player)
 
 
 @builtin("tiles_left", [Param("tile", T.TILE)], T.INT,
          "How many tiles of this type can still be placed (its declared supply minus those "
-         "on the boards); a large number when the supply is unlimited.")
+         "on the boards); a large number when the supply is unlimited.",
+         phrase='the {tile} tiles left', amount='{n} {tile} tiles left')
 def _tiles_left(rt, tile):
     return rt.tiles_left(tile)
 
 
 @builtin("set_turn_order", [Param("order", T.list_of(T.PLAYER))], T.NONE,
-         "Set the turn order for the following turns.", kind="effect")
+         "Set the turn order for the following turns.", kind="effect",
+         phrase='set the turn order to {order}')
 def _set_turn_order(rt, order):
     rt.set_turn_order(order)
 
 
 @builtin("log", [Param("message", T.STR)], T.NONE, "Write a line to the game log.",
-         kind="effect")
+         kind="effect", phrase='')
 def _log(rt, message):
     rt.log(message)
 
 
 @builtin("end_game", [], T.NONE, "End the game after the current step; final scoring follows.",
-         kind="effect")
+         kind="effect", phrase='end the game')
 def _end_game(rt):
     rt.end_game()
 
@@ -525,56 +568,63 @@ def _value_list_result(elem, value):
 
 
 @aggregate("count", "none", None, _int_result, "How many items meet the condition.",
-           example="count(c in cards_in(tableau) where has_tag(c, red))")
+           example="count(c in cards_in(tableau) where has_tag(c, red))",
+         phrase='the number of {bare}{where}')
 def _agg_count(rt, items, keep, value):
     return sum(1 for x in items if keep(x))
 
 
 @aggregate("sum", "required", T.INT, _int_result, "The total of the value over the items.",
-           example="sum(p in players() : stock(gold, p))")
+           example="sum(p in players() : stock(gold, p))",
+         phrase='the total of {value} over {bare}{where}')
 def _agg_sum(rt, items, keep, value):
     return sum(value(x) for x in items if keep(x))
 
 
 @aggregate("highest", "required", T.INT, _int_result,
            "The largest value over the items (0 when there are none).",
-           example="highest(p in players() : track(fame, p))")
+           example="highest(p in players() : track(fame, p))",
+         phrase='the highest {value} among {bare}{where}')
 def _agg_highest(rt, items, keep, value):
     vals = [value(x) for x in items if keep(x)]
     return max(vals) if vals else 0
 
 
 @aggregate("lowest", "required", T.INT, _int_result,
-           "The smallest value over the items (0 when there are none).")
+           "The smallest value over the items (0 when there are none).",
+         phrase='the lowest {value} among {bare}{where}')
 def _agg_lowest(rt, items, keep, value):
     vals = [value(x) for x in items if keep(x)]
     return min(vals) if vals else 0
 
 
 @aggregate("any", "none", None, lambda e, v: T.BOOL, "Whether some item meets the condition.",
-           example="any(s in neighbours(space) where s.tile == tower)")
+           example="any(s in neighbours(space) where s.tile == tower)",
+         phrase='at least one of {bare}{where}')
 def _agg_any(rt, items, keep, value):
     return any(keep(x) for x in items)
 
 
-@aggregate("all", "none", None, lambda e, v: T.BOOL, "Whether every item meets the condition.")
+@aggregate("all", "none", None, lambda e, v: T.BOOL, "Whether every item meets the condition.",
+         phrase='every one of {bare}{where}')
 def _agg_all(rt, items, keep, value):
     return all(keep(x) for x in items)
 
 
 @aggregate("filter", "none", None, _list_result, "The items that meet the condition, in order.",
-           example="filter(c in cards_in(tableau) where has_tag(c, red))")
+           example="filter(c in cards_in(tableau) where has_tag(c, red))", phrase='{source}{where}')
 def _agg_filter(rt, items, keep, value):
     return [x for x in items if keep(x)]
 
 
-@aggregate("map", "required", None, _value_list_result, "The value for each item, in order.")
+@aggregate("map", "required", None, _value_list_result, "The value for each item, in order.",
+         phrase='{value} for each of {bare}{where}')
 def _agg_map(rt, items, keep, value):
     return [value(x) for x in items if keep(x)]
 
 
 @aggregate("first", "none", None, _elem_result,
-           "The first item that meets the condition, or none.")
+           "The first item that meets the condition, or none.", phrase='the first of {bare}{where}')
 def _agg_first(rt, items, keep, value):
     for x in items:
         if keep(x):
@@ -583,7 +633,7 @@ def _agg_first(rt, items, keep, value):
 
 
 @aggregate("last", "none", None, _elem_result,
-           "The last item that meets the condition, or none.")
+           "The last item that meets the condition, or none.", phrase='the last of {bare}{where}')
 def _agg_last(rt, items, keep, value):
     found = None
     for x in items:
@@ -594,14 +644,16 @@ def _agg_last(rt, items, keep, value):
 
 @aggregate("sort", "required", T.INT, _list_result,
            "The items in ascending order of the value; ties keep their order.",
-           example="sort(p in players() : stock(cube, p))")
+           example="sort(p in players() : stock(cube, p))",
+         phrase='{source}{where} in order of {value}')
 def _agg_sort(rt, items, keep, value):
     return sorted((x for x in items if keep(x)), key=value)
 
 
 @aggregate("leaders", "required", T.INT, _list_result,
            "The items sharing the largest value, in order; empty when that value is 0 "
-           "or there are none.", example="leaders(p in players() : cubes_on(c, p))")
+           "or there are none.", example="leaders(p in players() : cubes_on(c, p))",
+         phrase='those of {bare}{where} with the most {value}')
 def _agg_leaders(rt, items, keep, value):
     scored = [(x, value(x)) for x in items if keep(x)]
     best = max((v for _, v in scored), default=0)
@@ -610,14 +662,15 @@ def _agg_leaders(rt, items, keep, value):
 
 @aggregate("choose", "none", None, _elem_result,
            "Ask the acting player to pick one item that meets the condition.", kind="choice",
-           example="choose(c in cards_in(tableau) where has_tag(c, red))")
+           example="choose(c in cards_in(tableau) where has_tag(c, red))",
+         phrase='{one} of your choice from {bare}{where}')
 def _agg_choose(rt, items, keep, value):
     return rt.choose_one([x for x in items if keep(x)], optional=False)
 
 
 @aggregate("choose_optional", "none", None, _elem_result,
            "Like choose, but the player may pick nothing (the result is then none).",
-           kind="choice")
+           kind="choice", phrase='up to {one} of your choice from {bare}{where}')
 def _agg_choose_optional(rt, items, keep, value):
     return rt.choose_one([x for x in items if keep(x)], optional=True)
 
