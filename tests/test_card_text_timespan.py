@@ -39,92 +39,230 @@ def lines(rs, card_id):
     return catalogue_entry(rs, card_id)["lines"]
 
 
-# card id -> the lines a player reads, in order
+# The lines a player reads, in order, written from each card's printed facts
+# (its fields) and the README's design choices. A compiled pattern stands for a
+# line whose wording the renderer is still settling; it still pins the rule.
+def _re(text):
+    return re.compile(text)
+
+
+WHILE_IN_TIMELINE = r"While (this card is in your timeline|the place where this card lies is your timeline), "
 GOLDEN = {
     # ------------------------------------------------------- era I building
     "granary": [
-        "Cost 2 wood. 3 VP, pottery slot. Income: 1 food. While in your timeline: room for "
-        "2 more of every good. Discard: 2 wood.",
+        "Cost 2 wood.",
+        "Luxury slots: 1 pottery.",
+        "Income: 1 food.",
+        "Discard it from your hand for 2 wood.",
+        _re(WHILE_IN_TIMELINE + r"room for 2 more of every basic good\.$"),
         "3 VP.",
     ],
     # ------------------------------------------------------ era II building
     "bank": [
-        "Cost 2 stone + 1 coin. 4 VP, silk slot. Income: 2 coins. Discard: 1 stone + 1 coin.",
+        "Cost 2 stone + 1 coin.",
+        "Luxury slots: 1 silk.",
+        "Income: 2 coins.",
+        "Discard it from your hand for 1 stone + 1 coin.",
         "4 VP.",
     ],
     # ----------------------------------------------------- era III building
     "spaceport": [
-        "Cost 3 ore + 2 stone. 8 VP, 2 Umulium slots. Action: launch up to 1/1/2/2 steps by "
-        "slot, +1 per luxury on it. Discard: 2 ore + 1 stone.",
+        "Cost 3 ore + 2 stone.",
+        "Action yield in timeline slot 1/2/3/4: 1/1/2/2.",
+        "Luxury slots: 2 umulium.",
+        "Discard it from your hand for 2 ore + 1 stone.",
+        "Action (Launch), once per round: Place a worker on this card; launch up to the "
+        "yield of this card's slot (+1 per luxury on it) steps (pay the ore on each space) "
+        "(only if this card is in your timeline with no worker on it and your spaceship can "
+        "launch a step (in era III)).",
         "8 VP.",
     ],
     # ------------------------------------------------------ historical figures
     "potter": [
-        "Cost 1 stone. 2 VP, pottery slot. Action: pay 1 food: take pottery 1/1/1/1 by slot, "
-        "+1 per luxury on it. Discard: 1 stone.",
+        "Cost 1 stone.",
+        "Action yield in timeline slot 1/2/3/4: 1/1/1/1.",
+        "Luxury slots: 1 pottery.",
+        "Discard it from your hand for 1 stone.",
+        "Action (Acquire pottery), once per round: Place a worker on this card; pay 1 food; "
+        "take the yield of this card's slot (+1 per luxury on it) pottery from the supply "
+        "(only if this card is in your timeline with no worker on it and at least 1 pottery "
+        "tile left in the supply and at least 1 food).",
         "2 VP.",
     ],
     "merchant_prince": [
-        "Cost 2 coins + 1 food. 1 peace icon, 5 VP, silk slot and gem slot. Action: gain coins "
-        "1/2/2/2 by slot, +1 per luxury on it. While in your timeline, each luxury you deliver "
-        "gives 1 coin. Discard: 2 coins.",
+        "Cost 2 coins + 1 food.",
+        "1 peace icon.",
+        "Action yield in timeline slot 1/2/3/4: 1/2/2/2.",
+        "Luxury slots: 1 silk + 1 gem.",
+        "Discard it from your hand for 2 coins.",
+        _re(r"Whenever a luxury is delivered by you, if (this card is in your timeline|the "
+            r"place where this card lies is your timeline): Gain 1 coin\.$"),
+        "Action (Trade), once per round: Place a worker on this card; gain coins equal to "
+        "the yield of this card's slot (+1 per luxury on it) (only if this card is in your "
+        "timeline with no worker on it).",
         "5 VP.",
     ],
     "philanthropist": [
-        "Cost 2 coins + 1 food. 6 VP, silk slot. Action: pay 2 food: gain VP 2/3/3/3 by slot, "
-        "+1 per luxury on it. Discard: 2 coins.",
+        "Cost 2 coins + 1 food.",
+        "Action yield in timeline slot 1/2/3/4: 2/3/3/3.",
+        "Luxury slots: 1 silk.",
+        "Discard it from your hand for 2 coins.",
+        "Action (Patronage), once per round: Place a worker on this card; pay 2 food; gain "
+        "victory points equal to the yield of this card's slot (+1 per luxury on it) (only "
+        "if this card is in your timeline with no worker on it and at least 2 food).",
         "6 VP.",
     ],
     # ------------------------------------------------ technologies, each era
     "writing": [
-        "Cost 1 food + 1 wood. 3 VP, book slot. Income: 1 science. When played: 2 science. "
-        "Discard: 1 food + 1 wood.",
+        "Cost 1 food + 1 wood.",
+        "Luxury slots: 1 book.",
+        "Income: 1 science.",
+        "Discard it from your hand for 1 food + 1 wood.",
+        "When it comes into play: raise the science 2 steps.",
         "3 VP.",
     ],
     "navigation": [
-        "Cost 1 wood + 1 coin. 4 VP, fur slot. While in your timeline: every sail moves up to "
-        "1 more step. Discard: 1 wood + 1 coin.",
+        "Cost 1 wood + 1 coin.",
+        "Luxury slots: 1 fur.",
+        "Discard it from your hand for 1 wood + 1 coin.",
+        _re(WHILE_IN_TIMELINE + r"every sail moves up to 1 more step\.$"),
         "4 VP.",
     ],
     "internet": [
-        "Cost 3 coins. 6 VP + 1 per technology card you played, book slot. When played: "
-        "2 culture. Discard: 2 coins.",
+        "Cost 3 coins.",
+        "Luxury slots: 1 book.",
+        "Discard it from your hand for 2 coins.",
+        "When it comes into play: raise the culture 2 steps.",
         "VP: 6 plus the number of technology cards in your timeline and legacy.",
     ],
     # ---------------------------------------------------------- starting card
     "rk_delta_farmers": [
-        "1 peace icon, pottery slot. Action: gain food 2/2/3/3 by slot, +1 per luxury on it.",
+        "1 peace icon.",
+        "Action yield in timeline slot 1/2/3/4: 2/2/3/3.",
+        "Luxury slots: 1 pottery.",
+        "Action (Harvest), once per round: Place a worker on this card; gain food equal to "
+        "the yield of this card's slot (+1 per luxury on it) (only if this card is in your "
+        "timeline with no worker on it).",
     ],
     # -------------------------------------------------------- discovery tiles
-    "disc_fertile_valley": ["3 food."],
-    "disc_jet_stream": ["Your plane moves 2 steps for free."],
-    # -------------------------------------------------------- civilisation
+    "disc_fertile_valley": ["Reward: gain 3 food."],
+    "disc_jet_stream": ["Reward: raise the air exploration (plane) 2 steps."],
+    # -------------------------------------------------------- civilisations
     "river_kingdom": [
-        "Priority 1, 2 peace icons. Starts with 3 food + 2 wood + 1 stone + 2 coins. Income: "
-        "1 food. Spaces: Floodplain (3 food); Clay and reed (2 stone and 1 wood); Scribes "
-        "(1 science); River rites (1 culture); River trade (exclusive) (pay 2 food: 1 pottery "
-        "and 1 culture). Ability: Fertile delta: each pottery you have delivered gives 2 food "
-        "per income instead of 1. Starting cards: Delta Farmers, Potters' Quarter, Sun Temple.",
+        "2 peace icons.",
+        "Income: 1 food.",
+        "Priority 1.",
+        "Starts with 3 food + 2 wood + 1 stone + 2 coins.",
+        "Starting cards in timeline slots 1–3: Delta Farmers, Potters' Quarter and Sun Temple.",
+        "Each pottery you have delivered gives 1 more food per income.",
+        "Action (Floodplain), once per round: Place a worker on this card; gain food equal to "
+        "3 (+1 per tools upgrade) (only if you have a worker left).",
+        "Action (Clay and reed), once per round: Place a worker on this card; gain stone "
+        "equal to 2 (+1 per tools upgrade); gain 1 wood (only if you have a worker left).",
+        "Action (Scribes), once per round: Place a worker on this card; raise the science "
+        "1 step (only if you have a worker left).",
+        "Action (River rites), once per round: Place a worker on this card; raise the culture "
+        "1 step (only if you have a worker left).",
+        "Action (River trade (exclusive)), once per round: Place a worker on this card; pay "
+        "2 food; take 1 pottery from the supply; raise the culture 1 step (only if you have "
+        "a worker left and at least 2 food and at least 1 pottery tile left in the supply).",
     ],
-    # ------------------------------------------------- tech board, technology
+    "steppe_riders": [  # 0 peace icons: nothing printed
+        "Income: 1 food + 1 ore.",
+        "Priority 5.",
+        "Starts with 4 food + 1 wood + 1 ore + 2 coins.",
+        "Starting cards in timeline slots 1–3: Herders, Trappers and Kurultai.",
+        "Every card you discard for goods gives 1 more food.",
+        "Action (Herds), once per round: Place a worker on this card; gain food equal to 3 "
+        "(+1 per tools upgrade) (only if you have a worker left).",
+        "Action (Raids), once per round: Place a worker on this card; gain wood equal to 1 "
+        "(+1 per tools upgrade); gain 1 stone; gain 1 ore (only if you have a worker left).",
+        "Action (Chants), once per round: Place a worker on this card; raise the culture "
+        "1 step (only if you have a worker left).",
+        "Action (Shamans), once per round: Place a worker on this card; raise the science "
+        "1 step (only if you have a worker left).",
+        "Action (Fur hunt (exclusive)), once per round: Place a worker on this card; pay "
+        "1 food; take 1 fur from the supply; gain 2 coins (only if you have a worker left "
+        "and at least 1 food).",
+    ],
+    # ------------------------------------------ tech boards and technologies
     "path_of_scholars": ["Temple Schools, Cartography, Printing, Universities."],
+    "sch_cartography": [
+        "To unlock it you need: at least 4 science.",
+        "Cost 1 wood + 1 coin.",
+        "Action (Chart the coasts), once per round: Place a worker on this card; sail up to "
+        "2 steps (pay the food on each space) (only if this card is unlocked with no worker "
+        "on it and your ship can sail a step).",
+    ],
+    "mer_exchange": [
+        "To unlock it you need: at least 10 science.",
+        "Cost 1 stone + 2 coins.",
+        _re(r"While (this technology is unlocked|the place where this card lies is your "
+            r"technologies on the tech board and this card is not marked locked), room for "
+            r"5 more coins\.$"),
+        "1 VP per silk delivered onto cards in your timeline and legacy.",
+    ],
+    "mys_medicine": [
+        "To unlock it you need: at least 5 science.",
+        "Cost 2 food + 1 coin.",
+        "When it comes into play: gain 1 population.",
+    ],
+    # -------------------------------------------------------------- wonders
+    "great_library": [
+        "To build it you need: at least 2 culture.",
+        "Cost 2 stone + 1 wood + 1 book.",
+        "1 peace icon.",
+        "Action (Study halls), once per round: Place a worker on this card; raise the "
+        "science 2 steps (only if this card is one of your built wonders with no worker on it).",
+        "When a camel visits it: raise the science 2 steps.",
+        "8 VP.",
+    ],
+    "colossus": [
+        "To build it you need: at least 3 culture.",
+        "Cost 2 ore + 2 stone.",
+        "1 peace icon.",
+        "Action (Beacon), once per round: Place a worker on this card; sail up to 2 steps "
+        "(pay the food on each space) (only if this card is one of your built wonders with "
+        "no worker on it and your ship can sail a step).",
+        "When a camel visits it: gain 2 coins; sail up to 1 step (pay the food on each space).",
+        "6 VP.",
+    ],
     # --------------------------------------------------------------- market
-    "m1_silk": ["2 coins → 1 silk."],
+    "m1_silk": ["Cost 2 coins.", "When bought: take 1 silk from the supply."],
+    "m1_timber": ["When bought: gain 2 wood."],  # free: no cost printed
     "market_tile": [
         "Camel destination: free; take at most one offer from the market row (pay its price).",
     ],
     # ----------------------------------------------------------- upgrades
-    # generated from the modifiers (README design choice 19: a storehouse gives
-    # room for 2 more goods and 3 more coins; tools +1 on every goods space)
+    # README design choice 19: a storehouse gives room for 2 more goods and 3 more
+    # coins; tools +1 on every goods space; an academy pays 1 science as income
     "upgrade_storehouse": ["Room for 2 more of every basic good.", "Room for 3 more coins."],
     "upgrade_tools": ["Each goods space of your civilisation board gives 1 more."],
     "upgrade_hull": ["Every sail moves up to 1 more step."],
     "upgrade_engines": ["Every fly and launch moves up to 1 more step."],
+    "upgrade_academy": ["Income: 1 science."],
+    # -------------------------------------------------------------- visions
+    "vision_builders": [
+        "Goal at the end of the game (each neighbour who meets it scores it): at least "
+        "4 building cards in your timeline and legacy.",
+        "10 VP.",
+    ],
+    "vision_waves": [
+        "Goal at the end of the game (each neighbour who meets it scores it): at least "
+        "6 ocean steps (ship).",
+        "10 VP.",
+    ],
+    "vision_merchants": [
+        "Goal at the end of the game (each neighbour who meets it scores it): at least "
+        "10 coins.",
+        "10 VP.",
+    ],
     # --------------------------------------------------------- solo, covers
     "scenario_thousand_islands": [
-        "Solo scenario 4: play The Island League with the Path of the Sailors. Your starting "
-        "wonder card is Colossus; your two visions are Rulers of the Waves and Age of Peace, "
-        "and you must meet both to win.",
+        "Civilisation board: The Island League.",
+        "Tech board: Path of the Sailors.",
+        "Starting wonder card: Colossus.",
+        "Visions: Rulers of the Waves and Age of Peace; you win only if you meet both.",
     ],
     "cover_tile": [
         "Closes a board area: an exploration set space or market space not used at this "
@@ -133,77 +271,24 @@ GOLDEN = {
 }
 
 
+def _same(line, want):
+    return bool(want.match(line)) if isinstance(want, re.Pattern) else line == want
+
+
 @pytest.mark.parametrize("card_id", sorted(GOLDEN))
 def test_golden_card_text(rs, card_id):
-    assert lines(rs, card_id) == GOLDEN[card_id]
+    got, want = lines(rs, card_id), GOLDEN[card_id]
+    assert len(got) == len(want), got
+    for line, expected in zip(got, want):
+        assert _same(line, expected), (line, expected)
 
 
-# Requirements are generated. How a comparison with a track or a ruleset
-# function reads is still being settled in the renderer, so these accept the
-# phrasings that state the rule; each fails if the number, the track or the
-# thing counted is wrong.
-def _either(*forms):
-    return re.compile(r"^Requires (" + "|".join(forms) + r")\.$")
-
-
-REQUIREMENTS = {
-    # a wonder needs its culture level (README design choice 11)
-    "great_library": _either("at least 2 culture", "your culture is at least 2",
-                             "2 culture or more"),
-    "colossus": _either("at least 3 culture", "your culture is at least 3",
-                        "3 culture or more"),
-    # a technology needs its science level (design choice 3)
-    "sch_cartography": _either("at least 4 science", "your science is at least 4",
-                               "4 science or more"),
-    "mer_exchange": _either("at least 10 science", "your science is at least 10",
-                            "10 science or more"),
-    # vision goals (design choice 18)
-    "vision_merchants": _either("at least 10 coins"),
-    "vision_builders": _either(
-        "at least 4 building cards in your timeline and legacy",
-        "the number of building cards in your timeline and legacy is at least 4"),
-    "vision_wonders": _either("at least 3 of the cards in your built wonders",
-                              "at least 3 built wonders"),
-    "vision_past": _either("at least 5 of the cards in your legacy",
-                           "at least 5 cards in your legacy"),
-    "vision_invention": _either(
-        "the number of technology cards in your timeline and legacy plus the number of "
-        "your unlocked technologies is at least 5",
-        "at least 5 technology cards in your timeline and legacy and unlocked technologies"),
-}
-
-
-@pytest.mark.parametrize("card_id", sorted(REQUIREMENTS))
-def test_requirement_states_the_rule(rs, card_id):
-    entry = catalogue_entry(rs, card_id)
-    assert REQUIREMENTS[card_id].match(entry["requirement"]), entry["requirement"]
-    assert entry["lines"][0] == entry["requirement"]
-
-
-@pytest.mark.parametrize("card_id, text, vp", [
-    ("great_library", "Cost 2 stone + 1 wood + 1 book; culture 2. 8 VP, 1 peace. Visit: "
-     "2 science. Owner's action: 2 science.", "8 VP."),
-    ("colossus", "Cost 2 ore + 2 stone; culture 3. 6 VP, 1 peace. Visit: 2 coins, then sail "
-     "up to 1. Owner's action: sail up to 2.", "6 VP."),
-    ("sch_cartography", "Science 4, 1 wood + 1 coin. Action: sail up to 2.", ""),
-    ("mer_exchange", "Science 10, 1 stone + 2 coins. Room for 5 more coins. End: 1 VP per "
-     "silk you delivered.", "VP: the silk you delivered onto cards in your timeline and legacy."),
-])
-def test_wonders_and_technologies(rs, card_id, text, vp):
-    entry = catalogue_entry(rs, card_id)
-    assert entry["text"] == text
-    assert entry["vp"] == vp
-
-
-@pytest.mark.parametrize("card_id, vp", [
-    ("vision_merchants", 10), ("vision_builders", 10), ("vision_wonders", 12),
-    ("vision_past", 10), ("vision_invention", 11),
-])
-def test_visions_have_generated_text(rs, card_id, vp):
-    """A vision is its goal and its VP, both generated (no hand-written text)."""
-    entry = catalogue_entry(rs, card_id)
-    assert rs.cards[card_id].data.get("text") is None
-    assert entry["lines"] == [entry["requirement"], f"{vp} VP."]
+def test_only_boards_tiles_and_one_vision_keep_hand_text(rs):
+    """The README lists the cards whose words are hand-written; nothing else may be."""
+    hand = sorted(c for c, e in rs.cards.items() if e.data.get("text"))
+    assert hand == sorted(["path_of_scholars", "path_of_sailors", "path_of_merchants",
+                           "path_of_builders", "path_of_mystics", "path_of_explorers",
+                           "market_tile", "cover_tile", "vision_storehouses"])
 
 
 def test_every_card_says_something(rs):
@@ -239,104 +324,105 @@ def test_english_zone_ids_are_words_a_player_reads():
     assert all(z.isalpha() for z in _ENGLISH_ZONE_IDS)
 
 
-# ------------------------------------------- hand-written text against the fields
-_WORD = {"coins": "coin", "coin": "coin", "gems": "gem", "books": "book", "relics": "relic",
-         "furs": "fur", "umulium": "umulium"}
 
 
-def _goods(text: str) -> Counter:
-    out = Counter()
-    for n, word in re.findall(r"(\d+) ([A-Za-z]+)", text):
-        word = word.lower()
-        out[_WORD.get(word, word)] += int(n)
-    return out
+# ------------------------------------------------ printed facts on every card
+# Written from the fields, independently of the renderer: what a player needs to
+# play a card without the physical one.
+_ONE = {"coin": "coin", "gem": "gem", "book": "book", "relic": "relic", "fur": "fur",
+        "umulium": "umulium"}
+_MANY = {"coin": "coins", "fur": "furs", "gem": "gems", "book": "books", "relic": "relics"}
 
 
-def _hand_cards(rs, *types):
+def _counted(goods):
+    counts = Counter(goods)
+    return " + ".join(f"{n} {(_MANY.get(g, g) if n > 1 else _ONE.get(g, g))}"
+                      for g, n in counts.items())
+
+
+def _played_cards(rs):
     return [c for c, e in rs.cards.items()
-            if e.data.get("text") and e.data.get("type") in types]
+            if e.data.get("type") in ("figure", "building", "technology")]
 
 
-HISTORICAL = ("building", "figure", "technology")
+def test_every_historical_card_shows_cost_slots_yields_and_discard(rs):
+    missing = []
+    for c in _played_cards(rs):
+        f = rs.cards[c].data.get("fields", {})
+        got = lines(rs, c)
+        want = []
+        if f.get("price"):
+            want.append(f"Cost {_counted(f['price'])}.")
+        if f.get("peace"):
+            want.append(f"{f['peace']} peace icon{'' if f['peace'] == 1 else 's'}.")
+        if f.get("slot_yield"):
+            want.append("Action yield in timeline slot 1/2/3/4: "
+                        + "/".join(map(str, f["slot_yield"])) + ".")
+        if f.get("luxury_slots"):
+            want.append(f"Luxury slots: {_counted(f['luxury_slots'])}.")
+        if f.get("discard_goods"):
+            want.append(f"Discard it from your hand for {_counted(f['discard_goods'])}.")
+        if isinstance(rs.cards[c].data.get("vp"), int):
+            want.append(f"{rs.cards[c].data['vp']} VP.")
+        missing += [f"{c}: {w!r}" for w in want if w not in got]
+    assert missing == []
 
 
-def test_hand_text_costs_and_discards_match_the_fields(rs):
-    wrong = []
-    for c in _hand_cards(rs, *HISTORICAL, "wonder"):
-        data = rs.cards[c].data
-        fields, text = data.get("fields", {}), data["text"]
-        cost = re.match(r"Cost ([^.;]+)[.;]", text)
-        if fields.get("price") and (not cost or _goods(cost.group(1)) != Counter(fields["price"])):
-            wrong.append(f"{c}: cost")
-        discard = re.search(r"Discard: ([^.]+)\.", text)
-        if fields.get("discard_goods") and (
-                not discard or _goods(discard.group(1)) != Counter(fields["discard_goods"])):
-            wrong.append(f"{c}: discard")
-    assert wrong == []
+def test_every_card_with_income_says_so(rs):
+    missing = []
+    for c, e in rs.cards.items():
+        f = e.data.get("fields", {})
+        for key in ("income", "income_tracks"):
+            if f.get(key):
+                want = f"Income: {_counted(f[key])}."
+                if want not in lines(rs, c):
+                    missing.append(f"{c}: {want!r}")
+    assert missing == []
 
 
-def test_hand_text_vp_peace_income_and_yields_match_the_fields(rs):
-    wrong = []
-    for c in _hand_cards(rs, *HISTORICAL, "wonder"):
-        data = rs.cards[c].data
-        fields, text = data.get("fields", {}), data["text"]
-        if isinstance(data.get("vp"), int) and data["vp"] > 0:
-            m = re.search(r"(\d+) VP", text)
-            if not m or int(m.group(1)) != data["vp"]:
-                wrong.append(f"{c}: VP")
-        peace = re.search(r"(\d+) peace", text)
-        if (int(peace.group(1)) if peace else 0) != fields.get("peace", 0):
-            wrong.append(f"{c}: peace")
-        income = Counter(fields.get("income", [])) + Counter(fields.get("income_tracks", []))
-        m = re.search(r"Income: ([^.]+)\.", text)
-        if (_goods(m.group(1)) if m else Counter()) != income:
-            wrong.append(f"{c}: income")
-        if fields.get("slot_yield") and "/".join(map(str, fields["slot_yield"])) not in text:
-            wrong.append(f"{c}: slot yields")
-        for lux, n in Counter(fields.get("luxury_slots", [])).items():
-            slot = f"{'2 ' if n == 2 else ''}{lux} slot{'s' if n == 2 else ''}"
-            if slot.lower() not in text.lower():
-                wrong.append(f"{c}: {lux} slots")
-    assert wrong == []
-
-
-def test_market_cards_state_their_price(rs):
-    wrong = []
-    for c in _hand_cards(rs, "market_card"):
-        data = rs.cards[c].data
-        price = data.get("fields", {}).get("price") or []
-        text = data["text"]
-        if price:
-            if _goods(text.split("→")[0]) != Counter(price):
-                wrong.append(c)
-        elif not text.startswith("Free:"):
-            wrong.append(c)
-    assert wrong == []
-
-
-def test_scenario_cards_name_their_setup(rs):
-    for c in _hand_cards(rs, "scenario"):
-        f = rs.cards[c].data["fields"]
-        text = rs.cards[c].data["text"]
-        for part in [f["scenario_civ"], f["scenario_tech_board"], f["scenario_wonder"],
-                     *f["scenario_visions"]]:
-            assert rs.cards[part].data["name"] in text, (c, part)
+def test_slot_dependent_actions_print_their_yields(rs):
+    """An action that reads 'the yield of this card's slot' needs the yields on the card."""
+    bad = [c for c in rs.cards
+           if any("yield of this card's slot" in line for line in lines(rs, c))
+           and not any(line.startswith("Action yield in timeline slot") for line in lines(rs, c))]
+    assert bad == []
 
 
 def test_civilisation_boards_state_their_printed_facts(rs):
-    boards = _hand_cards(rs, "civilization")
+    boards = [c for c, e in rs.cards.items() if e.data.get("type") == "civilization"]
     assert len(boards) == 6
     for c in boards:
         f = rs.cards[c].data["fields"]
-        text = rs.cards[c].data["text"]
-        assert f"Priority {f['priority']}," in text, c
-        icons = f.get("peace", 0)
-        assert f"{icons} peace icon{'' if icons == 1 else 's'}" in text, c
-        starts = re.search(r"Starts with ([^.]+)\.", text)
-        assert starts and _goods(starts.group(1)) == Counter(f["start_goods"]), c
-        income = re.search(r"Income: ([^.]+)\.", text)
-        assert income and _goods(income.group(1)) == Counter(f["income"]), c
+        got = lines(rs, c)
+        assert f"Priority {f['priority']}." in got, c
+        assert f"Starts with {_counted(f['start_goods'])}." in got, c
         names = [rs.cards[s].data["name"] for s in f["start_cards"]]
-        assert f"Starting cards: {', '.join(names)}." in text, c
+        assert (f"Starting cards in timeline slots 1–3: {', '.join(names[:-1])} and "
+                f"{names[-1]}.") in got, c
         for action in rs.cards[c].data["actions"]:
-            assert action["name"] in text, (c, action["name"])
+            assert any(line.startswith(f"Action ({action['name']}), once per round: ")
+                       for line in got), (c, action["name"])
+
+
+def test_scenario_cards_name_their_setup(rs):
+    for c, e in rs.cards.items():
+        if e.data.get("type") != "scenario":
+            continue
+        f = e.data["fields"]
+        text = " ".join(lines(rs, c))
+        for part in [f["scenario_civ"], f["scenario_tech_board"], f["scenario_wonder"],
+                     *f["scenario_visions"]]:
+            assert rs.cards[part].data["name"] in text, (c, part)
+        assert "you win only if you meet both" in text
+
+
+def test_wonders_state_culture_cost_and_camel_visit(rs):
+    for c, e in rs.cards.items():
+        if e.data.get("type") != "wonder":
+            continue
+        got = lines(rs, c)
+        level = int(e.data["requires"].split(">=")[1])
+        assert got[0] == f"To build it you need: at least {level} culture.", c
+        assert got[1] == f"Cost {_counted(e.data['fields']['price'])}.", c
+        assert any(line.startswith("When a camel visits it: ") for line in got), c
+        assert got[-1] == f"{e.data['vp']} VP.", c
