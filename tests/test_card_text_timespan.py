@@ -12,11 +12,12 @@ technologies, the market, upgrade tiles, cover tiles and solo scenarios. Each
 expectation was written from those facts first and then compared with what
 the renderer says.
 
-Many Timespan cards keep a hand-written `text:` because their printed facts
-live in card fields that card text does not render yet (see the README,
-section "Card text"); a test here checks those texts against the fields, so
-they cannot drift from what the cards do. A last test reads every card and
-fails on any effect code left in the words.
+The words are generated: printed facts from the card fields' phrases, effects
+from the actions, modifiers, triggers and blocks. Only 9 cards keep a
+hand-written `text:` (the README, section "Card text", says why), and a test
+pins that list. Further tests compute, from the fields alone, what every
+historical card, wonder, civilisation board and scenario card must show, and a
+last one reads every card and fails on any effect code left in the words.
 """
 
 from __future__ import annotations
