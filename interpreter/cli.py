@@ -563,7 +563,7 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
 
     from rich.console import Console
 
-    from .engine.agents import HumanAgent
+    from .engine.agents import HumanAgent, UndoRequest
     from .engine.render import score_table
     from .engine.saves import SaveProblem, prepare
     from .engine.session import GameError, build_game, make_record, place_in_record, run
@@ -618,7 +618,15 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
 
     try:
         with _hangup_as_interrupt(human):
-            result = run(game)
+            while True:
+                try:
+                    result = run(game)
+                    break
+                except UndoRequest as back:  # replay the record up to that decision
+                    live = [getattr(a, "live", a) for a in game.agents]
+                    game = build_game(rs, players, seed, kinds, tuple(variants),
+                                      prefix=game.record[:back.at], live_agents=live)
+                    console.print("[dim]back to your previous decision[/dim]")
     except _SaveNow:
         stop("stopped as you asked", 0)
     except _EndOfInput:
@@ -849,7 +857,7 @@ def _decision_watch(console, every: bool, at: int | None):
         if number == at:
             seat = visible(game.state.players[decision.player].name)
             console.print(f"decision {number} · {seat}", markup=False, soft_wrap=True)
-            HumanAgent(console).show(decision, game.view(decision.player), game)
+            HumanAgent(console).show(decision, game.view(decision.player), game, full=True)
             console.print(f"answer in the record: {visible(answer_text(decision, answer))}",
                           markup=False, soft_wrap=True)
             raise _ShownAt

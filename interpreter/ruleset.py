@@ -148,7 +148,8 @@ class Ruleset:
             if tree is None:
                 self.explainers[key] = lambda f: "its condition does not hold"
             else:
-                self.explainers[key] = Compiler(self.table, self.code).explainer(tree)
+                words = self.words
+                self.explainers[key] = lambda f: words.why_not(tree, f)
         return self.explainers[key]
 
     @property

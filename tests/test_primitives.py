@@ -320,7 +320,7 @@ def test_requirement_explains_itself_through_meets_requirements(tmp_path):
     with pytest.raises(RequirementFailed) as info:
         run(rs, g, "require meets_requirements(item(filter(x in all_cards_in(deck) where "
                    "x.id == coupon), 1))")
-    assert info.value.message == "Coupon needs fame >= 2, but fame is 0"
+    assert info.value.message == "Coupon needs your fame to be at least 2; it is 0"
 
 
 def test_unfinished_games_are_reported(tmp_path):
@@ -484,7 +484,9 @@ def test_an_action_offered_for_each_element_of_a_list(tmp_path):
     g.state.players[0].stock["gold"] = 2
     choices = runner.available("work", 0, {"card_actions": False}, True)
     refused = choices.pop("__refused__")
-    assert "action:buy:1" not in choices and refused["Buy: Statue"].startswith("needs stock")
+    # the reason is made when it is read, in words, with the numbers (the statue costs 3)
+    assert "action:buy:1" not in choices and refused["Buy: Statue"]() == \
+        "needs at least 3 gold; you have 2"
     assert runner.perform(choices["action:buy:2"], 0)
     assert g.state.cards[row[1]].zone == "tableau"
     # once per round counts the action, whichever card it was for

@@ -154,8 +154,11 @@ def test_at_shows_the_deciding_seats_view_and_nobody_elses_hidden_cards(recorded
     for card in own:
         assert card in flat
     # a name that other cards' names or printed text mention may be read there
-    mentioned = " ".join(f"{c.data.get('name', '')} {c.data.get('text', '')}"
-                         for c in rs.cards.values() if c.data.get("name") not in others)
+    # (the texts of the cards this seat is shown: 'Needs Basic Tools' names a card)
+    from interpreter.cardtext import catalogue_entry
+    shown = {game.state.cards[c].def_id for (zone, owner), cards in game.state.zones.items()
+             if game.visible_to(zone, owner, decision.player) == "all" for c in cards}
+    mentioned = " ".join(" ".join(catalogue_entry(rs, cid)["lines"]) for cid in shown)
     checked = [card for card in others if card not in mentioned]
     assert checked or not others
     for card in checked:

@@ -77,6 +77,37 @@ COMMON = {
             }, required=["id"]),
         ],
     },
+    "block_decl": {
+        "description": "A named effect block: its id, or an object with id, name, description "
+                       "and the phrase that leads its words in card text.",
+        "anyOf": [
+            {"$ref": "#/$defs/id"},
+            obj("A named effect block with details.", {
+                "id": ref("id", "The id effects use ('run ID of card')."),
+                "name": ref("name", "The printed name; card text leads the block's words "
+                            "with it ('Completion: draw 1 card.')."),
+                "description": ref("description", "When it runs."),
+                "phrase": string("How card text introduces the block, with {effect} its "
+                                 "words, e.g. 'When you visit it: {effect}'."),
+            }, required=["id"]),
+        ],
+    },
+    "card_type_decl": {
+        "description": "A card type: its id, or an object with id, name, description and how "
+                       "its cards' requirement reads.",
+        "anyOf": [
+            {"$ref": "#/$defs/id"},
+            obj("A card type with details.", {
+                "id": ref("id", "The id effects use."),
+                "name": ref("name", "The printed name."),
+                "plural": ref("id", "Another spelling effects may use."),
+                "description": ref("description", "What it is."),
+                "requirement": string("How card text introduces the requirement of cards of "
+                                      "this type (default 'Requires'), e.g. 'Goal at the end "
+                                      "of the game'."),
+            }, required=["id"]),
+        ],
+    },
     "params": {"type": "object", "description": "Named parameters and their types.",
                "additionalProperties": {"$ref": "#/$defs/type_name"},
                "propertyNames": {"pattern": ID_PATTERN}},
@@ -149,11 +180,11 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
     "card_resources": arr("Resources that sit on cards (animals, microbes…).",
                           ref("simple_decl", "A card resource.")),
     "tags": arr("Card tags.", ref("simple_decl", "A tag.")),
-    "card_types": arr("Card types.", ref("simple_decl", "A card type.")),
+    "card_types": arr("Card types.", ref("card_type_decl", "A card type.")),
     "markers": arr("Markers that can sit on cards (used, failed…).",
                    ref("simple_decl", "A marker.")),
     "blocks": arr("Named effect blocks cards may declare besides 'play'.",
-                  ref("simple_decl", "An effect block name.")),
+                  ref("block_decl", "An effect block name.")),
     "tracks": arr("Counters and tracks, global or per player.", obj(
         "A track.", {
             "id": ref("id", "The id effects use."),
@@ -166,6 +197,9 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
             "start": integer("The starting value."),
             "step": integer("How much one step changes the value (default 1)."),
             "unit": string("How values are shown, e.g. '°C' or '%'.", maxLength=10),
+            "amount": string("How an amount of it reads, {n} the number and {s} an 's' "
+                             "unless n is 1, e.g. '{n} culture' (default: with the unit, or "
+                             "'your <name> is at least n')."),
             "emits": ref("id", "An event fired after each move of at least one step, with "
                          "params player, track and steps (declare it under 'events')."),
             "rewards": arr("What reaching a value gives.", obj(
@@ -261,6 +295,10 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
             "type": ref("type_name", "Its type."),
             "description": ref("description", "What it means."),
             "default": {"description": "The value when a card does not give one."},
+            "name": ref("name", "How people call it ('points', 'price')."),
+            "phrase": string("A sentence of card text for a card whose value is not the "
+                             "default, {value} the value ('Needs {value}.'); for a truth "
+                             "value the phrase is shown when it is true."),
         }, required=["id", "type"])),
     "constants": {"type": "object", "description": "Named numbers and texts rules refer to.",
                   "additionalProperties": {"description": "A constant's value.",
@@ -326,6 +364,9 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
             "returns": ref("type_name", "The type of its result."),
             "value": ref("expression", "The result, as one expression."),
             "do": ref("effect", "The body, with 'return'."),
+            "amount": string("For a number: how an amount of it reads in a requirement, {n} "
+                             "the number, {s} an 's' unless n is 1, e.g. '{n} {t} tag{s}'."),
+            "noun": string("For a list: what one element is called ('time frame')."),
         "phrase": string("How people read a use of it, {param} filled in from the arguments, "
                          "e.g. 'lose {n} {r} production'. An empty phrase marks an adjustment "
                          "card text leaves out. See docs/words.md."),

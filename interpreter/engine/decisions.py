@@ -10,26 +10,63 @@ record or a scenario that picks one gets told exactly which requirement failed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, Union
+
+Text = Union[str, Callable[[], str]]  # words, or how to make them when someone reads them
 
 
-@dataclass
+def _resolve(text: Text) -> str:
+    return text if isinstance(text, str) else str(text())
+
+
 class Option:
-    label: str
-    value: Any = None
-    key: str = ""  # a stable name for scripts and scenarios ("action:travel")
+    """One answer. Its label may be given as a function: words are made only when read."""
+
+    __slots__ = ("_label", "value", "key")
+
+    def __init__(self, label: Text, value: Any = None, key: str = ""):
+        self._label = label
+        self.value = value
+        self.key = key  # a stable name for scripts and scenarios ("action:travel")
+
+    @property
+    def label(self) -> str:
+        if not isinstance(self._label, str):
+            self._label = _resolve(self._label)
+        return self._label
+
+    def __repr__(self) -> str:
+        return f"Option({self.label!r}, {self.value!r}, {self.key!r})"
 
 
 @dataclass
 class Decision:
     player: int  # seat
     kind: str  # action | card | player | space | option | confirm | number | order | item
-    prompt: str
+    prompt_text: Text
     options: list[Option] = field(default_factory=list)
     low: int | None = None  # for kind == "number"
     high: int | None = None
-    refused: dict[str, str] = field(default_factory=dict)  # label -> reason
+    # label -> reason (each reason words or a function), or a function making that dict
+    refused_text: Any = field(default_factory=dict)
     optional: bool = False  # "none" is among the options (last)
+    about: list = field(default_factory=list)  # cards the question is about (shown with it)
+
+    @property
+    def prompt(self) -> str:
+        if not isinstance(self.prompt_text, str):
+            self.prompt_text = _resolve(self.prompt_text)
+        return self.prompt_text
+
+    @property
+    def refused(self) -> dict[str, str]:
+        """Options that exist but are not allowed now, with the reason in words."""
+        text = self.refused_text
+        if callable(text):
+            self.refused_text = text = text()
+        if any(not isinstance(v, str) for v in text.values()):
+            self.refused_text = text = {k: _resolve(v) for k, v in text.items()}
+        return text
 
     @property
     def is_range(self) -> bool:

@@ -75,9 +75,15 @@ class FlowRunner:
             if "until" in rounds and g.run_code(("flow", "rounds", "until"), g.frame(None)):
                 break
         g.state.phase = "end"
+        g.log("— End of the game —")
         g.run_code(("flow", "end", "then"), g.frame(None))
         self.end_rewards()
-        return self.score()
+        result = self.score()
+        for seat, parts in enumerate(result.breakdown):  # the final scoring, told
+            reasons = ", ".join(f"{v} {k}" for k, v in parts.items() if v)
+            g.log(f"  {g.state.players[seat].name}: {result.scores[seat]} points"
+                  + (f" ({reasons})" if reasons else ""))
+        return result
 
     def end_rewards(self) -> None:
         """Track rewards marked 'when: end' go to every player who reached them."""
@@ -102,6 +108,7 @@ class FlowRunner:
         cond = self.rs.code.get(("phase", pid, "if"))
         if cond is not None and not cond(g.frame(None)):
             return
+        g.log(f"· {g.phase_name(pid)}")
         g.run_code(("phase", pid, "do"), g.frame(None))
         turns = data.get("turns")
         if turns:
@@ -176,15 +183,20 @@ class FlowRunner:
         main_possible = any(not (o.action or {}).get("free") for o in opts)
         if may_pass and taken == 0:
             # before a first action, passing is the only way out of an action round
-            opts.append(ActionChoice("pass", "pass (no more turns this round)"))
+            opts.append(ActionChoice("pass", f"pass (no more turns this {g.rs.words.rounds})"))
         elif taken >= required or not main_possible:
             opts.append(ActionChoice("end", "end turn"))
         if len(opts) == 1 and opts[0].key in ("end", "pass"):
             return opts[0]  # nothing at all can be done
-        shown = actions if actions < BIG_TURN else "any"
+        if actions >= BIG_TURN:
+            count = f" ({taken} taken this turn)" if taken else ""
+        elif actions > 1:
+            count = f" (action {taken + 1} of {actions})"
+        else:
+            count = ""
         decision = Decision(seat, "action", f"{g.state.players[seat].name}: choose an "
-                            f"action ({taken} of {shown} taken)",
-                            [Option(o.label, o, o.key) for o in opts], refused=refused)
+                            f"action{count}",
+                            [Option(o.label, o, o.key) for o in opts], refused_text=refused)
         return opts[g.decide(decision)]
 
     def simultaneous(self, pid: str, turns: dict, actions: int, required: int) -> None:
@@ -240,7 +252,7 @@ class FlowRunner:
                               pick.bind)
         if reason is not None:
             g.log(f"{g.state.players[seat].name}: {pick.label}")
-            return self._refused(pick, seat, reason)
+            return self._refused(pick, seat, reason if isinstance(reason, str) else reason())
         return self.perform(pick, seat)
 
     def _refused(self, pick: ActionChoice, seat: int, reason: str) -> bool:
@@ -331,7 +343,10 @@ class FlowRunner:
         if cond is not None:
             f = self._frame(seat, card, bind)
             if not cond(f):
-                return self.rs.explainer(key + ("if",))(f)
+                if action.get("reason"):
+                    return str(action["reason"])
+                explain = self.rs.explainer(key + ("if",))
+                return lambda: explain(f)  # words are made only if someone reads them
         return None
 
     def _code_key(self, pick: ActionChoice) -> tuple:

@@ -140,6 +140,22 @@ class GameOver(Exception):
     pass
 
 
+def _same_line(last: str, new: str) -> bool:
+    return last == new or (last.endswith(")") and " (×" in last
+                           and last[:last.rindex(" (×")] == new)
+
+
+def _repeated(line: str) -> str:
+    if line.endswith(")") and " (×" in line:
+        head, n = line[:line.rindex(" (×")], int(line[line.rindex(" (×") + 3:-1])
+        return f"{head} (×{n + 1})"
+    return f"{line} (×2)"
+
+
+def _text(t) -> str:
+    return t if isinstance(t, str) else str(t())
+
+
 class Game:
     """One game of a ruleset: state, runtime for effects, decisions to agents."""
 
@@ -151,15 +167,21 @@ class Game:
         self.agents = agents
         self.variants = set(variants)
         self.record: list[int] = []
+        self.deciders: list[int] = []  # the seat that gave each answer of the record
+        self.reveals = 0  # cards taken out of hidden places so far (undo may not cross one)
         self.dry_run = 0
         self.listeners: list[Callable[[str], None]] = []
         self.log_lines: list[str] = []
+        self.keep_log = True  # write the log even when nobody listens (simulations turn it off)
+        self._hidden_moves = 0  # inside a draw: hidden cards are told as one line
         self.held: list[str] | None = None  # lines of an action still running
         self._modifier_index: dict[str, dict[str, list[int]]] = {}
         self.decision_count = 0
         self.decider: int | None = None  # who answers choices made inside effects
         self.choice_kind = ""  # the type of what the next choice picks, for its labels
         self.context = ""  # what is being done (an action's label), for prompts
+        self.context_cards: list[int] = []  # the cards being played or resolved, for prompts
+        self.asking = None  # (statement, choice node, frame) of the next choice, for prompts
         self.check_invariants = False  # check them before every decision (simulations)
         self.budget = Budget()  # the work effects may do per effect run and per decision
         comp = ruleset
@@ -262,6 +284,12 @@ class Game:
             raise ActionRefused(f"nothing can be chosen for: {decision.prompt}")
         if self.dry_run:
             return decision.low if decision.is_range else 0
+        if decision.count() == 1:
+            # one rule everywhere: a decision with a single legal answer is not asked,
+            # and the record does not hold it
+            if not decision.is_range:
+                self._log_choice(decision, decision.options[0])
+            return decision.low if decision.is_range else 0
         if self.check_invariants:
             from .invariants import check_invariants
             check_invariants(self)
@@ -277,6 +305,7 @@ class Game:
                 raise IllegalAnswer(decision, problem)
             agent.refused(decision, problem)
         self.record.append(int(answer))
+        self.deciders.append(decision.player)
         self.budget.new_decision()
         if decision.kind != "action" and not decision.is_range:
             self._log_choice(decision, decision.options[int(answer)])
@@ -295,6 +324,63 @@ class Game:
             return  # spaces are logged where tiles are placed
         self.log(f"  {self.state.players[decision.player].name} chooses {option.label}")
 
+    # ------------------------------------------------------------------ words
+    def say(self, stmts, frame) -> str:
+        """Statements in words, with the values they have now ('pay 3 M€; put Comet …')."""
+        from ..lang.words import Ctx
+        return self.rs.words.block(stmts, Ctx(frame=frame))
+
+    def why_not(self, node, frame) -> str:
+        """Why a condition fails now, in words and with its numbers."""
+        return self.rs.words.why_not(node, frame)
+
+    def value_name(self, value, typ=None) -> str | None:
+        """How a person calls a card, a player or a space (None: not one of those)."""
+        from ..lang import types as T
+        if isinstance(value, CardRef):
+            return self.card_name(value)
+        if typ is T.PLAYER and isinstance(value, int) and 0 <= value < self.n:
+            return self.state.players[value].name
+        if isinstance(value, str) and value in self.space_decl:
+            return self.space_name(value)
+        return None
+
+    def _ask_prompt(self, ask, fallback: str, where: str = "") -> str:
+        """The prompt of a choice: the statement it belongs to, in words, now."""
+        if ask is None or ask[0] is None:
+            return where + fallback
+        from ..lang import ast
+        from ..lang.words import ASK, Ctx, sentence
+        stmt, node, frame = ask
+        w = self.rs.words
+        try:
+            if isinstance(stmt, ast.Set) and stmt.name in self.track_decl:
+                # 'set frame = choose_number(…)': the new value of a track
+                decl = self.track_decl[stmt.name]
+                whose = "your " if decl.get("scope") == "player" else "the "
+                name = w.thing("track", stmt.name)
+                text = f"choose the new value of {whose}{name}"
+                if isinstance(node, ast.Comprehension) or isinstance(node, ast.AnyOf):
+                    text = "choose " + w.choice(node, Ctx(frame)) + f" as {whose}{name}"
+            elif isinstance(stmt, ast.Let):
+                purpose = getattr(stmt, "purpose", None)
+                if isinstance(node, ast.Call) and node.func == "choose_number":
+                    text = w.stmt(purpose, Ctx(frame, {stmt.name: ASK})) if purpose else ""
+                    text = (text + "?") if text else fallback
+                else:
+                    text = "choose " + w.choice(node, Ctx(frame))
+                    if purpose is not None and not isinstance(purpose, (ast.If, ast.For)):
+                        then = w.stmt(purpose, Ctx(frame, {stmt.name: w.chosen(node)}))
+                        if then:
+                            text += f", to {then}"
+            else:
+                text = w.stmt(stmt, Ctx(frame))
+                text = (text + "?") if text else fallback
+        except Exception:  # words must never stop a game
+            text = fallback
+        return where + (sentence(text) if not text.endswith("?") else
+                        text[0].upper() + text[1:])
+
     def _label(self, value: Any, kind: str = "") -> str:
         if value is None:
             return "none"
@@ -309,24 +395,18 @@ class Game:
         if isinstance(value, str):
             if value in self.space_decl:
                 return self.space_name(value)
-            return value
+            return self.rs.words.value_words(value, None, self)
         return str(value)
 
     def card_summary(self, card: int) -> str:
-        """Cost, tags, fields and printed text of a card, for people choosing it."""
-        data = self.card_data(card)
-        parts = []
-        if data.get("cost") is not None:
-            parts.append(f"cost {data['cost']}")
-        if data.get("tags"):
-            parts.append(" ".join(data["tags"]))
-        for key, value in (data.get("fields") or {}).items():
-            if isinstance(value, list):
-                value = ", ".join(str(v) for v in value) or "-"
-            parts.append(f"{key.replace('_', ' ')} {value}")
-        if data.get("text"):
-            parts.append(data["text"])
-        return " · ".join(parts)
+        """Cost, tags, printed facts and the card's text, for people choosing it."""
+        from ..cardtext import catalogue_entry, facts_line
+        c = self.state.cards[card]
+        cache = self.__dict__.setdefault("_card_text", {})
+        if c.def_id not in cache:
+            entry = catalogue_entry(self.rs, c.def_id)
+            cache[c.def_id] = " · ".join(p for p in [facts_line(entry)] + entry["lines"] if p)
+        return cache[c.def_id]
 
     def space_name(self, space: str) -> str:
         """How a space is called: its name, its map label ('#13'), or both."""
@@ -370,6 +450,18 @@ class Game:
             return decl.get("name") or ident
         return self.board_item_names.get(ident, ident.replace("_", " "))
 
+    def phase_name(self, pid: str) -> str:
+        """How a phase is called ('Production'); setup and the end have names of their own."""
+        if pid == "setup":
+            return "Setup"
+        if pid == "end":
+            return "End of the game"
+        entry = self.rs.sections["phases"].get(pid)
+        if entry is not None and entry.data.get("name"):
+            return str(entry.data["name"])
+        text = pid.replace("_", " ")
+        return text[:1].upper() + text[1:]
+
     def card_name(self, card: int) -> str:
         return self.card_data(card).get("name", self.state.cards[card].def_id)
 
@@ -379,19 +471,33 @@ class Game:
         return self.state.turn_seat if self.state.turn_seat >= 0 else 0
 
     def _prompt(self, text: str) -> str:
-        return f"{self.context}: {text}" if self.context else text
+        """'Build · Quarry: pay how many gold?': what is done, then the question."""
+        where = [self.context] if self.context else []
+        for card in self.context_cards:
+            name = self.card_name(card)
+            if name not in where and self.card_visible_to(card, self._acting()):
+                where.append(name)
+        return f"{' · '.join(where)}: {text}" if where else text
+
+    def card_visible_to(self, card, seat) -> bool:
+        c = self.state.cards[card]
+        return self.visible_to(c.zone, c.zone_owner, seat) == "all" or c.owner == seat
 
     def choose_one(self, options: list, optional: bool, prompt: str | None = None,
                    player: int | None = None) -> Any:
         what, self.choice_kind = self.choice_kind, ""
+        ask, self.asking = self.asking, None
         if prompt is None:
             noun = {"card": "a card", "player": "a player", "space": "a space",
                     "number": "a number"}.get(what, "one")
-            prompt = self._prompt(f"choose {noun}")
+            where = self._prompt("")  # what is being done, as it is now
+            prompt = (lambda: self._ask_prompt(ask, f"choose {noun}", where)) if ask else \
+                self._prompt(f"choose {noun}")
         if not options and not optional:
-            raise ActionRefused(f"{prompt}: there is nothing to choose")
-        opts = [Option(self._label(v, what), v,
-                       v if isinstance(v, str) and v in self.space_decl else "")
+            text = prompt if isinstance(prompt, str) else prompt()
+            raise ActionRefused(f"{text}: there is nothing to choose")
+        # an id (a space, a zone, a resource) is the option's key: scripts may name it
+        opts = [Option(self._label(v, what), v, v if isinstance(v, str) else "")
                 for v in options]
         if optional:
             opts.append(Option("none", None, "none"))
@@ -401,12 +507,14 @@ class Game:
         return opts[i].value
 
     def choose_number(self, low: int, high: int) -> int:
+        ask, self.asking = self.asking, None
+        where = self._prompt("")
         if high < low:
             raise ActionRefused(f"no number between {low} and {high}")
         if high == low:
             return low
         return self.decide(Decision(self._acting(), "number",
-                                    self._prompt(f"choose a number from {low} to {high}"),
+                                    lambda: self._ask_prompt(ask, "choose a number", where),
                                     low=low, high=high))
 
     def choose_order(self, items: list) -> list:
@@ -417,24 +525,36 @@ class Game:
             out.append(pick)
         return out + remaining
 
-    def choose_option(self, labels: list[str], probes: list) -> int:
+    def choose_option(self, labels: list, probes: list) -> int:
+        """'choose one': only the options that can be carried out are offered."""
         usable = [i for i, probe in enumerate(probes) if self.try_effect(probe)]
         if not usable:
-            raise ActionRefused("none of the options can be carried out: " + " / ".join(labels))
-        if len(usable) == 1:
-            return usable[0]
+            raise ActionRefused("none of the options can be carried out: "
+                                + " / ".join(_text(t) for t in labels))
         opts = [Option(labels[i], i) for i in usable]
-        refused = {labels[i]: "it cannot be carried out now" for i in range(len(labels))
-                   if i not in usable}
+
+        def refused():
+            return {_text(labels[i]): "it cannot be carried out now"
+                    for i in range(len(labels)) if i not in usable}
         i = self.decide(Decision(self._acting(), "option", self._prompt("choose one"), opts,
-                                 refused=refused))
+                                 refused_text=refused))
         return opts[i].value
 
-    def confirm(self, label: str) -> bool:
+    def confirm(self, label, about=()) -> bool:
+        """'may': yes or no, the question saying what would be done (and to which cards)."""
         if not self.try_effect(lambda: None):
             return False
-        i = self.decide(Decision(self._acting(), "confirm", self._prompt(f"do you want to: {label}?"),
-                                 [Option("yes", True, "yes"), Option("no", False, "no")]))
+        seat = self._acting()
+        cards = [c for c in about if isinstance(c, CardRef) and self.card_visible_to(c, seat)]
+        prompt = self._prompt("")
+
+        def question():
+            text = _text(label)
+            return f"{prompt}{text[:1].upper()}{text[1:]}?" if prompt else \
+                f"{text[:1].upper()}{text[1:]}?"
+        i = self.decide(Decision(seat, "confirm", question,
+                                 [Option("yes", True, "yes"), Option("no", False, "no")],
+                                 about=cards))
         return i == 0
 
     def choose_from(self, noun: str, player) -> Any:
@@ -469,6 +589,7 @@ class Game:
             self.dry_run -= 1
             self.state = snap
             del self.record[record_len:]
+            del self.deciders[record_len:]
 
     # ------------------------------------------------------------ reading
     def players(self) -> list:
@@ -693,15 +814,32 @@ class Game:
             p.stock[resource] = min(have + amount, max(cap, have))
         elif verb == "pay":
             if have - amount < floor:
-                raise ActionRefused(f"needs {amount} {self._res_name(resource)} to pay, "
-                                    f"has {have}")
+                raise ActionRefused(f"needs {self.amount_words(resource, amount)} to pay; "
+                                    f"{self._you_have(player)} {have}")
             p.stock[resource] = have - amount
         else:
             p.stock[resource] = max(floor, have - amount)
+        if self.logging and p.stock[resource] != have:
+            verb = {"gain": "gains", "pay": "pays", "lose": "loses"}[verb]
+            moved = abs(p.stock[resource] - have)
+            self.log(f"  {p.name} {verb} {self.amount_words(resource, moved)}"
+                     f" (now {p.stock[resource]})")
+
+    @property
+    def logging(self) -> bool:
+        """Whether log lines are worth making now (someone listens, and this is no trial)."""
+        return not self.dry_run and (self.keep_log or bool(self.listeners))
+
+    def amount_words(self, resource, n) -> str:
+        """'3 apples', '1 apple', '18 coins'."""
+        return f"{n} {self.rs.words.thing('resource', resource, n)}"
+
+    def _you_have(self, player) -> str:
+        return "you have" if player == self._acting() else \
+            f"{self.state.players[player].name} has"
 
     def _res_name(self, resource):
-        decl = self.resource_decl.get(resource, {})
-        return decl.get("plural") or decl.get("name") or resource
+        return self.rs.words.thing("resource", resource, 2)
 
     def change_production(self, player, resource, amount):
         p = self.state.players[player]
@@ -710,9 +848,14 @@ class Game:
         now = p.production.get(resource, 0)
         if now + amount < floor:
             who = "your" if player == self._acting() else f"{p.name}'s"
-            raise ActionRefused(f"needs {who} {self._res_name(resource)} production to go down "
-                                f"by {-amount}, it is {now} (lowest {floor})")
+            name = self.rs.words.thing("resource", resource, 1)
+            raise ActionRefused(f"needs {who} {name} production to go down by {-amount}; "
+                                f"it is {now} and cannot go below {floor}")
         p.production[resource] = now + amount
+        if self.logging and amount:
+            name = self.rs.words.thing("resource", resource, 1)
+            self.log(f"  {p.name}: {name} production {'+' if amount > 0 else '−'}"
+                     f"{abs(amount)} (now {now + amount})")
 
     def move_track(self, track, steps, player):
         decl = self.track_decl[track]
@@ -733,6 +876,8 @@ class Game:
             moved += 1 if steps > 0 else -1
             if steps > 0:
                 self._rewards(track, nxt, player)
+        if moved and self.logging:
+            self._log_track(track, holder[track] - moved * step, holder[track], player)
         if moved and decl.get("emits"):
             self.emit(decl["emits"], {"player": player, "track": track, "steps": moved})
         return moved
@@ -751,10 +896,20 @@ class Game:
     def set_track(self, track, value, player):
         decl = self.track_decl[track]
         value = max(decl.get("min", -BIG), min(decl.get("max", BIG), value))
-        if decl.get("scope") == "player":
-            self.state.players[player].tracks[track] = value
-        else:
-            self.state.tracks[track] = value
+        holder = self.state.players[player].tracks if decl.get("scope") == "player" \
+            else self.state.tracks
+        before = holder[track]
+        holder[track] = value
+        if before != value and self.logging:
+            self._log_track(track, before, value, player)
+
+    def _log_track(self, track, before, after, player):
+        decl = self.track_decl[track]
+        name = decl.get("name") or track.replace("_", " ")
+        unit = f" {decl['unit']}" if decl.get("unit") else ""
+        whose = f"{self.state.players[player].name}: " if decl.get("scope") == "player" \
+            and player is not None else ""
+        self.log(f"  {whose}{name} {before}{unit} → {after}{unit}")
 
     def tiles_left(self, tile) -> int:
         supply = self.tile_decl.get(tile, {}).get("supply")
@@ -763,12 +918,13 @@ class Game:
         return supply - sum(1 for v in self.state.spaces.values() if v["tile"] == tile)
 
     def place_tile(self, tile, player, mode, target, source=None):
+        tname = self.tile_decl.get(tile, {}).get("name") or tile.replace("_", " ")
         if self.tiles_left(tile) <= 0:
-            self.log(f"  no {tile} tiles are left: none is placed")
+            self.log(f"  no {tname} tiles are left: none is placed")
             return None
         if mode == "on":
             if target is None or self.state.spaces[target]["tile"] is not None:
-                raise ActionRefused(f"{self._label(target)} is not free for a {tile}")
+                raise ActionRefused(f"{self._label(target)} is not free for {tname}")
             space = target
         else:
             legal = [s for s in self.space_decl
@@ -777,15 +933,15 @@ class Game:
                           or mode != "anywhere" and self.placement_ok(tile, s, player))
                      and (target is None or target(s))]
             if not legal:
-                raise ActionRefused(f"there is no legal space for a {tile}")
-            space = self.choose_one(legal, False, self._prompt(f"where do you place the {tile}?"),
+                raise ActionRefused(f"there is no legal space for {tname}")
+            self.choice_kind = "space"
+            space = self.choose_one(legal, False, self._prompt(f"where do you place {tname}?"),
                                     player)
         live = self.state.spaces[space]
         live["tile"] = tile
         if self.tile_decl.get(tile, {}).get("owned"):
             live["owner"] = player
         who = self.state.players[player].name if player is not None else "The game"
-        tname = self.tile_decl.get(tile, {}).get("name") or tile.replace("_", " ")
         self.log(f"  {who} places {tname} on {self._label(space)}")
         if source is not None:
             live["card"] = source
@@ -799,6 +955,9 @@ class Game:
                 raise ActionRefused("there is no card to add to")
             r = self.state.card_w(dest).resources
             r[resource] = r.get(resource, 0) + amount
+            if self.logging and amount:
+                self.log(f"  {self.card_name(dest)}: +{self._card_res(resource, amount)} "
+                         f"(now {r[resource]})")
             return
         if verb == "steal":
             dest, verb = player, "move"
@@ -809,23 +968,41 @@ class Game:
         card_source = isinstance(source, CardRef)
         have = (cards[source].resources.get(resource, 0) if card_source
                 else self.state.players[source].stock.get(resource, 0))
+        what = self.card_name(source) if card_source else self.state.players[source].name
         if up_to:
-            amount = self.choose_number(0, min(amount, have)) if min(amount, have) > 0 else 0
+            most = min(amount, have)
+            if most > 0:
+                self.asking = None
+                noun = self._card_res(resource, 2).split(" ", 1)[1]
+                doing = "move" if verb == "move" else "remove"
+                amount = self.decide(Decision(
+                    self._acting(), "number",
+                    self._prompt(f"{doing} how many {noun} from {what}? (up to {most})"),
+                    low=0, high=most)) if most > 0 else 0
+            else:
+                amount = 0
         elif have < amount:
-            what = self.card_name(source) if card_source else self.state.players[source].name
-            raise ActionRefused(f"needs {amount} {resource} on {what}, there are {have}")
+            raise ActionRefused(f"needs {self._card_res(resource, amount)} on {what}; "
+                                f"there {'is' if have == 1 else 'are'} {have}")
         if amount <= 0:
             return
         if card_source:
             self.state.card_w(source).resources[resource] = have - amount
         else:
             self.state.players[source].stock[resource] = have - amount
+        if self.logging:
+            self.log(f"  {what}: −{self._card_res(resource, amount)} (now {have - amount})")
         if verb == "move" and dest is not None:
             if isinstance(dest, CardRef):
                 r = self.state.card_w(dest).resources
                 r[resource] = r.get(resource, 0) + amount
             else:
                 self.change_stock(dest, resource, amount, "gain")
+
+    def _card_res(self, resource, n) -> str:
+        w = self.rs.words
+        kind = "card_resource" if resource not in self.resource_decl else "resource"
+        return f"{n} {w.thing(kind, resource, n)}"
 
     def emit(self, event, payload):
         who = payload.get("player")
@@ -864,35 +1041,69 @@ class Game:
             if cond is None or cond(f):
                 code = self.card_code(card, "trigger", i, "do")
                 if code is not None:
-                    code(f)
+                    self.about_card(card, code, f)
+
+    def about_card(self, card, body, frame):
+        """Run ``body`` with the card named in the prompts it asks ('Quarry: …')."""
+        self.context_cards.append(card)
+        try:
+            return body(frame)
+        finally:
+            self.context_cards.pop()
 
     def run_block(self, card, block, player):
         code = self.card_code(card, *(("play",) if block == "play" else ("block", block)))
         if code is None:
             raise ActionRefused(f"{self.card_name(card)} has no {block}")
-        code(self.frame(player, this=card))
+        self.about_card(card, code, self.frame(player, this=card))
 
     def draw(self, count, from_zone, to_zone, player):
-        for _ in range(count):
-            key = self._zone_key(from_zone, player)
-            if not self.state.zones[key]:
-                refill = self.zone_decl[from_zone].get("refill_from")
-                if refill:
-                    rkey = self._zone_key(refill, player)
-                    self.state.zones[key].extend(self.state.zones[rkey])
-                    for c in self.state.zones[rkey]:
-                        moved = self.state.card_w(c)
-                        moved.zone, moved.zone_owner = from_zone, key[1]
-                    self.state.zones[rkey] = []
-                    self.state.rng.shuffle(self.state.zones[key])
-            if not self.state.zones[key]:
-                return
-            card = self.state.zones[key][0]
-            self.put(card, to_zone, player, 0)
+        drawn = 0
+        self._hidden_moves += 1  # one line for the lot instead of one per hidden card
+        try:
+            for _ in range(count):
+                key = self._zone_key(from_zone, player)
+                if not self.state.zones[key]:
+                    refill = self.zone_decl[from_zone].get("refill_from")
+                    if refill:
+                        rkey = self._zone_key(refill, player)
+                        if self.state.zones[rkey] and self.logging:
+                            self.log(f"  {self.zone_words(refill, rkey[1])} is shuffled to "
+                                     f"form {self.zone_words(from_zone, key[1])} again")
+                        self.state.zones[key].extend(self.state.zones[rkey])
+                        for c in self.state.zones[rkey]:
+                            moved = self.state.card_w(c)
+                            moved.zone, moved.zone_owner = from_zone, key[1]
+                        self.state.zones[rkey] = []
+                        self.state.rng.shuffle(self.state.zones[key])
+                if not self.state.zones[key]:
+                    break
+                card = self.state.zones[key][0]
+                self.put(card, to_zone, player, 0)
+                drawn += 1
+        finally:
+            self._hidden_moves -= 1
+        if drawn and self.logging and self.zone_decl[to_zone].get("visibility",
+                                                                   "public") != "public":
+            to_key = self._zone_key(to_zone, player)
+            self.log(f"  {drawn} card{'s' if drawn != 1 else ''} from "
+                     f"{self.zone_words(from_zone, self._zone_key(from_zone, player)[1])} → "
+                     f"{self.zone_words(to_zone, to_key[1])}")
+
+    def zone_words(self, zone, owner) -> str:
+        """'Discard pile', "Ann's hand": a zone as the log names it."""
+        name = self.zone_decl[zone].get("name") or zone.replace("_", " ")
+        from ..lang.words import lower_name
+        if owner is None or owner == NO_OWNER:
+            return name
+        return f"{self.state.players[owner].name}'s {lower_name(name)}"
 
     def put(self, card, zone, player, slot):
         c = self.state.card_w(card)
-        was_public = self.zone_decl[c.zone].get("visibility", "public") == "public"
+        was = self.zone_decl[c.zone].get("visibility", "public")
+        was_public = was == "public"
+        if was in ("hidden", "count"):
+            self.reveals += 1
         self.state.zones[(c.zone, c.zone_owner)].remove(card)
         key = self._zone_key(zone, player)
         cards = self.state.zones[key]
@@ -904,11 +1115,12 @@ class Game:
         if key[1] != NO_OWNER:
             c.owner = key[1]
         decl = self.zone_decl[zone]
-        if not was_public and decl.get("visibility", "public") == "public":
-            # a card everyone can now see: say where it went
-            where = decl.get("name") or zone.replace("_", " ")
-            whose = f"{self.state.players[key[1]].name}'s " if key[1] != NO_OWNER else ""
-            self.log(f"  {self.card_name(card)} → {whose}{where}")
+        if self.logging:
+            now_public = decl.get("visibility", "public") == "public"
+            if was_public or now_public:  # everyone saw the card: say which and where
+                self.log(f"  {self.card_name(card)} → {self.zone_words(zone, key[1])}")
+            elif not self._hidden_moves:
+                self.log(f"  a card → {self.zone_words(zone, key[1])}")
         limit = decl.get("slots")
         while limit and len(cards) > limit:
             pushed = cards[-1]
@@ -963,6 +1175,9 @@ class Game:
             return
         if self.held is not None:
             self.held.append(message)
+            return
+        if self.log_lines and _same_line(self.log_lines[-1], message) and not self.listeners:
+            self.log_lines[-1] = _repeated(self.log_lines[-1])  # '… (×3)'
             return
         self.log_lines.append(message)
         for listener in self.listeners:

@@ -22,9 +22,11 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
     clone = copy.copy(game)
     clone.state = game.state.clone()
     clone.record = []
+    clone.deciders = []
     clone.check_invariants = False
     clone.listeners = []
     clone.log_lines = []
+    clone.keep_log = False  # a trial run's log is never read
     clone.held = None
     st = clone.state
     hidden_keys = [key for key in st.zones if clone.visible_to(key[0], key[1], seat) == "count"]

@@ -17,7 +17,8 @@ def render_view(view: dict, game) -> Table:
     """The state one player may see, compactly: tracks, players, visible zones."""
     seat = view["you"]
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False,
-                  title=Text(f"Round {view['round']} · {visible(view['phase'])} · you are "
+                  title=Text(f"{_first_up(game.rs.words.rounds)} {view['round']} · "
+                             f"{visible(game.phase_name(view['phase']))} · you are "
                              f"{visible(view['players'][seat]['name'])}"),
                   title_justify="left")
     table.add_column("")
@@ -56,6 +57,39 @@ def render_view(view: dict, game) -> Table:
         more = f" … (+{len(cards) - 30})" if len(cards) > 30 else ""
         out.add_row(Text(visible(f"{name}: {shown}{more}")))
     return out
+
+
+def status_lines(view: dict, game) -> list[Text]:
+    """What bears on most decisions, in two lines: your own stocks, then the shared tracks."""
+    seat = view["you"]
+    me = view["players"][seat]
+    parts = []
+    for key, value in me["stock"].items():
+        prod = me["production"].get(key)
+        if not value and not prod:
+            continue  # nothing of it: 'state' still lists it
+        extra = f" ({'+' if prod >= 0 else ''}{prod})" if prod is not None else ""
+        parts.append(f"{game.amount_words(key, value)}{extra}")
+    for key, value in me["production"].items():
+        if key not in me["stock"]:
+            parts.append(f"{game.thing_name(key)} production {value}")
+    for key, value in me["tracks"].items():
+        parts.append(f"{_track_name(game, key)} {value}")
+    out = [Text(visible(f"{me['name']} (you): " + " · ".join(parts)), style="green")]
+    head = f"{_first_up(game.rs.words.rounds)} {view['round']}"
+    shared = [f"{_track_name(game, k)} {v}{_unit(game, k)}" for k, v in view["tracks"].items()]
+    out.append(Text(visible(" · ".join([head, game.phase_name(view["phase"])] + shared)),
+                    style="cyan"))
+    return out
+
+
+def _first_up(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _unit(game, key: str) -> str:
+    unit = (game.track_decl.get(key) or {}).get("unit")
+    return f" {unit}" if unit else ""
 
 
 def _track_name(game, key: str) -> str:

@@ -368,7 +368,8 @@ def _take_action(game: Game, runner: FlowRunner, step: Step) -> str | None:
     seat = step.seat
     turns = {}
     choices = runner.available(game.state.phase, seat, turns, main_left=True)
-    refused = choices.pop("__refused__")
+    refused = {label: (reason if isinstance(reason, str) else reason())
+               for label, reason in choices.pop("__refused__").items()}
     if step.kind == "action":
         key = f"action:{step.action}"
         decl = game.rs.sections["actions"][step.action].data

@@ -53,6 +53,7 @@ def play_one(args) -> GameSummary:
         game = build_game(_RULESET, players, seed, agents, tuple(variants))
     except GameError as exc:
         return GameSummary(seed, agents, error=str(exc))
+    game.keep_log = False  # nobody reads a simulated game's log
     try:
         result = run(game, check=check)
     except GameError as exc:

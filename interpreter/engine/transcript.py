@@ -27,6 +27,8 @@ def option_rows(decision: Decision, game) -> list[tuple[str, str, str]]:
     """(number or '--', label, detail) for each option, then each refused option."""
     from .game import CardRef
     rows = []
+    for card in decision.about:  # the cards a yes-or-no question is about
+        rows.append(("", game.card_name(card), game.card_summary(card)))
     for i, opt in enumerate(decision.options, 1):
         summary = ""
         if isinstance(opt.value, CardRef):
@@ -57,6 +59,8 @@ def decision_text(number: int, decision: Decision, game, answer: int) -> str:
     for mark, label, detail in option_rows(decision, game):
         if mark == "--":
             lines.append(f"    --  {label} ({detail})")
+        elif not mark:
+            lines.append(f"    {label}: {detail}")
         else:
             lines.append(f"    {mark:>2}. {label}" + (f"  ({detail})" if detail else ""))
     lines.append(f"  answer: {answer_text(decision, answer)}")

@@ -323,7 +323,7 @@ def _meets_requirements(rt, card, player):
 
 @builtin("has_tag", [Param("card", T.CARD), Param("tag", T.TAG)], T.BOOL,
          "Whether the card carries the tag.", example="has_tag(event.card, red)",
-         phrase='{card} has a {tag} tag')
+         phrase='{card} has {tag:a} tag')
 def _has_tag(rt, card, tag):
     return tag in rt.card_field(card, "tags")
 
@@ -502,7 +502,8 @@ def _unmark(rt, card, marker):
                           Param("player", T.PLAYER, "you"), Param("from_stock", T.RESOURCE, "none")],
          T.NONE, "Put the player's pieces (cubes, workers) on a card, taken from a stock "
          "resource, or from the general supply when none is given.", kind="effect",
-         example="place_pieces(3, c, you)", phrase='put {count} of {player:poss} pieces on {card}')
+         example="place_pieces(3, c, you)",
+         phrase='put {count} of {player:poss} pieces on {card}{from_stock?, taken from %}')
 def _place_pieces(rt, count, card, player, from_stock):
     rt.place_pieces(count, card, player, from_stock)
 
@@ -511,7 +512,7 @@ def _place_pieces(rt, count, card, player, from_stock):
                          Param("player", T.PLAYER, "you"), Param("to_stock", T.RESOURCE, "none")],
          T.NONE, "Take the player's pieces off a card, into a stock resource or back to the "
          "general supply when none is given.", kind="effect",
-         phrase='take {count} of {player:poss} pieces off {card}')
+         phrase='take {count} of {player:poss} pieces off {card}{to_stock?, back to %}')
 def _take_pieces(rt, count, card, player, to_stock):
     rt.take_pieces(count, card, player, to_stock)
 
@@ -526,7 +527,7 @@ def _claim(rt, space, player):
 @builtin("tiles_left", [Param("tile", T.TILE)], T.INT,
          "How many tiles of this type can still be placed (its declared supply minus those "
          "on the boards); a large number when the supply is unlimited.",
-         phrase='the {tile} tiles left', amount='{n} {tile} tiles left')
+         phrase='the {tile} tiles left', amount='{n} {tile} tile{s} left')
 def _tiles_left(rt, tile):
     return rt.tiles_left(tile)
 
@@ -600,13 +601,13 @@ def _agg_lowest(rt, items, keep, value):
 
 @aggregate("any", "none", None, lambda e, v: T.BOOL, "Whether some item meets the condition.",
            example="any(s in neighbours(space) where s.tile == tower)",
-         phrase='at least one of {bare}{where}')
+         phrase='at least one of {source}{where}')
 def _agg_any(rt, items, keep, value):
     return any(keep(x) for x in items)
 
 
 @aggregate("all", "none", None, lambda e, v: T.BOOL, "Whether every item meets the condition.",
-         phrase='every one of {bare}{where}')
+         phrase='every one of {source}{where}')
 def _agg_all(rt, items, keep, value):
     return all(keep(x) for x in items)
 
@@ -663,14 +664,14 @@ def _agg_leaders(rt, items, keep, value):
 @aggregate("choose", "none", None, _elem_result,
            "Ask the acting player to pick one item that meets the condition.", kind="choice",
            example="choose(c in cards_in(tableau) where has_tag(c, red))",
-         phrase='{one} of your choice from {bare}{where}')
+         phrase='{one} of your choice among {source}{where}')
 def _agg_choose(rt, items, keep, value):
     return rt.choose_one([x for x in items if keep(x)], optional=False)
 
 
 @aggregate("choose_optional", "none", None, _elem_result,
            "Like choose, but the player may pick nothing (the result is then none).",
-           kind="choice", phrase='up to {one} of your choice from {bare}{where}')
+           kind="choice", phrase='{one} of your choice among {source}{where}')
 def _agg_choose_optional(rt, items, keep, value):
     return rt.choose_one([x for x in items if keep(x)], optional=True)
 

@@ -38,9 +38,38 @@ _OPS = {
 }
 
 
+def _walk(node):
+    """Every AST node below (and including) ``node``."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, list):
+            stack.extend(n)
+        elif isinstance(n, tuple):
+            stack.extend(n)
+        elif isinstance(n, dict):
+            stack.extend(n.values())
+        elif isinstance(n, ast.Node):
+            yield n
+            stack.extend(v for k, v in vars(n).items() if k not in ("span", "type", "target"))
+
+
+def _asks(e: ast.Node) -> bool:
+    """Whether evaluating the node asks a player something."""
+    for n in _walk(e):
+        if isinstance(n, ast.AnyOf):
+            return True
+        if isinstance(n, ast.Comprehension) and n.func in ("choose", "choose_optional"):
+            return True
+        if isinstance(n, ast.Call) and n.func in ("choose_number", "choose_order"):
+            return True
+    return False
+
+
 class Compiler:
     def __init__(self, table: SymbolTable, code: dict | None = None):
         self.table = table
+        self._stmts: list[ast.Stmt] = []  # the statements being compiled, for prompts
         # compiled procedures and functions, filled as the ruleset compiles; calls look
         # them up when they run, so order of declaration and recursion both work
         self.code = code if code is not None else {}
@@ -116,6 +145,12 @@ class Compiler:
 
     # ----------------------------------------------------------------- blocks
     def block(self, stmts: list[ast.Stmt]) -> Code:
+        for i, s in enumerate(stmts):
+            if isinstance(s, ast.Let) and _asks(s.value):
+                # a prompt for 'let n = choose_number(…)' says what n is for: the first
+                # later statement of the block that uses it ('pay n gold')
+                s.purpose = next((t for t in stmts[i + 1:] if any(
+                    isinstance(n, ast.Name) and n.id == s.name for n in _walk(t))), None)
         codes = [self.stmt(s) for s in stmts]
         if len(codes) == 1:
             return codes[0]
@@ -126,7 +161,15 @@ class Compiler:
         return run
 
     def stmt(self, s: ast.Stmt) -> Code:
-        return getattr(self, "s_" + type(s).__name__)(s)
+        self._stmts.append(s)
+        try:
+            return getattr(self, "s_" + type(s).__name__)(s)
+        finally:
+            self._stmts.pop()
+
+    def _asking(self, node: ast.Expr):
+        """What a choice inside the current statement hands the runtime for its prompt."""
+        return (self._stmts[-1] if self._stmts else None, node)
 
     def _player(self, e, span) -> Code:
         """Who a statement is for: the named player, else the acting one; never nobody."""
@@ -255,11 +298,13 @@ class Compiler:
     def s_Require(self, s: ast.Require) -> Code:
         cond = self.expr(s.cond)
         explain = self._explainer(s.cond)
-        message, span = s.message, s.span
+        message, span, node = s.message, s.span, s.cond
 
         def run(f):
             if not cond(f):
-                raise RequirementFailed(message or explain(f), span)
+                words = getattr(f.rt, "why_not", None)  # the game says it in words
+                raise RequirementFailed(message or (words(node, f) if words else explain(f)),
+                                        span)
         return run
 
     def _explainer(self, e: ast.Expr) -> Callable[[Frame], str]:
@@ -354,21 +399,35 @@ class Compiler:
         return run
 
     def s_May(self, s: ast.May) -> Code:
-        body, label = self.block(s.body), unparse.block(s.body)
+        body, node = self.block(s.body), s.body
+        fallback = unparse.block(s.body)
+        # the names the body uses, so the question can show the cards it is about
+        used = sorted({n.id for n in _walk(s.body) if isinstance(n, ast.Name)
+                       and n.binding == "local" and n.id not in ("you",)})
 
         def run(f):
             f.rt.decider = f.vars.get("you")
-            if f.rt.confirm(label):
+            say = getattr(f.rt, "say", None)  # the game puts it in words, when it is read
+            if say is None:
+                asked = f.rt.confirm(fallback)
+            else:
+                asked = f.rt.confirm(lambda: say(node, f), [f.vars.get(n) for n in used])
+            if asked:
                 body(f)
         return run
 
     def s_Choose(self, s: ast.Choose) -> Code:
         options = [self.block(o) for o in s.options]
-        labels = [(s.labels[i] if i < len(s.labels) and s.labels[i] else unparse.block(o))
-                  for i, o in enumerate(s.options)]
+        given = [s.labels[i] if i < len(s.labels) and s.labels[i] else None
+                 for i in range(len(s.options))]
+        fallback = [g or unparse.block(o) for g, o in zip(given, s.options)]
+        nodes = s.options
 
         def run(f):
             f.rt.decider = f.vars.get("you")
+            say = getattr(f.rt, "say", None)
+            labels = fallback if say is None else [
+                g if g else (lambda o=o: say(o, f)) for g, o in zip(given, nodes)]
             # the runtime may try each option on a copy to offer only those that work
             probes = [(lambda o=o: o(f.child())) for o in options]
             options[f.rt.choose_option(labels, probes)](f)
@@ -465,10 +524,11 @@ class Compiler:
         return lambda f: then(f) if cond(f) else other(f)
 
     def e_AnyOf(self, e: ast.AnyOf) -> Code:
-        noun = e.noun
+        noun, asking = e.noun, self._asking(e)
 
         def run(f):
             f.rt.decider = f.vars.get("you")
+            f.rt.asking = asking + (f,)
             return f.rt.choose_from(noun, f.vars["you"])
         return run
 
@@ -482,6 +542,9 @@ class Compiler:
             args += [(k, self.expr(v)) for k, v in e.kwargs.items()]
             func, key, code = e.func, (decl.kind, e.func), self.code
             found: list[Code] = []  # the callee's body, looked up on the first call
+            # a procedure about a card ('play_card(c)') names it in the prompts it asks
+            about = next((n for n, t, _ in decl.params if t is T.CARD), None) \
+                if decl.kind == "procedure" else None
 
             def call(f):
                 budget = f.budget
@@ -502,6 +565,9 @@ class Compiler:
                                                span)
                     found.append(getattr(body, "plain", body))
                 try:
+                    if about is not None and inner.vars.get(about) is not None \
+                            and hasattr(f.rt, "about_card"):
+                        return f.rt.about_card(inner.vars[about], found[0], inner)
                     return found[0](inner)
                 except RecursionError:
                     raise _too_deep(span) from None
@@ -545,6 +611,7 @@ class Compiler:
         choice = b.kind == "choice"
         if not (takes_lists or may_make_list or counted is not None or choice):
             return self._plain_call(impl, slots, extra, b.name, span)
+        asking = self._asking(e) if choice else None
 
         def call(f):
             budget = f.budget
@@ -565,6 +632,8 @@ class Compiler:
                 budget.used += steps
                 if budget.used > budget.limit:
                     raise budget.exceeded(span)
+                if choice:
+                    f.rt.asking = asking + (f,)
                 out = impl(f.rt, *values)
             except (RuleRuntimeError, RequirementFailed, _Return):
                 raise
@@ -617,11 +686,14 @@ class Compiler:
         elem = e.source.type.elem if isinstance(e.source.type, T.ListType) else None
         elem_name = str(elem) if elem is not None else ""
 
+        asking = self._asking(e)
+
         def run(f):
             inner = f.child()
             if agg.kind == "choice":
                 f.rt.decider = f.vars.get("you")
                 f.rt.choice_kind = elem_name
+                f.rt.asking = asking + (f,)
 
             def bind(x):
                 inner.vars[var] = x

@@ -42,7 +42,7 @@ _ELEM_NOUN = {T.CARD: "card", T.PLAYER: "player", T.SPACE: "space", T.TILE: "til
 
 
 def lower_name(name: str) -> str:
-    """'Gold' → 'gold' in running text; 'VP', 'TR' and 'Gold mine' → as printed or 'gold mine'."""
+    """'Gold' → 'gold' in running text; 'VP' and 'TR' stay; 'Gold mine' → 'gold mine'."""
     if len(name) > 1 and name[0].isupper() and name[1].islower():
         return name[0].lower() + name[1:]
     return name
@@ -87,6 +87,13 @@ class Words:
         rounds = rs.singles.get("rounds")
         if rounds is not None and isinstance(rounds.data, dict) and rounds.data.get("name"):
             self.rounds = lower_name(str(rounds.data["name"]))
+        self.spaces: dict[str, str] = {}  # space id -> how a person calls it
+        for board in rs.sections.get("boards", {}).values():
+            for i, space in enumerate(board.data.get("spaces", []) or [], 1):
+                label = space.get("label")
+                name = space.get("name")
+                self.spaces[space["id"]] = (f"{name} #{label}" if name and label is not None
+                                            else name or f"#{label if label is not None else i}")
         self.board_items: dict[str, str] = {}  # space types and bonuses, by id
         for board in rs.sections.get("boards", {}).values():
             for key in ("space_types", "bonuses"):
@@ -144,6 +151,11 @@ class Words:
         ctx = ctx or Ctx()
         parts = []
         for s in stmts:
+            if isinstance(s, ast.Let) and _is_choice(s.value):
+                # 'let x = choose(…)' is a step of its own; later uses say 'that card'
+                parts.append(self._choose_clause(s.value, ctx))
+                ctx.names[s.name] = self.chosen(s.value)
+                continue
             if isinstance(s, ast.Let):
                 ctx.names[s.name] = self._local_value(s.value, ctx)
                 continue
@@ -178,8 +190,14 @@ class Words:
             return "resources"
         return self.thing(kind, self.table.canonical(name, (kind, "bonus")), count)
 
+    def _asked(self, e, ctx: Ctx) -> bool:
+        return isinstance(e, ast.Name) and ctx.names.get(e.id) is ASK
+
     def s_Gain(self, s: ast.Gain, ctx: Ctx) -> str:
         who = "" if s.player is None else self._for_player(s.player, ctx)
+        if self._asked(s.amount, ctx):
+            noun = self.resource(s.resource, ctx, 2, ident=_rid(s))
+            return f"{s.verb} how many {noun}{' production' if s.production else ''}{who}"
         amount = self._count(s.amount, ctx)
         if s.production:
             noun = f"{self.resource(s.resource, ctx, 1, ident=_rid(s))} production"
@@ -219,6 +237,8 @@ class Words:
         up = "up to " if s.up_to else ""
         n = self._count(s.amount, ctx)
         amount = str(n) if n is not None else self.expr(s.amount, ctx)
+        if self._asked(s.amount, ctx):
+            up, n = "", 2
         noun = self.resource(s.resource, ctx, n, "card_resource", _rid(s))
         if s.verb == "add":
             return f"add {up}{amount} {noun} to {self.expr(s.dest, ctx)}"
@@ -240,8 +260,6 @@ class Words:
         return ""
 
     def s_Require(self, s: ast.Require, ctx: Ctx) -> str:
-        if s.message:
-            return f"only if {s.message}"
         return f"only if {self.cond(s.cond, ctx)}"
 
     def s_Run(self, s: ast.Run, ctx: Ctx) -> str:
@@ -278,6 +296,8 @@ class Words:
 
     def s_Repeat(self, s: ast.Repeat, ctx: Ctx) -> str:
         body = self.block(s.body, ctx.bind())
+        if self._asked(s.count, ctx):
+            return f"{body}: how many times" if body else ""
         n = self._count(s.count, ctx)
         if n == 1:
             return body
@@ -289,8 +309,10 @@ class Words:
         return f"you may {body}" if body else ""
 
     def s_Choose(self, s: ast.Choose, ctx: Ctx) -> str:
-        labels = self.option_labels(s, ctx)
-        return "choose one: " + " or ".join(labels)
+        labels = [label.replace("; ", " and ") for label in self.option_labels(s, ctx)]
+        if len(labels) == 2:
+            return f"either {labels[0]}, or {labels[1]}"
+        return "choose one: " + "; or ".join(labels)
 
     def option_labels(self, s: ast.Choose, ctx: Ctx) -> list[str]:
         return [(s.labels[i] if i < len(s.labels) and s.labels[i]
@@ -304,7 +326,8 @@ class Words:
 
     def _count(self, e, ctx: Ctx) -> int | None:
         """The number an amount stands for, when it is known here (a literal or a live value)."""
-        if isinstance(e, ast.Literal) and isinstance(e.value, int) and not isinstance(e.value, bool):
+        if isinstance(e, ast.Literal) and isinstance(e.value, int) \
+                and not isinstance(e.value, bool):
             return e.value
         if isinstance(e, ast.Unary) and e.op == "-" and isinstance(e.operand, ast.Literal):
             return -e.operand.value
@@ -328,7 +351,7 @@ class Words:
     def expr(self, e: ast.Expr, ctx: Ctx | None = None) -> str:
         ctx = ctx or Ctx()
         if ctx.frame is not None and not isinstance(e, (ast.Literal, ast.Name)) \
-                and e.type is not T.BOOL and _pure(e):
+                and e.type is not T.BOOL and not isinstance(e.type, T.ListType) and _pure(e):
             value = self._value(e, ctx)
             if value is not _NO_VALUE:
                 return self.value_words(value, e.type, ctx.frame.rt)
@@ -410,6 +433,8 @@ class Words:
         if e.binding == "constant":
             value = self.table.get(name).data
             return self.value_words(value) if not isinstance(value, str) else words_of_id(value)
+        if e.type is T.SPACE and ident in self.spaces:
+            return self.spaces[ident]
         if e.binding == "card":
             return self.thing("card", ident)
         if e.binding in ("space_type", "bonus", "resource", "card_resource", "tag", "tile",
@@ -423,11 +448,15 @@ class Words:
         unit = self.decl("track", track).get("unit")
         return f"{value} {unit}" if unit else str(value)
 
-    def e_Field(self, e: ast.Field, ctx: Ctx) -> str:
+    def e_Field(self, e: ast.Field, ctx: Ctx, negated: bool = False) -> str:
         obj = self.expr(e.obj, ctx)
         fname = self._field_name(e)
+        if e.type is T.BOOL:  # 'it is fundamental', 'it is not fundamental'
+            return f"{obj} is {'not ' if negated else ''}{fname}"
         if isinstance(e.obj.type, T.RecordType):
             return f"the {fname}" if obj == "the event" else f"{possessive(obj)} {fname}"
+        if len(obj.split()) > 3:  # 'the bonus of the space of the tile …'
+            return f"the {fname} of {obj}"
         return f"{possessive(obj)} {fname}"
 
     def _field_name(self, e: ast.Field) -> str:
@@ -447,6 +476,10 @@ class Words:
         b = BUILTINS.get(e.func)
         if b is None:
             return words_of_id(e.func)
+        if e.func == "min" and ctx.frame is None:
+            up_to = self._min_amount(e, ctx)
+            if up_to is not None:
+                return up_to
         args = _bind_args([p.name for p in b.params], e, [p.default for p in b.params],
                           [p.variadic for p in b.params])
         return self.fill(b.phrase, args, ctx, {p.name: p.type for p in b.params})
@@ -471,19 +504,40 @@ class Words:
                     else _Words("you")
             if ctx.frame is not None:
                 inner.frame = None  # the body's locals are not in this frame
-            if isinstance(tree, ast.Effect):
+            if isinstance(tree, ast.Effect) and section == "procedures":
                 return self.block(tree.body, inner)
-            return self.expr(tree, inner) if section == "functions" else ""
-        return words_of_id(e.func)
+            if not isinstance(tree, ast.Effect):
+                return self.expr(tree, inner)
+        # a function written as statements: its name, and what it is asked about
+        about = [self._arg(args, n, ctx) for n in names if args.get(n) is not None]
+        return words_of_id(e.func) + (f" ({join_and(about)})" if about else "")
 
     def fill(self, template: str, args: dict, ctx: Ctx, types: dict) -> str:
         def one(m: re.Match) -> str:
             spec = m.group(1)
             if spec == "round":
                 return self.rounds
+            if "?" in spec:  # '{arg?text}': the text when the argument is given ('%' = it)
+                name, text = spec.split("?", 1)
+                a = args.get(name)
+                if a is None or (isinstance(a, ast.Literal) and a.value in (None, False)):
+                    return ""
+                if ctx.frame is not None and isinstance(a, ast.Expr) and _pure(a):
+                    v = self._value(a, ctx)
+                    if v is None or v is False:
+                        return ""
+                return text.replace("%", self._arg(args, name, ctx))
             if "#" in spec:
                 name, noun = spec.split("#", 1)
-                n = self._count(args.get(name), ctx) if isinstance(args.get(name), ast.Expr) else None
+                a = args.get(name)
+                n = self._count(a, ctx) if isinstance(a, ast.Expr) else None
+                if noun in args:  # '{n#r}': counted with the noun another argument names
+                    ident = _symbol_id(args.get(noun))
+                    kind = "card_resource" if ident and self.table.get(
+                        ident, ("card_resource",)) else "resource"
+                    word = self.thing(kind, ident, 2 if n is None else n) if ident \
+                        else self._arg(args, noun, ctx)
+                    return f"{n if n is not None else self._arg(args, name, ctx)} {word}"
                 if n is None:
                     return f"{self._arg(args, name, ctx)} {noun}s"
                 return f"{n} {noun}{'' if n == 1 else 's'}"
@@ -497,11 +551,20 @@ class Words:
                     return self.zone(ident, None)
                 return self.zone(ident, self._arg(args, who, ctx))
             name, _, form = spec.partition(":")
-            if name not in args and name in ("n", "noun"):
+            if name not in args and name in ("n", "noun", "s"):
                 return m.group(0)  # filled in by the caller (amount forms)
             text = self._arg(args, name, ctx)
             if form == "poss":
                 return possessive(text)
+            if form == "a":
+                return _a(text)
+            if form == "one":
+                ident = _symbol_id(args.get(name))
+                if ident is not None:
+                    sym = self.table.get(ident)
+                    kind = sym.kind if sym is not None else "resource"
+                    return self.thing(kind, ident, 1)
+                return text
             if form == "bare":
                 return _bare(text)
             if form == "plural":
@@ -510,6 +573,16 @@ class Words:
                 return self.thing("card_resource", ident, 2) if ident else text
             return text
         return re.sub(r"\{([^{}]+)\}", one, template)
+
+    def _min_amount(self, e: ast.Call, ctx: Ctx) -> str | None:
+        """'min(2, stock(cubes))' where an amount goes: 'up to 2'."""
+        if len(e.args) == 2 and not e.kwargs:
+            a, b = e.args
+            for lit, other in ((a, b), (b, a)):
+                if isinstance(lit, ast.Literal) and isinstance(lit.value, int) and \
+                        not isinstance(other, ast.Literal):
+                    return f"up to {lit.value}"
+        return None
 
     def _arg(self, args: dict, name: str, ctx: Ctx) -> str:
         a = args.get(name)
@@ -521,19 +594,63 @@ class Words:
             return a
         return self.expr(a, ctx)
 
+    def where(self, e: ast.Comprehension, ctx: Ctx) -> str:
+        """The condition of a comprehension as a relative clause: ' that is playable'."""
+        if e.where is None:
+            return ""
+        return relative(self.cond(e.where, self._element_ctx(e, ctx)))
+
+    def _element_ctx(self, e: ast.Comprehension, ctx: Ctx) -> Ctx:
+        """Inside a comprehension: the element is 'it'; other names keep their values."""
+        inner = ctx.bind(**{e.var: _Words("it")})
+        if ctx.frame is not None:  # the element itself has no value outside the loop
+            inner.frame = ctx.frame.child()
+            inner.frame.vars.pop(e.var, None)
+        return inner
+
+    def noun_of(self, source: ast.Expr) -> str:
+        """What a list holds, for 'a card', 'each player': a function may name it (noun:)."""
+        if isinstance(source, ast.Call) and source.func in self.table.callables:
+            entry = self.rs.sections["functions"].get(source.func)
+            if entry is not None and entry.data.get("noun"):
+                return str(entry.data["noun"])
+        return _ELEM_NOUN.get(getattr(source.type, "elem", None), "one")
+
     def e_Comprehension(self, e: ast.Comprehension, ctx: Ctx) -> str:
         agg = AGGREGATES.get(e.func)
-        noun = _ELEM_NOUN.get(getattr(e.source.type, "elem", None), "one")
-        inner = ctx.bind(**{e.var: _Words("it")})
-        if ctx.frame is not None:
-            inner.frame = None  # the element has no value outside the loop
-        where = f" where {self.cond(e.where, inner)}" if e.where is not None else ""
+        noun = self.noun_of(e.source)
+        inner = self._element_ctx(e, ctx)
+        where = self.where(e, ctx)
         value = self.expr(e.value, inner) if e.value is not None else ""
         source = self.expr(e.source, ctx)
         if agg is None or not agg.phrase:
             return f"{words_of_id(e.func)} of {source}{where}"
         return agg.phrase.format(source=source, bare=_bare(source), where=where, value=value,
                                  one=_a(noun), noun=noun)
+
+    def choice(self, e: ast.Expr, ctx: Ctx) -> str:
+        """What a choice picks from, for its prompt: 'a card from your hand where it …'."""
+        if isinstance(e, ast.AnyOf):
+            return _a(e.noun)
+        if isinstance(e, ast.Comprehension):
+            noun = self.noun_of(e.source)
+            return f"{_a(noun)} among {self.expr(e.source, ctx)}{self.where(e, ctx)}"
+        return self.expr(e, ctx)
+
+    def _choose_clause(self, e: ast.Expr, ctx: Ctx) -> str:
+        if isinstance(e, ast.Call) and e.func == "choose_number":
+            args = _bind_args(["low", "high"], e, [None, None], [False, False])
+            return (f"choose a number from {self._arg(args, 'low', ctx)} to "
+                    f"{self._arg(args, 'high', ctx)}")
+        return "choose " + self.choice(e, ctx)
+
+    def chosen(self, e: ast.Expr) -> "_Words":
+        """How a later statement refers to what a choice picked ('that card')."""
+        if isinstance(e, ast.AnyOf):
+            return _Words(f"that {e.noun}")
+        if isinstance(e, ast.Comprehension):
+            return _Words(f"that {self.noun_of(e.source)}")
+        return _Words("that number")
 
     def e_ListExpr(self, e: ast.ListExpr, ctx: Ctx) -> str:
         return join_and([self.expr(i, ctx) for i in e.items])
@@ -542,7 +659,7 @@ class Words:
         if e.op == "-":
             inner = self.expr(e.operand, ctx)
             return f"-{inner}" if inner.lstrip("-").isdigit() else f"minus {inner}"
-        return negate(self.cond(e.operand, ctx))
+        return self.negative(e.operand, ctx)
 
     def e_Binary(self, e: ast.Binary, ctx: Ctx) -> str:
         if e.op in ("and", "or"):
@@ -598,16 +715,54 @@ class Words:
         if isinstance(e, ast.Binary) and e.op in ("and", "or"):
             return f"{self.cond(e.left, ctx)} {e.op} {self.cond(e.right, ctx)}"
         if isinstance(e, ast.Unary) and e.op == "not":
-            return negate(self.cond(e.operand, ctx))
+            return self.negative(e.operand, ctx)
         return getattr(self, "e_" + type(e).__name__)(e, ctx)
+
+    def negative(self, e: ast.Expr, ctx: Ctx) -> str:
+        """A condition that must not hold, said so that it cannot be misread."""
+        if isinstance(e, ast.Unary) and e.op == "not":
+            return self.cond(e.operand, ctx)
+        if isinstance(e, ast.Binary) and e.op in _COMPARE:
+            return self.compare(ast_with(e, _NEGATE[e.op], e.left, e.right), ctx)
+        if isinstance(e, ast.Binary) and e.op in ("has", "lacks"):
+            return self.e_Binary(ast_with(e, "lacks" if e.op == "has" else "has", e.left,
+                                          e.right), ctx)
+        if isinstance(e, ast.Comprehension) and e.func in ("any", "all"):
+            source = self.expr(e.source, ctx)
+            where = self.where(e, ctx)
+            if e.func == "any":  # 'none of the spaces next to it has a tile'
+                rest = " " + where[6:] if where.startswith(" that ") else where
+                return f"none of {source}{rest}"
+            return f"not every one of {source}{where}"
+        if isinstance(e, ast.Field) and e.type is T.BOOL:
+            return self.e_Field(e, ctx, negated=True)
+        text = self.cond(e, ctx)
+        simple = not any(w in f" {text} " for w in (" where ", " that ", " whose ", " and ",
+                                                    " or ", " if "))
+        if simple:
+            for a, b in ((" is not ", " is "), (" is ", " is not "), (" has ", " does not have "),
+                         (" can ", " cannot ")):
+                if f" {text} ".count(a) == 1 and sum(f" {text} ".count(x) for x, _ in (
+                        (" is ", 0), (" has ", 0), (" can ", 0))) == 1:
+                    return f" {text} ".replace(a, b, 1).strip()
+        return f"it is not so that {text}"
 
     def compare(self, e: ast.Binary, ctx: Ctx) -> str:
         op, left, right = e.op, e.left, e.right
         if _is_quantity(right) and not _is_quantity(left):
             left, right, op = right, left, _FLIP[op]
         if isinstance(right, ast.Literal) and right.value is None:
+            if isinstance(left, ast.Field):  # 'it has no tile', 'it has an owner'
+                obj = self.expr(left.obj, ctx)
+                fname = self._field_name(left)
+                verb = "have" if obj in ("you", "they") else "has"
+                return f"{obj} {verb} {'no' if op == '==' else 'a'} {fname}"
             noun = self.expr(left, ctx)
             return f"{noun} is {'not ' if op == '!=' else ''}{_NONE_WORD.get(left.type, 'none')}"
+        if _is_quantity(right) and _is_quantity(left):  # two amounts: say both
+            verb = {">=": "is at least", "<=": "is at most", "==": "is", "!=": "is not",
+                    ">": "is more than", "<": "is less than"}[op]
+            return f"{self.expr(left, ctx)} {verb} {self.expr(right, ctx)}"
         threshold = self._side(right, ctx) or self.expr(right, ctx)
         n = _int_or_none(threshold)
         if op == ">" and n is not None:
@@ -628,11 +783,26 @@ class Words:
 
     def amount(self, q: ast.Expr, n_text: str, n: int | None, ctx: Ctx) -> str | None:
         """'30 % humidity', '2 gold production', '3 of the cards in your hand'."""
+        plural = "" if n == 1 else "s"
         if isinstance(q, ast.Name) and q.binding in ("track", "player_track"):
             ident = getattr(q, "canonical", q.id)
-            unit = self.decl("track", ident).get("unit")
-            name = self.thing("track", ident)
-            return f"{n_text} {unit} {name}" if unit else f"{n_text} {name}"
+            decl = self.decl("track", ident)
+            if decl.get("amount"):
+                return str(decl["amount"]).replace("{n}", n_text).replace("{s}", plural)
+            unit = decl.get("unit")
+            if not unit:
+                return None  # 'your marker is at least 2' reads better than '2 marker'
+            return f"{n_text} {unit} {self.thing('track', ident)}"
+        if isinstance(q, ast.Call) and q.func in self.table.callables:
+            entry = self.rs.sections["functions"].get(q.func)
+            template = entry.data.get("amount") if entry is not None else None
+            if not template:
+                return None
+            decl = self.table.callables[q.func]
+            names = [nm for nm, _, _ in decl.params]
+            args = _bind_args(names, q, [None] * len(names), [False] * len(names))
+            text = self.fill(str(template), args, ctx, {})
+            return text.replace("{n}", n_text).replace("{s}", plural)
         if isinstance(q, ast.Call) and q.func in BUILTINS and BUILTINS[q.func].amount \
                 and isinstance(q.target, type(BUILTINS[q.func])):
             b = BUILTINS[q.func]
@@ -647,7 +817,7 @@ class Words:
                 text = text.replace("{noun}", self.thing("resource", ident, 2))
             if "{noun}" in text:
                 text = text.replace("{noun}", self._arg(args, "resource", ctx))
-            return text.replace("{n}", n_text)
+            return text.replace("{n}", n_text).replace("{s}", plural)
         if isinstance(q, ast.Comprehension) and q.func == "count":
             return f"{n_text} of {self.e_Comprehension(q, ctx)[len('the number of '):]}"
         return None
@@ -662,6 +832,19 @@ class Words:
             return self.why_not(e.right, frame, depth)
         if isinstance(e, ast.Binary) and e.op in _COMPARE:
             return self._why_compare(e, frame)
+        if isinstance(e, ast.Unary) and e.op == "not":
+            inner_e = e.operand
+            if isinstance(inner_e, ast.Call) and inner_e.func in self.table.callables \
+                    and depth < MAX_INLINE:
+                entry = self.rs.sections["functions"].get(inner_e.func)
+                tree = self.rs.asts.get(("function", inner_e.func))
+                inner = self._inner_frame(inner_e, frame)
+                if entry is not None and entry.data.get("reason"):
+                    return str(entry.data["reason"])
+                if inner is not None and isinstance(tree, ast.Expr) \
+                        and entry.data.get("phrase") is None:
+                    return self.why_not(ast.Unary(e.span, "not", tree), inner, depth + 1)
+            return "needs " + self.negative(inner_e, ctx)
         if isinstance(e, ast.Call) and e.func in self.table.callables and depth < MAX_INLINE:
             inner = self._inner_frame(e, frame)
             tree = self.rs.asts.get(("function", e.func))
@@ -688,17 +871,29 @@ class Words:
             return "needs " + self.compare(e, ctx)
         if want is not _NO_VALUE and not isinstance(want, (list, dict, bool)) and want is not None:
             need = self.compare(ast_with(e, op, left, _lit(want, right)), Ctx(None))
-        if isinstance(left, ast.Name) and left.binding in ("track", "player_track"):
-            now = self.track_amount(getattr(left, "canonical", left.id), have)
-            return f"needs {need}; {self.thing('track', left.canonical)} is {now}"
         if have is None or isinstance(have, bool):
             return "needs " + self.compare(e, ctx)
-        now = self.value_words(have, left.type, frame.rt)
         subject = self.expr(left, Ctx(None))
+        if isinstance(left, ast.Name) and left.binding in ("track", "player_track"):
+            now = self.track_amount(getattr(left, "canonical", left.id), have)
+            if self.decl("track", left.canonical).get("unit"):
+                return f"needs {need}; {self.thing('track', left.canonical)} is {now}"
+        if isinstance(have, int) and not need.startswith(subject) and not _is_count(left):
+            # an amount says what there is in its own words: 'you have 2 science tags'
+            now_amount = self.amount(left, str(have), have, Ctx(None))
+            if now_amount is not None:
+                if " your " in f" {subject} " or subject.startswith("you"):
+                    return f"needs {need}; you have {now_amount}"
+                return f"needs {need}; there {'is' if have == 1 else 'are'} {now_amount}"
+        if isinstance(left, ast.Name) and left.binding in ("track", "player_track"):
+            now = self.track_amount(getattr(left, "canonical", left.id), have)
+            return f"needs {_to_be(need)}; it is {now}"
+        now = self.value_words(have, left.type, frame.rt)
         if subject.startswith("your "):
             return f"needs {need}; you have {now}"
-        return f"needs {need}; there {'is' if now == '1' else 'are'} {now}" \
-            if _is_count(left) else f"needs {need}; it is {now}"
+        if _is_count(left):
+            return f"needs {need}; there {'is' if now == '1' else 'are'} {now}"
+        return f"needs {_to_be(need)}; it is {now}"
 
     def _truth(self, e: ast.Expr, frame) -> bool:
         v = self._value(e, Ctx(frame))
@@ -733,11 +928,15 @@ def _rid(s) -> str | None:
 def _rt(ctx: Ctx):
     return ctx.frame.rt if ctx.frame is not None else None
 _FLIP = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+_NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 
 
 @dataclass
 class _Words:
     text: str
+
+
+ASK = _Words("how many")  # the number a prompt asks for ('pay how many gold?')
 
 
 @dataclass
@@ -784,6 +983,15 @@ def _pure(e: ast.Expr) -> bool:
     return True
 
 
+def _is_choice(e: ast.Expr) -> bool:
+    """A choice the acting player makes: choose(…), choose_optional(…), any NOUN, a number."""
+    if isinstance(e, ast.AnyOf):
+        return True
+    if isinstance(e, ast.Comprehension):
+        return e.func in ("choose", "choose_optional")
+    return isinstance(e, ast.Call) and e.func == "choose_number"
+
+
 def _is_quantity(e: ast.Expr) -> bool:
     if isinstance(e, ast.Name):
         return e.binding in ("track", "player_track")
@@ -827,20 +1035,32 @@ def _int_or_none(text: str) -> int | None:
         return None
 
 
+def relative(cond: str) -> str:
+    """'it is playable' → ' that is playable'; 'its cost is 3' → ' whose cost is 3'."""
+    if cond.startswith("it ") and " it " not in f" {cond[3:]} ":
+        return " that " + cond[3:]
+    if cond.startswith("its ") and " its " not in f" {cond[4:]} ":
+        return " whose " + cond[4:]
+    return f" where {cond}"
+
+
+def _to_be(need: str) -> str:
+    """'your marker is at least 2' → 'your marker to be at least 2' (after 'needs')."""
+    for verb in (" is not ", " is at least ", " is at most ", " is more than ", " is less than ",
+                 " is "):
+        if verb in need:
+            head, tail = need.split(verb, 1)
+            return f"{head} to be {verb.strip()[3:]} {tail}".replace("  ", " ").replace(
+                " to be  ", " to be ") if verb != " is " else f"{head} to be {tail}"
+    return need
+
+
 def possessive(who: str) -> str:
     if who == "you":
         return "your"
     if who in ("it", "this card"):
         return "its" if who == "it" else "this card's"
     return who + ("'" if who.endswith("s") else "'s")
-
-
-def negate(text: str) -> str:
-    for a, b in ((" is not ", " is "), (" is ", " is not "), (" has ", " does not have "),
-                 ("at least ", "fewer than "), ("at most ", "more than ")):
-        if a in f" {text} " and text.count(a.strip()) == 1:
-            return f" {text} ".replace(a, b, 1).strip()
-    return f"not {text}"
 
 
 def _the(name: str) -> str:

@@ -1,0 +1,154 @@
+"""What a person at the terminal gets: words, the news since their last decision, commands.
+
+Games are played through the real command line with a `human` seat fed from
+standard input, as a person would type. Expectations come from the issue's
+description of the view: prompts name what is decided and for which card,
+refusals give their reason with the numbers, the log tells what happened
+since the last decision, and `help`, `card NAME`, `log`, `state` and `undo`
+work at any prompt, `undo` only when it cannot be used to peek.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from interpreter import load_ruleset
+from interpreter.engine.agents import Agent
+from interpreter.engine.game import Game
+
+GAME = "legacy_gears_of_time"
+
+
+def play(cwd, answers: list[str], *extra, seed: int = 3):
+    return subprocess.run([sys.executable, "-m", "interpreter", "play", GAME, "-p", "2",
+                           "--agents", "human,random", "--seed", str(seed), *extra],
+                          cwd=cwd, input="".join(f"{a}\n" for a in answers),
+                          capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, COLUMNS="200"))  # no line wrapping
+
+
+def test_commands_at_a_prompt_do_not_answer_it(tmp_path):
+    proc = play(tmp_path, ["help", "card Printing Press", "card printing prss", "log 3",
+                           "state", "save"])
+    out = proc.stdout
+    assert proc.returncode == 0, out + proc.stderr
+    assert "card NAME" in out and "undo" in out  # the list of commands
+    # a card's text, generated from its effects, by its printed name
+    assert "Printing Press (cost 3 · technology)" in out
+    assert "Needs Writing and Metallurgy" in out
+    assert "no card is called 'printing prss'; did you mean 'printing press'" in out
+    # 'state' draws everything the seat may see, with the table of players
+    assert "Player 1 (human)" in out and "Player 2 (random)" in out
+    assert "saved after" in out
+
+
+def test_undo_goes_back_to_your_previous_decision(tmp_path):
+    # choose a character, travel from the present day (frame 5 with two players) to
+    # frame 3, then take it back and travel to frame 2
+    proc = play(tmp_path, ["1", "Travel to the past", "3", "undo", "2", "save"],
+                "--save", "game.json")
+    out = proc.stdout
+    assert proc.returncode == 0, out + proc.stderr
+    assert "Player marker 5 → 3" in out
+    back = out.index("back to your previous decision")
+    assert "Player marker 5 → 2" in out[back:]
+    record = json.loads((tmp_path / "game.json").read_text())
+    rs = load_ruleset(GAME)
+
+    class Script(Agent):
+        scripted = True
+        wants_view = False
+
+        def __init__(self, answers):
+            self.answers = list(answers)
+
+        def decide(self, decision, view, game):
+            if not self.answers:
+                raise KeyboardInterrupt
+            return self.answers.pop(0)
+    script = Script(record["decisions"])
+    game = Game(rs, 2, 3, [script, script])
+    try:
+        from interpreter.engine.flow import FlowRunner
+        FlowRunner(game).play()
+    except KeyboardInterrupt:
+        pass
+    # the record holds the second answer only: the game went on from frame 2
+    assert game.state.players[0].tracks["frame"] == 2
+
+
+def test_undo_is_refused_once_a_hidden_card_has_come_out(tmp_path):
+    # keep one of the two cards drawn, undo that (the draw came before it: allowed),
+    # then undo again: that would go back before the draw, after seeing the cards
+    proc = play(tmp_path, ["1", "Draw two, keep one", "1", "undo", "undo", "save"])
+    out = proc.stdout
+    assert proc.returncode == 0, out + proc.stderr
+    first = out.index("back to your previous decision")
+    assert "undo is not possible now: a hidden card or a random draw has come out since" \
+        in out[first:]
+
+
+def test_the_news_since_your_last_decision_comes_first(tmp_path):
+    proc = play(tmp_path, ["1", "Travel to the past", "3", "save"])
+    out = proc.stdout
+    assert proc.returncode == 0, out + proc.stderr
+    # the action and what it did are told before the next prompt, then the status line
+    after = out[out.index("Player marker 5 → 3"):]
+    assert after.index("(you):") < after.index("choose an action")
+
+
+def test_a_refusal_says_what_failed_with_the_numbers(tmp_path):
+    proc = play(tmp_path, ["1", "save"])
+    # at the start a player stands in the present day (frame 5 with two players):
+    # establishing needs a frame of the past
+    assert "Establish a technology in your time frame (not now: needs your player marker " \
+           "to be at most 4; it is 5)" in proc.stdout
+
+
+def test_a_prompt_names_the_card_and_what_is_chosen():
+    rs = load_ruleset("terraforming_mars")
+    from interpreter.engine.decisions import Decision
+    seen: list[Decision] = []
+
+    class Watch(Agent):
+        wants_view = False
+
+        def decide(self, decision, view, game):
+            seen.append(decision)
+            return decision.low if decision.is_range else 0
+    game = Game(rs, 2, 1, [Watch(), Watch()])
+    game.state.turn_seat = 0
+    me = game.state.players[0]
+    me.stock["mc"], me.stock["steel"] = 30, 5
+    me.production["energy"] = 2  # Strip Mine lowers energy production by 2
+    card = next(c for c, s in game.state.cards.items() if s.def_id == "strip_mine")
+    game.put(card, "hand", 0, 0)
+    game.context = "Play a card"
+    game.run_code(("action", "play_project", "do"), game.frame(0))  # the only card in hand
+    steel = next(d for d in seen if d.is_range)
+    # Strip Mine costs 25 M€ and is a building: steel (2 M€ each) may pay for it
+    assert steel.prompt == "Play a card · Strip Mine: Pay how many steel?"
+    assert (steel.low, steel.high) == (0, 5)
+
+
+def test_a_choice_with_one_legal_answer_is_not_asked_nor_recorded():
+    rs = load_ruleset(GAME)
+    asked: list = []
+
+    class Count(Agent):
+        wants_view = False
+
+        def decide(self, decision, view, game):
+            asked.append(decision.count())
+            return 0
+    game = Game(rs, 2, 3, [Count(), Count()])
+    game.state.turn_seat = 0
+    only = next(c for c, s in game.state.cards.items() if s.def_id == "fire")
+    from interpreter.engine.game import CardRef
+    picked = game.choose_one([CardRef(only)], False)
+    assert picked == only and asked == [] and game.record == []
+    assert game.choose_one([], True) is None and asked == [] and game.record == []
+    assert game.choose_number(4, 4) == 4 and game.record == []
