@@ -213,12 +213,14 @@ def _trigger(rs, card_id: str, i: int, trig: dict, ctx: Ctx) -> str:
     ev = rs.sections.get("events", {}).get(event)
     phrase = (ev.data.get("phrase") if ev is not None and isinstance(ev.data, dict) else None)
     if phrase:
-        when = str(phrase).replace("{player}", who)
+        from .lang.words import event_phrase
+        when = event_phrase(str(phrase), who)
     else:
         when = f"{words_of_id(event)} ({who})"
     cond = rs.asts.get(("card", card_id, "trigger", i, "if"))
     if cond is not None:
-        when += f", if {w.cond(cond, ctx.bind())}"
+        from .lang.words import there_is
+        when += f", if {there_is(w.cond(cond, ctx.bind()))}"
     body = rs.asts.get(("card", card_id, "trigger", i, "do"))
     text = w.block(body.body, ctx.bind()) if body is not None else ""
     return f"Whenever {when}: {sentence(text)}"
@@ -284,6 +286,8 @@ def _vp(rs, card_id: str, ctx: Ctx) -> str:
                 each, q = lit.value, other
     if not isinstance(q, ast.Literal):
         per = w.amount(q, "1", 1, ctx.bind())
+        if per is not None and per.startswith("1 of "):  # a count of a list
+            return f"{each} VP for each of {per[5:]}."
         if per is not None:
             return f"{each} VP per {per[2:] if per.startswith('1 ') else per}."
     if isinstance(tree, ast.Conditional) and isinstance(tree.then, ast.Literal) \

@@ -198,9 +198,8 @@ GOLDEN = {
     "mer_exchange": [
         "To unlock it you need: at least 10 science.",
         "Cost 1 stone + 2 coins.",
-        _re(r"While (this technology is unlocked|the place where this card lies is your "
-            r"technologies on the tech board and this card is not marked locked), room for "
-            r"5 more coins\.$"),
+        "While this card is in your technologies on the tech board and this card is not "
+        "marked locked, room for 5 more coins.",
         "1 VP per silk delivered onto cards in your timeline and legacy.",
     ],
     "mys_medicine": [

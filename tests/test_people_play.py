@@ -97,7 +97,7 @@ def test_the_news_since_your_last_decision_comes_first(tmp_path):
     assert proc.returncode == 0, out + proc.stderr
     # the action and what it did are told before the next prompt, then the status line
     after = out[out.index("Player marker 5 → 3"):]
-    assert after.index("(you):") < after.index("choose an action")
+    assert after.index("You, Player 1 (human):") < after.index("choose an action")
 
 
 def test_a_refusal_says_what_failed_with_the_numbers(tmp_path):
@@ -152,3 +152,16 @@ def test_a_choice_with_one_legal_answer_is_not_asked_nor_recorded():
     assert picked == only and asked == [] and game.record == []
     assert game.choose_one([], True) is None and asked == [] and game.record == []
     assert game.choose_number(4, 4) == 4 and game.record == []
+
+
+def test_your_own_hidden_cards_are_named_to_you_and_to_nobody_else(tmp_path):
+    # 'Draw two, keep one': the draw is told to everyone as a count, to the drawer by name
+    proc = play(tmp_path, ["1", "Draw two, keep one", "1", "log 40", "save"])
+    out = proc.stdout
+    assert proc.returncode == 0, out + proc.stderr
+    drawn = [line for line in out.splitlines() if "2 cards from Draw pile → your" in line]
+    assert drawn and ":" in drawn[-1].split("→", 1)[1]  # the names follow the colon
+    rs = load_ruleset(GAME)
+    names = {e.data.get("name") for e in rs.cards.values()}
+    told = drawn[-1].split(": ", 1)[1].split(", ")
+    assert told and all(name in names for name in told)

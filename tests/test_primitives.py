@@ -486,7 +486,7 @@ def test_an_action_offered_for_each_element_of_a_list(tmp_path):
     refused = choices.pop("__refused__")
     # the reason is made when it is read, in words, with the numbers (the statue costs 3)
     assert "action:buy:1" not in choices and refused["Buy: Statue"]() == \
-        "needs at least 3 gold; you have 2"
+        "needs at least 3 gold; you have 2 gold"
     assert runner.perform(choices["action:buy:2"], 0)
     assert g.state.cards[row[1]].zone == "tableau"
     # once per round counts the action, whichever card it was for

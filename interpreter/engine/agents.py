@@ -173,7 +173,8 @@ class HumanAgent(Agent):
         if full:
             c.print(render_view(view, game))
         else:
-            news = game.log_lines[self.seen:]
+            seat = view["you"]
+            news = [game.log_line_for(i, seat) for i in range(self.seen, len(game.log_lines))]
             if news:
                 if len(news) > self.MAX_NEWS:
                     c.print(Text(f"… {len(news) - self.MAX_NEWS} earlier lines (type 'log')",
@@ -244,11 +245,13 @@ class HumanAgent(Agent):
             return True
         if word == "log" and (not rest or rest.strip().isdigit()):
             n = int(rest) if rest.strip() else 30
-            for line in game.log_lines[-n:]:
-                c.print(Text(visible(line)))
+            total = len(game.log_lines)
+            for i in range(max(0, total - n), total):
+                c.print(Text(visible(game.log_line_for(i, decision.player))))
             return True
         if word == "card" and rest.strip():
-            c.print(Text(visible(card_text_for(game, rest.strip()))))
+            for line in card_text_for(game, rest.strip()).split("\n"):
+                c.print(Text(visible(line)))
             return True
         if word == "undo" and not rest:
             problem = self.undo_problem(game)

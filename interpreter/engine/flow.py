@@ -165,6 +165,7 @@ class FlowRunner:
                 break
             if pick.key == "pass":
                 g.state.passed.add(seat)
+                g.log(f"{g.state.players[seat].name} passes")
                 break
             if self.perform(pick, seat) and not (pick.action or {}).get("free"):
                 taken += 1

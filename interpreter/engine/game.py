@@ -172,6 +172,8 @@ class Game:
         self.dry_run = 0
         self.listeners: list[Callable[[str], None]] = []
         self.log_lines: list[str] = []
+        # line number -> {seat: that seat's own version} (names of cards only it may see)
+        self.private_lines: dict[int, dict[int, str]] = {}
         self.keep_log = True  # write the log even when nobody listens (simulations turn it off)
         self._hidden_moves = 0  # inside a draw: hidden cards are told as one line
         self.held: list[str] | None = None  # lines of an action still running
@@ -288,7 +290,7 @@ class Game:
             # one rule everywhere: a decision with a single legal answer is not asked,
             # and the record does not hold it
             if not decision.is_range:
-                self._log_choice(decision, decision.options[0])
+                self._log_choice(decision, decision.options[0], only=True)
             return decision.low if decision.is_range else 0
         if self.check_invariants:
             from .invariants import check_invariants
@@ -311,18 +313,34 @@ class Game:
             self._log_choice(decision, decision.options[int(answer)])
         return int(answer)
 
-    def _log_choice(self, decision: Decision, option: Option) -> None:
-        """Log a choice made inside an action when everyone may know it."""
+    def _log_choice(self, decision: Decision, option: Option, only: bool = False) -> None:
+        """Log a choice made inside an action when everyone may know it.
+
+        A choice the engine took because it was the only one says so, to the one
+        who would have made it even when it is not public."""
+        value = option.value
+        who = self.state.players[decision.player].name
+        if only and decision.kind != "action":
+            private = {decision.player: f"  {option.label}: the only choice, taken for you"}
+            if self._public_choice(decision, option):
+                self.log(f"  {who} takes {option.label} (the only choice)", private)
+            else:
+                self.log(f"  {who} makes the only choice there is", private)
+            return
+        if self._public_choice(decision, option):
+            self.log(f"  {who} chooses {option.label}")
+
+    def _public_choice(self, decision: Decision, option: Option) -> bool:
         value = option.value
         if isinstance(value, CardRef):
             c = self.state.cards[value]
             if self.zone_decl[c.zone].get("visibility", "public") != "public":
-                return  # a hidden card: its name is nobody else's business
+                return False  # a hidden card: its name is nobody else's business
         elif decision.kind not in ("option", "item") or value is None:
-            return  # yes/no and numbers say nothing without their question
+            return False  # yes/no and numbers say nothing without their question
         elif isinstance(value, str) and value in self.space_decl:
-            return  # spaces are logged where tiles are placed
-        self.log(f"  {self.state.players[decision.player].name} chooses {option.label}")
+            return False  # spaces are logged where tiles are placed
+        return True
 
     # ------------------------------------------------------------------ words
     def say(self, stmts, frame) -> str:
@@ -527,14 +545,15 @@ class Game:
 
     def choose_option(self, labels: list, probes: list) -> int:
         """'choose one': only the options that can be carried out are offered."""
-        usable = [i for i, probe in enumerate(probes) if self.try_effect(probe)]
+        why = [self.why_not_effect(probe) for probe in probes]
+        usable = [i for i, reason in enumerate(why) if reason is None]
         if not usable:
             raise ActionRefused("none of the options can be carried out: "
                                 + " / ".join(_text(t) for t in labels))
         opts = [Option(labels[i], i) for i in usable]
 
         def refused():
-            return {_text(labels[i]): "it cannot be carried out now"
+            return {_text(labels[i]): why[i] or "it cannot be carried out now"
                     for i in range(len(labels)) if i not in usable}
         i = self.decide(Decision(self._acting(), "option", self._prompt("choose one"), opts,
                                  refused_text=refused))
@@ -577,14 +596,20 @@ class Game:
 
     def try_effect(self, fn: Callable[[], Any]) -> bool:
         """Whether ``fn`` can run to the end; the state is left untouched."""
+        return self.why_not_effect(fn) is None
+
+    def why_not_effect(self, fn: Callable[[], Any]) -> str | None:
+        """Why ``fn`` cannot run to the end (None: it can); the state is left untouched."""
         snap = self.snapshot()
         record_len = len(self.record)
         self.dry_run += 1
         try:
             fn()
-            return True
-        except (RequirementFailed, ActionRefused):
-            return False
+            return None
+        except RequirementFailed as exc:
+            return exc.message
+        except ActionRefused as exc:
+            return exc.reason
         finally:
             self.dry_run -= 1
             self.state = snap
@@ -866,6 +891,15 @@ class Game:
             raise RuleRuntimeError(f"'{track}' is a per-player track and no player is "
                                    "acting here")
         holder = self.state.players[player].tracks if per_player else self.state.tracks
+        if self.logging:  # told first, so what the steps give follows the move itself
+            target = holder[track]
+            for _ in range(abs(steps)):
+                nxt = target + (step if steps > 0 else -step)
+                if nxt > hi or nxt < lo:
+                    break
+                target = nxt
+            if target != holder[track]:
+                self._log_track(track, holder[track], target, player)
         moved = 0
         for _ in range(abs(steps)):
             now = holder[track]
@@ -876,8 +910,6 @@ class Game:
             moved += 1 if steps > 0 else -1
             if steps > 0:
                 self._rewards(track, nxt, player)
-        if moved and self.logging:
-            self._log_track(track, holder[track] - moved * step, holder[track], player)
         if moved and decl.get("emits"):
             self.emit(decl["emits"], {"player": player, "track": track, "steps": moved})
         return moved
@@ -1058,7 +1090,7 @@ class Game:
         self.about_card(card, code, self.frame(player, this=card))
 
     def draw(self, count, from_zone, to_zone, player):
-        drawn = 0
+        drawn = []
         self._hidden_moves += 1  # one line for the lot instead of one per hidden card
         try:
             for _ in range(count):
@@ -1080,15 +1112,25 @@ class Game:
                     break
                 card = self.state.zones[key][0]
                 self.put(card, to_zone, player, 0)
-                drawn += 1
+                drawn.append(card)
         finally:
             self._hidden_moves -= 1
-        if drawn and self.logging and self.zone_decl[to_zone].get("visibility",
-                                                                   "public") != "public":
+        to_decl = self.zone_decl[to_zone]
+        if drawn and self.logging and to_decl.get("visibility", "public") != "public":
             to_key = self._zone_key(to_zone, player)
-            self.log(f"  {drawn} card{'s' if drawn != 1 else ''} from "
-                     f"{self.zone_words(from_zone, self._zone_key(from_zone, player)[1])} → "
-                     f"{self.zone_words(to_zone, to_key[1])}")
+            n = len(drawn)
+            source = self.zone_words(from_zone, self._zone_key(from_zone, player)[1])
+            private = None
+            if to_decl.get("visibility") == "owner" and to_key[1] != NO_OWNER:
+                names = ", ".join(self.card_name(c) for c in drawn)
+                private = {to_key[1]: f"  {n} card{'s' if n != 1 else ''} from {source} → "
+                                      f"your {self._zone_noun(to_zone)}: {names}"}
+            self.log(f"  {n} card{'s' if n != 1 else ''} from {source} → "
+                     f"{self.zone_words(to_zone, to_key[1])}", private)
+
+    def _zone_noun(self, zone) -> str:
+        from ..lang.words import lower_name
+        return lower_name(self.zone_decl[zone].get("name") or zone.replace("_", " "))
 
     def zone_words(self, zone, owner) -> str:
         """'Discard pile', "Ann's hand": a zone as the log names it."""
@@ -1120,7 +1162,11 @@ class Game:
             if was_public or now_public:  # everyone saw the card: say which and where
                 self.log(f"  {self.card_name(card)} → {self.zone_words(zone, key[1])}")
             elif not self._hidden_moves:
-                self.log(f"  a card → {self.zone_words(zone, key[1])}")
+                private = None
+                if decl.get("visibility") == "owner" and key[1] != NO_OWNER:
+                    private = {key[1]: f"  {self.card_name(card)} → your "
+                                       f"{self._zone_noun(zone)}"}
+                self.log(f"  a card → {self.zone_words(zone, key[1])}", private)
         limit = decl.get("slots")
         while limit and len(cards) > limit:
             pushed = cards[-1]
@@ -1170,18 +1216,27 @@ class Game:
             raise RuleRuntimeError(f"a turn order must list every player once, got {order}")
         self.state.turn_order = list(order)
 
-    def log(self, message):
+    def log(self, message, private: dict | None = None):
+        """Add a public line; ``private`` gives some seats their own version of it."""
         if self.dry_run:
             return
         if self.held is not None:
-            self.held.append(message)
+            self.held.append((message, private))
             return
-        if self.log_lines and _same_line(self.log_lines[-1], message) and not self.listeners:
+        n = len(self.log_lines)
+        if n and not private and n - 1 not in self.private_lines and not self.listeners \
+                and _same_line(self.log_lines[-1], message):
             self.log_lines[-1] = _repeated(self.log_lines[-1])  # '… (×3)'
             return
         self.log_lines.append(message)
+        if private:
+            self.private_lines[n] = dict(private)
         for listener in self.listeners:
             listener(message)
+
+    def log_line_for(self, i: int, seat: int) -> str:
+        """Line i of the log as this seat reads it (its own cards by name)."""
+        return self.private_lines.get(i, {}).get(seat, self.log_lines[i])
 
     def hold_log(self) -> None:
         """Keep log lines back until the running action succeeds (or is undone)."""
@@ -1190,8 +1245,8 @@ class Game:
     def release_log(self, keep: bool) -> None:
         lines, self.held = self.held or [], None
         if keep:
-            for line in lines:
-                self.log(line)
+            for line, private in lines:
+                self.log(line, private)
 
     def end_game(self):
         self.state.over = True

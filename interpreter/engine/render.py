@@ -31,7 +31,9 @@ def render_view(view: dict, game) -> Table:
         for key, value in p["stock"].items():
             rows.setdefault(game.thing_name(key), list(blank))[i] = str(value)
         for key, value in p["production"].items():
-            rows.setdefault(f"{game.thing_name(key)} production", list(blank))[i] = str(value)
+            name = game.rs.words.thing("resource", key, 1)
+            rows.setdefault(f"{name[:1].upper()}{name[1:]} production", list(blank))[i] = \
+                str(value)
         for key, value in p["tracks"].items():
             rows.setdefault(_track_name(game, key), list(blank))[i] = str(value)
     for key, values in rows.items():
@@ -39,7 +41,7 @@ def render_view(view: dict, game) -> Table:
     out = Table.grid(padding=(0, 1))
     out.add_row(table)
     if view["tracks"]:
-        out.add_row(Text(visible("  ".join(f"{_track_name(game, k)}: {v}"
+        out.add_row(Text(visible("  ".join(f"{_track_name(game, k)}: {v}{_unit(game, k)}"
                                            for k, v in view["tracks"].items())), style="cyan"))
     for line in board_lines(game, view):
         out.add_row(line)
@@ -52,6 +54,14 @@ def render_view(view: dict, game) -> Table:
                                  style="dim"))
             continue
         if not cards:
+            continue
+        zone_id, _, owner = key.partition("@")
+        own = owner and int(owner) - 1 == seat and \
+            (game.zone_decl.get(zone_id) or {}).get("visibility") == "owner"
+        if own:  # your own hidden cards (hand, cards on offer): each with its text
+            out.add_row(Text(visible(f"{name}:"), style="bold"))
+            for c in cards:
+                out.add_row(Text(visible(f"  {_card_text(c)}: {game.card_summary(c['card'])}")))
             continue
         shown = ", ".join(_card_text(c) for c in cards[:30])
         more = f" … (+{len(cards) - 30})" if len(cards) > 30 else ""
@@ -75,7 +85,7 @@ def status_lines(view: dict, game) -> list[Text]:
             parts.append(f"{game.thing_name(key)} production {value}")
     for key, value in me["tracks"].items():
         parts.append(f"{_track_name(game, key)} {value}")
-    out = [Text(visible(f"{me['name']} (you): " + " · ".join(parts)), style="green")]
+    out = [Text(visible(f"You, {me['name']}: " + " · ".join(parts)), style="green")]
     head = f"{_first_up(game.rs.words.rounds)} {view['round']}"
     shared = [f"{_track_name(game, k)} {v}{_unit(game, k)}" for k, v in view["tracks"].items()]
     out.append(Text(visible(" · ".join([head, game.phase_name(view["phase"])] + shared)),

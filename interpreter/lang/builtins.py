@@ -203,7 +203,7 @@ def _without(rt, items, item):
 
 
 # --------------------------------------------------------------------- players
-@builtin("players", [], T.list_of(T.PLAYER), "Every player, in seat order.", phrase='every player')
+@builtin("players", [], T.list_of(T.PLAYER), "Every player, in seat order.", phrase='the players')
 def _players(rt):
     return rt.players()
 
@@ -316,7 +316,7 @@ def _slot_of(rt, card):
 
 @builtin("meets_requirements", [Param("card", T.CARD), Param("player", T.PLAYER, "you")], T.BOOL,
          "Whether the player meets the card's printed requirement (true when it has none).",
-         example="meets_requirements(c)", phrase='the requirement of {card} is met')
+         example="meets_requirements(c)", phrase='{card:poss} requirement is met')
 def _meets_requirements(rt, card, player):
     return rt.meets_requirements(card, player)
 
@@ -331,7 +331,7 @@ def _has_tag(rt, card, tag):
 @builtin("count_tags", [Param("card", T.CARD), Param("tags", T.TAG, variadic=True)], T.INT,
          "How many of the card's tags are among the given tags, repeats included.",
          example="count_tags(event.card, red, blue)",
-         phrase='the number of {tags} tags of {card}', amount='{n} {tags} tags on {card}')
+         phrase='the number of {tags|or} tags of {card}', amount='{n} {tags|or} tag{s} on {card}')
 def _count_tags(rt, card, *tags):
     return sum(1 for t in rt.card_field(card, "tags") if t in tags)
 
@@ -377,7 +377,7 @@ def _card_named(rt, id, zone, player):
 
 # ---------------------------------------------------------------------- board
 @builtin("spaces", [], T.list_of(T.SPACE), "Every space of every board, in declared order.",
-         phrase='every space')
+         phrase='the spaces')
 def _spaces(rt):
     return rt.spaces()
 

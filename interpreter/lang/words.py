@@ -226,7 +226,7 @@ class Words:
             inner = ctx.bind(space=_Words("it"))
             if s.mode == "anywhere":
                 text += " anywhere"
-            text += f" on a space where {self.cond(s.target, inner)}"
+            text += f" on a space{relative(self.cond(s.target, inner))}"
         elif s.mode == "anywhere":
             text += " anywhere"
         if s.player is not None:
@@ -240,6 +240,13 @@ class Words:
         if self._asked(s.amount, ctx):
             up, n = "", 2
         noun = self.resource(s.resource, ctx, n, "card_resource", _rid(s))
+        if n is None and not self._asked(s.amount, ctx):
+            many = self.resource(s.resource, ctx, 2, "card_resource", _rid(s))
+            where = {"add": f" to {self.expr(s.dest, ctx)}" if s.dest is not None else "",
+                     "move": f" from {self.expr(s.source, ctx)} to {self.expr(s.dest, ctx)}"
+                     if s.source is not None and s.dest is not None else ""}.get(
+                s.verb, f" from {self.expr(s.source, ctx)}" if s.source is not None else "")
+            return f"{s.verb} {up}{many}{where}, as many as {self.expr(s.amount, ctx)}"
         if s.verb == "add":
             return f"add {up}{amount} {noun} to {self.expr(s.dest, ctx)}"
         if s.verb == "move":
@@ -281,18 +288,19 @@ class Words:
         parts = []
         for i, (cond, body) in enumerate(s.branches):
             lead = "if" if i == 0 else "otherwise, if"
-            parts.append(f"{lead} {self.cond(cond, ctx)}, {self.block(body, ctx.bind())}")
+            parts.append(f"{lead} {there_is(self.cond(cond, ctx))}, "
+                         f"{self.block(body, ctx.bind())}")
         if s.orelse:
             parts.append(f"otherwise {self.block(s.orelse, ctx.bind())}")
         return "; ".join(p for p in parts if not p.endswith(", "))
 
     def s_For(self, s: ast.For, ctx: Ctx) -> str:
-        noun = _ELEM_NOUN.get(getattr(s.iterable.type, "elem", None), "one")
+        noun = self.noun_of(s.iterable)
         source = self.expr(s.iterable, ctx.bind())
         body = self.block(s.body, ctx.bind(**{s.var: _Words(f"that {noun}")}))
         if not body:
             return ""
-        return f"for each {noun} of {_bare(source)}: {body}"
+        return f"for each {noun} among {source}: {body}"
 
     def s_Repeat(self, s: ast.Repeat, ctx: Ctx) -> str:
         body = self.block(s.body, ctx.bind())
@@ -305,8 +313,8 @@ class Words:
         return f"{body}, {times}" if body else ""
 
     def s_May(self, s: ast.May, ctx: Ctx) -> str:
-        body = self.block(s.body, ctx.bind())
-        return f"you may {body}" if body else ""
+        body = self.block(s.body, ctx.bind())  # one choice: 'you may pay 3 M€ and put …'
+        return f"you may {body.replace('; ', ' and ')}" if body else ""
 
     def s_Choose(self, s: ast.Choose, ctx: Ctx) -> str:
         labels = [label.replace("; ", " and ") for label in self.option_labels(s, ctx)]
@@ -476,6 +484,10 @@ class Words:
         b = BUILTINS.get(e.func)
         if b is None:
             return words_of_id(e.func)
+        if e.func == "count_history" and e.args and isinstance(e.args[0], ast.Literal):
+            told = self.event_words(str(e.args[0].value), e, ctx)
+            if told is not None:
+                return told
         if e.func == "min" and ctx.frame is None:
             up_to = self._min_amount(e, ctx)
             if up_to is not None:
@@ -550,6 +562,12 @@ class Words:
                 if who == "all":
                     return self.zone(ident, None)
                 return self.zone(ident, self._arg(args, who, ctx))
+            if "|" in spec:  # '{tags|or}': a list of arguments joined with 'or'
+                name, joiner = spec.split("|", 1)
+                a = args.get(name)
+                items = [self.expr(x, ctx) for x in a] if isinstance(a, list) else \
+                    [self._arg(args, name, ctx)]
+                return join_with(items, joiner)
             name, _, form = spec.partition(":")
             if name not in args and name in ("n", "noun", "s"):
                 return m.group(0)  # filled in by the caller (amount forms)
@@ -573,6 +591,21 @@ class Words:
                 return self.thing("card_resource", ident, 2) if ident else text
             return text
         return re.sub(r"\{([^{}]+)\}", one, template)
+
+    def event_words(self, event: str, e: ast.Call, ctx: Ctx) -> str | None:
+        """count_history("tr_raised") by the event's phrase: 'the number of times …'."""
+        entry = self.rs.sections.get("events", {}).get(event)
+        phrase = entry.data.get("phrase") if entry is not None and isinstance(entry.data,
+                                                                                dict) else None
+        if not phrase:
+            return None
+        args = _bind_args(["event", "player", "scope"], e, [None, None, None],
+                          [False, False, False])
+        who = self._arg(args, "player", ctx) if args.get("player") is not None else "you"
+        scope = args.get("scope")
+        period = scope.value if isinstance(scope, ast.Literal) else "round"
+        period = self.rounds if period == "round" else words_of_id(period)
+        return f"the number of times {event_phrase(str(phrase), who)} this {period}"
 
     def _min_amount(self, e: ast.Call, ctx: Ctx) -> str | None:
         """'min(2, stock(cubes))' where an amount goes: 'up to 2'."""
@@ -756,9 +789,13 @@ class Words:
                 obj = self.expr(left.obj, ctx)
                 fname = self._field_name(left)
                 verb = "have" if obj in ("you", "they") else "has"
-                return f"{obj} {verb} {'no' if op == '==' else 'a'} {fname}"
+                return f"{obj} {verb} {'no ' + fname if op == '==' else _a(fname)}"
             noun = self.expr(left, ctx)
             return f"{noun} is {'not ' if op == '!=' else ''}{_NONE_WORD.get(left.type, 'none')}"
+        if isinstance(left, ast.Call) and left.func == "zone_of" and left.args \
+                and op in ("==", "!="):  # 'this card is in your timeline'
+            zone = self.expr(right, ctx)
+            return f"{self.expr(left.args[0], ctx)} is {'not ' if op == '!=' else ''}in {zone}"
         if _is_quantity(right) and _is_quantity(left):  # two amounts: say both
             verb = {">=": "is at least", "<=": "is at most", "==": "is", "!=": "is not",
                     ">": "is more than", "<": "is less than"}[op]
@@ -1037,9 +1074,11 @@ def _int_or_none(text: str) -> int | None:
 
 def relative(cond: str) -> str:
     """'it is playable' → ' that is playable'; 'its cost is 3' → ' whose cost is 3'."""
-    if cond.startswith("it ") and " it " not in f" {cond[3:]} ":
+    def once(rest: str) -> bool:  # the element is named once: a relative clause holds it
+        return " it " not in f" {rest} " and " its " not in f" {rest} "
+    if cond.startswith("it ") and once(cond[3:]):
         return " that " + cond[3:]
-    if cond.startswith("its ") and " its " not in f" {cond[4:]} ":
+    if cond.startswith("its ") and once(cond[4:]):
         return " whose " + cond[4:]
     return f" where {cond}"
 
@@ -1075,6 +1114,31 @@ def _a(noun: str) -> str:
 
 def _bare(text: str) -> str:
     return text[4:] if text.startswith("the ") else text
+
+
+def event_phrase(phrase: str, who: str) -> str:
+    """An event's phrase with the one it happens to: {player} and {player:poss}."""
+    return phrase.replace("{player:poss}", possessive(who)).replace("{player}", who)
+
+
+def join_with(items: list[str], word: str) -> str:
+    items = [i for i in items if i]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {word} " + items[-1]
+
+
+def there_is(cond: str) -> str:
+    """'if at least 2 towers' → 'if there are at least 2 towers'."""
+    for lead in ("at least ", "at most ", "exactly ", "more than ", "fewer than ",
+                 "none of ", "at least one of "):
+        if cond.startswith(lead):
+            rest = cond[len(lead):]
+            number = rest.split(" ", 1)[0]
+            verb = "is" if number in ("1", "one") or lead in ("at least one of ", "none of ") \
+                else "are"
+            return f"there {verb} {cond}"
+    return cond
 
 
 def join_and(items: list[str]) -> str:
