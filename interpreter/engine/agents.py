@@ -174,7 +174,8 @@ class HumanAgent(Agent):
             c.print(render_view(view, game))
         else:
             seat = view["you"]
-            news = [game.log_line_for(i, seat) for i in range(self.seen, len(game.log_lines))]
+            news = [line for line in (game.log_line_for(i, seat)
+                                      for i in range(self.seen, len(game.log_lines))) if line]
             if news:
                 if len(news) > self.MAX_NEWS:
                     c.print(Text(f"… {len(news) - self.MAX_NEWS} earlier lines (type 'log')",
@@ -246,8 +247,9 @@ class HumanAgent(Agent):
         if word == "log" and (not rest or rest.strip().isdigit()):
             n = int(rest) if rest.strip() else 30
             total = len(game.log_lines)
-            for i in range(max(0, total - n), total):
-                c.print(Text(visible(game.log_line_for(i, decision.player))))
+            lines = [game.log_line_for(i, decision.player) for i in range(total)]
+            for line in [x for x in lines if x][-n:]:
+                c.print(Text(visible(line)))
             return True
         if word == "card" and rest.strip():
             for line in card_text_for(game, rest.strip()).split("\n"):

@@ -291,6 +291,9 @@ class Game:
             # and the record does not hold it
             if not decision.is_range:
                 self._log_choice(decision, decision.options[0], only=True)
+            elif self.logging:  # the one who would have answered is told
+                self.log("", {decision.player: f"  {decision.prompt} → {decision.low} "
+                                               "(the only choice, taken for you)"})
             return decision.low if decision.is_range else 0
         if self.check_invariants:
             from .invariants import check_invariants
@@ -321,7 +324,10 @@ class Game:
         value = option.value
         who = self.state.players[decision.player].name
         if only and decision.kind != "action":
-            private = {decision.player: f"  {option.label}: the only choice, taken for you"}
+            if not self.logging:
+                return
+            private = {decision.player: f"  {decision.prompt} → {option.label} (the only "
+                                        "choice, taken for you)"}
             if self._public_choice(decision, option):
                 self.log(f"  {who} takes {option.label} (the only choice)", private)
             else:
@@ -1191,10 +1197,16 @@ class Game:
         if stock is not None:
             have = self.state.players[player].stock.get(stock, 0)
             if have < count:
-                raise ActionRefused(f"needs {count} {self._res_name(stock)}, has {have}")
+                raise ActionRefused(f"needs {self.amount_words(stock, count)}; "
+                                    f"{self._you_have(player)} {have}")
             self.state.players[player].stock[stock] = have - count
         pieces = self.state.card_w(card).pieces
         pieces[player] = pieces.get(player, 0) + count
+        if self.logging:
+            what = self.amount_words(stock, count) if stock is not None else \
+                f"{count} piece{'s' if count != 1 else ''}"
+            self.log(f"  {self.state.players[player].name}: {what} → {self.card_name(card)} "
+                     f"(now {pieces[player]} there)")
 
     def take_pieces(self, count, card, player, stock):
         pieces = self.state.card_w(card).pieces
@@ -1202,8 +1214,14 @@ class Game:
         if count <= 0:
             return
         pieces[player] -= count
+        left = pieces[player]
         if not pieces[player]:
             del pieces[player]
+        if self.logging:
+            back = f" back to {self.rs.words.thing('resource', stock, 2)}" if stock else ""
+            self.log(f"  {self.state.players[player].name}: {count} "
+                     f"piece{'s' if count != 1 else ''} off {self.card_name(card)}{back} "
+                     f"({left} left there)")
         if stock is not None:
             self.state.players[player].stock[stock] = \
                 self.state.players[player].stock.get(stock, 0) + count
@@ -1218,21 +1236,22 @@ class Game:
 
     def log(self, message, private: dict | None = None):
         """Add a public line; ``private`` gives some seats their own version of it."""
-        if self.dry_run:
+        if not self.logging:
             return
         if self.held is not None:
             self.held.append((message, private))
             return
         n = len(self.log_lines)
-        if n and not private and n - 1 not in self.private_lines and not self.listeners \
-                and _same_line(self.log_lines[-1], message):
+        if n and message and not private and n - 1 not in self.private_lines \
+                and not self.listeners and _same_line(self.log_lines[-1], message):
             self.log_lines[-1] = _repeated(self.log_lines[-1])  # '… (×3)'
             return
-        self.log_lines.append(message)
+        self.log_lines.append(message)  # '' is a line only the seats in 'private' see
         if private:
             self.private_lines[n] = dict(private)
-        for listener in self.listeners:
-            listener(message)
+        if message:
+            for listener in self.listeners:
+                listener(message)
 
     def log_line_for(self, i: int, seat: int) -> str:
         """Line i of the log as this seat reads it (its own cards by name)."""

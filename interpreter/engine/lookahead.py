@@ -26,6 +26,7 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
     clone.check_invariants = False
     clone.listeners = []
     clone.log_lines = []
+    clone.private_lines = {}
     clone.keep_log = False  # a trial run's log is never read
     clone.held = None
     st = clone.state

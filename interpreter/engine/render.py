@@ -76,8 +76,8 @@ def status_lines(view: dict, game) -> list[Text]:
     parts = []
     for key, value in me["stock"].items():
         prod = me["production"].get(key)
-        if not value and not prod:
-            continue  # nothing of it: 'state' still lists it
+        if not value and not prod and len(me["stock"]) > 8:
+            continue  # nothing of it, among many: 'state' still lists it
         extra = f" ({'+' if prod >= 0 else ''}{prod})" if prod is not None else ""
         parts.append(f"{game.amount_words(key, value)}{extra}")
     for key, value in me["production"].items():

@@ -1107,7 +1107,7 @@ def _the(name: str) -> str:
 
 
 def _a(noun: str) -> str:
-    if noun[:1].isupper() or noun.startswith(("the ", "a ", "an ")):
+    if noun[:1].isupper() or noun.startswith(("the ", "a ", "an ")) or noun == "one":
         return noun
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
