@@ -69,7 +69,7 @@ PROJECTS = {
                  "Place a greenery anywhere on a space where its type is ocean area and it "
                  "has no tile.",
                  "1 VP."],
-    "lava_flows": ["Raise the temperature 2 steps; place a special tile on a space where its type "
+    "lava_flows": ["Raise the temperature 2 steps; place a special tile on a space whose type "
                    "is volcanic area."],
     "noctis_city": ["Lose 1 energy production; gain 3 M€ production; place a city on "
                     "Noctis City #31."],
@@ -125,7 +125,7 @@ PROJECTS = {
         "least 1 steel).",
         "Gain 1 titanium production.", "2 VP."],
     # ------------------------------------------------------------------ VP rules
-    "immigration_shuttles": ["Gain 5 M€ production.", "1 VP per 3 cities in play."],
+    "immigration_shuttles": ["Gain 5 M€ production.", "1 VP per 3 city tiles in play."],
 }
 
 CORPORATIONS = {
@@ -159,14 +159,14 @@ CORPORATIONS = {
         "Whenever a tile is placed by you, if the tile is a city: Gain 3 M€.",
         "Gain 40 M€; gain M€ production equal to the number of spaces where its tile is "
         "neutral city.",
-        "First action: place a city."],
+        "First action: Place a city."],
     "thorgate": ["You pay 3 M€ less for a card if it has a power tag.",
                  "You pay 3 M€ less for a standard project if it is power plant.",
                  "Gain 48 M€; gain 1 energy production."],
     "united_nations_mars_initiative": [
         "Action (Extra terraforming), once per generation: Pay 3 M€; raise the terraform "
-        "rating 1 step (only if your terraform rating rose this generation and the M€ you "
-        "can spend is at least 3).",
+        "rating 1 step (only if the number of times your terraform rating is raised this "
+        "generation is at least 1 and the M€ you can spend is at least 3).",
         "Gain 40 M€."],
     "saturn_systems": [
         "Whenever a card is played by anyone, if the card has a jovian tag: Gain M€ "
@@ -184,7 +184,6 @@ GOLDEN = {**PROJECTS, **CORPORATIONS}
 PENDING = {
     "capital": "T13: VP per adjacent ocean reads 'VP: the number of ocean tiles next to …'",
     "tharsis_republic": "T10: a count of spaces reads 'the number of every space'",
-    "united_nations_mars_initiative": "T10: count_history reads 'how often tr raised happened'",
 }
 
 
