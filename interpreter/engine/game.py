@@ -397,9 +397,15 @@ class Game:
                         then = w.stmt(purpose, Ctx(frame, {stmt.name: w.chosen(node)}))
                         if then:
                             text += f", to {then}"
-            else:
-                text = w.stmt(stmt, Ctx(frame))
-                text = (text + "?") if text else fallback
+            else:  # the statement, asking: 'Put which card into your hand? (among …)'
+                text = w.stmt(stmt, Ctx(frame, ask=node))
+                if text and isinstance(node, ast.Comprehension):
+                    among = w.choice(node, Ctx(frame)).split(" among ", 1)
+                    text += f" (among {among[1]})?" if len(among) == 2 else "?"
+                elif text:
+                    text += "?"
+                else:
+                    text = fallback
         except Exception:  # words must never stop a game
             text = fallback
         return where + (sentence(text) if not text.endswith("?") else

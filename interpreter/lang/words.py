@@ -69,9 +69,10 @@ class Ctx:
     names: dict = field(default_factory=dict)  # local name -> words (static) or value
     this_card: str | None = None  # the card id of 'this', for card text
     depth: int = 0
+    ask: Any = None  # the choice a prompt asks about: it reads 'which card'
 
     def bind(self, **names) -> "Ctx":
-        out = Ctx(self.frame, dict(self.names), self.this_card, self.depth)
+        out = Ctx(self.frame, dict(self.names), self.this_card, self.depth, self.ask)
         out.names.update(names)
         return out
 
@@ -358,6 +359,8 @@ class Words:
     # ----------------------------------------------------------- expressions
     def expr(self, e: ast.Expr, ctx: Ctx | None = None) -> str:
         ctx = ctx or Ctx()
+        if ctx.ask is not None and e is ctx.ask:
+            return self.which(e)
         if ctx.frame is not None and not isinstance(e, (ast.Literal, ast.Name)) \
                 and e.type is not T.BOOL and not isinstance(e.type, T.ListType) and _pure(e):
             value = self._value(e, ctx)
@@ -488,6 +491,14 @@ class Words:
             told = self.event_words(str(e.args[0].value), e, ctx)
             if told is not None:
                 return told
+        if e.func in ("cards_in", "all_cards_in") and e.args:
+            ident = _symbol_id(e.args[0])
+            name = str(self.decl("zone", ident).get("name") or "") if ident else ""
+            if name.lower().startswith("cards "):  # 'your cards on offer', not 'the cards in …'
+                who = None if e.func == "all_cards_in" else (
+                    self.expr(e.args[1], ctx) if len(e.args) > 1 else
+                    self.expr(e.kwargs["player"], ctx) if "player" in e.kwargs else "you")
+                return self.zone(ident, who)
         if e.func == "min" and ctx.frame is None:
             up_to = self._min_amount(e, ctx)
             if up_to is not None:
@@ -669,6 +680,14 @@ class Words:
             noun = self.noun_of(e.source)
             return f"{_a(noun)} among {self.expr(e.source, ctx)}{self.where(e, ctx)}"
         return self.expr(e, ctx)
+
+    def which(self, e: ast.Expr) -> str:
+        """The choice a prompt asks about, inside its statement: 'which card'."""
+        if isinstance(e, ast.AnyOf):
+            return f"which {e.noun}"
+        if isinstance(e, ast.Comprehension):
+            return f"which {self.noun_of(e.source)}"
+        return "how many" if e.type is T.INT else "which one"
 
     def _choose_clause(self, e: ast.Expr, ctx: Ctx) -> str:
         if isinstance(e, ast.Call) and e.func == "choose_number":
