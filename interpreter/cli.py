@@ -645,6 +645,10 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         where = f"{exc.span}: " if exc.span else ""
         click.echo(visible(f"{where}error: {exc.message}"))
         sys.exit(1)
+    people = [a for a in (getattr(x, "live", x) for x in game.agents) if isinstance(a, HumanAgent)]
+    if people:  # what happened after the last decision: the last rounds, the end, the scoring
+        people[0].news(game, game.agents.index(next(
+            x for x in game.agents if getattr(x, "live", x) is people[0])))
     console.print(score_table(game, result))
     if not result.finished:
         console.print("Unfinished: the game stopped at its round limit without reaching its "

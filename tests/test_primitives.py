@@ -518,3 +518,25 @@ def test_each_needs_as_and_a_list(tmp_path):
         with pytest.raises(RulebookError) as info:
             load_ruleset(work)
         assert [d.code for d in info.value.diagnostics] == [code]
+
+
+def test_an_actions_hand_written_prompt_asks_its_first_question(tmp_path):
+    rs = _tiny_variant(tmp_path, action=(
+        "  - id: pick\n    name: Pick\n    prompt: Which card do you take?\n"
+        "    do: |\n      put(choose(x in cards_in(row)), tableau)\n"
+        "      put(choose(x in cards_in(row)), tableau)\n"))
+    g = game(rs)
+    for c in (card(g, "statue"), card(g, "coupon")):
+        g.put(c, "row", None, 0)
+    asked = []
+
+    class Watch(ScriptedAgent):
+        def decide(self, decision, view, game):
+            asked.append(decision.prompt)
+            return 0
+    g.agents = [Watch([])] * 2
+    runner = FlowRunner(g)
+    choices = runner.available("work", 0, {"card_actions": False}, True)
+    assert runner.perform(choices["action:pick"], 0)
+    # the author's words for the first question; the second (one card left) is not asked
+    assert asked == ["Pick: Which card do you take?"]

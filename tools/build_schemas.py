@@ -149,6 +149,8 @@ COMMON = {
                        "rarely: generated words stay true when the effect changes."),
         "reason": string("Said instead of the generated reason when the action's 'if' "
                          "fails."),
+        "prompt": string("Asked instead of the generated prompt at the action's first "
+                         "decision, e.g. 'Which card do you play?'."),
     }, required=["do"]),
 }
 

@@ -173,16 +173,7 @@ class HumanAgent(Agent):
         if full:
             c.print(render_view(view, game))
         else:
-            seat = view["you"]
-            news = [line for line in (game.log_line_for(i, seat)
-                                      for i in range(self.seen, len(game.log_lines))) if line]
-            if news:
-                if len(news) > self.MAX_NEWS:
-                    c.print(Text(f"… {len(news) - self.MAX_NEWS} earlier lines (type 'log')",
-                                 style="dim"))
-                    news = news[-self.MAX_NEWS:]
-                for line in news:
-                    c.print(Text(visible(line)))
+            self.news(game, view["you"])
             for line in status_lines(view, game):
                 c.print(line)
         self.seen = len(game.log_lines)
@@ -203,6 +194,20 @@ class HumanAgent(Agent):
         if not self.helped and self.script is None:
             c.print("[dim]  (type help for commands: state, card NAME, log, undo, save)[/dim]")
             self.helped = True
+
+    def news(self, game, seat: int) -> None:
+        """Print the log lines since this person last looked, as their seat reads them."""
+        from rich.text import Text
+        c = self.console
+        news = [line for line in (game.log_line_for(i, seat)
+                                  for i in range(self.seen, len(game.log_lines))) if line]
+        if len(news) > self.MAX_NEWS:
+            c.print(Text(f"… {len(news) - self.MAX_NEWS} earlier lines (type 'log')",
+                         style="dim"))
+            news = news[-self.MAX_NEWS:]
+        for line in news:
+            c.print(Text(visible(line)))
+        self.seen = len(game.log_lines)
 
     def decide(self, decision, view, game):
         c = self.console

@@ -366,6 +366,7 @@ class FlowRunner:
         snap = g.snapshot()
         key = self._code_key(pick) + ("do",)
         g.context = pick.label
+        g.hand_prompt = (pick.action or {}).get("prompt")  # for its first question
         g.log(f"{g.state.players[seat].name}: {pick.label}")
         g.hold_log()  # what the action did is told once it has succeeded
         try:

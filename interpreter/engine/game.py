@@ -184,6 +184,7 @@ class Game:
         self.context = ""  # what is being done (an action's label), for prompts
         self.context_cards: list[int] = []  # the cards being played or resolved, for prompts
         self.asking = None  # (statement, choice node, frame) of the next choice, for prompts
+        self.hand_prompt = None  # an action's hand-written prompt, for its first question
         self.check_invariants = False  # check them before every decision (simulations)
         self.budget = Budget()  # the work effects may do per effect run and per decision
         comp = ruleset
@@ -295,6 +296,9 @@ class Game:
                 self.log("", {decision.player: f"  {decision.prompt} → {decision.low} "
                                                "(the only choice, taken for you)"})
             return decision.low if decision.is_range else 0
+        if self.hand_prompt and decision.kind != "action":  # the author's own words
+            decision.prompt_text = self._prompt(str(self.hand_prompt))
+            self.hand_prompt = None
         if self.check_invariants:
             from .invariants import check_invariants
             check_invariants(self)
