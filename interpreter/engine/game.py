@@ -176,6 +176,7 @@ class Game:
         self.private_lines: dict[int, dict[int, str]] = {}
         self.keep_log = True  # write the log even when nobody listens (simulations turn it off)
         self._hidden_moves = 0  # inside a draw: hidden cards are told as one line
+        self._last_stock = None  # (what, amount, line) of the last stock line, to add to it
         self.held: list[str] | None = None  # lines of an action still running
         self._modifier_index: dict[str, dict[str, list[int]]] = {}
         self.decision_count = 0
@@ -861,10 +862,19 @@ class Game:
         else:
             p.stock[resource] = max(floor, have - amount)
         if self.logging and p.stock[resource] != have:
-            verb = {"gain": "gains", "pay": "pays", "lose": "loses"}[verb]
             moved = abs(p.stock[resource] - have)
-            self.log(f"  {p.name} {verb} {self.amount_words(resource, moved)}"
-                     f" (now {p.stock[resource]})")
+            key = ("stock", player, resource, verb)
+            last = self._last_stock if not self.listeners else None  # printed lines stay
+            if last is not None and last[0] == key and self._last_line() == last[2]:
+                moved += last[1]  # 1 steel and 1 steel more, in a row: one line, '2 steel'
+            words = {"gain": "gains", "pay": "pays", "lose": "loses"}[verb]
+            line = f"  {p.name} {words} {self.amount_words(resource, moved)} " \
+                   f"(now {p.stock[resource]})"
+            if last is not None and last[0] == key and self._last_line() == last[2]:
+                self._replace_last_line(line)
+            else:
+                self.log(line)
+            self._last_stock = (key, moved, line)
 
     @property
     def logging(self) -> bool:
@@ -1262,6 +1272,17 @@ class Game:
         if message:
             for listener in self.listeners:
                 listener(message)
+
+    def _last_line(self):
+        if self.held is not None:
+            return self.held[-1][0] if self.held else None
+        return self.log_lines[-1] if self.log_lines else None
+
+    def _replace_last_line(self, line: str) -> None:
+        if self.held is not None:
+            self.held[-1] = (line, self.held[-1][1])
+        else:
+            self.log_lines[-1] = line
 
     def log_line_for(self, i: int, seat: int) -> str:
         """Line i of the log as this seat reads it (its own cards by name)."""
