@@ -142,22 +142,11 @@ def _runs_blocks(rs, card_id: str) -> set[str]:
     for key, tree in rs.asts.items():
         if key[:2] != ("card", card_id) or (len(key) > 2 and key[2] == "block"):
             continue
-        for node in _walk(tree):
+        for node in ast.walk(tree):
             if isinstance(node, ast.Run) and isinstance(node.card, ast.Name) \
                     and node.card.id == "this":
                 out.add(rs.table.canonical(node.block))
     return out
-
-
-def _walk(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (list, tuple)):
-            stack.extend(n)
-        elif isinstance(n, ast.Node):
-            yield n
-            stack.extend(v for k, v in vars(n).items() if k not in ("span", "type", "target"))
 
 
 def _blocks(rs, card_id: str, data: dict, ctx: Ctx) -> list[str]:
@@ -239,7 +228,7 @@ def _modifier(rs, card_id: str, i: int, mod: dict, ctx: Ctx) -> str:
     params = [n for n, _ in rs.table.modifier_params.get(kind, [])]
     cond_text, lasting = "", False
     if cond is not None:
-        names = {n.id for n in _walk(cond) if isinstance(n, ast.Name)}
+        names = {n.id for n in ast.walk(cond) if isinstance(n, ast.Name)}
         lasting = not (names & set(params))  # about the card itself: 'while …'
         from .lang.words import _Words
         cond_text = w.cond(cond, ctx.bind(**{p: _Words("it") for p in params}))

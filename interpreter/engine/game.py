@@ -355,7 +355,7 @@ class Game:
 
     # ------------------------------------------------------------------ words
     def say(self, stmts, frame) -> str:
-        """Statements in words, with the values they have now ('pay 3 M€; put Comet …')."""
+        """Statements in words, with the values they have now ('pay 3 coins; put Quarry …')."""
         from ..lang.words import Ctx
         return self.rs.words.block(stmts, Ctx(frame=frame))
 
@@ -866,7 +866,7 @@ class Game:
             key = ("stock", player, resource, verb)
             last = self._last_stock if not self.listeners else None  # printed lines stay
             if last is not None and last[0] == key and self._last_line() == last[2]:
-                moved += last[1]  # 1 steel and 1 steel more, in a row: one line, '2 steel'
+                moved += last[1]  # 1 gold and 1 gold more, in a row: one line, '2 gold'
             words = {"gain": "gains", "pay": "pays", "lose": "loses"}[verb]
             line = f"  {p.name} {words} {self.amount_words(resource, moved)} " \
                    f"(now {p.stock[resource]})"

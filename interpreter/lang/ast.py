@@ -256,3 +256,17 @@ def walk(node: Any):
             todo.extend(item)
         elif isinstance(item, dict):
             todo.extend(item.values())
+
+
+def walk(node):
+    """Every node below (and including) ``node``: statements, expressions, in lists too."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (list, tuple)):
+            stack.extend(n)
+        elif isinstance(n, dict):
+            stack.extend(n.values())
+        elif isinstance(n, Node):
+            yield n
+            stack.extend(v for k, v in vars(n).items() if k not in ("span", "type", "target"))

@@ -38,25 +38,9 @@ _OPS = {
 }
 
 
-def _walk(node):
-    """Every AST node below (and including) ``node``."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, list):
-            stack.extend(n)
-        elif isinstance(n, tuple):
-            stack.extend(n)
-        elif isinstance(n, dict):
-            stack.extend(n.values())
-        elif isinstance(n, ast.Node):
-            yield n
-            stack.extend(v for k, v in vars(n).items() if k not in ("span", "type", "target"))
-
-
 def _asks(e: ast.Node) -> bool:
     """Whether evaluating the node asks a player something."""
-    for n in _walk(e):
+    for n in ast.walk(e):
         if isinstance(n, ast.AnyOf):
             return True
         if isinstance(n, ast.Comprehension) and n.func in ("choose", "choose_optional"):
@@ -150,7 +134,7 @@ class Compiler:
                 # a prompt for 'let n = choose_number(…)' says what n is for: the first
                 # later statement of the block that uses it ('pay n gold')
                 s.purpose = next((t for t in stmts[i + 1:] if any(
-                    isinstance(n, ast.Name) and n.id == s.name for n in _walk(t))), None)
+                    isinstance(n, ast.Name) and n.id == s.name for n in ast.walk(t))), None)
         codes = [self.stmt(s) for s in stmts]
         if len(codes) == 1:
             return codes[0]
@@ -402,7 +386,7 @@ class Compiler:
         body, node = self.block(s.body), s.body
         fallback = unparse.block(s.body)
         # the names the body uses, so the question can show the cards it is about
-        used = sorted({n.id for n in _walk(s.body) if isinstance(n, ast.Name)
+        used = sorted({n.id for n in ast.walk(s.body) if isinstance(n, ast.Name)
                        and n.binding == "local" and n.id not in ("you",)})
 
         def run(f):

@@ -5,8 +5,8 @@ here, so a person never reads effect code. Each builtin carries a phrase
 template next to its doc (:mod:`.builtins`); a ruleset's procedures,
 functions, events and modifiers may declare a ``phrase`` of their own, and
 every resource, track, tag, zone, tile and card is called by its declared
-``name``. Rendering is *static* (no game: "gain 1 M€ for each city") or
-*dynamic* (a frame of a running game: "gain 3 M€"), where every expression
+``name``. Rendering is *static* (no game: "gain 1 coin for each tower") or
+*dynamic* (a frame of a running game: "gain 3 coins"), where every expression
 that reads the state without asking anyone is replaced by its value.
 
 Templates fill ``{param}`` with the argument's words. Forms:
@@ -314,7 +314,7 @@ class Words:
         return f"{body}, {times}" if body else ""
 
     def s_May(self, s: ast.May, ctx: Ctx) -> str:
-        body = self.block(s.body, ctx.bind())  # one choice: 'you may pay 3 M€ and put …'
+        body = self.block(s.body, ctx.bind())  # one choice: 'you may pay 3 coins and put …'
         return f"you may {body.replace('; ', ' and ')}" if body else ""
 
     def s_Choose(self, s: ast.Choose, ctx: Ctx) -> str:
