@@ -788,16 +788,17 @@ class Words:
             return f"not every one of {source}{where}"
         if isinstance(e, ast.Field) and e.type is T.BOOL:
             return self.e_Field(e, ctx, negated=True)
-        text = self.cond(e, ctx)
-        simple = not any(w in f" {text} " for w in (" where ", " that ", " whose ", " and ",
-                                                    " or ", " if "))
-        if simple:
+        text = f" {self.cond(e, ctx)} "
+        # one clause with one verb ('it has a tile') can be turned round safely
+        one_clause = not any(w in text for w in (" where ", " that ", " whose ", " and ",
+                                                 " or ", " if "))
+        verbs = sum(text.count(v) for v in (" is ", " has ", " can "))
+        if one_clause and verbs == 1:
             for a, b in ((" is not ", " is "), (" is ", " is not "), (" has ", " does not have "),
                          (" can ", " cannot ")):
-                if f" {text} ".count(a) == 1 and sum(f" {text} ".count(x) for x, _ in (
-                        (" is ", 0), (" has ", 0), (" can ", 0))) == 1:
-                    return f" {text} ".replace(a, b, 1).strip()
-        return f"it is not so that {text}"
+                if a in text:
+                    return text.replace(a, b, 1).strip()
+        return f"it is not so that {text.strip()}"
 
     def compare(self, e: ast.Binary, ctx: Ctx) -> str:
         op, left, right = e.op, e.left, e.right
@@ -1106,12 +1107,9 @@ def relative(cond: str) -> str:
 
 def _to_be(need: str) -> str:
     """'your marker is at least 2' → 'your marker to be at least 2' (after 'needs')."""
-    for verb in (" is not ", " is at least ", " is at most ", " is more than ", " is less than ",
-                 " is "):
-        if verb in need:
-            head, tail = need.split(verb, 1)
-            return f"{head} to be {verb.strip()[3:]} {tail}".replace("  ", " ").replace(
-                " to be  ", " to be ") if verb != " is " else f"{head} to be {tail}"
+    if " is " in need:  # the comparison's own verb is the last one
+        head, tail = need.rsplit(" is ", 1)
+        return f"{head} to be {tail}"
     return need
 
 
