@@ -63,8 +63,8 @@ def render_view(view: dict, game) -> Table:
             for c in cards:
                 out.add_row(Text(visible(f"  {_card_text(c)}: {game.card_summary(c['card'])}")))
             continue
-        shown = ", ".join(_card_text(c) for c in cards[:30])
-        more = f" … (+{len(cards) - 30})" if len(cards) > 30 else ""
+        shown = ", ".join(_card_text(c) for c in cards[:12])  # 'card NAME' tells the rest
+        more = f" … (+{len(cards) - 12})" if len(cards) > 12 else ""
         out.add_row(Text(visible(f"{name}: {shown}{more}")))
     return out
 

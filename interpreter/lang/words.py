@@ -832,6 +832,9 @@ class Words:
                     ">": "more than ", "<": "fewer than "}[op]
             if op == ">=" and n == 1 and amount.startswith("1 of "):
                 return "at least one of " + amount[5:]
+            if op in ("==", "<=") and n == 0:  # 'none of your pieces on it', 'no plants'
+                return "none of " + amount[5:] if amount.startswith("0 of ") else \
+                    "no " + amount[2:] if amount.startswith("0 ") else lead + amount
             return lead + amount
         subject = self.expr(left, ctx)
         verb = {">=": "is at least", "<=": "is at most", "==": "is", "!=": "is not",
