@@ -861,15 +861,17 @@ class Game:
             p.stock[resource] = have - amount
         else:
             p.stock[resource] = max(floor, have - amount)
-        if self.logging and p.stock[resource] != have:
+        if self.logging and (p.stock[resource] != have or verb == "gain" and amount > 0):
             moved = abs(p.stock[resource] - have)
             key = ("stock", player, resource, verb)
             last = self._last_stock if not self.listeners else None  # printed lines stay
             if last is not None and last[0] == key and self._last_line() == last[2]:
                 moved += last[1]  # 1 gold and 1 gold more, in a row: one line, '2 gold'
             words = {"gain": "gains", "pay": "pays", "lose": "loses"}[verb]
+            lost = amount - (p.stock[resource] - have) if verb == "gain" else 0
+            room = f"; {lost} more did not fit" if lost > 0 else ""  # over the capacity
             line = f"  {p.name} {words} {self.amount_words(resource, moved)} " \
-                   f"(now {p.stock[resource]})"
+                   f"(now {p.stock[resource]}{room})"
             if last is not None and last[0] == key and self._last_line() == last[2]:
                 self._replace_last_line(line)
             else:
