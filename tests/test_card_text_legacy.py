@@ -27,6 +27,8 @@ def rs():
 LASTING = "Stays in play until the end of the round."
 BONUS = "Completion bonus, when it succeeds as you establish it: "
 FUNDAMENTAL = "Fundamental technology: it always succeeds."
+CROWN = (" at each round's scoring if you have the most cubes (ties included) on the "
+         "technology it seeks, whether that succeeds or not.")
 
 # card id -> the lines a player reads, in order
 GOLDEN = {
@@ -46,7 +48,7 @@ GOLDEN = {
         "that need it.",
     ],
     "perfectly_laid_plans": [
-        "Requires at least one of the time frames with your cubes.",
+        "Requires at least one of the time frames holding your cubes.",
         LASTING,
         "Choose a technology with at least one of your cubes on it: when the timeline is "
         "clarified this round it is not discarded, even without cubes, and it is the copy "
@@ -54,7 +56,7 @@ GOLDEN = {
     ],
     "flash_of_insight": [
         "Requires at least one of the cards in your hand where you can establish it in "
-        "your time frame.",
+        "your time frame (no copy of it there, enough other cards in hand to pay for it).",
         "Establish a technology from your hand in your time frame, discarding 1 card fewer "
         "than its cost; you still put as many cubes from your supply on it as it costs, "
         "and take its completion bonus if it succeeds.",
@@ -64,10 +66,12 @@ GOLDEN = {
         "right; draw 1 card from the draw pile into your hand.",
     ],
     # ------------------------------------------------------------ characters
-    "the_engineer": ["Seeks Railroads.", "Crown: 5 points.", "Red cubes."],
-    "the_scholar": ["Seeks Printing Press.", "Crown: 4 points.", "Blue cubes."],
-    "the_physician": ["Seeks Genetics.", "Crown: 5 points.", "Green cubes."],
-    "the_visionary": ["Seeks Space Flight.", "Crown: 7 points.", "Yellow cubes."],
+    # the crown is scored every round (phase III) by a player among those with
+    # the most cubes on the sought technology, even while it fails
+    "the_engineer": ["Seeks Railroads.", "Crown: 5 points" + CROWN, "Red cubes."],
+    "the_scholar": ["Seeks Printing Press.", "Crown: 4 points" + CROWN, "Blue cubes."],
+    "the_physician": ["Seeks Genetics.", "Crown: 5 points" + CROWN, "Green cubes."],
+    "the_visionary": ["Seeks Space Flight.", "Crown: 7 points" + CROWN, "Yellow cubes."],
     # ---------------------------------------------------------- technologies
     "fire": [FUNDAMENTAL, "3 points."],
     "the_wheel": [FUNDAMENTAL, "2 points."],
@@ -98,7 +102,7 @@ GOLDEN = {
 }
 
 # What the rules say, where the renderer cannot yet say it: the requirement
-# reads "your opponents where at least one of the time frames with its cubes"
+# reads "your opponents with at least one of the time frames holding its cubes"
 # (see the ruleset README, "Card text").
 PENDING = {
     "lost_to_history": [

@@ -148,7 +148,7 @@ def test_refused_action_names_the_failed_requirement(legacy):
     reason = refused["Travel to the past"]
     reason = reason if isinstance(reason, str) else reason()  # words are made when read
     # the rule: travelling to the past needs a frame before yours; you stand in frame 1
-    assert reason == "needs your player marker to be at least 2; it is 1"
+    assert reason == "needs your time frame to be at least 2; it is 1"
 
 
 def test_human_agent_reprompts_with_the_reason():

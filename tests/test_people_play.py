@@ -52,9 +52,9 @@ def test_undo_goes_back_to_your_previous_decision(tmp_path):
                 "--save", "game.json")
     out = proc.stdout
     assert proc.returncode == 0, out + proc.stderr
-    assert "Player marker 5 → 3" in out
+    assert "Time frame 5 → 3" in out
     back = out.index("back to your previous decision")
-    assert "Player marker 5 → 2" in out[back:]
+    assert "Time frame 5 → 2" in out[back:]
     record = json.loads((tmp_path / "game.json").read_text())
     rs = load_ruleset(GAME)
 
@@ -96,7 +96,7 @@ def test_the_news_since_your_last_decision_comes_first(tmp_path):
     out = proc.stdout
     assert proc.returncode == 0, out + proc.stderr
     # the action and what it did are told before the next prompt, then the status line
-    after = out[out.index("Player marker 5 → 3"):]
+    after = out[out.index("Time frame 5 → 3"):]
     assert after.index("You, Player 1 (human):") < after.index("choose an action")
 
 
@@ -104,7 +104,7 @@ def test_a_refusal_says_what_failed_with_the_numbers(tmp_path):
     proc = play(tmp_path, ["1", "save"])
     # at the start a player stands in the present day (frame 5 with two players):
     # establishing needs a frame of the past
-    assert "Establish a technology in your time frame (not now: needs your player marker " \
+    assert "Establish a technology in your time frame (not now: needs your time frame " \
            "to be at most 4; it is 5)" in proc.stdout
 
 
