@@ -861,7 +861,9 @@ def _decision_watch(console, every: bool, at: int | None):
         if number == at:
             seat = visible(game.state.players[decision.player].name)
             console.print(f"decision {number} · {seat}", markup=False, soft_wrap=True)
-            HumanAgent(console).show(decision, game.view(decision.player), game, full=True)
+            viewer = HumanAgent(console)
+            viewer.helped = True  # no commands in a replay: no hint about them
+            viewer.show(decision, game.view(decision.player), game, full=True)
             console.print(f"answer in the record: {visible(answer_text(decision, answer))}",
                           markup=False, soft_wrap=True)
             raise _ShownAt
