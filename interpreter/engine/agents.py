@@ -223,6 +223,8 @@ class HumanAgent(Agent):
             if self.script is not None:
                 c.print(_shown(raw))  # so the transcript shows what was answered
             if self.command(raw, decision, view, game):
+                if raw.split()[0].lower() != "state":  # ('state' shows the question too)
+                    c.print(f"[bold]{_shown(decision.prompt)}[/bold]")  # the question again
                 continue
             answer, problem = self.parse(decision, raw)
             if self.script is not None:

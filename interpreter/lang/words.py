@@ -647,6 +647,9 @@ class Words:
     def _element_ctx(self, e: ast.Comprehension, ctx: Ctx) -> Ctx:
         """Inside a comprehension: the element is 'it'; other names keep their values."""
         inner = ctx.bind(**{e.var: _Words("it")})
+        for name, bound in list(inner.names.items()):  # an outer element is 'it' no more
+            if name != e.var and bound == _Words("it"):
+                inner.names[name] = _Words("that one")
         if ctx.frame is not None:  # the element itself has no value outside the loop
             inner.frame = ctx.frame.child()
             inner.frame.vars.pop(e.var, None)
