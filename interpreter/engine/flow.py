@@ -374,14 +374,14 @@ class FlowRunner:
         except (RequirementFailed, ActionRefused) as exc:
             g.restore(snap)
             g.release_log(keep=False)
-            g.context = ""
+            g.context, g.hand_prompt = "", None
             reason = getattr(exc, "message", None) or getattr(exc, "reason", str(exc))
             return self._refused(pick, seat, reason)
         except BaseException:
             g.release_log(keep=True)  # stopped for another reason: lose no line
             raise
         g.release_log(keep=True)
-        g.context = ""
+        g.context, g.hand_prompt = "", None
         once = pick.action.get("once_per", "round" if pick.card is not None else "any")
         if once != "any":
             g.state.used.add((pick.use_key, seat, self._scope(once)))

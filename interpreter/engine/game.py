@@ -288,6 +288,9 @@ class Game:
             raise ActionRefused(f"nothing can be chosen for: {decision.prompt}")
         if self.dry_run:
             return decision.low if decision.is_range else 0
+        if self.hand_prompt and decision.kind != "action":  # the author's own words
+            decision.prompt_text = self._prompt(str(self.hand_prompt))  # for the first one,
+            self.hand_prompt = None  # asked or not
         if decision.count() == 1:
             # one rule everywhere: a decision with a single legal answer is not asked,
             # and the record does not hold it
@@ -297,9 +300,6 @@ class Game:
                 self.log("", {decision.player: f"  {decision.prompt} → {decision.low} "
                                                "(the only choice, taken for you)"})
             return decision.low if decision.is_range else 0
-        if self.hand_prompt and decision.kind != "action":  # the author's own words
-            decision.prompt_text = self._prompt(str(self.hand_prompt))
-            self.hand_prompt = None
         if self.check_invariants:
             from .invariants import check_invariants
             check_invariants(self)

@@ -835,7 +835,7 @@ class Words:
                     ">": "more than ", "<": "fewer than "}[op]
             if op == ">=" and n == 1 and amount.startswith("1 of "):
                 return "at least one of " + amount[5:]
-            if op in ("==", "<=") and n == 0:  # 'none of your pieces on it', 'no plants'
+            if op in ("==", "<=") and n == 0:  # 'none of your pieces on it', 'no gold'
                 return "none of " + amount[5:] if amount.startswith("0 of ") else \
                     "no " + amount[2:] if amount.startswith("0 ") else lead + amount
             return lead + amount
@@ -907,7 +907,7 @@ class Words:
                 if inner is not None and isinstance(tree, ast.Expr) \
                         and entry.data.get("phrase") is None:
                     return self.why_not(ast.Unary(e.span, "not", tree), inner, depth + 1)
-            return "needs " + self.negative(inner_e, ctx)
+            return needs(self.negative(inner_e, ctx))
         if isinstance(e, ast.Call) and e.func in self.table.callables and depth < MAX_INLINE:
             inner = self._inner_frame(e, frame)
             tree = self.rs.asts.get(("function", e.func))
@@ -920,7 +920,7 @@ class Words:
             card = self._value(e.args[0], ctx) if e.args else _NO_VALUE
             if card not in (_NO_VALUE, None):
                 return frame.rt.explain_requirements(card, frame.vars.get("you"))
-        return "needs " + self.cond(e, Ctx(frame))
+        return needs(self.cond(e, Ctx(frame)))
 
     def _why_compare(self, e: ast.Binary, frame) -> str:
         ctx = Ctx(frame)
@@ -1096,6 +1096,17 @@ def _int_or_none(text: str) -> int | None:
         return int(text)
     except (TypeError, ValueError):
         return None
+
+
+def needs(cond: str) -> str:
+    """A failed condition as a reason: 'needs at least 8 heat', 'only when it has a tile'."""
+    if cond.startswith(("at least ", "at most ", "exactly ", "more than ", "fewer than ",
+                        "none of ", "no ")):
+        return "needs " + cond  # an amount
+    if cond.startswith(("a ", "an ", "the ")) and not any(
+            v in f" {cond} " for v in (" is ", " has ", " can ", " does ")):
+        return "needs " + cond  # a thing
+    return "only when " + cond  # a clause: 'only when your camel does not have …'
 
 
 def relative(cond: str) -> str:
