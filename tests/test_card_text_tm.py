@@ -92,7 +92,7 @@ PROJECTS = {
         "Action (Search for life), once per generation: Pay 1 M€; draw 1 card from the "
         "project deck into the revealed cards; if the top card of the revealed cards has "
         "a microbe tag, add 1 science to this card; put the top card of the revealed cards "
-        "into the discard pile (only if the M€ you can spend is at least 1).",
+        "into the discard pile (only if at least 1 M€ to spend).",
         "3 VP if at least 1 science on this card."],
     # ------------------------------------------------------------- blue-card actions
     "martian_rails": [
@@ -166,7 +166,7 @@ CORPORATIONS = {
     "united_nations_mars_initiative": [
         "Action (Extra terraforming), once per generation: Pay 3 M€; raise the terraform "
         "rating 1 step (only if the number of times your terraform rating is raised this "
-        "generation is at least 1 and the M€ you can spend is at least 3).",
+        "generation is at least 1 and at least 3 M€ to spend).",
         "Gain 40 M€."],
     "saturn_systems": [
         "Whenever a card is played by anyone, if the card has a jovian tag: Gain M€ "
