@@ -1106,7 +1106,7 @@ def needs(cond: str) -> str:
     if cond.startswith(("a ", "an ", "the ")) and not any(
             v in f" {cond} " for v in (" is ", " has ", " can ", " does ")):
         return "needs " + cond  # a thing
-    return "only when " + cond  # a clause: 'only when your camel does not have …'
+    return "only when " + cond  # a clause: 'only when your token does not have …'
 
 
 def relative(cond: str) -> str:
