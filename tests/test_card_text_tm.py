@@ -181,8 +181,6 @@ GOLDEN = {**PROJECTS, **CORPORATIONS}
 # problem each waits for. They are asserted with the right words and expected
 # to fail; strict, so a fix makes them fail loudly until they leave this list.
 PENDING = {
-    "capital": "a function's amount cannot count its noun when a parameter is named 's': "
-               "VP per adjacent ocean reads 'VP: the number of ocean tiles next to …'",
 }
 
 

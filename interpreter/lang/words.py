@@ -864,8 +864,10 @@ class Words:
             decl = self.table.callables[q.func]
             names = [nm for nm, _, _ in decl.params]
             args = _bind_args(names, q, [None] * len(names), [False] * len(names))
-            text = self.fill(str(template), args, ctx, {})
-            return text.replace("{n}", n_text).replace("{s}", plural)
+            # {n} and {s} are the amount's own, whatever the parameters are called
+            text = str(template).replace("{n}", "\x00n").replace("{s}", "\x00s")
+            text = self.fill(text, args, ctx, {})
+            return text.replace("\x00n", n_text).replace("\x00s", plural)
         if isinstance(q, ast.Call) and q.func in BUILTINS and BUILTINS[q.func].amount \
                 and isinstance(q.target, type(BUILTINS[q.func])):
             b = BUILTINS[q.func]
