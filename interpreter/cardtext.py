@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .lang import ast
-from .lang.words import Ctx, join_and, lower_name, sentence, words_of_id
+from .lang.words import (Ctx, _Words, event_phrase, join_and, lower_name, sentence,
+                         there_is, words_of_id)
 
 
 @dataclass
@@ -174,6 +175,11 @@ def _blocks(rs, card_id: str, data: dict, ctx: Ctx) -> list[str]:
     return out
 
 
+def _effect_words(rs, key: tuple, ctx: Ctx) -> str:
+    tree = rs.asts.get(key)
+    return rs.words.block(tree.body, ctx.bind()) if tree is not None else ""
+
+
 def _action(rs, card_id: str, i: int, action: dict, ctx: Ctx) -> str:
     w = rs.words
     name = action.get("name")
@@ -183,8 +189,7 @@ def _action(rs, card_id: str, i: int, action: dict, ctx: Ctx) -> str:
         lead += f", once per {w.rounds if once == 'round' else words_of_id(once)}"
     if action.get("text"):
         return f"{lead}: {sentence(str(action['text']))}"
-    body = rs.asts.get(("card", card_id, "action", i, "do"))
-    text = w.block(body.body, ctx.bind()) if body is not None else ""
+    text = _effect_words(rs, ("card", card_id, "action", i, "do"), ctx)
     cond = rs.asts.get(("card", card_id, "action", i, "if"))
     if cond is not None:
         text += f" (only if {w.cond(cond, ctx.bind())})"
@@ -202,16 +207,13 @@ def _trigger(rs, card_id: str, i: int, trig: dict, ctx: Ctx) -> str:
     ev = rs.sections.get("events", {}).get(event)
     phrase = (ev.data.get("phrase") if ev is not None and isinstance(ev.data, dict) else None)
     if phrase:
-        from .lang.words import event_phrase
         when = event_phrase(str(phrase), who)
     else:
         when = f"{words_of_id(event)} ({who})"
     cond = rs.asts.get(("card", card_id, "trigger", i, "if"))
     if cond is not None:
-        from .lang.words import there_is
         when += f", if {there_is(w.cond(cond, ctx.bind()))}"
-    body = rs.asts.get(("card", card_id, "trigger", i, "do"))
-    text = w.block(body.body, ctx.bind()) if body is not None else ""
+    text = _effect_words(rs, ("card", card_id, "trigger", i, "do"), ctx)
     return f"Whenever {when}: {sentence(text)}"
 
 
@@ -230,7 +232,6 @@ def _modifier(rs, card_id: str, i: int, mod: dict, ctx: Ctx) -> str:
     if cond is not None:
         names = {n.id for n in ast.walk(cond) if isinstance(n, ast.Name)}
         lasting = not (names & set(params))  # about the card itself: 'while …'
-        from .lang.words import _Words
         cond_text = w.cond(cond, ctx.bind(**{p: _Words("it") for p in params}))
     phrase = data.get("phrase")
     if phrase:
