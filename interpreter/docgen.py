@@ -15,6 +15,8 @@ def language_reference() -> str:
     sections = [("function", "Functions", "Read the game state; they change nothing."),
                 ("choice", "Choices", "Ask the acting player to decide (a Decision). Allowed "
                  "in effects, never in requirements, conditions or scoring."),
+                ("random", "Chance", "Draw from the game's seeded random source, so the same "
+                 "seed gives the same game. Allowed in effects only."),
                 ("effect", "Effect calls", "Statements that change the game.")]
     for kind, title, blurb in sections:
         out += [f"## {title}", "", blurb, ""]

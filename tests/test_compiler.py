@@ -140,3 +140,55 @@ def test_choose_one_options_may_carry_their_own_labels(mini):
     run(mini, 'choose one:\n  - "Take the plants": gain 3 plants\n  - add 3 microbes to this',
         rt=rt)
     assert rt.calls[0] == ("options", ["Take the plants", "add 3 microbes to this"])
+
+
+class CountingRuntime(FakeRuntime):
+    """A runtime whose stocks really change, so a loop can see what its body did."""
+
+    def change_stock(self, player, resource, amount, verb):
+        super().change_stock(player, resource, amount, verb)
+        sign = -1 if verb in ("lose", "pay") else 1
+        self.stocks[(player, resource)] = self.stock(player, resource) + sign * amount
+
+
+def test_while_checks_its_condition_before_every_turn(mini):
+    # each turn pays 4 heat and gains 2 back: 9 → 7 → 5 → 3, so three turns (a repeat
+    # counted at the start, 9 // 4, would give two)
+    rt = CountingRuntime()
+    run(mini, "while stock(heat) >= 4:\n  pay 4 heat\n  gain 2 heat", rt)
+    assert rt.stocks[("p1", "heat")] == 3
+    assert [c[0] for c in rt.calls].count("pay") == 3
+
+
+def test_break_leaves_the_innermost_loop_only(mini):
+    rt = CountingRuntime()
+    run(mini, "repeat 3:\n  for p in players():\n    gain 1 mc\n    break", rt)
+    assert [c for c in rt.calls if c[0] == "gain"] == [("gain", "p1", "mc", 1)] * 3
+
+
+def test_may_else_runs_when_the_player_declines(mini):
+    rt = CountingRuntime()
+    rt.answers = [True, True, False]
+    run(mini, "while stock(heat) >= 1:\n  may:\n    pay 1 heat\n  else:\n    break", rt)
+    assert rt.stocks[("p1", "heat")] == 7
+    assert [c[0] for c in rt.calls].count("confirm") == 3
+
+
+def test_a_while_that_never_ends_stops_at_the_limit(mini):
+    with pytest.raises(RuleRuntimeError) as info:
+        run(mini, "while stock(heat) >= 0:\n  gain 1 mc")
+    assert "10000 times" in info.value.message and info.value.span is not None
+
+
+def test_break_outside_a_loop_is_refused_at_check_time(mini):
+    from lang_helpers import check
+    _, diags = check(mini, "if stock(heat) > 1:\n  break")
+    assert [d.code for d in diags] == ["RB304"] and "not inside" in diags[0].message
+
+
+def test_random_number_is_allowed_in_effects_only(mini):
+    from lang_helpers import check
+    _, diags = check(mini, "random_number(1, 6) > 3", start="expression", effects=False)
+    assert [d.code for d in diags] == ["RB304"] and "random source" in diags[0].message
+    _, diags = check(mini, "gain random_number(1, 6) mc")
+    assert not diags

@@ -1203,6 +1203,9 @@ class Game:
             else:
                 raise ActionRefused(f"{zone} is full ({limit} cards)")
 
+    def random_number(self, low, high):
+        return self.state.rng.randint(low, high)
+
     def shuffle(self, zone, player):
         self.state.rng.shuffle(self.state.zones[self._zone_key(zone, player)])
 

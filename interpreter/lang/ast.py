@@ -224,8 +224,22 @@ class Repeat(Stmt):
 
 
 @dataclass(eq=False)
+class While(Stmt):
+    """Runs its body for as long as the condition holds, checked before each turn."""
+
+    cond: Expr
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
+class Break(Stmt):
+    """Leaves the innermost for, repeat or while."""
+
+
+@dataclass(eq=False)
 class May(Stmt):
     body: list[Stmt]
+    orelse: list[Stmt] | None = None  # what happens when the player declines
 
 
 @dataclass(eq=False)
@@ -240,22 +254,6 @@ class Effect(Node):
 
     body: list[Stmt]
     source: str = ""
-
-
-def walk(node: Any):
-    """Yield ``node`` and every AST node below it."""
-    todo = [node]
-    while todo:
-        item = todo.pop()
-        if isinstance(item, Node):
-            yield item
-            for value in vars(item).values():
-                if isinstance(value, (Node, list, tuple, dict)):
-                    todo.append(value)
-        elif isinstance(item, (list, tuple)):
-            todo.extend(item)
-        elif isinstance(item, dict):
-            todo.extend(item.values())
 
 
 def walk(node):

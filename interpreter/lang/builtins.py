@@ -35,7 +35,7 @@ class Builtin:
     params: tuple[Param, ...]
     result: Any  # Type, or a callable(list of arg types) -> Type
     doc: str
-    kind: str = "function"  # function | choice | effect
+    kind: str = "function"  # function | choice | random | effect
     impl: Callable | None = None
     example: str = ""
     player_optional: bool = False  # the 'player' may be left out where nobody acts
@@ -440,6 +440,18 @@ def _round_number(rt):
          example='variant("advanced")', phrase='the {name} variant is in play')
 def _variant(rt, name):
     return rt.variant_active(name)
+
+
+# --------------------------------------------------------------------- chance
+@builtin("random_number", [Param("low", T.INT), Param("high", T.INT)], T.INT,
+         "A number from low to high, each equally likely, drawn from the game's seeded "
+         "random source (a die roll, a random first player). Allowed where effects are.",
+         kind="random", example="random_number(1, player_count())",
+         phrase='a number from {low} to {high} drawn at random')
+def _random_number(rt, low, high):
+    if high < low:
+        raise ValueError(f"there is no number from {low} to {high}")
+    return rt.random_number(low, high)
 
 
 # -------------------------------------------------------------------- choices

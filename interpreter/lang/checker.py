@@ -42,10 +42,11 @@ class Context:
     # in a procedure, function or track reward: its name (or 'track:<id>'); whether
     # there is an acting player depends on where it is run from, so uses are recorded
     needs: str | None = None
+    in_loop: bool = False  # inside a for, repeat or while of this body: 'break' is allowed
 
     def child(self, **extra: T.Type) -> "Context":
         out = Context(self.label, self.allow_effects, self.allow_choices,
-                      dict(self.variables), self.returns, self.needs)
+                      dict(self.variables), self.returns, self.needs, self.in_loop)
         out.variables.update(extra)
         return out
 
@@ -106,8 +107,8 @@ class Checker:
     def stmt(self, s: ast.Stmt, ctx: Context) -> None:
         method = getattr(self, "s_" + type(s).__name__)
         if not ctx.allow_effects and not isinstance(s, (ast.Let, ast.Set, ast.Return, ast.If,
-                                                           ast.For, ast.Repeat, ast.Pass,
-                                                           ast.Require)):
+                                                           ast.For, ast.Repeat, ast.While,
+                                                           ast.Break, ast.Pass, ast.Require)):
             self.error("RB304", "this statement changes the game, which is not allowed in "
                        f"{ctx.label}", s.span, ctx)
         method(s, ctx)
@@ -358,16 +359,32 @@ class Checker:
         if not isinstance(t, T.ListType) and t is not T.ANY:
             self.error("RB302", f"'for' needs a list, but this is a {t}", s.iterable.span, ctx)
         inner = ctx.child()
+        inner.in_loop = True
         self._bind(s.var, t.elem if isinstance(t, T.ListType) else T.ANY, s.span, inner)
         self.block(s.body, inner)
 
     def s_Repeat(self, s: ast.Repeat, ctx):
         self.expect(s.count, T.INT, ctx, "the repeat count")
-        self.block(s.body, ctx.child())
+        inner = ctx.child()
+        inner.in_loop = True
+        self.block(s.body, inner)
+
+    def s_While(self, s: ast.While, ctx):
+        self.expect(s.cond, T.BOOL, ctx, "the condition")
+        inner = ctx.child()
+        inner.in_loop = True
+        self.block(s.body, inner)
+
+    def s_Break(self, s: ast.Break, ctx):
+        if not ctx.in_loop:
+            self.error("RB304", "'break' leaves a for, repeat or while loop, and this one is "
+                       "not inside one", s.span, ctx)
 
     def s_May(self, s: ast.May, ctx):
         self._need_choices(s.span, ctx, "'may'")
         self.block(s.body, ctx.child())
+        if s.orelse is not None:
+            self.block(s.orelse, ctx.child())
 
     def s_Choose(self, s: ast.Choose, ctx):
         self._need_choices(s.span, ctx, "'choose one'")
@@ -568,6 +585,9 @@ class Checker:
             self._changes_game(f"'{name}'", statement, e.span, ctx)
         if b.kind == "choice":
             self._need_choices(e.span, ctx, f"'{name}'")
+        if b.kind == "random" and not ctx.allow_effects:
+            self.error("RB304", f"'{name}' draws from the random source, which changes the "
+                       f"game and is not allowed in {ctx.label}", e.span, ctx)
         params = [(p.name, p.type, p.default, p.variadic) for p in b.params]
         if name == "modifier" and e.args and isinstance(e.args[0], ast.Name):
             # the modifier's own declared parameters may be passed by keyword

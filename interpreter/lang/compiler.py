@@ -31,6 +31,10 @@ class _Return(Exception):
         self.value = value
 
 
+class _Break(Exception):
+    """'break': leaves the innermost loop (the checker allows it only inside one)."""
+
+
 _OPS = {
     "+": operator.add, "-": operator.sub, "*": operator.mul,
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
@@ -361,9 +365,12 @@ class Compiler:
             budget.used += len(todo)
             if budget.used > budget.limit:
                 raise budget.exceeded(span)
-            for item in todo:
-                f.vars[var] = item
-                body(f)
+            try:
+                for item in todo:
+                    f.vars[var] = item
+                    body(f)
+            except _Break:
+                pass
         return run
 
     def s_Repeat(self, s: ast.Repeat) -> Code:
@@ -378,12 +385,41 @@ class Compiler:
             budget.used += n
             if budget.used > budget.limit:
                 raise budget.exceeded(span)
-            for _ in range(n):
-                body(f)
+            try:
+                for _ in range(n):
+                    body(f)
+            except _Break:
+                pass
+        return run
+
+    def s_While(self, s: ast.While) -> Code:
+        cond, body, span = self.expr(s.cond), self.block(s.body), s.span
+
+        def run(f):
+            budget = f.budget
+            turns = 0
+            try:
+                while cond(f):
+                    turns += 1
+                    if turns > MAX_REPEAT:
+                        raise RuleRuntimeError(f"this loop ran {MAX_REPEAT} times and its "
+                                               "condition still holds", span)
+                    budget.used += 1
+                    if budget.used > budget.limit:
+                        raise budget.exceeded(span)
+                    body(f)
+            except _Break:
+                pass
+        return run
+
+    def s_Break(self, s: ast.Break) -> Code:
+        def run(f):
+            raise _Break()
         return run
 
     def s_May(self, s: ast.May) -> Code:
         body, node = self.block(s.body), s.body
+        orelse = self.block(s.orelse) if s.orelse is not None else None
         fallback = unparse.block(s.body)
         # the names the body uses, so the question can show the cards it is about
         used = sorted({n.id for n in ast.walk(s.body) if isinstance(n, ast.Name)
@@ -398,6 +434,8 @@ class Compiler:
                 asked = f.rt.confirm(lambda: say(node, f), [f.vars.get(n) for n in used])
             if asked:
                 body(f)
+            elif orelse is not None:
+                orelse(f)
         return run
 
     def s_Choose(self, s: ast.Choose) -> Code:

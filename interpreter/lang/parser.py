@@ -367,6 +367,9 @@ class _Builder:
     def s_pass(self, t, sp):
         return ast.Pass(sp)
 
+    def s_break(self, t, sp):
+        return ast.Break(sp)
+
     def s_if(self, t, sp):
         cond, *rest = t.children
         branches, orelse = [], None
@@ -392,8 +395,18 @@ class _Builder:
         count, *body = t.children
         return ast.Repeat(sp, self.expr(count), self.suite(body))
 
+    def s_while(self, t, sp):
+        cond, *body = t.children
+        return ast.While(sp, self.expr(cond), self.suite(body))
+
     def s_may(self, t, sp):
-        return ast.May(sp, self.suite(t.children))
+        body, orelse = [], None
+        for child in t.children:
+            if isinstance(child, Tree) and child.data == "else":
+                orelse = self.suite(child.children)
+            elif child is not None:
+                body.append(child)
+        return ast.May(sp, self.suite(body), orelse)
 
     def s_choose(self, t, sp):
         options = [o for o in t.children if isinstance(o, Tree) and o.data == "option"]

@@ -96,6 +96,10 @@ def stmt(s: ast.Stmt) -> str:
         return f"for {s.var} in {expr(s.iterable)}: …"
     if isinstance(s, ast.Repeat):
         return f"repeat {expr(s.count)}: …"
+    if isinstance(s, ast.While):
+        return f"while {expr(s.cond)}: …"
+    if isinstance(s, ast.Break):
+        return "break"
     if isinstance(s, ast.May):
         return "may: " + "; ".join(stmt(x) for x in s.body)
     if isinstance(s, ast.Choose):

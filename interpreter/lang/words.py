@@ -313,9 +313,23 @@ class Words:
         times = f"{n} times" if n is not None else f"as many times as {self.expr(s.count, ctx)}"
         return f"{body}, {times}" if body else ""
 
+    def s_While(self, s: ast.While, ctx: Ctx) -> str:
+        body = self.block(s.body, ctx.bind())
+        return f"as long as {there_is(self.cond(s.cond, ctx))}: {body}" if body else ""
+
+    def s_Break(self, s, ctx) -> str:
+        return "stop"
+
     def s_May(self, s: ast.May, ctx: Ctx) -> str:
         body = self.block(s.body, ctx.bind())  # one choice: 'you may pay 3 coins and put …'
-        return f"you may {body.replace('; ', ' and ')}" if body else ""
+        if not body:
+            return ""
+        out = f"you may {body.replace('; ', ' and ')}"
+        if s.orelse:
+            orelse = self.block(s.orelse, ctx.bind())
+            if orelse:
+                out += f"; if you do not, {orelse}"
+        return out
 
     def s_Choose(self, s: ast.Choose, ctx: Ctx) -> str:
         labels = [label.replace("; ", " and ") for label in self.option_labels(s, ctx)]
