@@ -62,8 +62,8 @@ GOLDEN = {
         "and take its completion bonus if it succeeds.",
     ],
     "slip_through_time": [
-        "Move your player marker to any time frame of the past, to the left or to the "
-        "right; draw 1 card from the draw pile into your hand.",
+        "You may move your player marker any number of time frames to the left; draw 2 "
+        "cards, keep 1 and discard the other.",
     ],
     # ------------------------------------------------------------ characters
     # the crown is scored every round (phase III) by a player among those with
@@ -85,16 +85,16 @@ GOLDEN = {
     "currency": ["Needs Law.", "1 point.",
                  BONUS + "move 1 cube from your supply to your storage."],
     "cartography": ["Needs Writing.", "3 points.",
-                    BONUS + "move your player marker to any time frame of the past, to the "
-                    "left or to the right."],
+                    BONUS + "you may move your player marker any number of time frames to "
+                    "the left; draw 1 card from the draw pile into your hand."],
     "banking": ["Needs Currency and Mathematics.", "3 points.",
                 BONUS + "move 2 cubes from your supply to your storage."],
     "printing_press": ["Needs Writing and Metallurgy.", "3 points.",
                        BONUS + "draw 2 cards, keep 1 and discard the other."],
     "combustion_engine": ["Needs The Wheel and Fire.", "3 points."],
     "navigation": ["Needs Cartography and Astronomy.", "3 points.",
-                   BONUS + "move your player marker to any time frame of the past, to the "
-                   "left or to the right; draw 1 card from the draw pile into your hand."],
+                   BONUS + "you may move your player marker any number of time frames to "
+                   "the left; draw 2 cards from the draw pile into your hand."],
     "railroads": ["Needs Steam Engine and The Wheel.", "4 points."],
     "internet": ["Needs Computers, Telephone and Electricity.", "3 points.",
                  BONUS + "draw 2 cards from the draw pile into your hand."],
