@@ -27,8 +27,9 @@ def rs():
 LASTING = "Stays in play until the end of the round."
 BONUS = "Completion bonus, when it succeeds as you establish it: "
 FUNDAMENTAL = "Fundamental technology: it always succeeds."
-CROWN = (" at each round's scoring if you have the most cubes (ties included) on the "
-         "technology it seeks, whether that succeeds or not.")
+CROWN = (" at each round's scoring if you have the most cubes on the technology it "
+         "seeks, whether that succeeds or not; when tied, the crown divided by the number "
+         "of tied players, rounded down.")
 
 # card id -> the lines a player reads, in order
 GOLDEN = {
@@ -67,7 +68,8 @@ GOLDEN = {
     ],
     # ------------------------------------------------------------ characters
     # the crown is scored every round (phase III) by a player among those with
-    # the most cubes on the sought technology, even while it fails
+    # the most cubes on the sought technology, even while it fails; tied
+    # players split it, rounded down (the seed's line follows the crown bullet)
     "the_engineer": ["Seeks Railroads.", "Crown: 5 points" + CROWN, "Red cubes."],
     "the_scholar": ["Seeks Printing Press.", "Crown: 4 points" + CROWN, "Blue cubes."],
     "the_physician": ["Seeks Genetics.", "Crown: 5 points" + CROWN, "Green cubes."],
