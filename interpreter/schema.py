@@ -179,8 +179,15 @@ def _report(doc: Document, err: jsonschema.ValidationError, diags: Diagnostics) 
                     doc.span(path))
         return
     if v == "propertyNames":
-        diags.error("RB204", f"key in {where} is not a valid id: use lower-case letters, "
-                    "digits and underscores", doc.span(path))
+        if "[1-9]" in str((err.validator_value or {}).get("pattern", "")):
+            diags.error("RB204", f"key in {where} must be a seat number, counting from 1",
+                        doc.span(path))
+        else:
+            diags.error("RB204", f"key in {where} is not a valid id: use lower-case letters, "
+                        "digits and underscores", doc.span(path))
+        return
+    if v == "minLength" and err.validator_value == 1:
+        diags.error("RB204", f"{where} must not be empty", doc.span(path))
         return
     if v in ("minimum", "maximum", "minLength", "maxLength", "minItems", "maxItems"):
         words = {"minimum": "at least", "maximum": "at most", "minLength": "at least",

@@ -497,9 +497,93 @@ MOD = obj("A mod or house rule: changes layered over a ruleset.", {
 }, required=["kind", "id", "changes"])
 
 
-ANSWER = {"description": "An answer: an option's label (or the start of it), an option "
-                         "number counting from 1, or the number itself for a number choice.",
-          "anyOf": [{"type": "string"}, {"type": "integer"}]}
+ANSWER = {"description": "An answer: an option's label (or the start of it) as text; a "
+                         "number only for a 'how many' question; yes or no for a yes-or-no "
+                         "question.",
+          "anyOf": [{"type": "string", "minLength": 1}, {"type": "integer"},
+                    {"type": "boolean"}]}
+
+
+def counts(description: str, what: str) -> dict:
+    return {"type": "object", "description": description,
+            "propertyNames": {"pattern": ID_PATTERN},
+            "additionalProperties": integer(f"The {what}.")}
+
+
+def by_seat(description: str, value: dict) -> dict:
+    return {"type": "object", "description": description,
+            "propertyNames": {"pattern": "^[1-9][0-9]*$"}, "additionalProperties": value}
+
+
+CARD_ITEM = {"description": "A card by id, or a mapping giving its id and what is on it.",
+             "anyOf": [ref("id", "A card id."), obj("A card and what is on it.", {
+                 "card": ref("id", "The card's id."),
+                 "owner": integer("The seat (from 1) that owns it, for a card in a shared "
+                                  "zone.", minimum=1),
+                 "resources": counts("Card resources on it, by id.", "number on the card"),
+                 "markers": arr("Markers on it.", ref("id", "A marker id.")),
+                 "pieces": by_seat("Players' pieces on it, by seat (from 1).",
+                                   integer("How many of that player's pieces.", minimum=0)),
+             }, required=["card"])]}
+
+ZONES = {"type": "object", "description": "Zones, each listing exactly the cards it holds, "
+                                          "in order (cards that were there go back to their "
+                                          "deck).",
+         "propertyNames": {"pattern": ID_PATTERN},
+         "additionalProperties": arr("The cards the zone holds.", CARD_ITEM)}
+
+POSITION = obj(
+    "A position set directly, after the recorded decisions and before 'setup': nothing "
+    "it sets is paid, rewarded or triggered.", {
+        "round": integer("The round (generation) the game is in.", minimum=1),
+        "phase": ref("id", "The phase the game is in; 'advance' continues from there."),
+        "turn": integer("The seat (from 1) whose turn it is; 'advance' starts with it.",
+                        minimum=1),
+        "turn_order": arr("The turn order, by seat (from 1).", integer("A seat.", minimum=1)),
+        "passed": arr("Seats (from 1) that have passed in this phase.",
+                      integer("A seat.", minimum=1)),
+        "tracks": counts("Global tracks set to these values (no rewards).", "track's value"),
+        "players": by_seat("What each player has, by seat (from 1).", obj(
+            "One player's stocks, production, tracks and cards.", {
+                "stock": counts("Resources in stock.", "amount"),
+                "production": counts("Production.", "production"),
+                "tracks": counts("The player's tracks set to these values (no rewards).",
+                                 "track's value"),
+                "cards": ZONES,
+            })),
+        "cards": ZONES,
+        "tiles": arr("Tiles on spaces (no bonus, no reward, no trigger).", obj(
+            "One tile.", {
+                "tile": ref("id", "The tile type."),
+                "space": string("The space: its id or its label.", minLength=1),
+                "owner": integer("The seat (from 1) that owns it, for an owned tile.",
+                                 minimum=1),
+                "card": ref("id", "The card that placed it, if any."),
+            }, required=["tile", "space"])),
+    })
+
+ADVANCE = {"description": "Run the flow onward from the position until a point: 'turn' (the "
+                          "end of the current turn), 'round' (of the round or generation), "
+                          "'game' (the end of the game, with final scoring), or {phase: ID} "
+                          "(the end of that phase).",
+           "anyOf": [string("turn, round or game.", enum=["turn", "round", "game"]),
+                     obj("The end of a named phase.", {"phase": ref("id", "The phase.")},
+                         required=["phase"])]}
+
+AGENT = string("An agent that answers the decisions left: 'passive' (passes, ends turns, "
+               "says no, takes the least), 'random', 'greedy', or 'random:SEED'.",
+               minLength=1)
+
+RESULT = obj("What the game's end must show (after 'advance: game').", {
+    "winners": arr("The winning seats (from 1); empty when nobody wins (a lost solo game).",
+                   integer("A seat.", minimum=1)),
+    "scores": by_seat("Final scores by seat (from 1).", integer("The score.")),
+    "ranks": by_seat("The rank or title each seat earned (null for none).",
+                     {"description": "The rank's name, or null.",
+                      "anyOf": [{"type": "string"}, {"type": "null"}]}),
+    "solo": string("The solo result.", enum=["won", "lost"]),
+    "finished": boolean("Whether the game reached its end (false: stopped short, no winner)."),
+})
 
 SCENARIOS = obj("Rules tests as data: positions, steps and what must then be true.", {
     "$schema": string("The schema this file follows (for editors)."),
@@ -513,10 +597,13 @@ SCENARIOS = obj("Rules tests as data: positions, steps and what must then be tru
             "variants": arr("Variants in play.", ref("id", "A variant id.")),
             "decisions": arr("Answers from the start of the game; the game stops at the "
                              "first decision after them.", ANSWER),
+            "position": POSITION,
             "setup": ref("effect", "An effect that builds the position (no acting player; "
-                         "use 'as p:' or 'for p')."),
+                         "use 'as p:' or 'for p'). It runs after 'position', and its "
+                         "effects happen as in play."),
             "steps": arr("What happens, in order.", obj(
-                "A step: run an effect, take an action, or check a condition.", {
+                "A step: run an effect, take an action, advance the flow, look at a "
+                "decision, or check a condition or the result.", {
                     "as": integer("The seat (from 1) of the acting player (default 1).",
                                   minimum=1),
                     "run": ref("effect", "An effect the acting player carries out."),
@@ -531,11 +618,29 @@ SCENARIOS = obj("Rules tests as data: positions, steps and what must then be tru
                                              "label or number from 1.",
                               "anyOf": [{"type": "string", "minLength": 1},
                                         {"type": "integer", "minimum": 1}]},
+                    "advance": ADVANCE,
+                    "agents": {"description": "With advance: who answers the decisions the "
+                                              "answers do not cover, one agent for everyone "
+                                              "or one per seat (from 1).",
+                               "anyOf": [AGENT, by_seat("Agents by seat.", AGENT)]},
                     "answers": arr("Answers to the decisions this step asks, in order.",
                                    ANSWER),
+                    "offers": arr("The exact options of the first decision the answers do "
+                                  "not cover (labels, or the numbers of a 'how many' "
+                                  "question); the step then stops there and the position is "
+                                  "left as it was. Alone, it looks at the acting player's "
+                                  "choice of action now.", ANSWER),
+                    "refuses": {"type": "object",
+                                "description": "Options that decision lists as not allowed, "
+                                               "each with text its reason contains.",
+                                "additionalProperties": string("Text the reason contains.",
+                                                               minLength=1)},
+                    "asks": string("Text the prompt of that decision contains.", minLength=1),
                     "refused": string("The step must be refused, with a reason containing "
-                                      "this text; the position is left unchanged."),
+                                      "this text; the position is left unchanged.",
+                                      minLength=1),
                     "expect": ref("expression", "A condition that must hold."),
+                    "result": RESULT,
                     "description": ref("description", "What this step shows."),
                 })),
         }, required=["id", "players", "steps"])),

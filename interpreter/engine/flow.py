@@ -49,30 +49,89 @@ class ActionChoice:
         return self.key.rsplit(":", 1)[0] if self.bind is not None else self.key
 
 
+@dataclass
+class Cursor:
+    """A place in the flow to pick up from (scenarios run the flow from a built position).
+
+    ``stage`` is "start" (the phase starts: its condition, its do, its turns),
+    "turns" (its turns, from the seat at ``seat_index`` of the phase's order,
+    in pass ``repeat`` of a fixed phase), "after" (its after part) or "next"
+    (the phase is over). "round_over" is the end of round ``round``; ``ended``
+    says the game ends there.
+    """
+
+    round: int
+    phase: str | None = None
+    stage: str = "start"
+    seat_index: int = 0
+    repeat: int = 0
+    ended: bool = False
+
+
+class StopFlow(Exception):
+    """Raised at a point the flow was asked to stop at; ``cursor`` is where it goes on."""
+
+    def __init__(self, cursor: Cursor):
+        super().__init__("the flow stopped")
+        self.cursor = cursor
+
+
 class FlowRunner:
     def __init__(self, game: Game):
         self.game = game
         self.rs = game.rs
         self.flow = {k: e.data for k, e in self.rs.singles.items()}
+        # stop_at(kind, name) -> bool: asked at the end of each turn ("turn", seat), phase
+        # ("phase", id) and round ("round", number); True stops the flow there (StopFlow)
+        self.stop_at = None
+
+    def _mark(self, kind: str, name, cursor: Cursor) -> None:
+        if self.stop_at is not None and not self.game.state.over and self.stop_at(kind, name):
+            raise StopFlow(cursor)
 
     # ------------------------------------------------------------ the game
-    def play(self) -> Result:
+    def play(self, cursor: Cursor | None = None) -> Result:
+        """Play the game from its setup, or from ``cursor`` on, to the final scoring."""
         g = self.game
-        g.state.phase = "setup"
-        g.run_code(("flow", "setup"), g.frame(None))
+        first = 1
+        if cursor is None:
+            g.state.phase = "setup"
+            g.run_code(("flow", "setup"), g.frame(None))
+        elif cursor.stage == "round_over":
+            first, cursor = cursor.round + 1, None if not cursor.ended else cursor
+        else:
+            first = cursor.round
         rounds = self.flow.get("rounds", {"count": 1})
         limit = rounds.get("count") or rounds.get("max") or MAX_ROUNDS
-        for number in range(1, min(limit, MAX_ROUNDS) + 1):
-            g.state.round = number
-            g.state.passed = set()
-            g.log(f"— {rounds.get('name', 'Round')} {number} —")
-            for pid, entry in self.rs.sections["phases"].items():
+        numbers = [] if cursor is not None and cursor.ended else \
+            range(first, min(limit, MAX_ROUNDS) + 1)
+        phases = list(self.rs.sections["phases"].items())
+        for number in numbers:
+            resume = cursor if cursor is not None and number == cursor.round else None
+            if resume is None:
+                g.state.round = number
+                g.state.passed = set()
+                g.log(f"— {rounds.get('name', 'Round')} {number} —")
+            skipping = resume is not None
+            for pid, entry in phases:
                 if g.state.over:
                     break
-                self.phase(pid, entry.data)
+                if skipping:
+                    if pid != resume.phase:
+                        continue
+                    skipping = False
+                    if resume.stage == "next":
+                        continue
+                    self.phase(pid, entry.data, resume)
+                else:
+                    self.phase(pid, entry.data)
+                self._mark("phase", pid, Cursor(number, pid, "next"))
             if g.state.over:
                 break
-            if "until" in rounds and g.run_code(("flow", "rounds", "until"), g.frame(None)):
+            ended = number >= min(limit, MAX_ROUNDS) or "until" in rounds and bool(
+                g.run_code(("flow", "rounds", "until"), g.frame(None)))
+            self._mark("round", number, Cursor(number, None, "round_over", ended=ended))
+            if ended:
                 break
         g.state.phase = "end"
         g.log("— End of the game —")
@@ -102,17 +161,19 @@ class FlowRunner:
                         g.state.claimed.add((tid, i))
                     g.run_code(("track", tid, "reward", i), g.frame(seat))
 
-    def phase(self, pid: str, data: dict) -> None:
+    def phase(self, pid: str, data: dict, resume: Cursor | None = None) -> None:
         g = self.game
         g.state.phase = pid
-        cond = self.rs.code.get(("phase", pid, "if"))
-        if cond is not None and not cond(g.frame(None)):
-            return
-        g.log(f"· {g.phase_name(pid)}")
-        g.run_code(("phase", pid, "do"), g.frame(None))
+        stage = resume.stage if resume is not None else "start"
+        if stage == "start":
+            cond = self.rs.code.get(("phase", pid, "if"))
+            if cond is not None and not cond(g.frame(None)):
+                return
+            g.log(f"· {g.phase_name(pid)}")
+            g.run_code(("phase", pid, "do"), g.frame(None))
         turns = data.get("turns")
-        if turns:
-            self.turns(pid, turns)
+        if turns and stage in ("start", "turns"):
+            self.turns(pid, turns, resume if stage == "turns" else None)
         g.run_code(("phase", pid, "after"), g.frame(None))
 
     def order(self, turns: dict) -> list[int]:
@@ -120,22 +181,27 @@ class FlowRunner:
             return list(range(self.game.n))
         return list(self.game.state.turn_order)
 
-    def turns(self, pid: str, turns: dict) -> None:
+    def turns(self, pid: str, turns: dict, resume: Cursor | None = None) -> None:
         g = self.game
         style = turns.get("style", "fixed")
         actions = int(turns.get("actions", 1))
+        start = resume.seat_index if resume is not None else 0
         if style == "action_rounds":
-            g.state.passed = set()
+            if resume is None:
+                g.state.passed = set()
             for _ in range(MAX_TURN_CYCLES):
                 if len(g.state.passed) >= g.n or g.state.over:
                     break
-                active = [s for s in self.order(turns) if s not in g.state.passed]
-                for seat in active:
+                order = self.order(turns)
+                for index in range(start, len(order)):
+                    seat = order[index]
                     if g.state.over or seat in g.state.passed:
                         continue
                     alone = len(g.state.passed) == g.n - 1
                     self.turn(pid, seat, BIG_TURN if alone else actions,
                               int(turns.get("min_actions", 1)), turns, may_pass=True)
+                    self._mark("turn", seat, Cursor(g.state.round, pid, "turns", index + 1))
+                start = 0
             else:
                 raise RuleRuntimeError(f"phase '{pid}': players were still taking turns after "
                                        f"{MAX_TURN_CYCLES} rounds of turns")
@@ -144,11 +210,15 @@ class FlowRunner:
         if style == "simultaneous":
             self.simultaneous(pid, turns, actions, required)
             return
-        for _ in range(int(turns.get("repeat", 1))):
-            for seat in self.order(turns):
+        first = resume.repeat if resume is not None else 0
+        for again in range(first, int(turns.get("repeat", 1))):
+            order = self.order(turns)
+            for index in range(start if again == first else 0, len(order)):
                 if g.state.over:
                     return
+                seat = order[index]
                 self.turn(pid, seat, actions, required, turns, may_pass=False)
+                self._mark("turn", seat, Cursor(g.state.round, pid, "turns", index + 1, again))
 
     # ------------------------------------------------------------- a turn
     def turn(self, pid: str, seat: int, actions: int, required: int, turns: dict,
@@ -177,6 +247,17 @@ class FlowRunner:
 
         A seat with nothing left to do is not asked: it ends (or, before a first
         action of an action round, passes)."""
+        decision, opts = self.action_decision(pid, seat, taken, actions, required, turns,
+                                              may_pass)
+        if decision is None:
+            return opts[0]  # nothing at all can be done
+        return opts[self.game.decide(decision)]
+
+    def action_decision(self, pid: str, seat: int, taken: int, actions: int, required: int,
+                        turns: dict, may_pass: bool) -> tuple[Decision | None, list]:
+        """The seat's choice of action now, and what each option stands for.
+
+        The decision is None when only ending the turn (or passing) is left."""
         g = self.game
         choices = self.available(pid, seat, turns, main_left=taken < actions)
         refused = choices.pop("__refused__")
@@ -188,7 +269,7 @@ class FlowRunner:
         elif taken >= required or not main_possible:
             opts.append(ActionChoice("end", "end turn"))
         if len(opts) == 1 and opts[0].key in ("end", "pass"):
-            return opts[0]  # nothing at all can be done
+            return None, opts
         if actions >= BIG_TURN:
             count = f" ({taken} taken this turn)" if taken else ""
         elif actions > 1:
@@ -198,7 +279,7 @@ class FlowRunner:
         decision = Decision(seat, "action", f"{g.state.players[seat].name}: choose an "
                             f"action{count}",
                             [Option(o.label, o, o.key) for o in opts], refused_text=refused)
-        return opts[g.decide(decision)]
+        return decision, opts
 
     def simultaneous(self, pid: str, turns: dict, actions: int, required: int) -> None:
         """Everyone chooses at once, then the choices resolve in turn order.

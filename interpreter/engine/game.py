@@ -180,6 +180,7 @@ class Game:
         self.held: list[str] | None = None  # lines of an action still running
         self._modifier_index: dict[str, dict[str, list[int]]] = {}
         self.decision_count = 0
+        self.last_forced: Decision | None = None  # the last decision taken for its only answer
         self.decider: int | None = None  # who answers choices made inside effects
         self.choice_kind = ""  # the type of what the next choice picks, for its labels
         self.context = ""  # what is being done (an action's label), for prompts
@@ -294,6 +295,7 @@ class Game:
         if decision.count() == 1:
             # one rule everywhere: a decision with a single legal answer is not asked,
             # and the record does not hold it
+            self.last_forced = decision
             if not decision.is_range:
                 self._log_choice(decision, decision.options[0], only=True)
             elif self.logging:  # the one who would have answered is told

@@ -1,10 +1,13 @@
-"""Rules tests as data: scenario files that set up a position, act, and check.
+"""Rules tests as data: loading and checking scenario files.
 
 A scenario file (``kind: scenarios``, kept in a ruleset's ``scenarios/``
 folder) lists scenarios. Each starts a game with a seed, optionally plays the
-recorded ``decisions`` from the start, optionally builds a position with a
-``setup`` effect, then runs its steps: effects carried out by a seat, actions
-taken through the same checks a player faces, and conditions that must hold.
+recorded ``decisions`` from the start, optionally sets a ``position``
+directly and builds on it with a ``setup`` effect, then runs its steps:
+effects carried out by a seat, actions taken through the same checks a
+player faces, the flow advanced to a named point, a look at the options of a
+decision, and conditions or final results that must hold. This module reads
+the files and checks every name at its place; :mod:`.scenario_run` plays them.
 A failure names the scenario file, line and column, and says what went wrong.
 """
 
@@ -20,22 +23,21 @@ from ..lang import types as T
 from ..lang.checker import Checker, Context
 from ..lang.compiler import Compiler
 from ..lang.parser import EffectSyntaxError, parse
-from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from ..ruleset import Ruleset, display_path
 from ..span import SealedSpan, Span
 from ..tree import is_inside, tree_of
 from ..yamlload import Document, load_yaml
-from .agents import Agent, ScriptedAgent, ScriptExhausted
-from .decisions import ActionRefused, Decision, IllegalAnswer
-from .flow import FlowRunner
-from .game import Game
+from .position import read_position
+
+
+STEP_KINDS = ("run", "action", "card_action", "advance", "expect", "result")
 
 
 @dataclass
 class Step:
     span: Span
     seat: int
-    kind: str  # run | action | card_action | expect
+    kind: str  # run | action | card_action | advance | expect | result | look
     code: Any = None
     explain: Any = None
     action: str | None = None
@@ -45,6 +47,12 @@ class Step:
     which: int | None = None  # card_action: the index of the card's action to take
     broken: bool = False  # the step names something that does not exist (reported on load)
     element: Any = None  # action with 'each': which element (its label or number from 1)
+    advance: tuple | None = None  # ("turn" | "round" | "game", None) or ("phase", id)
+    agents: dict = field(default_factory=dict)  # seat index -> agent spec, for advance
+    offers: list | None = None  # the exact options of the first decision past the answers
+    refuses: dict = field(default_factory=dict)  # label -> text its refusal reason contains
+    asks: str | None = None  # text the prompt of that decision contains
+    result: dict | None = None  # what the end of the game must show
 
 
 @dataclass
@@ -60,6 +68,8 @@ class Scenario:
     setup: Any
     steps: list[Step]
     setup_broken: bool = False  # the setup had errors (reported when it was loaded)
+    position: Any = None  # a Position set directly after the decisions
+    position_given: bool = False  # the file had one (broken when position is None)
 
 
 @dataclass
@@ -68,30 +78,6 @@ class Outcome:
     passed: bool
     message: str = ""
     span: Span | None = None
-
-
-class NeedsAnswer(Exception):
-    def __init__(self, decision: Decision):
-        super().__init__(decision.prompt)
-        self.decision = decision
-
-
-class StepAgent(Agent):
-    """Answers a step's decisions from its list; labels are matched to options."""
-
-    scripted = True
-
-    def __init__(self):
-        self.answers: list = []
-        self.failed: str | None = None
-
-    def decide(self, decision: Decision, view, game) -> int:
-        if not self.answers:
-            raise NeedsAnswer(decision)
-        return match_answer(decision, self.answers.pop(0))
-
-    def action_failed(self, label, reason):
-        self.failed = reason
 
 
 def discover(rs: Ruleset) -> list[Path]:
@@ -140,6 +126,9 @@ def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics) -> list[Scenario
         if not rs.min_players <= data["players"] <= rs.max_players:
             diags.error("RB204", f"{rs.name} is for {rs.min_players}–{rs.max_players} players",
                         doc.span(base + ("players",)))
+        position = None
+        if "position" in data:
+            position = read_position(rs, doc, base + ("position",), data["players"], diags)
         setup = None
         if "setup" in data:
             setup = _compile(doc, base + ("setup",), "effect", Context(label + ", setup"),
@@ -151,16 +140,29 @@ def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics) -> list[Scenario
             if seat > data["players"]:
                 diags.error("RB204", f"seat {seat} does not exist with {data['players']} players",
                             doc.span(where + ("as",)))
-            kinds = [k for k in ("run", "action", "card_action", "expect") if k in sd]
-            if len(kinds) != 1:
-                diags.error("RB404", "a step does exactly one of run, action, card_action or "
-                            "expect", doc.span(where))
+            kinds = [k for k in STEP_KINDS if k in sd]
+            looks = "offers" in sd or "asks" in sd or "refuses" in sd
+            if len(kinds) > 1 or not kinds and not looks:
+                diags.error("RB404", "a step does exactly one of run, action, card_action, "
+                            "advance, expect or result (or, with only offers, refuses and "
+                            "asks, looks at the choice of action)", doc.span(where))
                 continue
-            kind = kinds[0]
+            kind = kinds[0] if kinds else "look"
+            if not _step_keys_fit(kind, sd, doc, where, diags):
+                continue
             ctx = Context(f"{label}, step {j + 1}", variables={"you": T.PLAYER})
             step = Step(doc.span(where), seat - 1, kind, answers=list(sd.get("answers", [])),
-                        refused=sd.get("refused"), answers_span=doc.span(where + ("answers",)))
-            if kind == "run":
+                        refused=sd.get("refused"), answers_span=doc.span(where + ("answers",)),
+                        offers=sd.get("offers"), refuses=dict(sd.get("refuses", {})),
+                        asks=sd.get("asks"), result=sd.get("result"))
+            if kind == "advance":
+                step.advance = _advance_target(rs, sd["advance"], doc, where, diags)
+                step.broken = step.advance is None
+                step.agents = _agents(sd.get("agents"), data["players"], doc, where, diags)
+            elif kind == "result":
+                step.broken = not _result_fits(sd["result"], data["players"], doc,
+                                               where + ("result",), diags)
+            elif kind == "run":
                 step.code = _compile(doc, where + ("run",), "effect", ctx, checker, compiler,
                                      diags)
             elif kind == "expect":
@@ -187,7 +189,7 @@ def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics) -> list[Scenario
                                     doc.span(where + ("which",)))
                         step.broken = True
                     step.element = sd["which"]
-            else:
+            elif kind == "card_action":
                 step.action = sd["card_action"]
                 if step.action not in rs.cards:
                     from ..errors import suggest
@@ -203,8 +205,83 @@ def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics) -> list[Scenario
         out.append(Scenario(data["id"], data.get("description", ""), doc.span(base + ("id",)),
                             doc.file, data["players"], data.get("seed", 1),
                             list(data.get("variants", [])), list(data.get("decisions", [])),
-                            setup, steps, "setup" in data and setup is None))
+                            setup, steps, "setup" in data and setup is None, position,
+                            "position" in data))
     return out
+
+
+def _step_keys_fit(kind: str, sd: dict, doc, where, diags) -> bool:
+    """Keys that only make sense with some kinds of step are refused with the others."""
+    allowed = {
+        "answers": ("run", "action", "card_action", "advance"),
+        "refused": ("run", "action", "card_action"),
+        "agents": ("advance",),
+        "offers": ("run", "action", "card_action", "advance", "look"),
+        "refuses": ("run", "action", "card_action", "advance", "look"),
+        "asks": ("run", "action", "card_action", "advance", "look"),
+        "which": ("action", "card_action"),
+    }
+    ok = True
+    for key, kinds in allowed.items():
+        if key in sd and kind not in kinds:
+            shown = "a look at the choice of action" if kind == "look" else f"'{kind}'"
+            diags.error("RB404", f"'{key}' does not go with {shown}; it goes with "
+                        + ", ".join(kinds), doc.span(where + (key,)))
+            ok = False
+    if "refused" in sd and ("offers" in sd or "asks" in sd or "refuses" in sd):
+        diags.error("RB404", "a step either must be refused or stops at a decision to look at "
+                    "it (offers, refuses, asks), not both", doc.span(where + ("refused",)))
+        ok = False
+    return ok
+
+
+def _advance_target(rs: Ruleset, value, doc, where, diags) -> tuple | None:
+    if isinstance(value, str):
+        return (value, None)
+    pid = value["phase"]
+    if pid not in rs.sections["phases"]:
+        from ..errors import suggest
+        diags.error("RB401", f"unknown phase '{pid}'", doc.span(where + ("advance", "phase")),
+                    hint=suggest(pid, rs.sections["phases"]))
+        return None
+    return ("phase", pid)
+
+
+SCENARIO_AGENTS = ("passive", "random", "greedy")
+
+
+def _agents(value, players: int, doc, where, diags) -> dict:
+    if value is None:
+        return {}
+    items = [(seat + 1, value, where + ("agents",)) for seat in range(players)] \
+        if isinstance(value, str) else [(int(k), v, where + ("agents", k))
+                                         for k, v in value.items()]
+    out = {}
+    for seat, spec, at in items:
+        if not 1 <= seat <= players:
+            diags.error("RB204", f"seat {seat} does not exist with {players} players",
+                        doc.span(at))
+            continue
+        kind, colon, own = spec.partition(":")
+        if kind not in SCENARIO_AGENTS or colon and not own.isdigit():
+            from ..errors import suggest
+            diags.error("RB401", f"unknown agent '{spec}': choose passive, random, greedy or "
+                        "random:SEED", doc.span(at), hint=suggest(kind, SCENARIO_AGENTS))
+            return {}
+        out[seat - 1] = spec
+    return out
+
+
+def _result_fits(result: dict, players: int, doc, where, diags) -> bool:
+    ok = True
+    seats = [("winners", i, s) for i, s in enumerate(result.get("winners", []))]
+    seats += [(part, k, int(k)) for part in ("scores", "ranks") for k in result.get(part, {})]
+    for part, key, seat in seats:
+        if not 1 <= seat <= players:
+            diags.error("RB204", f"seat {seat} does not exist with {players} players",
+                        doc.span(where + (part, key)))
+            ok = False
+    return ok
 
 
 def _which_action(rs: Ruleset, card: str, which, span: Span, diags) -> int | None:
@@ -253,178 +330,17 @@ def _compile(doc, path, start, ctx, checker, compiler, diags):
     return compiler.effect(tree)
 
 
-def run_scenario(rs: Ruleset, sc: Scenario) -> Outcome:
-    if sc.setup_broken:
-        return Outcome(sc, False, "the setup has errors (see the messages above)", sc.span)
-    agent = StepAgent()
-    script = ScriptedAgent(list(sc.decisions))
-
-    class Start(Agent):
-        scripted = True
-
-        def decide(self, decision, view, game):
-            if script.position >= len(script.answers):
-                raise ScriptExhausted(decision)
-            answer = script.answers[script.position]
-            script.position += 1
-            return match_answer(decision, answer)
-
-    game = Game(rs, sc.players, sc.seed, [Start()] * sc.players, tuple(sc.variants))
-    try:
-        FlowRunner(game).play()
-    except ScriptExhausted:
-        pass  # the position after the recorded decisions
-    except (IllegalAnswer, RequirementFailed, ActionRefused, RuleRuntimeError) as exc:
-        return Outcome(sc, False, f"the start of the game failed: {_why(exc)}", sc.span)
-    game.state.over = False
-    game.agents = [agent] * sc.players
-    if sc.setup is not None:
-        try:
-            sc.setup(game.frame(None))
-        except (RequirementFailed, ActionRefused, RuleRuntimeError, NeedsAnswer,
-                IllegalAnswer) as exc:
-            return Outcome(sc, False, f"setup failed: {_why(exc)}", sc.span)
-    runner = FlowRunner(game)
-    for number, step in enumerate(sc.steps, 1):
-        agent.answers = list(step.answers)
-        agent.failed = None
-        game.state.turn_seat = step.seat
-        game.decider = step.seat
-        problem = _run_step(game, runner, step)
-        if problem:
-            return Outcome(sc, False, f"step {number}: {problem}", step.span)
-        if agent.answers:
-            return Outcome(sc, False, f"step {number}: {len(agent.answers)} answer(s) were not "
-                           f"used: {agent.answers}", step.answers_span or step.span)
-    return Outcome(sc, True)
-
-
-def match_answer(decision: Decision, answer) -> int:
-    """An option index from a label, a 1-based option number, or a number in a range."""
-    if decision.is_range:
-        if isinstance(answer, str) and answer.lstrip("-").isdigit():
-            answer = int(answer)
-        if not isinstance(answer, int):
-            raise IllegalAnswer(decision, f"expected a number, got {answer!r}")
-        return answer
-    if isinstance(answer, int):
-        return answer - 1
-    index, problem = decision.find(str(answer))
-    if index is None:
-        options = ", ".join(o.label for o in decision.options)
-        raise IllegalAnswer(decision, f"{problem}; the options are: {options}")
-    return index
-
-
-def _why(exc) -> str:
-    if isinstance(exc, NeedsAnswer):
-        return f"it asks '{exc.decision.prompt}' but the step has no answer left"
-    for attr in ("message", "reason"):
-        if hasattr(exc, attr):
-            return getattr(exc, attr)
-    return str(exc)
-
-
-def _run_step(game: Game, runner: FlowRunner, step: Step) -> str | None:
-    if step.kind == "expect":
-        if step.code is None:
-            return "the expectation has errors"
-        try:
-            ok = step.code(game.frame(step.seat))
-        except RuleRuntimeError as exc:
-            return f"the expectation could not be evaluated: {exc.message}"
-        return None if ok else f"expected {step.explain(game.frame(step.seat))}"
-    if step.broken:
-        return "the step has errors (reported when the file was loaded)"
-    snap = game.snapshot()
-    reason = None
-    try:
-        if step.kind == "run":
-            if step.code is None:
-                return "the effect has errors"
-            step.code(game.frame(step.seat))
-        else:
-            reason = _take_action(game, runner, step)
-    except (RequirementFailed, ActionRefused) as exc:
-        reason = _why(exc)
-    except IllegalAnswer as exc:
-        reason = exc.reason  # an answer the decision refuses is a refusal like any other
-    except (NeedsAnswer, RuleRuntimeError) as exc:
-        game.restore(snap)
-        return _why(exc)
-    if reason is not None:
-        game.restore(snap)
-        if step.refused is None:
-            return f"refused: {reason}"
-        if step.refused.lower() not in reason.lower():
-            return f"refused as expected, but because {reason!r}, not {step.refused!r}"
-        return None
-    if step.refused is not None:
-        return f"expected a refusal ({step.refused!r}), but the step went through"
-    return None
-
-
-def _take_action(game: Game, runner: FlowRunner, step: Step) -> str | None:
-    seat = step.seat
-    turns = {}
-    choices = runner.available(game.state.phase, seat, turns, main_left=True)
-    refused = {label: (reason if isinstance(reason, str) else reason())
-               for label, reason in choices.pop("__refused__").items()}
-    if step.kind == "action":
-        key = f"action:{step.action}"
-        decl = game.rs.sections["actions"][step.action].data
-        label = decl.get("name") or step.action.replace("_", " ")
-        if "each" in decl:
-            return _take_each(game, runner, step, choices, refused, key, label)
-        if key not in choices:
-            return refused.get(label, "the action is not available")
-        pick = choices[key]
-    else:
-        picks = [c for k, c in choices.items() if c.card is not None
-                 and game.state.cards[c.card].def_id == step.action
-                 and (step.which is None or c.index == step.which)]
-        if not picks:
-            prefix = game.rs.cards[step.action].data.get("name", step.action) + ":"
-            if step.which is not None:
-                actions = game.rs.cards[step.action].data.get("actions", [])
-                prefix += " " + (actions[step.which].get("name") or "action")
-            reasons = [r for lbl, r in refused.items() if lbl.startswith(prefix)]
-            return reasons[0] if reasons else "no such card action is available"
-        pick = picks[0]
-    agent = game.agents[seat]
-    ok = runner.perform(pick, seat)
-    return None if ok else (agent.failed or "refused")
-
-
-def _take_each(game, runner, step, choices, refused, key, label) -> str | None:
-    """An action offered for each element: take it for the element 'which' names."""
-    offered = [c for k, c in choices.items() if k.startswith(key + ":")]
-    which = step.element
-    if which is None:
-        pick = offered[0] if offered else None
-    elif isinstance(which, int) and not isinstance(which, bool):
-        pick = next((c for c in offered if c.key == f"{key}:{which}"), None)
-    else:
-        wanted = f"{label}: {which}".lower()
-        pick = next((c for c in offered if c.label.lower() == wanted), None)
-        if pick is None:
-            for lbl, reason in refused.items():
-                if lbl.lower() == wanted:
-                    return reason
-    if pick is None:
-        if which is None or isinstance(which, int):
-            reasons = [r for lbl, r in refused.items() if lbl.startswith(label + ":")]
-            return reasons[0] if reasons else "the action is not available"
-        names = ", ".join(c.label.split(": ", 1)[1] for c in offered) or "nothing"
-        return f"'{which}' is not on offer for {label} (offered: {names})"
-    ok = runner.perform(pick, step.seat)
-    return None if ok else (game.agents[step.seat].failed or "refused")
-
-
 def run_all(rs: Ruleset, paths: list[Path] | None = None) -> tuple[list[Outcome], Diagnostics]:
+    from .scenario_run import run_scenario
     diags = Diagnostics()
     outcomes = []
     for path in paths if paths is not None else discover(rs):
         for sc in load_scenarios(rs, path, diags):
             outcomes.append(run_scenario(rs, sc))
     return outcomes, diags
+
+
+def run_scenario(rs: Ruleset, sc: Scenario) -> Outcome:
+    """Play one scenario (see :mod:`.scenario_run`)."""
+    from .scenario_run import run_scenario as run
+    return run(rs, sc)
