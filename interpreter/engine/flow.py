@@ -174,6 +174,8 @@ class FlowRunner:
         turns = data.get("turns")
         if turns and stage in ("start", "turns"):
             self.turns(pid, turns, resume if stage == "turns" else None)
+            if turns.get("style") == "simultaneous":  # everyone's turn ends together
+                self._mark("turn", None, Cursor(g.state.round, pid, "after"))
         g.run_code(("phase", pid, "after"), g.frame(None))
 
     def order(self, turns: dict) -> list[int]:
