@@ -15,6 +15,15 @@ The pipeline, one module per stage:
 __version__ = "0.1.0"
 
 from .errors import Diagnostic, RulebookError  # noqa: E402
-from .ruleset import Ruleset, load_ruleset  # noqa: E402
+
+
+def __getattr__(name):
+    # loading rulesets needs the schema checker and the parser; import them only
+    # when a ruleset is loaded, so 'rulebook --help' starts quickly
+    if name in ("Ruleset", "load_ruleset"):
+        from . import ruleset
+        return getattr(ruleset, name)
+    raise AttributeError(f"module 'interpreter' has no attribute {name!r}")
+
 
 __all__ = ["Diagnostic", "RulebookError", "Ruleset", "load_ruleset", "__version__"]

@@ -23,11 +23,17 @@ from rich.markup import escape
 from . import __version__
 from . import report
 from .errors import Diagnostic, Diagnostics, RulebookError, suggest
-from .ruleset import RULESET_FILE, find_ruleset, load_ruleset, shipped_rulesets
+from .paths import RULESET_FILE, find_ruleset, shipped_rulesets
 from .safe_text import visible
 from .span import SealedSpan
 from .tree import is_inside, tree_of
 from .yamlload import load_yaml
+
+
+def load_ruleset(path, mods=None):
+    """Load a ruleset (the loader, with its schema checker and parser, is imported here)."""
+    from .ruleset import load_ruleset as load
+    return load(path, mods)
 
 
 class UsageProblem(click.UsageError):

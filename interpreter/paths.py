@@ -14,6 +14,7 @@ one place and its rulesets or grammar from another.
 from __future__ import annotations
 
 import functools
+import os
 from pathlib import Path
 
 # The trees the build copies into the package, and a file each must hold for a
@@ -53,3 +54,31 @@ def schemas_dir() -> Path:
 
 def grammar_file() -> Path:
     return data_root() / "grammar" / "effects.lark"
+
+
+# ------------------------------------------------ finding a ruleset by path or name
+RULESET_FILE = "ruleset.yaml"
+
+
+def find_ruleset(path: str | os.PathLike) -> Path | None:
+    """The manifest for a path: a file, a directory, or the name of a shipped ruleset."""
+    p = Path(path)
+    if p.is_file():
+        return p
+    if p.is_dir():
+        return p / RULESET_FILE if (p / RULESET_FILE).is_file() else None
+    name = str(path).rstrip("/" + os.sep)  # 'NAME/' names it too
+    if name in shipped_rulesets():  # a name, never a path into the shipped folder
+        return shipped_rulesets_dir() / name / RULESET_FILE
+    return None
+
+
+def shipped_rulesets_dir() -> Path:
+    """The folder of the rulesets that come with Rulebook (see :mod:`interpreter.paths`)."""
+    return rulesets_dir()
+
+
+def shipped_rulesets() -> list[str]:
+    """The names of the shipped rulesets: each folder there that holds a manifest."""
+    base = shipped_rulesets_dir()
+    return sorted(p.parent.name for p in base.glob(f"*/{RULESET_FILE}"))

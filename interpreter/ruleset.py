@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import paths
+from .paths import RULESET_FILE, find_ruleset, shipped_rulesets, shipped_rulesets_dir  # noqa: F401
 from . import schema as schemas
 from .errors import Diagnostics, RulebookError, suggest
 from .lang import ast
@@ -46,7 +47,6 @@ SYMBOL_TYPE = {"resource": T.RESOURCE, "card_resource": T.CARD_RESOURCE, "tag": 
                "card": T.CARD_ID, "modifier": T.MODIFIER, "track": T.INT,
                "player_track": T.INT, "procedure": T.NONE, "function": T.ANY}
 
-RULESET_FILE = "ruleset.yaml"
 
 
 @dataclass
@@ -160,30 +160,6 @@ class Ruleset:
         copies = sum(int(e.get("copies", 1) or 1) for e in self.cards.values())
         return {"cards": len(self.cards), "card_copies": copies,
                 "effects": len(self.code), "files": len(self.files)}
-
-
-def find_ruleset(path: str | os.PathLike) -> Path | None:
-    """The manifest for a path: a file, a directory, or the name of a shipped ruleset."""
-    p = Path(path)
-    if p.is_file():
-        return p
-    if p.is_dir():
-        return p / RULESET_FILE if (p / RULESET_FILE).is_file() else None
-    name = str(path).rstrip("/" + os.sep)  # 'NAME/' names it too
-    if name in shipped_rulesets():  # a name, never a path into the shipped folder
-        return shipped_rulesets_dir() / name / RULESET_FILE
-    return None
-
-
-def shipped_rulesets_dir() -> Path:
-    """The folder of the rulesets that come with Rulebook (see :mod:`interpreter.paths`)."""
-    return paths.rulesets_dir()
-
-
-def shipped_rulesets() -> list[str]:
-    """The names of the shipped rulesets: each folder there that holds a manifest."""
-    base = shipped_rulesets_dir()
-    return sorted(p.parent.name for p in base.glob(f"*/{RULESET_FILE}"))
 
 
 def display_path(path: Path) -> str:
