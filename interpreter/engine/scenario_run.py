@@ -232,6 +232,8 @@ class ScenarioRun:
             return Cursor(st.round, phases[0], "start")
         if pos is not None and pos.phase is not None and pos.turn is None:
             return Cursor(max(st.round, 1), st.phase, "start")
+        if pos is not None and pos.round is not None and pos.phase is None:
+            return Cursor(st.round, phases[0], "start")  # the round from its first phase
         turns = self.rs.sections["phases"][st.phase].data.get("turns") or {}
         order = self.runner_order(turns)
         seat = st.turn_seat
