@@ -87,9 +87,11 @@ def test_position_names_are_checked_with_a_did_you_mean(tiny_rs, tmp_path):
     position:
       players:
         1: {stock: {golds: 1}, cards: {hand: [statu]}}
+        2: {stock: {gold: -1}, production: {cube: 1}}
         3: {stock: {gold: 1}}
       tracks: {fame: 2}
       tiles: [{tile: tower, space: z}]
+      cards: {row: [lamp, lamp, lamp]}
     steps:
       - expect: true
 """)
@@ -99,6 +101,9 @@ def test_position_names_are_checked_with_a_did_you_mean(tiny_rs, tmp_path):
     assert "seat 3 does not exist with 2 players" in text
     assert "'fame' is not a global track" in text
     assert "there is no space 'z'" in text
+    assert "a stock of 'gold' is at least 0; -1 is below it" in text
+    assert "'cube' has no production" in text
+    assert "zone 'row' holds at most 2 cards; 3 are listed" in text
 
 
 def test_advance_plays_the_rest_of_the_game(tiny_rs, tmp_path):

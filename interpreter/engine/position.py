@@ -102,11 +102,30 @@ class _Reader:
             return None
         return check
 
+    def stock_check(self, rid, value):
+        decl = self.rs.sections["resources"][rid].data
+        floor = int(decl.get("min", 0)) if isinstance(decl, dict) else 0
+        if value < floor:
+            return f"a stock of '{rid}' is at least {floor}; {value} is below it"
+        return None
+
     def production_check(self, rid, value):
         decl = self.rs.sections["resources"][rid].data
-        if not isinstance(decl, dict) or not decl.get("production"):
+        prod = decl.get("production") if isinstance(decl, dict) else None
+        if not prod:
             return f"'{rid}' has no production"
+        floor = prod.get("min", 0) if isinstance(prod, dict) else 0
+        if value < floor:
+            return f"'{rid}' production is at least {floor}; {value} is below it"
         return None
+
+    def slots_check(self, zid: str, items: list, path: tuple) -> None:
+        data = self.rs.sections["zones"][zid].data
+        slots = data.get("slots") if isinstance(data, dict) else None
+        if slots and len(items) > slots:
+            self.diags.error("RB204", f"zone '{zid}' holds at most {slots} cards; "
+                             f"{len(items)} are listed", self.span(*path))
+            self.ok = False
 
     def zone(self, zid: str, scope: str, path: tuple) -> bool:
         if not self.known("zones", zid, "zone", path):
@@ -174,7 +193,7 @@ def read_position(rs, doc, base: tuple, players: int, diags: Diagnostics) -> Pos
         where = ("players", key)
         pos.players[seat] = {
             "stock": r.counts(pdata.get("stock", {}), "resources", "resource",
-                              where + ("stock",)),
+                              where + ("stock",), r.stock_check),
             "production": r.counts(pdata.get("production", {}), "resources", "resource",
                                    where + ("production",), r.production_check),
             "tracks": r.counts(pdata.get("tracks", {}), "tracks", "track", where + ("tracks",),
@@ -182,9 +201,11 @@ def read_position(rs, doc, base: tuple, players: int, diags: Diagnostics) -> Pos
         }
         for zid, items in pdata.get("cards", {}).items():
             if r.zone(zid, "player", where + ("cards", zid)):
+                r.slots_check(zid, items, where + ("cards", zid))
                 pos.zones.append((zid, seat, r.cards(items, where + ("cards", zid))))
     for zid, items in data.get("cards", {}).items():
         if r.zone(zid, "shared", ("cards", zid)):
+            r.slots_check(zid, items, ("cards", zid))
             pos.zones.append((zid, NO_OWNER, r.cards(items, ("cards", zid))))
     spaces = _spaces(rs)
     for i, t in enumerate(data.get("tiles", [])):
