@@ -504,10 +504,13 @@ ANSWER = {"description": "An answer: an option's label (or the start of it) as t
                     {"type": "boolean"}]}
 
 
+BIG = 10 ** 18  # the effect language's limit on numbers
+
+
 def counts(description: str, what: str) -> dict:
     return {"type": "object", "description": description,
             "propertyNames": {"pattern": ID_PATTERN},
-            "additionalProperties": integer(f"The {what}.")}
+            "additionalProperties": integer(f"The {what}.", minimum=-BIG, maximum=BIG)}
 
 
 def by_seat(description: str, value: dict) -> dict:
@@ -523,7 +526,8 @@ CARD_ITEM = {"description": "A card by id, or a mapping giving its id and what i
                  "resources": counts("Card resources on it, by id.", "number on the card"),
                  "markers": arr("Markers on it.", ref("id", "A marker id.")),
                  "pieces": by_seat("Players' pieces on it, by seat (from 1).",
-                                   integer("How many of that player's pieces.", minimum=0)),
+                                   integer("How many of that player's pieces.", minimum=0,
+                                           maximum=BIG)),
              }, required=["card"])]}
 
 ZONES = {"type": "object", "description": "Zones, each listing exactly the cards it holds, "
@@ -535,7 +539,7 @@ ZONES = {"type": "object", "description": "Zones, each listing exactly the cards
 POSITION = obj(
     "A position set directly, after the recorded decisions and before 'setup': nothing "
     "it sets is paid, rewarded or triggered.", {
-        "round": integer("The round (generation) the game is in.", minimum=1),
+        "round": integer("The round (generation) the game is in.", minimum=1, maximum=1000),
         "phase": ref("id", "The phase the game is in; 'advance' continues from there."),
         "turn": integer("The seat (from 1) whose turn it is; 'advance' starts with it.",
                         minimum=1),
