@@ -261,3 +261,20 @@ def test_misused_step_keys_are_errors_at_their_place(tiny_rs, tmp_path, step, wo
     assert any(words in d.message or words in (d.hint or "") for d in diags), \
         [d.headline() for d in diags]
     assert all(d.span.line >= 4 for d in diags)
+
+
+def test_a_deck_listed_in_a_position_has_those_cards_on_top(tiny_rs, tmp_path):
+    # the deck keeps its other cards (they have nowhere else to go), under the listed
+    # ones, so the listed ones are drawn first and in order
+    out = one(tiny_rs, tmp_path, """
+  - id: p
+    players: 2
+    position:
+      cards: {deck: [statue, lamp]}
+      players: {1: {cards: {hand: []}}}
+    steps:
+      - expect: item(cards_in(deck), 1).name == "Statue" and item(cards_in(deck), 2).name == "Lamp"
+      - run: draw(1, deck, hand)
+      - expect: top(hand).name == "Statue"
+""")
+    assert out.passed, out.message

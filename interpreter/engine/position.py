@@ -8,7 +8,8 @@ name is an error at its place, with a did-you-mean) and applied after the
 recorded decisions.
 
 Cards are named by id. A zone listed here holds exactly the listed cards, in
-order; the cards it held before go back to their deck. Each listed card is a
+order; the cards it held before go back to their deck. A deck listed here has
+the listed cards on top, in order (drawn first), and its other cards under them. Each listed card is a
 copy already in that zone, else one from its deck, else a new copy: so two
 players can each hold the same card.
 """
@@ -275,9 +276,14 @@ def apply_position(game: Game, pos: Position) -> None:
 def _fill_zone(game: Game, zone: str, owner: int, places: list, claimed: set) -> None:
     st = game.state
     key = (zone, owner)
+    below = []  # cards whose deck is this very zone: they stay, under the listed ones
     for number in list(st.zones[key]):
         if number not in claimed:
-            _move(game, number, _deck_of(game, st.cards[number].def_id))
+            deck = _deck_of(game, st.cards[number].def_id)
+            if deck == key:
+                below.append(number)
+                continue
+            _move(game, number, deck)
             st.card_w(number).owner = NO_OWNER
     for place in places:
         number = _instance(game, place.card, key, claimed)
@@ -290,6 +296,11 @@ def _fill_zone(game: Game, zone: str, owner: int, places: list, claimed: set) ->
         card.resources.update(place.resources)
         card.markers.update(place.markers)
         card.pieces.update(place.pieces)
+    for number in below:  # first the listed cards (drawn first), then the deck's others
+        if number in claimed:
+            continue  # it was one of the listed cards
+        st.zones[key].remove(number)
+        st.zones[key].append(number)
 
 
 def _deck_of(game: Game, def_id: str) -> tuple:
