@@ -126,6 +126,11 @@ PROJECTS = {
         "Gain 1 titanium production.", "2 VP."],
     # ------------------------------------------------------------------ VP rules
     "immigration_shuttles": ["Gain 5 M€ production.", "1 VP per 3 city tiles in play."],
+    "commercial_district": [
+        "Lose 1 energy production; gain 4 M€ production; place a special tile.",
+        "1 VP per city tile next to the space of the tile this card placed."],
+    "toll_station": ["Gain M€ production equal to the number of space tags your "
+                     "opponents have."],
 }
 
 CORPORATIONS = {
