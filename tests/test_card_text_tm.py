@@ -131,6 +131,7 @@ PROJECTS = {
         "1 VP per city tile next to the space of the tile this card placed."],
     "toll_station": ["Gain M€ production equal to the number of space tags your "
                      "opponents have."],
+    "media_archives": ["Gain M€ equal to the number of events played by all players."],
 }
 
 CORPORATIONS = {
