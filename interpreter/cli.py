@@ -891,7 +891,11 @@ def _decision_watch(console, every: bool, at: int | None):
               help="Processes.")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write one JSON line per game.")
 @click.option("--no-check", is_flag=True, help="Skip invariant checks (faster).")
-def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers, out, no_check):
+@click.option("--check-every-decision", "every_decision", is_flag=True,
+              help="Check invariants before every decision, not only after each action and "
+                   "at the end (slower; finds where inside an action a rule breaks one).")
+def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers, out, no_check,
+             every_decision):
     """Simulate many games between AI agents and summarise the results."""
     from rich.console import Console
     from rich.progress import Progress
@@ -921,7 +925,9 @@ def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers,
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"{rs.name}: {games} games", total=games)
         for summary in run_many(path, list(mods), games, players, kinds, list(variants), seed,
-                                workers, not no_check, lambda: progress.advance(task)):
+                                workers, False if no_check else
+                                ("decision" if every_decision else "action"),
+                                lambda: progress.advance(task)):
             results.append(summary)
             if fh:
                 fh.write(json.dumps(summary.to_dict()) + "\n")

@@ -540,3 +540,24 @@ def test_an_actions_hand_written_prompt_asks_its_first_question(tmp_path):
     assert runner.perform(choices["action:pick"], 0)
     # the author's words for the first question; the second (one card left) is not asked
     assert asked == ["Pick: Which card do you take?"]
+
+
+def test_invariants_are_checked_after_each_action_and_every_decision_on_request(tmp_path):
+    # cubes are pieces: an action that makes one from nothing breaks their conservation.
+    # Checked after each action (the default) the game stops right after it, naming the
+    # invariant; --check-every-decision stops there too; without checks it plays on.
+    from interpreter.engine.session import GameError, run
+    rs = _tiny_variant(tmp_path, action="  - id: forge\n    name: Forge a cube\n"
+                                        "    do: gain 1 cube\n")
+    class Forger(ScriptedAgent):  # forges when it may, then ends the turn
+        def decide(self, decision, view, game):
+            keys = [o.key for o in decision.options]
+            return keys.index("action:forge") if "action:forge" in keys else keys.index("end")
+    for mode in (True, "decision"):
+        g = Game(rs, 2, 1, [Forger([])] * 2)
+        with pytest.raises(GameError) as info:
+            run(g, check=mode)
+        assert "invariant broken" in info.value.message and "cube" in info.value.message
+        assert len(g.record) == 1  # the first answer was the forge itself
+    g = Game(rs, 2, 1, [Forger([])] * 2)
+    assert run(g, check=False).finished

@@ -97,6 +97,9 @@ class FlowRunner:
         if cursor is None:
             g.state.phase = "setup"
             g.run_code(("flow", "setup"), g.frame(None))
+            if g.check_actions:
+                from .invariants import check_invariants
+                check_invariants(g)  # the position every later check is compared with
         elif cursor.stage == "round_over":
             first, cursor = cursor.round + 1, None if not cursor.ended else cursor
         else:
@@ -137,6 +140,9 @@ class FlowRunner:
         g.log("— End of the game —")
         g.run_code(("flow", "end", "then"), g.frame(None))
         self.end_rewards()
+        if g.check_actions or g.check_invariants:
+            from .invariants import check_invariants
+            check_invariants(g)  # the final position, fully
         result = self.score()
         for seat, parts in enumerate(result.breakdown):  # the final scoring, told
             reasons = ", ".join(f"{v} {k}" for k, v in parts.items() if v)
@@ -465,6 +471,9 @@ class FlowRunner:
             raise
         g.release_log(keep=True)
         g.context, g.hand_prompt = "", None
+        if g.check_actions:
+            from .invariants import check_invariants
+            check_invariants(g)
         once = pick.action.get("once_per", "round" if pick.card is not None else "any")
         if once != "any":
             g.state.used.add((pick.use_key, seat, self._scope(once)))

@@ -187,7 +187,8 @@ class Game:
         self.context_cards: list[int] = []  # the cards being played or resolved, for prompts
         self.asking = None  # (statement, choice node, frame) of the next choice, for prompts
         self.hand_prompt = None  # an action's hand-written prompt, for its first question
-        self.check_invariants = False  # check them before every decision (simulations)
+        self.check_invariants = False  # check them before every decision (--check-every-decision)
+        self.check_actions = False  # check them after every action and at the end (simulations)
         self.budget = Budget()  # the work effects may do per effect run and per decision
         comp = ruleset
         self.zone_decl = {zid: (e.data if isinstance(e.data, dict) else {"id": zid})

@@ -62,7 +62,9 @@ def check_invariants(game: Game) -> None:
         if game._piece_totals is None:
             game._piece_totals = totals
         elif totals != game._piece_totals:
-            raise InvariantError(f"pieces are not conserved: {game._piece_totals} → {totals}")
+            names = ", ".join(piece_resources)
+            raise InvariantError(f"pieces ({names}) are not conserved: each player's total "
+                                 f"was {game._piece_totals}, now {totals}")
     for c, state in st.cards.items():
         for res, count in state.resources.items():
             if count < 0:

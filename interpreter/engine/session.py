@@ -117,11 +117,14 @@ def new_game(rs: Ruleset, players: int, seed: int, agents: list, variants: tuple
         raise GameError("rules nested too deeply while setting up") from None
 
 
-def run(game: Game, check: bool = False, save_to: str | None = None,
+def run(game: Game, check: bool | str = False, save_to: str | None = None,
         record: Record | None = None) -> Result:
-    """Play the game to the end; rule failures become a positioned GameError."""
+    """Play the game to the end; rule failures become a positioned GameError.
+
+    ``check`` checks the invariants: "action" (or True) after every action and
+    fully at the end of the game, "decision" before every decision as well."""
     if check:
-        _install_checks(game)
+        _install_checks(game, "decision" if check == "decision" else "action")
     try:
         return FlowRunner(game).play()
     except RuleRuntimeError as exc:
@@ -144,8 +147,9 @@ def run(game: Game, check: bool = False, save_to: str | None = None,
         raise GameError("rules nested too deeply while running") from None
 
 
-def _install_checks(game: Game) -> None:
-    game.check_invariants = True
+def _install_checks(game: Game, mode: str = "action") -> None:
+    game.check_actions = True
+    game.check_invariants = mode == "decision"
 
 
 def make_record(game: Game, rs: Ruleset, agent_kinds: list[str], result: Result | None,
