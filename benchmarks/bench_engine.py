@@ -3,8 +3,9 @@
     python benchmarks/bench_engine.py [RULESET] [--games 40] [--players 2,4] [--greedy 4]
 
 Each figure comes from the same run: games without invariant checks (the
-speed of play), the same games with checks after every decision (what
-`rulebook simulate` does by default) as a ratio against the first, and
+speed of play), the same games with checks after every action and at the
+end (what `rulebook simulate` does by default) and before every decision
+(`--check-every-decision`), each as a ratio against the first, and
 replaying the records (which must reach the same final hashes). A few games
 between greedy agents give their speed too (each greedy decision plays the
 action's options out on copies of the game).
@@ -57,11 +58,12 @@ def main() -> None:
     print(f"{rs.name}: {args.games} random-agent games and {args.greedy} greedy-agent games "
           "per player count")
     print(f"{'players':>7} {'games/s':>9} {'decisions/s':>12} {'dec/game':>9} "
-          f"{'checked ×':>10} {'replay ×':>9} {'peak MiB':>9} {'greedy g/s':>11} "
+          f"{'checked ×':>10} {'every dec ×':>12} {'replay ×':>9} {'peak MiB':>9} {'greedy g/s':>11} "
           f"{'greedy d/s':>11}")
     for players in counts:
         plain, decisions, records = bench(rs, players, args.games, check=False)
-        checked, _, _ = bench(rs, players, args.games, check=True)
+        checked, _, _ = bench(rs, players, args.games, check="action")
+        every, _, _ = bench(rs, players, args.games, check="decision")
         tracemalloc.start()  # slows Python down: measured on its own, on a few games
         bench(rs, players, 3, check=False)
         _, peak = tracemalloc.get_traced_memory()
@@ -72,11 +74,12 @@ def main() -> None:
             took, g_decisions, _ = bench(rs, players, args.greedy, check=False, agent="greedy")
             greedy = f" {args.greedy / took:>11.2f} {g_decisions / took:>11.0f}"
         print(f"{players:>7} {args.games / plain:>9.1f} {decisions / plain:>12.0f} "
-              f"{decisions / args.games:>9.0f} {checked / plain:>10.2f} "
+              f"{decisions / args.games:>9.0f} {checked / plain:>10.2f} {every / plain:>12.2f} "
               f"{replayed / plain:>9.2f} {peak / 2**20:>9.1f}{greedy}")
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"process peak RSS: {rss:.0f} MiB")
-    print("checked ×: time with invariant checks / without; replay ×: replay time / play time")
+    print("checked ×: time with invariant checks after each action / without; every dec ×: "
+          "with checks before every decision / without; replay ×: replay time / play time")
 
 
 if __name__ == "__main__":
