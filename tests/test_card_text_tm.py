@@ -132,6 +132,9 @@ PROJECTS = {
     "toll_station": ["Gain M€ production equal to the number of space tags your "
                      "opponents have."],
     "media_archives": ["Gain M€ equal to the number of events played by all players."],
+    "nitrogen_rich_asteroid": [
+        "Raise the terraform rating 2 steps; raise the temperature 1 step; if you have at "
+        "least 3 plant tags, gain 4 plant production; otherwise gain 1 plant production."],
 }
 
 CORPORATIONS = {
