@@ -278,3 +278,50 @@ def test_a_deck_listed_in_a_position_has_those_cards_on_top(tiny_rs, tmp_path):
       - expect: top(hand).name == "Statue"
 """)
     assert out.passed, out.message
+
+
+def test_decider_and_score_parts(tiny_rs, tmp_path):
+    # seat 1 earns and ends; the next decision of the flow is seat 2's choice of action.
+    # At the end seat 2 has 23 + 2 + 2 gold and 0 fame (score parts 'Gold' and 'Fame').
+    outcomes, diags = play(tiny_rs, tmp_path, """
+  - id: right
+    players: 2
+    position:
+      players: {2: {stock: {gold: 23}}}
+    steps:
+      - advance: turn
+        answers: [Earn gold, end turn]
+      - advance: round
+        decider: 2
+        asks: choose an action
+      - advance: game
+        agents: passive
+      - result: {parts: {2: {gold: 27, Fame: 0}}}
+  - id: wrong
+    players: 2
+    steps:
+      - advance: turn
+        decider: 2
+  - id: wrong_parts
+    players: 2
+    steps:
+      - advance: game
+        agents: passive
+      - result: {parts: {1: {gold: 1}}}
+""")
+    assert not diags, [d.headline() for d in diags]
+    right, wrong, wrong_parts = outcomes
+    assert right.passed, right.message
+    assert "it is put to seat 1, not seat 2" in wrong.message
+    assert "Player 1 scored 7 for Gold, not 1" in wrong_parts.message
+
+
+def test_an_unknown_score_part_is_an_error(tiny_rs, tmp_path):
+    _, diags = play(tiny_rs, tmp_path, """
+  - id: p
+    players: 2
+    steps:
+      - result: {parts: {1: {golds: 1}}}
+""")
+    assert any("unknown scoring part 'golds'" in d.message and "gold" in (d.hint or "")
+               for d in diags)

@@ -585,6 +585,10 @@ RESULT = obj("What the game's end must show (after 'advance: game').", {
     "ranks": by_seat("The rank or title each seat earned (null for none).",
                      {"description": "The rank's name, or null.",
                       "anyOf": [{"type": "string"}, {"type": "null"}]}),
+    "parts": by_seat("Points by scoring part (its id or name), by seat (from 1); parts not "
+                     "listed are not checked.",
+                     {"type": "object", "description": "Points by scoring part.",
+                      "additionalProperties": integer("The points.")}),
     "solo": string("The solo result.", enum=["won", "lost"]),
     "finished": boolean("Whether the game reached its end (false: stopped short, no winner)."),
 })
@@ -640,6 +644,8 @@ SCENARIOS = obj("Rules tests as data: positions, steps and what must then be tru
                                 "additionalProperties": string("Text the reason contains.",
                                                                minLength=1)},
                     "asks": string("Text the prompt of that decision contains.", minLength=1),
+                    "decider": integer("The seat (from 1) that decision is put to.",
+                                       minimum=1),
                     "refused": string("The step must be refused, with a reason containing "
                                       "this text; the position is left unchanged.",
                                       minLength=1),

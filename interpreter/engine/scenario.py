@@ -52,6 +52,7 @@ class Step:
     offers: list | None = None  # the exact options of the first decision past the answers
     refuses: dict = field(default_factory=dict)  # label -> text its refusal reason contains
     asks: str | None = None  # text the prompt of that decision contains
+    decider: int | None = None  # seat index that decision is put to
     result: dict | None = None  # what the end of the game must show
 
 
@@ -141,7 +142,7 @@ def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics) -> list[Scenario
                 diags.error("RB204", f"seat {seat} does not exist with {data['players']} players",
                             doc.span(where + ("as",)))
             kinds = [k for k in STEP_KINDS if k in sd]
-            looks = "offers" in sd or "asks" in sd or "refuses" in sd
+            looks = any(k in sd for k in ("offers", "asks", "refuses", "decider"))
             if len(kinds) > 1 or not kinds and not looks:
                 diags.error("RB404", "a step does exactly one of run, action, card_action, "
                             "advance, expect or result (or, with only offers, refuses and "
@@ -154,13 +155,18 @@ def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics) -> list[Scenario
             step = Step(doc.span(where), seat - 1, kind, answers=list(sd.get("answers", [])),
                         refused=sd.get("refused"), answers_span=doc.span(where + ("answers",)),
                         offers=sd.get("offers"), refuses=dict(sd.get("refuses", {})),
-                        asks=sd.get("asks"), result=sd.get("result"))
+                        asks=sd.get("asks"), result=sd.get("result"),
+                        decider=sd["decider"] - 1 if "decider" in sd else None)
+            if step.decider is not None and step.decider >= data["players"]:
+                diags.error("RB204", f"seat {step.decider + 1} does not exist with "
+                            f"{data['players']} players", doc.span(where + ("decider",)))
+                step.broken = True
             if kind == "advance":
                 step.advance = _advance_target(rs, sd["advance"], doc, where, diags)
                 step.broken = step.advance is None
                 step.agents = _agents(sd.get("agents"), data["players"], doc, where, diags)
             elif kind == "result":
-                step.broken = not _result_fits(sd["result"], data["players"], doc,
+                step.broken = not _result_fits(rs, sd["result"], data["players"], doc,
                                                where + ("result",), diags)
             elif kind == "run":
                 step.code = _compile(doc, where + ("run",), "effect", ctx, checker, compiler,
@@ -219,6 +225,7 @@ def _step_keys_fit(kind: str, sd: dict, doc, where, diags) -> bool:
         "offers": ("run", "action", "card_action", "advance", "look"),
         "refuses": ("run", "action", "card_action", "advance", "look"),
         "asks": ("run", "action", "card_action", "advance", "look"),
+        "decider": ("run", "action", "card_action", "advance", "look"),
         "which": ("action", "card_action"),
     }
     ok = True
@@ -228,9 +235,10 @@ def _step_keys_fit(kind: str, sd: dict, doc, where, diags) -> bool:
             diags.error("RB404", f"'{key}' does not go with {shown}; it goes with "
                         + ", ".join(kinds), doc.span(where + (key,)))
             ok = False
-    if "refused" in sd and ("offers" in sd or "asks" in sd or "refuses" in sd):
+    if "refused" in sd and any(k in sd for k in ("offers", "asks", "refuses", "decider")):
         diags.error("RB404", "a step either must be refused or stops at a decision to look at "
-                    "it (offers, refuses, asks), not both", doc.span(where + ("refused",)))
+                    "it (offers, refuses, asks, decider), not both",
+                    doc.span(where + ("refused",)))
         ok = False
     return ok
 
@@ -272,10 +280,23 @@ def _agents(value, players: int, doc, where, diags) -> dict:
     return out
 
 
-def _result_fits(result: dict, players: int, doc, where, diags) -> bool:
+def _result_fits(rs: Ruleset, result: dict, players: int, doc, where, diags) -> bool:
     ok = True
+    names = {}
+    for sid, entry in rs.sections["scoring"].items():
+        names[sid] = sid
+        names[str(entry.data.get("name", sid))] = sid
+    for seat, parts in (result.get("parts") or {}).items():
+        for part in parts:
+            if part not in names:
+                from ..errors import suggest
+                diags.error("RB401", f"unknown scoring part '{part}'",
+                            doc.span(where + ("parts", seat, part)),
+                            hint=suggest(part, list(names)))
+                ok = False
     seats = [("winners", i, s) for i, s in enumerate(result.get("winners", []))]
-    seats += [(part, k, int(k)) for part in ("scores", "ranks") for k in result.get(part, {})]
+    seats += [(part, k, int(k)) for part in ("scores", "ranks", "parts")
+              for k in result.get(part, {})]
     for part, key, seat in seats:
         if not 1 <= seat <= players:
             diags.error("RB204", f"seat {seat} does not exist with {players} players",

@@ -205,7 +205,7 @@ class ScenarioRun:
             agent.failed = None
             agent.fallback = {}
             agent.inspect = step.offers is not None or bool(step.refuses) or \
-                step.asks is not None
+                step.asks is not None or step.decider is not None
             agent.forced_seen = game.last_forced
             if step.kind != "advance":
                 game.state.turn_seat = step.seat
@@ -369,6 +369,16 @@ class ScenarioRun:
             if (got or None) != (value or None):
                 problems.append(f"{g.state.players[seat].name} earned "
                                 f"{got or 'no rank'}, not {value or 'no rank'}")
+        for key, parts in (want.get("parts") or {}).items():
+            seat = int(key) - 1
+            got = r.breakdown[seat]
+            by_id = {sid: str(e.data.get("name", sid)) for sid, e in
+                     self.rs.sections["scoring"].items()}
+            for part, value in parts.items():
+                name = by_id.get(part, part)
+                if got.get(name, 0) != value:
+                    problems.append(f"{g.state.players[seat].name} scored {got.get(name, 0)} "
+                                    f"for {name}, not {value}")
         if "solo" in want:
             if r.solo_won is None:
                 problems.append("this game has no solo result")
@@ -439,6 +449,8 @@ class ScenarioRun:
 def check_decision(step: Step, decision: Decision) -> str | None:
     """Compare a decision with what the step says it offers, refuses and asks."""
     problems = []
+    if step.decider is not None and decision.player != step.decider:
+        problems.append(f"it is put to seat {decision.player + 1}, not seat {step.decider + 1}")
     if step.asks is not None and step.asks.lower() not in decision.prompt.lower():
         problems.append(f"it asks '{decision.prompt}', which does not contain '{step.asks}'")
     if step.offers is not None:
