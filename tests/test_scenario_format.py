@@ -325,3 +325,31 @@ def test_an_unknown_score_part_is_an_error(tiny_rs, tmp_path):
 """)
     assert any("unknown scoring part 'golds'" in d.message and "gold" in (d.hint or "")
                for d in diags)
+
+
+def test_logged_reads_the_log_as_the_seat_does(tiny_rs, tmp_path):
+    # a card drawn into a hidden hand: its owner is told which card, the others are not
+    outcomes, diags = play(tiny_rs, tmp_path, """
+  - id: own
+    players: 2
+    position:
+      cards: {deck: [statue]}
+    steps:
+      - run: draw(1, deck, hand)
+      - logged: Statue
+      - advance: turn
+        answers: [Earn gold, end turn]
+      - logged: Earn gold
+  - id: other
+    players: 2
+    position:
+      cards: {deck: [statue]}
+    steps:
+      - run: draw(1, deck, hand)
+      - as: 2
+        logged: Statue
+""")
+    assert not diags, [d.headline() for d in diags]
+    own, other = outcomes
+    assert own.passed, own.message
+    assert "no line of the log contains 'Statue'" in other.message

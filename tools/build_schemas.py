@@ -651,6 +651,9 @@ SCENARIOS = obj("Rules tests as data: positions, steps and what must then be tru
                                       minLength=1),
                     "expect": ref("expression", "A condition that must hold."),
                     "result": RESULT,
+                    "logged": string("Text a line of the game log contains, as the seat in "
+                                     "'as' reads it (its own private lines too), among the "
+                                     "lines written since the steps began.", minLength=1),
                     "description": ref("description", "What this step shows."),
                 })),
         }, required=["id", "players", "steps"])),

@@ -30,14 +30,14 @@ from ..yamlload import Document, load_yaml
 from .position import read_position
 
 
-STEP_KINDS = ("run", "action", "card_action", "advance", "expect", "result")
+STEP_KINDS = ("run", "action", "card_action", "advance", "expect", "result", "logged")
 
 
 @dataclass
 class Step:
     span: Span
     seat: int
-    kind: str  # run | action | card_action | advance | expect | result | look
+    kind: str  # run | action | card_action | advance | expect | result | logged | look
     code: Any = None
     explain: Any = None
     action: str | None = None
@@ -53,6 +53,7 @@ class Step:
     refuses: dict = field(default_factory=dict)  # label -> text its refusal reason contains
     asks: str | None = None  # text the prompt of that decision contains
     decider: int | None = None  # seat index that decision is put to
+    logged: str | None = None  # text a log line since the steps began must contain
     result: dict | None = None  # what the end of the game must show
 
 
@@ -145,8 +146,9 @@ def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics) -> list[Scenario
             looks = any(k in sd for k in ("offers", "asks", "refuses", "decider"))
             if len(kinds) > 1 or not kinds and not looks:
                 diags.error("RB404", "a step does exactly one of run, action, card_action, "
-                            "advance, expect or result (or, with only offers, refuses and "
-                            "asks, looks at the choice of action)", doc.span(where))
+                            "advance, expect, result or logged (or, with only offers, "
+                            "refuses, asks and decider, looks at the choice of action)",
+                            doc.span(where))
                 continue
             kind = kinds[0] if kinds else "look"
             if not _step_keys_fit(kind, sd, doc, where, diags):
@@ -165,6 +167,8 @@ def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics) -> list[Scenario
                 step.advance = _advance_target(rs, sd["advance"], doc, where, diags)
                 step.broken = step.advance is None
                 step.agents = _agents(sd.get("agents"), data["players"], doc, where, diags)
+            elif kind == "logged":
+                step.logged = sd["logged"]
             elif kind == "result":
                 step.broken = not _result_fits(rs, sd["result"], data["players"], doc,
                                                where + ("result",), diags)

@@ -13,7 +13,8 @@ at the first decision past them. The ``position`` is then written in, the
 - ``offers``, ``refuses`` and ``asks`` stop a step at the first decision its
   answers do not cover and check that decision (the position is then left
   as it was); alone, they look at the acting seat's choice of action;
-- ``expect`` checks a condition and ``result`` the end of the game.
+- ``expect`` checks a condition, ``result`` the end of the game and ``logged``
+  the lines of the game log written since the steps began.
 
 Answers are strict: text answers an option (by its label, its start, or its
 key), a number answers only a "how many" question, and yes/no a yes-or-no
@@ -199,6 +200,7 @@ class ScenarioRun:
                     IllegalAnswer) as exc:
                 return Outcome(sc, False, f"setup failed: {_why(exc)}", sc.span)
         self.runner = FlowRunner(game)
+        self.log_start = len(game.log_lines)
         for number, step in enumerate(sc.steps, 1):
             agent = self.agent
             agent.answers = list(step.answers)
@@ -258,6 +260,8 @@ class ScenarioRun:
             return "the step has errors (reported when the file was loaded)"
         if step.kind == "result":
             return self._check_result(step.result)
+        if step.kind == "logged":
+            return self._check_log(step)
         if step.kind == "advance":
             return self._advance(step)
         if step.kind == "look":
@@ -342,6 +346,18 @@ class ScenarioRun:
         if self.agent.inspect:
             return "the flow reached the point without asking the decision the step looks at"
         return None
+
+    def _check_log(self, step: Step) -> str | None:
+        g = self.game
+        lines = []
+        for n in range(self.log_start, len(g.log_lines)):
+            line = g.private_lines.get(n, {}).get(step.seat, g.log_lines[n])
+            if line:
+                lines.append(line.strip())
+        if any(step.logged.lower() in line.lower() for line in lines):
+            return None
+        shown = "; ".join(lines[-8:]) or "nothing"
+        return f"no line of the log contains '{step.logged}' (the last lines: {shown})"
 
     def _check_result(self, want: dict) -> str | None:
         r, g = self.result, self.game
