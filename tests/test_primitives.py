@@ -561,3 +561,28 @@ def test_invariants_are_checked_after_each_action_and_every_decision_on_request(
         assert len(g.record) == 1  # the first answer was the forge itself
     g = Game(rs, 2, 1, [Forger([])] * 2)
     assert run(g, check=False).finished
+
+
+def test_can_run_tries_a_block_without_changing_anything(tmp_path):
+    # a card's block that pays 5 gold: with 3 gold it cannot be carried out, with 9 it
+    # can; either way asking changes nothing
+    root = _tiny_dir(tmp_path, "", None, "")
+    cards = root / "cards.yaml"
+    cards.write_text(cards.read_text() + "  - id: vault\n    name: Vault\n    type: gadget\n"
+                     "    cost: 1\n    blocks:\n      payout: pay 5 gold; gain 1 cube\n",
+                     encoding="utf-8")
+    comps = root / "components.yaml"
+    comps.write_text(comps.read_text() + "blocks:\n  - {id: payout}\n", encoding="utf-8")
+    rs = load_ruleset(root)
+    g = Game(rs, 2, 1, [])
+    vault = next(c for c, s in g.state.cards.items() if s.def_id == "vault")
+    from interpreter.lang.builtins import BUILTINS
+    can_run = BUILTINS["can_run"].impl
+    before = g.state.digest()
+    assert can_run(g, vault, "payout", 0) is False
+    assert g.state.digest() == before
+    g.state.players[0].stock["gold"] = 9
+    before = g.state.digest()
+    assert can_run(g, vault, "payout", 0) is True
+    assert g.state.digest() == before and g.state.players[0].stock["cube"] == 5
+    assert can_run(g, vault, "play", 0) is False  # it has no play effect

@@ -754,6 +754,12 @@ class Game:
         key = ("card", self.state.cards[card].def_id, "requires")
         return f"{self.card_name(card)} {self.rs.explainer(key)(self.frame(player, this=card))}"
 
+    def can_run(self, card, block, player) -> bool:
+        code = self.card_code(card, *(("play",) if block == "play" else ("block", block)))
+        if code is None:
+            return False
+        return self.why_not_effect(lambda: code(self.frame(player, this=card))) is None
+
     def has_block(self, card, block):
         data = self.card_data(card)
         if block == "play":

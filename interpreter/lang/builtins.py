@@ -350,6 +350,17 @@ def _has_block(rt, card, block):
     return rt.has_block(card, block)
 
 
+@builtin("can_run", [Param("card", T.CARD), Param("block", T.BLOCK),
+                     Param("player", T.PLAYER, "you")], T.BOOL,
+         "Whether carrying out the card's named effect block now, as the player, would go "
+         "through to the end. It is tried on a copy of the game, so nothing changes; a "
+         "choice inside it takes its first option. False when the card has no such block.",
+         example="can_run(c, production)",
+         phrase='{player:bare} can carry out {card:poss} {block}')
+def _can_run(rt, card, block, player):
+    return rt.can_run(card, block, player)
+
+
 @builtin("vp_of", [Param("card", T.CARD)], T.INT,
          "The card's victory points for its owner (0 when it declares none).",
          example="sum(c in cards_in(tableau) : vp_of(c))", phrase='the victory points of {card}')
