@@ -443,7 +443,8 @@ class _Builder:
                 self._declare(ident, kind, e, e.span("id"))
                 self.table.callables[ident] = Callable_(ident, kind,
                                                         [(n, t, None) for n, t in params],
-                                                        returns, e.span("id"))
+                                                        returns, e.span("id"),
+                                                        e.get("prompt"))
 
     def _params(self, e: Entry, key: str) -> list[tuple[str, T.Type]]:
         out = []

@@ -586,3 +586,27 @@ def test_can_run_tries_a_block_without_changing_anything(tmp_path):
     assert can_run(g, vault, "payout", 0) is True
     assert g.state.digest() == before and g.state.players[0].stock["cube"] == 5
     assert can_run(g, vault, "play", 0) is False  # it has no play effect
+
+
+def test_a_procedure_words_its_first_question(tmp_path):
+    # 'bet' asks one number with its own words; 'hum' asks nothing, so its words must
+    # not reach the question asked after it
+    from interpreter.engine.scenario import load_scenarios, run_scenario
+    from interpreter.errors import Diagnostics
+    rs = _tiny_variant(
+        tmp_path,
+        flow_extra="procedures:\n"
+                   "  - id: bet\n    prompt: \"Bet how much gold?\"\n"
+                   "    do: pay choose_number(0, 2) gold\n"
+                   "  - id: hum\n    prompt: \"Hum which tune?\"\n    do: pass\n",
+        action="  - id: wager\n    name: Wager\n    do: bet()\n"
+               "  - id: quiet\n    name: Quiet\n    do: hum(); gain choose_number(0, 1) gold\n")
+    path = tmp_path / "s.yaml"
+    path.write_text("kind: scenarios\nscenarios:\n  - id: p\n    players: 2\n    steps:\n"
+                    "      - action: wager\n        asks: Bet how much gold?\n"
+                    "      - action: quiet\n        asks: Gain gold equal to how many\n", encoding="utf-8")
+    diags = Diagnostics()
+    (sc,) = load_scenarios(rs, path, diags)
+    assert not diags
+    out = run_scenario(rs, sc)
+    assert out.passed, out.message

@@ -357,6 +357,9 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
         "phrase": string("How people read a use of it, {param} filled in from the arguments, "
                          "e.g. 'lose {n} {r} production'. An empty phrase marks an adjustment "
                          "card text leaves out. See docs/words.md."),
+            "prompt": string("Asked instead of the generated prompt at the first decision a "
+                             "call of it makes, e.g. 'Travel how many time frames to the "
+                             "left?'."),
         }, required=["id", "do"])),
     "functions": arr("Named functions rules call; they compute a value and change nothing.", obj(
         "A function.", {

@@ -567,6 +567,7 @@ class Compiler:
             # a procedure about a card ('play_card(c)') names it in the prompts it asks
             about = next((n for n, t, _ in decl.params if t is T.CARD), None) \
                 if decl.kind == "procedure" else None
+            own_prompt = decl.prompt if decl.kind == "procedure" else None
 
             def call(f):
                 budget = f.budget
@@ -586,13 +587,19 @@ class Compiler:
                         raise RuleRuntimeError(f"'{func}' has errors and was not compiled",
                                                span)
                     found.append(getattr(body, "plain", body))
+                rt = f.rt
+                if own_prompt is not None:  # its words for the first question it asks
+                    saved, rt.hand_prompt = getattr(rt, "hand_prompt", None), own_prompt
                 try:
                     if about is not None and inner.vars.get(about) is not None \
-                            and hasattr(f.rt, "about_card"):
-                        return f.rt.about_card(inner.vars[about], found[0], inner)
+                            and hasattr(rt, "about_card"):
+                        return rt.about_card(inner.vars[about], found[0], inner)
                     return found[0](inner)
                 except RecursionError:
                     raise _too_deep(span) from None
+                finally:
+                    if own_prompt is not None and rt.hand_prompt is own_prompt:
+                        rt.hand_prompt = saved  # it asked nothing: the words are not used
             return call
         b = target
         params = b.params

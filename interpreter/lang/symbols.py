@@ -34,6 +34,7 @@ class Callable_:
     params: list[tuple[str, T.Type, Any]]  # (name, type, default or None)
     returns: T.Type
     span: Span | None = None
+    prompt: str | None = None  # a procedure's own words for its first question
 
 
 # Built-in fields of the runtime's entities; rulesets add card fields of their own.
