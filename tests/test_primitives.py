@@ -590,7 +590,7 @@ def test_can_run_tries_a_block_without_changing_anything(tmp_path):
 
 def test_a_procedure_words_its_first_question(tmp_path):
     # 'bet' asks one number with its own words; 'hum' asks nothing, so its words must
-    # not reach the question asked after it
+    # not reach the question asked after it; an action's own words come first
     from interpreter.engine.scenario import load_scenarios, run_scenario
     from interpreter.errors import Diagnostics
     rs = _tiny_variant(
@@ -600,11 +600,13 @@ def test_a_procedure_words_its_first_question(tmp_path):
                    "    do: pay choose_number(0, 2) gold\n"
                    "  - id: hum\n    prompt: \"Hum which tune?\"\n    do: pass\n",
         action="  - id: wager\n    name: Wager\n    do: bet()\n"
-               "  - id: quiet\n    name: Quiet\n    do: hum(); gain choose_number(0, 1) gold\n")
+               "  - id: quiet\n    name: Quiet\n    do: hum(); gain choose_number(0, 1) gold\n"
+               "  - id: dare\n    name: Dare\n    prompt: \"Dare how much?\"\n    do: bet()\n")
     path = tmp_path / "s.yaml"
     path.write_text("kind: scenarios\nscenarios:\n  - id: p\n    players: 2\n    steps:\n"
                     "      - action: wager\n        asks: Bet how much gold?\n"
-                    "      - action: quiet\n        asks: Gain gold equal to how many\n", encoding="utf-8")
+                    "      - action: quiet\n        asks: Gain gold equal to how many\n"
+                    "      - action: dare\n        asks: Dare how much?\n", encoding="utf-8")
     diags = Diagnostics()
     (sc,) = load_scenarios(rs, path, diags)
     assert not diags

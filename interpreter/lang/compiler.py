@@ -588,8 +588,11 @@ class Compiler:
                                                span)
                     found.append(getattr(body, "plain", body))
                 rt = f.rt
-                if own_prompt is not None:  # its words for the first question it asks
-                    saved, rt.hand_prompt = getattr(rt, "hand_prompt", None), own_prompt
+                # its words for the first question it asks, unless the action that called
+                # it has words of its own still waiting for that question
+                mine = own_prompt is not None and getattr(rt, "hand_prompt", None) is None
+                if mine:
+                    rt.hand_prompt = own_prompt
                 try:
                     if about is not None and inner.vars.get(about) is not None \
                             and hasattr(rt, "about_card"):
@@ -598,8 +601,8 @@ class Compiler:
                 except RecursionError:
                     raise _too_deep(span) from None
                 finally:
-                    if own_prompt is not None and rt.hand_prompt is own_prompt:
-                        rt.hand_prompt = saved  # it asked nothing: the words are not used
+                    if mine and rt.hand_prompt is own_prompt:
+                        rt.hand_prompt = None  # it asked nothing: the words are not used
             return call
         b = target
         params = b.params
