@@ -353,3 +353,38 @@ def test_logged_reads_the_log_as_the_seat_does(tiny_rs, tmp_path):
     own, other = outcomes
     assert own.passed, own.message
     assert "no line of the log contains 'Statue'" in other.message
+
+
+def test_a_position_records_used_actions_and_taken_rewards(tiny_rs, tmp_path):
+    # fame's one-time reward at 3 pays 5 gold once: marked taken, reaching 3 pays nothing.
+    # Statue's Polish is a card action, once a round by default: marked used, it is
+    # refused. 'famous' may be taken any number of times: recording a use is an error.
+    outcomes, diags = play(tiny_rs, tmp_path, """
+  - id: p
+    players: 2
+    position:
+      claimed: {fame: [3]}
+      players:
+        1: {tracks: {fame: 2}, used: [statue], cards: {tableau: [statue]}}
+    steps:
+      - run: raise fame
+      - expect: fame == 3 and stock(gold) == 3
+      - card_action: statue
+        refused: already used this round
+""")
+    assert not diags, [d.headline() for d in diags]
+    assert outcomes[0].passed, outcomes[0].message
+    _, diags = play(tiny_rs, tmp_path, """
+  - id: q
+    players: 2
+    position:
+      claimed: {fame: [4]}
+      players: {1: {used: [famous, statu]}}
+    steps:
+      - expect: true
+""")
+    text = " ".join(f"{d.message} {d.hint}" for d in diags)
+    assert "'fame' has no one-time reward at 4 (its one-time rewards are at: 3)" in text
+    assert "'famous' may be used any number of times" in text
+    assert "'statu' is neither a flow action nor a card with actions" in text and "statue" in text
+

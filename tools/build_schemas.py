@@ -550,8 +550,18 @@ POSITION = obj(
         "passed": arr("Seats (from 1) that have passed in this phase.",
                       integer("A seat.", minimum=1)),
         "tracks": counts("Global tracks set to these values (no rewards).", "track's value"),
+        "claimed": {"type": "object",
+                    "description": "One-time track rewards already taken, by track: the "
+                                   "values ('at') of those rewards.",
+                    "propertyNames": {"pattern": ID_PATTERN},
+                    "additionalProperties": arr("The 'at' values of rewards taken.",
+                                                integer("A reward's 'at'."))},
         "players": by_seat("What each player has, by seat (from 1).", obj(
             "One player's stocks, production, tracks and cards.", {
+                "used": arr("Actions the player has already used in their period (round, "
+                            "turn or game): flow action ids, or ids of the player's cards "
+                            "in play (all that card's actions).", ref("id", "An action or "
+                                                                       "card id.")),
                 "stock": counts("Resources in stock.", "amount"),
                 "production": counts("Production.", "production"),
                 "tracks": counts("The player's tracks set to these values (no rewards).",

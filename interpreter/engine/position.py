@@ -44,6 +44,8 @@ class Position:
     players: dict = field(default_factory=dict)  # seat index -> {"stock", "production", ...}
     zones: list = field(default_factory=list)  # [(zone, owner seat or NO_OWNER, [CardPlacement])]
     tiles: list = field(default_factory=list)  # [(tile, space, owner seat or None, card id)]
+    claimed: list = field(default_factory=list)  # [(track, reward index)]
+    used: list = field(default_factory=list)  # [(seat, "action" | "card", id)]
 
 
 class _Reader:
@@ -187,11 +189,39 @@ def read_position(rs, doc, base: tuple, players: int, diags: Diagnostics) -> Pos
         pos.passed = [r.seat(s, ("passed", i)) for i, s in enumerate(data["passed"])]
     pos.tracks = r.counts(data.get("tracks", {}), "tracks", "track", ("tracks",),
                           r.track_check("global"))
+    for tid, values in data.get("claimed", {}).items():
+        if not r.known("tracks", tid, "track", ("claimed", tid)):
+            continue
+        rewards = r.rs.sections["tracks"][tid].data.get("rewards", []) or []
+        for j, at in enumerate(values):
+            index = next((i for i, w in enumerate(rewards) if w.get("at") == at
+                          and w.get("once")), None)
+            if index is None:
+                ats = ", ".join(str(w.get("at")) for w in rewards if w.get("once")) or "none"
+                r.error(f"'{tid}' has no one-time reward at {at} (its one-time rewards are at: "
+                        f"{ats})", ("claimed", tid, j))
+                continue
+            pos.claimed.append((tid, index))
     for key, pdata in data.get("players", {}).items():
         seat = r.seat(key, ("players", key))
         if seat is None:
             continue
         where = ("players", key)
+        for j, ident in enumerate(pdata.get("used", [])):
+            if ident in r.rs.sections["actions"]:
+                action = r.rs.sections["actions"][ident].data
+                if action.get("once_per", "any") == "any":
+                    r.error(f"'{ident}' may be used any number of times; there is no use to "
+                            "record", where + ("used", j))
+                    continue
+                pos.used.append((seat, "action", ident))
+            elif ident in r.rs.cards and r.rs.cards[ident].data.get("actions"):
+                pos.used.append((seat, "card", ident))
+            else:
+                names = list(r.rs.sections["actions"]) + [c for c, e in r.rs.cards.items()
+                                                          if e.data.get("actions")]
+                r.error(f"'{ident}' is neither a flow action nor a card with actions",
+                        where + ("used", j), suggest(ident, names))
         pos.players[seat] = {
             "stock": r.counts(pdata.get("stock", {}), "resources", "resource",
                               where + ("stock",), r.stock_check),
@@ -244,8 +274,10 @@ def _spaces(rs) -> dict[str, str]:
     return out
 
 
-def apply_position(game: Game, pos: Position) -> None:
-    """Write the position into the game's state; nothing is paid, triggered or logged."""
+def apply_position(game: Game, pos: Position) -> str | None:
+    """Write the position into the game's state; nothing is paid, triggered or logged.
+
+    Returns what could not be set (a used card that is not in play), or None."""
     st = game.state
     if pos.round is not None:
         st.round = pos.round
@@ -271,6 +303,29 @@ def apply_position(game: Game, pos: Position) -> None:
         live["tile"], live["owner"] = tile, owner
         if card is not None:
             live["card"] = _instance(game, card, None, claimed, keep=True)
+    st.claimed.update(pos.claimed)
+    return _mark_used(game, pos.used)
+
+
+def _mark_used(game: Game, used: list) -> str | None:
+    st = game.state
+    scopes = {"round": ("round", st.round), "turn": ("turn", st.turn_number), "game": ("game", 0)}
+    for seat, kind, ident in used:
+        if kind == "action":
+            once = game.rs.sections["actions"][ident].data.get("once_per", "any")
+            st.used.add((f"action:{ident}", seat, scopes[once]))
+            continue
+        copies = [n for (zone, owner), cards in st.zones.items() if zone in game.in_play_zones
+                  for n in cards if st.cards[n].def_id == ident and st.cards[n].owner == seat]
+        if not copies:
+            name = game.rs.cards[ident].data.get("name", ident)
+            return (f"{st.players[seat].name} has no {name} in play to "
+                    "have used")
+        for i, action in enumerate(game.rs.cards[ident].data.get("actions", []) or []):
+            once = action.get("once_per", "round")
+            if once != "any":
+                st.used.add((f"card:{int(copies[0])}:{i}", seat, scopes[once]))
+    return None
 
 
 def _fill_zone(game: Game, zone: str, owner: int, places: list, claimed: set) -> None:

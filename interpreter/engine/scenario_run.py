@@ -191,7 +191,9 @@ class ScenarioRun:
         game.state.over = False
         game.agents = [self.agent] * sc.players
         if sc.position is not None:
-            apply_position(game, sc.position)
+            problem = apply_position(game, sc.position)
+            if problem:
+                return Outcome(sc, False, f"the position cannot be set: {problem}", sc.span)
         self.cursor = self._start_cursor()
         if sc.setup is not None:
             try:
@@ -309,10 +311,12 @@ class ScenarioRun:
             g.state.phase, step.seat, 0, int(turns.get("actions", 1)),
             int(turns.get("min_actions", turns.get("actions", 1))), turns,
             style == "action_rounds")
-        if decision is None:
+        if decision is None:  # only ending the turn is left: the refusals still show
             from .decisions import Option
+            refused = self.runner.available(g.state.phase, step.seat, turns, True)
             decision = Decision(step.seat, "action", "(nothing to choose: the turn is over)",
-                                [Option(o.label, o, o.key) for o in opts])
+                                [Option(o.label, o, o.key) for o in opts],
+                                refused_text=refused.pop("__refused__"))
         return check_decision(step, decision)
 
     def _advance(self, step: Step) -> str | None:
