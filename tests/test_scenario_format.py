@@ -388,3 +388,16 @@ def test_a_position_records_used_actions_and_taken_rewards(tiny_rs, tmp_path):
     assert "'famous' may be used any number of times" in text
     assert "'statu' is neither a flow action nor a card with actions" in text and "statue" in text
 
+
+
+def test_a_position_cannot_list_a_flood_of_cards(tiny_rs, tmp_path):
+    lamps = ", ".join(["lamp"] * 1001)
+    _, diags = play(tiny_rs, tmp_path, f"""
+  - id: p
+    players: 2
+    position:
+      players: {{1: {{cards: {{hand: [{lamps}]}}}}}}
+    steps:
+      - expect: true
+""")
+    assert any("at most 1000 cards" in d.message for d in diags)

@@ -537,7 +537,7 @@ ZONES = {"type": "object", "description": "Zones, each listing exactly the cards
                                           "in order (cards that were there go back to their "
                                           "deck).",
          "propertyNames": {"pattern": ID_PATTERN},
-         "additionalProperties": arr("The cards the zone holds.", CARD_ITEM, maxItems=1000)}
+         "additionalProperties": arr("The cards the zone holds.", CARD_ITEM)}
 
 POSITION = obj(
     "A position set directly, after the recorded decisions and before 'setup': nothing "
@@ -569,8 +569,7 @@ POSITION = obj(
                 "cards": ZONES,
             })),
         "cards": ZONES,
-        "tiles": arr("Tiles on spaces (no bonus, no reward, no trigger).", maxItems=1000,
-                     items=obj(
+        "tiles": arr("Tiles on spaces (no bonus, no reward, no trigger).", obj(
             "One tile.", {
                 "tile": ref("id", "The tile type."),
                 "space": string("The space: its id or its label.", minLength=1),

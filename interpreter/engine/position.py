@@ -24,6 +24,9 @@ from ..span import Span
 from .game import NO_OWNER, CardRef, CardState, Game
 
 
+MAX_LISTED = 1000  # cards in one zone, or tiles: a file cannot make millions of copies
+
+
 @dataclass
 class CardPlacement:
     card: str
@@ -122,6 +125,14 @@ class _Reader:
             return f"'{rid}' production is at least {floor}; {value} is below it"
         return None
 
+    def size_check(self, items: list, what: str, path: tuple) -> bool:
+        if len(items) > MAX_LISTED:
+            self.diags.error("RB204", f"a position lists at most {MAX_LISTED} {what} here; "
+                             f"{len(items)} are listed", self.span(*path))
+            self.ok = False
+            return False
+        return True
+
     def slots_check(self, zid: str, items: list, path: tuple) -> None:
         data = self.rs.sections["zones"][zid].data
         slots = data.get("slots") if isinstance(data, dict) else None
@@ -144,6 +155,8 @@ class _Reader:
 
     def cards(self, items: list, path: tuple) -> list[CardPlacement]:
         out = []
+        if not self.size_check(items, "cards", path):
+            return out
         for i, item in enumerate(items):
             where = path + (i,)
             data = item if isinstance(item, dict) else {"card": item}
@@ -239,7 +252,10 @@ def read_position(rs, doc, base: tuple, players: int, diags: Diagnostics) -> Pos
             r.slots_check(zid, items, ("cards", zid))
             pos.zones.append((zid, NO_OWNER, r.cards(items, ("cards", zid))))
     spaces = _spaces(rs)
-    for i, t in enumerate(data.get("tiles", [])):
+    tiles = data.get("tiles", [])
+    if not r.size_check(tiles, "tiles", ("tiles",)):
+        tiles = []
+    for i, t in enumerate(tiles):
         where = ("tiles", i)
         if not r.known("tiles", t["tile"], "tile", where + ("tile",)):
             continue
