@@ -174,6 +174,10 @@ def _report(doc: Document, err: jsonschema.ValidationError, diags: Diagnostics) 
                     hint=suggest(str(inst), [str(o) for o in options]))
         return
     if v == "pattern":
+        if "[1-9]" in str(err.validator_value):  # a key that names a seat
+            diags.error("RB204", f"{where} has the key {str(inst)!r}, which is not a seat: "
+                        "seats are numbered from 1", doc.span(path))
+            return
         diags.error("RB204", f"{where} is {_describe_value(inst)}, which is not a valid id: use "
                     "lower-case letters, digits and underscores, starting with a letter",
                     doc.span(path))

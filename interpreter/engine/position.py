@@ -147,9 +147,12 @@ class _Reader:
         data = self.rs.sections["zones"][zid].data
         zscope = data.get("scope", "shared") if isinstance(data, dict) else "shared"
         if zscope != scope:
-            where = ("under 'players'" if zscope == "player" else "under 'cards' (it is shared)")
-            self.error(f"zone '{zid}' is {'each player' if zscope == 'player' else 'shared'}'s;"
-                       f" list it {where}", path)
+            if zscope == "player":
+                self.error(f"zone '{zid}' belongs to each player; list it under 'players'",
+                           path)
+            else:
+                self.error(f"zone '{zid}' is shared; list it under 'cards', not under a "
+                           "player", path)
             return False
         return True
 

@@ -109,7 +109,12 @@ def match_answer(decision: Decision, answer, skipped: Decision | None = None) ->
         return answer
     if decision.kind == "confirm" and isinstance(answer, bool):
         answer = "yes" if answer else "no"
-    if isinstance(answer, (int, bool)):
+    if isinstance(answer, bool):
+        options = ", ".join(repr(o.label) for o in decision.options)
+        raise IllegalAnswer(decision, _skipped(
+            f"yes or no answers only a yes-or-no question; answer this one with an option's "
+            f"label ({options})", skipped))
+    if isinstance(answer, int):
         options = ", ".join(repr(o.label) for o in decision.options)
         raise IllegalAnswer(decision, _skipped(
             f"a number answers only a 'how many' question; answer this one with an option's "
