@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from . import paths
 from .paths import RULESET_FILE, find_ruleset, shipped_rulesets, shipped_rulesets_dir  # noqa: F401
 from . import schema as schemas
 from .errors import Diagnostics, RulebookError, suggest

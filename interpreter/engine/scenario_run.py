@@ -30,7 +30,7 @@ from ..ruleset import Ruleset
 from .agents import Agent, ScriptExhausted, agent_seed, make_agent
 from .decisions import ActionRefused, Decision, IllegalAnswer
 from .flow import Cursor, FlowRunner, Result, StopFlow
-from .game import NO_OWNER, Game
+from .game import Game
 from .position import apply_position
 from .scenario import Outcome, Scenario, Step
 
@@ -517,4 +517,4 @@ def check_decision(step: Step, decision: Decision) -> str | None:
     return "; ".join(problems) or None
 
 
-__all__ = ["run_scenario", "match_answer", "NeedsAnswer", "StepAgent", "NO_OWNER"]
+__all__ = ["run_scenario", "match_answer", "NeedsAnswer", "StepAgent"]
