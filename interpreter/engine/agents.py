@@ -108,10 +108,16 @@ class ScriptedAgent(Agent):
         return answer
 
 
-class ScriptExhausted(Exception):
+class StoppedAt(Exception):
+    """Play stopped at a decision nobody is to answer here (kept in ``decision``)."""
+
     def __init__(self, decision: Decision):
         super().__init__(decision.prompt)
         self.decision = decision
+
+
+class ScriptExhausted(StoppedAt):
+    """A script of answers ran out."""
 
 
 class UndoRequest(Exception):
@@ -164,8 +170,6 @@ class HumanAgent(Agent):
 
     def show(self, decision, view, game, full: bool = False):
         """Print what a person sees before answering: news, status, the prompt, the options."""
-        from rich.text import Text
-
         from .render import render_view, status_lines
         from .transcript import option_rows
         c = self.console

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from ..ruleset import Ruleset
-from .agents import Agent, ScriptExhausted, agent_seed, make_agent
+from .agents import Agent, ScriptExhausted, StoppedAt, agent_seed, make_agent
 from .decisions import ActionRefused, Decision, IllegalAnswer
 from .flow import Cursor, FlowRunner, Result, StopFlow
 from .game import Game
@@ -35,18 +35,12 @@ from .position import apply_position
 from .scenario import Outcome, Scenario, Step
 
 
-class NeedsAnswer(Exception):
-    def __init__(self, decision: Decision):
-        super().__init__(decision.prompt)
-        self.decision = decision
+class NeedsAnswer(StoppedAt):
+    """A step asks a decision its answers and agents do not cover."""
 
 
-class Inspect(Exception):
+class Inspect(StoppedAt):
     """The step reached the decision it looks at (offers, refuses, asks)."""
-
-    def __init__(self, decision: Decision):
-        super().__init__(decision.prompt)
-        self.decision = decision
 
 
 class PassiveAgent(Agent):
