@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import click
-from rich.markup import escape
 
 from . import __version__
 from . import report
@@ -28,6 +27,12 @@ from .safe_text import visible
 from .span import SealedSpan
 from .tree import is_inside, tree_of
 from .yamlload import load_yaml
+
+
+def escape(text: str) -> str:
+    """Text made safe for rich's markup (rich is imported by the commands that print with it)."""
+    from rich.markup import escape as rich_escape
+    return rich_escape(text)
 
 
 def load_ruleset(path, mods=None):
@@ -208,8 +213,13 @@ def _no_such_ruleset(raw: str) -> UsageProblem:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="rulebook")
-def cli():
+@click.option("--no-cache", is_flag=True,
+              help="Load rulesets afresh, neither reading nor writing the cache "
+                   "(as RULEBOOK_NO_CACHE=1 does).")
+def cli(no_cache):
     """Rulebook: play board games written as data."""
+    if no_cache:  # in the environment, so worker processes load afresh too
+        os.environ["RULEBOOK_NO_CACHE"] = "1"
 
 
 @cli.command()
@@ -468,6 +478,7 @@ def _document_format(argv: list[str]) -> str | None:
     Click reports a bad option before the command runs, so the format has to
     be known without click's help to print even that error as a document.
     """
+    argv = argv[1:] if argv[:1] == ["--no-cache"] else argv
     if not argv or argv[0] != "validate":
         return None
     fmt = None

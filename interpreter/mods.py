@@ -9,14 +9,10 @@ that cannot both hold, the conflict is reported with both places.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import schema as schemas
+from .entries import FLOW_SINGLES, Entry, PatchedEntry
 from .errors import Diagnostics, suggest
 from .yamlload import Document
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .ruleset import _Builder
 
 # where each list's item schema lives
 ITEM_SCHEMA = {"cards": "cards.schema.json#/$defs/card"}
@@ -28,10 +24,25 @@ for _s in ("actions", "procedures", "functions", "phases", "scoring", "variants"
     ITEM_SCHEMA[_s] = f"flow.schema.json#/properties/{_s}/items"
 
 
-def apply_mods(builder: "_Builder", docs: list[Document], diags: Diagnostics) -> None:
-    from .ruleset import Entry, PatchedEntry
+class Declarations:
+    """What mods change: the entries by list and id, the flow's single parts, the constants.
 
-    manifest_id = next((d.data["id"] for d, k, _ in builder.asm.docs if k == "ruleset"), None)
+    The loader hands its own dictionaries, which the mods change in place.
+    ``checked`` says the mods' values are to be checked against the schemas; a
+    load from the cache (of mods that were checked when it was made) skips that.
+    """
+
+    def __init__(self, manifest_id: str | None, sections: dict[str, dict[str, Entry]],
+                 singles: dict[str, Entry], constants: dict[str, Entry], checked: bool = True):
+        self.manifest_id = manifest_id
+        self.sections = sections
+        self.singles = singles
+        self.constants = constants
+        self.checked = checked
+
+
+def apply_mods(builder: Declarations, docs: list[Document], diags: Diagnostics) -> None:
+    manifest_id = builder.manifest_id
     touched: dict[tuple, list[tuple]] = {}  # (section, id) -> [(doc, index, op, keys, value)]
 
     def conflict(key, doc, i, op, keys, value) -> bool:
@@ -104,7 +115,7 @@ def apply_mods(builder: "_Builder", docs: list[Document], diags: Diagnostics) ->
                     continue
                 ident = value if isinstance(value, str) else (value.get("id")
                                                               if isinstance(value, dict) else None)
-                if not _valid(doc, where + ("value",), section, value, diags):
+                if not _valid(builder, doc, where + ("value",), section, value, diags):
                     continue
                 if ident in entries:
                     diags.error("RB502", f"'{ident}' already exists in {section}; use 'replace' "
@@ -131,7 +142,8 @@ def apply_mods(builder: "_Builder", docs: list[Document], diags: Diagnostics) ->
             if op == "remove":
                 del entries[ident]
             elif op == "replace":
-                if value is None or not _valid(doc, where + ("value",), section, value, diags):
+                if value is None or not _valid(builder, doc, where + ("value",), section,
+                                               value, diags):
                     if value is None:
                         diags.error("RB502", "'replace' needs a 'value'", doc.span(where))
                     continue
@@ -152,7 +164,8 @@ def apply_mods(builder: "_Builder", docs: list[Document], diags: Diagnostics) ->
                     continue
                 merged = dict(old.data)
                 merged.update(value)
-                if not _valid(doc, where + ("value",), section, merged, diags, patch=value):
+                if not _valid(builder, doc, where + ("value",), section, merged, diags,
+                              patch=value):
                     continue
                 base = old.base if isinstance(old, PatchedEntry) and old.base else old
                 patched = dict(old.patched) if isinstance(old, PatchedEntry) else {}
@@ -162,13 +175,12 @@ def apply_mods(builder: "_Builder", docs: list[Document], diags: Diagnostics) ->
                                               base=base, patched=patched)
 
 
-FLOW_PARTS = ("setup", "rounds", "end", "tie_breaks", "evaluation")
+FLOW_PARTS = FLOW_SINGLES
 
 
-def _flow_part(builder, doc: Document, i: int, change: dict, diags: Diagnostics, conflict,
-               touched: dict) -> None:
+def _flow_part(builder: Declarations, doc: Document, i: int, change: dict, diags: Diagnostics,
+               conflict, touched: dict) -> None:
     """A change to one of the flow's single parts: 'in: flow, id: rounds'."""
-    from .ruleset import Entry, PatchedEntry
     op, where, ident = change["op"], ("changes", i), change.get("id")
     if ident not in FLOW_PARTS:
         diags.error("RB500", f"the flow has no part '{ident}'; a mod may change "
@@ -201,18 +213,20 @@ def _flow_part(builder, doc: Document, i: int, change: dict, diags: Diagnostics,
             return
         merged = dict(have.data)
         merged.update(value)
-        if _valid_part(doc, path, ident, merged, diags, patch=value):
+        if _valid_part(builder, doc, path, ident, merged, diags, patch=value):
             base = have.base if isinstance(have, PatchedEntry) and have.base else have
             patched = dict(have.patched) if isinstance(have, PatchedEntry) else {}
             patched.update({k: (doc, path + (k,)) for k in value})
             builder.singles[ident] = PatchedEntry(ident, merged, base.doc, base.path, ident,
                                                   base=base, patched=patched)
         return
-    if _valid_part(doc, path, ident, value, diags):
+    if _valid_part(builder, doc, path, ident, value, diags):
         builder.singles[ident] = Entry(ident, value, doc, path, ident)
 
 
-def _valid_part(doc, path, ident, value, diags, patch=None) -> bool:
+def _valid_part(builder: Declarations, doc, path, ident, value, diags, patch=None) -> bool:
+    if not builder.checked:
+        return True
     before = len(diags)
     for err in schemas.sub_validator(f"flow.schema.json#/properties/{ident}").iter_errors(value):
         err_path = tuple(err.absolute_path)
@@ -222,8 +236,10 @@ def _valid_part(doc, path, ident, value, diags, patch=None) -> bool:
     return len(diags) == before
 
 
-def _valid(doc: Document, path: tuple, section: str, value, diags: Diagnostics,
-           patch: dict | None = None) -> bool:
+def _valid(builder: Declarations, doc: Document, path: tuple, section: str, value,
+           diags: Diagnostics, patch: dict | None = None) -> bool:
+    if not builder.checked:
+        return True
     before = len(diags)
     for err in schemas.sub_validator(ITEM_SCHEMA[section]).iter_errors(value):
         err_path = tuple(err.absolute_path)

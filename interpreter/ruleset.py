@@ -10,14 +10,16 @@ content hash. All errors of the run are collected; if there are any, a
 
 from __future__ import annotations
 
-import hashlib
+import gc
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .paths import RULESET_FILE, find_ruleset, shipped_rulesets, shipped_rulesets_dir  # noqa: F401
-from . import schema as schemas
+from . import loadcache
+from .assemble import Assembler, display_path  # noqa: F401  (display_path: for callers)
+from .entries import (COMPONENT_LISTS, FLOW_LISTS, FLOW_SINGLES, Entry,  # noqa: F401
+                      PatchedEntry)
 from .errors import Diagnostics, RulebookError, suggest
 from .lang import ast
 from .lang import types as T
@@ -25,17 +27,11 @@ from .lang.checker import Checker, Context
 from .lang.compiler import Compiler
 from .lang.parser import EffectSyntaxError, parse
 from .lang.symbols import Callable_, Symbol, SymbolTable
-from .span import SealedSpan, Span
-from .tree import (MAGIC, GlobTooLarge, OutsideTree, glob_in, is_inside, resolve_in,
-                   tree_of)
-from .yamlload import Document, load_yaml
+from .mods import Declarations, apply_mods
+from .paths import RULESET_FILE, find_ruleset, shipped_rulesets, shipped_rulesets_dir  # noqa: F401
+from .span import Span
+from .yamlload import Document
 
-# Lists of entries keyed by id, per document kind; mods address them by these names.
-COMPONENT_LISTS = ("resources", "card_resources", "tags", "card_types", "markers", "blocks",
-                   "tracks", "zones", "tiles", "boards", "events", "modifiers", "card_fields")
-FLOW_LISTS = ("phases", "actions", "procedures", "functions", "scoring", "variants", "triggers",
-              "invariants")
-FLOW_SINGLES = ("setup", "rounds", "end", "tie_breaks", "evaluation")
 # which symbol kind each simple declaration list produces
 SYMBOL_KIND = {"resources": "resource", "card_resources": "card_resource", "tags": "tag",
                "card_types": "card_type", "markers": "marker", "blocks": "block",
@@ -46,57 +42,6 @@ SYMBOL_TYPE = {"resource": T.RESOURCE, "card_resource": T.CARD_RESOURCE, "tag": 
                "card": T.CARD_ID, "modifier": T.MODIFIER, "track": T.INT,
                "player_track": T.INT, "procedure": T.NONE, "function": T.ANY}
 
-
-
-@dataclass
-class Entry:
-    """One declaration (a card, a resource, an action…) and where it came from."""
-
-    id: str | None
-    data: Any
-    doc: Document
-    path: tuple
-    section: str = ""
-
-    def span(self, *sub) -> Span:
-        return self.doc.span(self.path + sub)
-
-    def key_span(self, *sub) -> Span:
-        return self.doc.key_span(self.path + sub)
-
-    def origin(self, *sub):
-        return self.doc.origin(self.path + sub)
-
-    def get(self, key, default=None):
-        return self.data.get(key, default) if isinstance(self.data, dict) else default
-
-
-@dataclass
-class PatchedEntry(Entry):
-    """An entry whose listed top-level keys come from a mod's patch."""
-
-    base: Entry | None = None
-    patched: dict = field(default_factory=dict)  # key -> (doc, path of the value)
-
-    def _where(self, sub):
-        if sub and sub[0] in self.patched:
-            doc, path = self.patched[sub[0]]
-            return doc, path + tuple(sub[1:])
-        if self.base is not None:
-            return self.base.doc, self.base.path + tuple(sub)
-        return self.doc, self.path + tuple(sub)
-
-    def span(self, *sub) -> Span:
-        doc, path = self._where(sub)
-        return doc.span(path)
-
-    def key_span(self, *sub) -> Span:
-        doc, path = self._where(sub)
-        return doc.key_span(path)
-
-    def origin(self, *sub):
-        doc, path = self._where(sub)
-        return doc.origin(path)
 
 
 @dataclass
@@ -161,111 +106,12 @@ class Ruleset:
                 "effects": len(self.code), "files": len(self.files)}
 
 
-def display_path(path: Path) -> str:
-    """How messages name a file: from the working directory when it lies below it, else in full."""
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:  # pragma: no cover - different drive on Windows
-        return os.path.abspath(path)
-    return os.path.abspath(path) if rel == ".." or rel.startswith(".." + os.sep) else rel
-
-
-def _hash_name(real: Path, root: Path | None) -> str:
-    """How the content hash names a file: its path from the ruleset root, '/'-separated."""
-    if root is not None:
-        try:
-            return real.relative_to(root).as_posix()
-        except ValueError:
-            pass
-    return real.name
-
-
-def _hash_text(text: str) -> bytes:
-    """A file's text as the content hash sees it: line endings do not count."""
-    return text.replace("\r\n", "\n").encode()
-
-
-# ------------------------------------------------------------------------ loading
-class _Assembler:
-    root: Path | None = None
-
-    def __init__(self, diags: Diagnostics):
-        self.diags = diags
-        self.docs: list[tuple[Document, str, Path]] = []
-        self.loaded: set[Path] = set()
-        self.hasher = hashlib.sha256()
-        self.files: list[str] = []
-
-    def load_tree(self, path: Path, expected: str | None, stack: list[Path],
-                  from_span: Span | None) -> None:
-        if not stack:
-            # the tree every include must stay in: the folder holding the manifest
-            self.tree = tree_of(path.parent)
-            if not is_inside(path, self.tree):
-                self.diags.error("RB405", f"{path.name} is a link to a place outside its "
-                                 "folder; it is not read", SealedSpan(display_path(path), 1, 1))
-                return
-        real = path.resolve()
-        if real in stack:
-            chain = " → ".join(display_path(p) for p in stack[stack.index(real):] + [real])
-            self.diags.error("RB402", f"include cycle: {chain}", from_span)
-            return
-        if real in self.loaded:
-            return
-        self.loaded.add(real)
-        doc = load_yaml(path, self.diags, display_path(path))
-        if doc is None:
-            return
-        # the hash names files relative to the ruleset root with '/' separators, so
-        # it is the same from any working directory and on any machine
-        self.hasher.update(_hash_name(real, self.root).encode() + b"\0")
-        self.hasher.update(_hash_text(doc.text) + b"\0")
-        self.files.append(doc.file)
-        kind = schemas.check_kind(doc, self.diags, expected)
-        if kind is None:
-            return
-        if kind in ("mod", "scenarios"):
-            how = "pass it with --mod" if kind == "mod" else "put it in scenarios/"
-            self.diags.error("RB404", f"a {kind} file cannot be included in a ruleset; {how} "
-                             "instead", doc.span(("kind",)))
-            return
-        if not schemas.validate(doc, kind, self.diags):
-            return
-        self.docs.append((doc, kind, real))
-        for i, pattern in enumerate(doc.data.get("include", []) or []):
-            span = doc.span(("include", i))
-            for target in self._expand(path.parent, pattern, span):
-                self.load_tree(target, None, stack + [real], span)
-
-    def _expand(self, base: Path, pattern: str, span: Span) -> list[Path]:
-        """The files an include names, never leaving the ruleset's tree."""
-        try:
-            if any(ch in pattern for ch in MAGIC):
-                matches = glob_in(base, self.tree, pattern, "the include", "the ruleset")
-                if not matches:
-                    self.diags.error("RB403", f"no file matches '{pattern}'", span)
-                return matches
-            full = resolve_in(base, self.tree, pattern, "the include", "the ruleset")
-        except GlobTooLarge as exc:
-            self.diags.error("RB404", exc.message, span)
-            return []
-        except OutsideTree as exc:
-            self.diags.error("RB405", exc.message, span,
-                             hint=f"a ruleset is the folder of its {RULESET_FILE}; its files "
-                                  "include only files in that folder and below")
-            return []
-        if not full.is_file():
-            # names to suggest, from the folder it names only if that is in the tree too
-            near = ([p.name for p in full.parent.glob("*.yaml")]
-                    if full.parent.is_dir() and is_inside(full.parent, self.tree) else [])
-            self.diags.error("RB403", f"included file '{pattern}' not found", span,
-                             hint=suggest(full.name, near))
-            return []
-        return [full]
-
-
 def load_ruleset(path: str | os.PathLike, mods: list[str] | None = None) -> Ruleset:
-    """Load, check and compile a ruleset; raise :class:`RulebookError` with every problem."""
+    """Load, check and compile a ruleset; raise :class:`RulebookError` with every problem.
+
+    A ruleset loaded before without errors, whose files have not changed since,
+    comes from the per-user cache (see :mod:`interpreter.loadcache`) and is the
+    same Ruleset a fresh load makes."""
     diags = Diagnostics()
     manifest_path = find_ruleset(path)
     if manifest_path is None:
@@ -274,30 +120,50 @@ def load_ruleset(path: str | os.PathLike, mods: list[str] | None = None) -> Rule
                     f"{RULESET_FILE}, or a shipped ruleset name ({', '.join(known)})",
                     Span(str(path), 1, 1), hint=suggest(Path(str(path)).name, known))
         raise RulebookError(diags)
-    asm = _Assembler(diags)
-    asm.root = manifest_path.resolve().parent
+    mods = [str(m) for m in mods or []]
+    collecting = gc.isenabled()
+    gc.disable()  # loading makes many objects and no garbage: collecting would only slow it
+    try:
+        return _load(manifest_path, mods, diags)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _load(manifest_path: Path, mods: list[str], diags: Diagnostics) -> Ruleset:
+    ruleset = _load_cached(manifest_path, mods)
+    if ruleset is not None:
+        return ruleset
+    asm = Assembler(diags, manifest_path.resolve().parent)
     asm.load_tree(manifest_path, "ruleset", [], None)
-    mod_docs: list[Document] = []
-    for mod in mods or []:
-        doc = load_yaml(mod, diags, display_path(Path(mod)))
-        if doc is None:
-            continue
-        if schemas.check_kind(doc, diags, "mod") and schemas.validate(doc, "mod", diags):
-            mod_docs.append(doc)
-            # a mod counts by its content only: where it lies or what it is called
-            # does not change the game
-            asm.hasher.update(b"mod\0" + _hash_text(doc.text) + b"\0")
+    for mod in mods:
+        asm.load_mod(mod)
     if diags.errors:
         raise RulebookError(diags)
     builder = _Builder(asm, diags, manifest_path)
-    ruleset = builder.build(mod_docs)
+    ruleset = builder.build(asm.mod_docs)
     if diags.errors:
         raise RulebookError(diags)
+    loadcache.save(asm, ruleset, manifest_path, mods)
     return ruleset
 
 
+def _load_cached(manifest_path: Path, mods: list[str]) -> Ruleset | None:
+    """The ruleset as a cached load gives it, or None when there is no usable entry."""
+    found = loadcache.lookup(manifest_path, mods)
+    if found is None:
+        return None
+    asm, cached = found
+    diags = Diagnostics()
+    try:
+        ruleset = _Builder(asm, diags, manifest_path).build(asm.mod_docs, cached)
+    except Exception:  # an entry that does not fit this code: load afresh
+        return None
+    return None if diags.errors else ruleset
+
+
 class _Builder:
-    def __init__(self, asm: _Assembler, diags: Diagnostics, manifest_path: Path):
+    def __init__(self, asm: Assembler, diags: Diagnostics, manifest_path: Path):
         self.asm = asm
         self.diags = diags
         self.manifest_path = manifest_path
@@ -358,14 +224,20 @@ class _Builder:
         return manifest
 
     # ------------------------------------------------------------- building
-    def build(self, mod_docs: list[Document]) -> Ruleset:
+    def build(self, mod_docs: list[Document], cached: loadcache.Cached | None = None) -> Ruleset:
+        """The Ruleset; from ``cached``, its trees come from the cache instead of the checker."""
         manifest = self.collect()
         if mod_docs:
-            from .mods import apply_mods
-            apply_mods(self, mod_docs, self.diags)
+            manifest_id = next((d.data["id"] for d, k, _ in self.asm.docs if k == "ruleset"),
+                               None)
+            apply_mods(Declarations(manifest_id, self.sections, self.singles, self.constants,
+                                    checked=cached is None), mod_docs, self.diags)
         self.declare()
-        self.check_references()
-        self.check_effects()
+        if cached is None:
+            self.check_references()
+            self.check_effects()
+        else:
+            self.install(cached)
         m = manifest.data
         players = m["players"]
         if players["min"] > players["max"]:
@@ -380,6 +252,18 @@ class _Builder:
             sections=self.sections, singles=self.singles,
             constants={k: e.data for k, e in self.constants.items()},
             adjacency=self.adjacency, code=self.code, asts=self.asts)
+
+    def install(self, cached: loadcache.Cached) -> None:
+        """Take the checked trees of a cached load and compile them as a fresh load does."""
+        self.cached = cached
+        trees, needs_acting = cached.trees(self.table)
+        for key, tree in trees:
+            self.asts[key] = tree
+            if isinstance(tree, ast.Effect):
+                self.code[key] = self.compiler.effect(tree)
+            else:
+                self.code[key] = self.compiler.expression(tree)
+        self.table.needs_acting = needs_acting  # set once all is compiled, as checking does
 
     def _declare(self, name: str, kind: str, entry: Entry, span: Span, typ=None,
                  canonical=None, data=None) -> None:

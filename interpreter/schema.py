@@ -14,11 +14,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-from jsonschema.exceptions import best_match
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
-
 from . import paths
 from .errors import Diagnostics, suggest
 from .yamlload import Document, path_text
@@ -46,15 +41,21 @@ def _schemas() -> dict[str, dict]:
     return out
 
 
+# jsonschema is imported when a document is first validated, not with this module:
+# a ruleset loaded from the cache is not validated again, and 'rulebook --help'
+# validates nothing.
 @functools.lru_cache(maxsize=1)
-def registry() -> Registry:
+def registry():
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
     resources = [(name, Resource.from_contents(body, default_specification=DRAFT202012))
                  for name, body in _schemas().items()]
     return Registry().with_resources(resources)
 
 
 @functools.lru_cache(maxsize=None)
-def validator(kind: str) -> jsonschema.Draft202012Validator:
+def validator(kind: str):
+    import jsonschema
     name = KINDS[kind]
     schema = dict(_schemas()[name])
     schema["$id"] = name  # so relative references resolve in the registry
@@ -62,8 +63,9 @@ def validator(kind: str) -> jsonschema.Draft202012Validator:
 
 
 @functools.lru_cache(maxsize=None)
-def sub_validator(reference: str) -> jsonschema.Draft202012Validator:
+def sub_validator(reference: str):
     """A validator for one part of a schema, e.g. ``cards.schema.json#/$defs/card``."""
+    import jsonschema
     return jsonschema.Draft202012Validator({"$ref": reference}, registry=registry())
 
 
@@ -128,7 +130,9 @@ def validate(doc: Document, kind: str, diags: Diagnostics) -> bool:
     return len(diags) == before
 
 
-def _leaf(err: jsonschema.ValidationError) -> jsonschema.ValidationError:
+def _leaf(err):
+    """The most telling error of ``err`` (a jsonschema ValidationError) and its alternatives."""
+    from jsonschema.exceptions import best_match
     while err.context:
         # prefer the alternative that got furthest into the document
         deeper = best_match(err.context)
@@ -138,7 +142,7 @@ def _leaf(err: jsonschema.ValidationError) -> jsonschema.ValidationError:
     return err
 
 
-def _report(doc: Document, err: jsonschema.ValidationError, diags: Diagnostics) -> None:
+def _report(doc: Document, err, diags: Diagnostics) -> None:
     err = _leaf(err)
     path = tuple(err.absolute_path)
     where = path_text(path)

@@ -15,15 +15,25 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-import yaml
-
 from .errors import Diagnostics
 from .span import Span, TextOrigin
 
-try:  # the C parser is much faster; fall back quietly where it is missing
-    _Loader = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - depends on the PyYAML build
-    _Loader = yaml.SafeLoader
+# PyYAML is imported when a file is first parsed, not with this module: a ruleset
+# loaded from the cache is not parsed again (see interpreter/loadcache.py).
+yaml = _Loader = _RESOLVER = _CONSTRUCTOR = None
+
+
+def _need_yaml() -> None:
+    global yaml, _Loader, _RESOLVER, _CONSTRUCTOR
+    if yaml is not None:
+        return
+    import yaml as pyyaml
+    from yaml import constructor, resolver
+    # the C parser is much faster; fall back quietly where it is missing
+    _Loader = getattr(pyyaml, "CSafeLoader", pyyaml.SafeLoader)
+    _RESOLVER = resolver.Resolver()
+    _CONSTRUCTOR = constructor.SafeConstructor()
+    yaml = pyyaml  # last: it says the others are set
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 64
@@ -31,8 +41,6 @@ MAX_NODES = 500_000
 
 Path = tuple  # tuple of str keys and int indexes
 
-_RESOLVER = yaml.resolver.Resolver()
-_CONSTRUCTOR = yaml.constructor.SafeConstructor()
 _SIMPLE_TAGS = {
     "tag:yaml.org,2002:str",
     "tag:yaml.org,2002:int",
@@ -173,32 +181,40 @@ def load_yaml(path: str | os.PathLike, diags: Diagnostics, display: str | None =
     """Load one YAML file; report problems into ``diags`` and return None on failure."""
     name = display or str(path)
     if text is None:
-        try:
-            with open(path, "rb") as fh:
-                raw = fh.read(MAX_FILE_BYTES + 1)
-        except OSError as exc:
-            diags.error("RB100", f"cannot read file: {exc.strerror or exc}", Span(name, 1, 1))
+        text = read_text(path, diags, name)
+        if text is None:
             return None
-        if len(raw) > MAX_FILE_BYTES:
-            diags.error("RB103", f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB; "
-                        "split it into several files", Span(name, 1, 1))
-            return None
-        nul = raw.find(b"\x00")
-        if nul >= 0:
-            line, col = _byte_position(raw, nul)
-            diags.error("RB101", "file contains a NUL byte; it looks like a binary file, not YAML",
-                        Span(name, line, col))
-            return None
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line, col = _byte_position(raw, exc.start)
-            diags.error("RB101", f"byte 0x{raw[exc.start]:02x} is not valid UTF-8; "
-                        "save the file as UTF-8", Span(name, line, col))
-            return None
-    if text.startswith("\ufeff"):
+    elif text.startswith("\ufeff"):
         text = text[1:]
     return parse_yaml(text, name, diags)
+
+
+def read_text(path: str | os.PathLike, diags: Diagnostics, name: str) -> str | None:
+    """A rule file's text, as parsing sees it: UTF-8, no NUL, not too large, no byte order mark."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        diags.error("RB100", f"cannot read file: {exc.strerror or exc}", Span(name, 1, 1))
+        return None
+    if len(raw) > MAX_FILE_BYTES:
+        diags.error("RB103", f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB; "
+                    "split it into several files", Span(name, 1, 1))
+        return None
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        line, col = _byte_position(raw, nul)
+        diags.error("RB101", "file contains a NUL byte; it looks like a binary file, not YAML",
+                    Span(name, line, col))
+        return None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, col = _byte_position(raw, exc.start)
+        diags.error("RB101", f"byte 0x{raw[exc.start]:02x} is not valid UTF-8; "
+                    "save the file as UTF-8", Span(name, line, col))
+        return None
+    return text[1:] if text.startswith("\ufeff") else text
 
 
 def parse_yaml(text: str, name: str, diags: Diagnostics) -> Document | None:
@@ -208,6 +224,7 @@ def parse_yaml(text: str, name: str, diags: Diagnostics) -> Document | None:
         diags.error("RB102", "file is empty: a rule file must hold one YAML mapping",
                     Span(name, 1, 1))
         return None
+    _need_yaml()
     doc = Document(name, text, None)
     builder = _Builder(doc, diags)
     try:

@@ -11,11 +11,6 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 
-from lark import Lark, Token, Tree
-from lark.exceptions import (LarkError, UnexpectedCharacters, UnexpectedEOF,
-                             UnexpectedInput, UnexpectedToken)
-from lark.indenter import DedentError, Indenter
-
 from .. import paths
 from ..errors import Diagnostic
 from ..span import Span, TextOrigin
@@ -32,13 +27,46 @@ def grammar_path() -> Path:
     return paths.grammar_file()
 
 
-class _BlockIndenter(Indenter):
-    NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB"]
-    CLOSE_PAREN_types = ["RPAR", "RSQB"]
-    INDENT_type = "_INDENT"
-    DEDENT_type = "_DEDENT"
-    tab_len = 8
+# Lark is imported on the first parse, not with this module: a ruleset loaded from
+# the cache (see interpreter/loadcache.py) never parses, and neither does
+# 'rulebook --help'. _need_lark() fills in these names.
+Lark = Token = Tree = Indenter = None
+LarkError = UnexpectedCharacters = UnexpectedEOF = UnexpectedInput = UnexpectedToken = None
+DedentError = None
+
+
+def _need_lark() -> None:
+    global Lark, Token, Tree, Indenter, LarkError, UnexpectedCharacters, UnexpectedEOF
+    global UnexpectedInput, UnexpectedToken, DedentError
+    if Lark is not None:
+        return
+    import lark
+    from lark import exceptions, indenter
+    Token, Tree, Indenter = lark.Token, lark.Tree, indenter.Indenter
+    LarkError, UnexpectedCharacters = exceptions.LarkError, exceptions.UnexpectedCharacters
+    UnexpectedEOF, UnexpectedInput = exceptions.UnexpectedEOF, exceptions.UnexpectedInput
+    UnexpectedToken, DedentError = exceptions.UnexpectedToken, indenter.DedentError
+    Lark = lark.Lark  # last: it says the others are set
+
+
+@functools.lru_cache(maxsize=1)
+def _indenter_class() -> type:
+    _need_lark()
+
+    class _BlockIndenter(Indenter):
+        NL_type = "_NL"
+        OPEN_PAREN_types = ["LPAR", "LSQB"]
+        CLOSE_PAREN_types = ["RPAR", "RSQB"]
+        INDENT_type = "_INDENT"
+        DEDENT_type = "_DEDENT"
+        tab_len = 8
+    return _BlockIndenter
+
+
+def __getattr__(name: str):
+    if name == "_BlockIndenter":  # the indenter class, made when first asked for
+        return _indenter_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # How the parser is built. There is deliberately no Lark ``cache``: Lark's cache is
@@ -50,12 +78,14 @@ LARK_OPTIONS = {"parser": "lalr", "strict": True, "start": ["effect", "expressio
 
 
 @functools.lru_cache(maxsize=1)
-def _lark() -> Lark:
+def _lark():
+    _need_lark()
+    indenter = _indenter_class()
     grammar = grammar_path().read_text(encoding="utf-8")
-    cached = tables.load(grammar, LARK_OPTIONS, _BlockIndenter())
+    cached = tables.load(grammar, LARK_OPTIONS, indenter())
     if cached is not None:
         return cached
-    built = Lark(grammar, postlex=_BlockIndenter(), **LARK_OPTIONS)
+    built = Lark(grammar, postlex=indenter(), **LARK_OPTIONS)
     tables.save(grammar, LARK_OPTIONS, built)
     return built
 
@@ -112,8 +142,9 @@ def parse(text: str, origin: TextOrigin, *, start: str = "effect") -> ast.Effect
             "RB300", f"brackets nested too deeply (more than {MAX_BRACKETS} levels)",
             origin.span(*deep)))
     source = text if text.endswith("\n") else text + "\n"
+    lark_parser = _lark()  # imports Lark too
     try:
-        tree = _lark().parse(source, start=start)
+        tree = lark_parser.parse(source, start=start)
     except UnexpectedInput as exc:
         raise EffectSyntaxError(_syntax_diagnostic(exc, source, origin)) from None
     except DedentError:

@@ -9,9 +9,10 @@ in the file can run. No pickle is ever used. A file is read only if it
 meets all of these:
 
 - it sits in the user's own cache folder (``$RULEBOOK_CACHE_DIR``, else
-  ``$XDG_CACHE_HOME/rulebook``, else ``~/.cache/rulebook``);
+  ``$XDG_CACHE_HOME/rulebook``, else ``~/.cache/rulebook``: the folder of
+  :mod:`interpreter.cache`, whose rules it follows);
 - the folder and the file belong to this user and nobody else may write to
-  them (mode 0700 and 0600);
+  them (made with modes 0700 and 0600);
 - it is not a symbolic link, and it is not too large;
 - it is named and stamped with a hash of the grammar, the parser options,
   Lark's version and Python's.
@@ -32,18 +33,15 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from .. import cache
+
 FORMAT = "rulebook-parser-tables/1"
 MAX_BYTES = 4 * 1024 * 1024
 
 
 def cache_dir() -> Path | None:
     """The folder the tables are kept in, or None when caching is off or not possible."""
-    if os.environ.get("RULEBOOK_NO_CACHE") or not hasattr(os, "getuid"):
-        return None
-    if os.environ.get("RULEBOOK_CACHE_DIR"):
-        return Path(os.environ["RULEBOOK_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "rulebook"
+    return cache.cache_dir()
 
 
 def stamp(grammar: str, options: dict) -> str:
@@ -55,9 +53,7 @@ def stamp(grammar: str, options: dict) -> str:
     return h.hexdigest()
 
 
-def _private(st: os.stat_result, kind) -> bool:
-    """Owned by this user, of the expected kind, and writable by nobody else."""
-    return kind(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077
+_private = cache.private  # owned by this user, of the expected kind, writable by nobody else
 
 
 def load(grammar: str, options: dict, postlex) -> Any | None:

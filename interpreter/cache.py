@@ -1,0 +1,180 @@
+"""The per-user cache: JSON documents kept between runs, read back only when trustworthy.
+
+Loading a ruleset parses and checks hundreds of effects; the results are kept
+here so the next run can skip that work (see :mod:`interpreter.loadcache`).
+Rule files are untrusted and the cache must never become a way to run code,
+so this module keeps to a few rules:
+
+- it stores JSON documents only: no pickle, no marshalled code; what is read
+  back is data, checked by whoever asked for it;
+- it lives in the user's own folder: ``$RULEBOOK_CACHE_DIR``, else
+  ``$XDG_CACHE_HOME/rulebook``, else ``~/.cache/rulebook``, never a shared
+  temporary folder; ``RULEBOOK_NO_CACHE=1`` turns it off;
+- the folder is made owner-only (0700) and files are written owner-only
+  (0600); a folder or file that is a link, belongs to another user or that
+  group or others may write is not used;
+- a file is written to a temporary file in the same folder and renamed over
+  the old one, so a reader never sees half a file;
+- every document is named and stamped by a key (:func:`key_for`) that covers
+  what it was made from, Rulebook's own code and data and the Python running
+  it. A file that is missing, damaged, too large or stamped otherwise reads
+  as no entry (None); nothing here ever raises to the caller.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import stat
+import sys
+import tempfile
+from pathlib import Path
+
+FORMAT = "rulebook-cache/1"
+MAX_BYTES = 64 * 1024 * 1024
+KEEP = 64  # entries of each kind kept; older ones are removed when a new one is written
+
+def cache_dir() -> Path | None:
+    """Where the cache lives, or None when caching is turned off or not possible here."""
+    if os.environ.get("RULEBOOK_NO_CACHE", "") not in ("", "0") \
+            or not hasattr(os, "getuid"):
+        return None
+    if os.environ.get("RULEBOOK_CACHE_DIR"):
+        folder = Path(os.environ["RULEBOOK_CACHE_DIR"])
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"),
+                                                                  ".cache")
+        folder = Path(base) / "rulebook"
+    # a relative place (no home folder known) would follow the working folder around
+    return folder if folder.is_absolute() else None
+
+
+def private(st: os.stat_result, kind) -> bool:
+    """Of the expected kind (not a link), owned by this user, writable by nobody else."""
+    return kind(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o022
+
+
+def _usable(folder: Path) -> bool:
+    try:
+        return private(os.lstat(folder), stat.S_ISDIR)
+    except OSError:
+        return False
+
+
+@functools.lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """A hash of what Rulebook is made of: its code (version number included), schemas, grammar.
+
+    Any change to the interpreter, even one that keeps the version number (a
+    checkout being worked on), gives new keys, so no entry made by other code
+    is ever used.
+    """
+    from . import paths
+    h = hashlib.sha256(f"{FORMAT}\0".encode())
+    package = Path(__file__).resolve().parent
+    sources = sorted(p for p in package.rglob("*.py") if paths.PACKAGED_DIR not in p.parts)
+    try:
+        root = paths.data_root()
+        sources += sorted(paths.schemas_dir().glob("*.schema.json")) + [paths.grammar_file()]
+    except paths.DataMissing:
+        root = package
+    for path in sources:
+        try:
+            name = path.relative_to(package if path.is_relative_to(package) else root)
+            h.update(name.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+        except (OSError, ValueError):
+            h.update(b"?" + str(path).encode() + b"\0")
+    return h.hexdigest()
+
+
+def key_for(kind: str, *parts: str) -> str:
+    """The key of an entry of ``kind`` made from ``parts`` (content hashes, paths…).
+
+    It also covers :func:`code_fingerprint` and the Python implementation and
+    version, so an entry is only ever read by the code that could have made it.
+    """
+    h = hashlib.sha256()
+    for part in (FORMAT, kind, code_fingerprint(), sys.implementation.name,
+                 sys.implementation.cache_tag or "", sys.version, *parts):
+        h.update(str(part).encode("utf-8") + b"\0")
+    return f"{kind}-{h.hexdigest()[:40]}"
+
+
+def _file(folder: Path, key: str) -> Path:
+    return folder / f"{key}.json"
+
+
+def load(key: str) -> dict | None:
+    """The document stored under ``key``, or None if there is no trustworthy one."""
+    folder = cache_dir()
+    if folder is None or not _usable(folder):
+        return None
+    try:
+        fd = os.open(_file(folder, key), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not private(st, stat.S_ISREG) or st.st_size > MAX_BYTES:
+            return None
+        with os.fdopen(fd, "rb") as fh:
+            fd = None
+            raw = fh.read(MAX_BYTES + 1)
+        document = json.loads(raw)
+        if not isinstance(document, dict) or document.get("format") != FORMAT \
+                or document.get("key") != key:
+            return None
+        return document
+    except Exception:  # damaged, truncated, foreign: as good as missing
+        return None
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def store(key: str, document: dict) -> bool:
+    """Keep ``document`` (JSON data) under ``key``; any failure just leaves no entry."""
+    folder = cache_dir()
+    if folder is None:
+        return False
+    tmp = None
+    try:
+        text = json.dumps(dict(document, format=FORMAT, key=key), ensure_ascii=False,
+                          separators=(",", ":"), allow_nan=False)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not _usable(folder):
+            return False
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=folder)  # 0600
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(text.encode("utf-8"))
+        os.replace(tmp, _file(folder, key))
+        tmp = None
+        _prune(folder, key.split("-", 1)[0])
+        return True
+    except Exception:
+        return False
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+
+
+def _prune(folder: Path, kind: str) -> None:
+    """Keep the newest :data:`KEEP` entries of a kind, so edits do not fill the disk."""
+    entries = []
+    for path in folder.glob(f"{kind}-*.json"):
+        try:
+            entries.append((path.stat().st_mtime, path))
+        except OSError:
+            pass
+    entries.sort(reverse=True)
+    for _, path in entries[KEEP:]:
+        try:
+            path.unlink()
+        except OSError:
+            pass
+
