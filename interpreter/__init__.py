@@ -2,6 +2,7 @@
 
 The pipeline, one module per stage:
 
+- :mod:`interpreter.assemble`: a ruleset's files, following its includes, and its hash;
 - :mod:`interpreter.yamlload`: YAML files to plain data with positions;
 - :mod:`interpreter.schema`: JSON Schema checks with positioned errors;
 - :mod:`interpreter.lang.parser`: effect text to a typed AST (Lark);
@@ -9,6 +10,7 @@ The pipeline, one module per stage:
 - :mod:`interpreter.lang.compiler`: AST to closures;
 - :mod:`interpreter.ruleset`: the front door that assembles a checked Ruleset;
 - :mod:`interpreter.mods`: overlays layered on a ruleset;
+- :mod:`interpreter.cache`, :mod:`interpreter.loadcache`: warm loads from a per-user cache;
 - :mod:`interpreter.report`: diagnostics as text, JSON, GitHub annotations or SARIF.
 """
 

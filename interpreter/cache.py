@@ -29,7 +29,6 @@ import json
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 
 FORMAT = "rulebook-cache/1"
@@ -67,25 +66,29 @@ def _usable(folder: Path) -> bool:
 def code_fingerprint() -> str:
     """A hash of what Rulebook is made of: its code (version number included), schemas, grammar.
 
-    Any change to the interpreter, even one that keeps the version number (a
-    checkout being worked on), gives new keys, so no entry made by other code
-    is ever used.
+    Each file counts by its name, size and modification time, as Python's own
+    bytecode cache judges its source, so any change to the interpreter, even
+    one that keeps the version number (a checkout being worked on), gives new
+    keys, and no entry made by other code is ever used.
     """
     from . import paths
     h = hashlib.sha256(f"{FORMAT}\0".encode())
-    package = Path(__file__).resolve().parent
-    sources = sorted(p for p in package.rglob("*.py") if paths.PACKAGED_DIR not in p.parts)
+    package = os.path.dirname(os.path.abspath(__file__))
+    sources = []
+    for folder, subfolders, names in os.walk(package):
+        subfolders[:] = [d for d in subfolders if d not in (paths.PACKAGED_DIR, "__pycache__")]
+        sources += (os.path.join(folder, n) for n in names if n.endswith(".py"))
+    sources.sort()
     try:
-        root = paths.data_root()
         sources += sorted(paths.schemas_dir().glob("*.schema.json")) + [paths.grammar_file()]
     except paths.DataMissing:
-        root = package
+        pass
     for path in sources:
         try:
-            name = path.relative_to(package if path.is_relative_to(package) else root)
-            h.update(name.as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-        except (OSError, ValueError):
-            h.update(b"?" + str(path).encode() + b"\0")
+            st = os.stat(path)
+            h.update(f"{path}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+        except OSError:
+            h.update(f"{path}\0?\0".encode())
     return h.hexdigest()
 
 
@@ -139,6 +142,7 @@ def store(key: str, document: dict) -> bool:
     folder = cache_dir()
     if folder is None:
         return False
+    import tempfile  # only a write needs it (and it is slow to import)
     tmp = None
     try:
         text = json.dumps(dict(document, format=FORMAT, key=key), ensure_ascii=False,

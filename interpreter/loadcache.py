@@ -57,11 +57,11 @@ def encode_document(doc: Document, kind: str, name: str) -> dict:
             if sp.file != doc.file or type(sp) is not Span:
                 raise astjson.Unencodable("a position in another file")
             paths.append(list(path))
-            rows.append([sp.line, sp.col, sp.end_line, sp.end_col])
-        return {"paths": paths, "rows": rows}
-    scalars = {"paths": [list(path) for path in doc.scalars],
-               "rows": [[s.line, s.col, s.end_line, s.end_col, s.style]
-                        for s in doc.scalars.values()]}
+            rows += (sp.line, sp.col, sp.end_line, sp.end_col)
+        return {"paths": paths, "rows": rows, "width": 4}
+    scalars = {"paths": [list(path) for path in doc.scalars], "rows": [], "width": 5}
+    for sc in doc.scalars.values():
+        scalars["rows"] += (sc.line, sc.col, sc.end_line, sc.end_col, sc.style)
     return {"name": name, "sha": _sha(doc.text), "kind": kind, "data": doc.data,
             "spans": positions(doc.spans), "key_spans": positions(doc.key_spans),
             "scalars": scalars}
@@ -71,17 +71,22 @@ class _Positions(dict):
     """path -> position, each made from its cached row when first looked up.
 
     A document has a position for every node, and a load looks up few of them;
-    making them all would be most of the time a cached load takes.
+    making them all would be most of the time a cached load takes. The rows
+    are one flat list of numbers, ``width`` to a row; the dict holds each
+    path's row number until the position is made.
     """
 
     def __init__(self, table: dict, make):
-        super().__init__(zip(map(tuple, table["paths"]), table["rows"]))
+        super().__init__(zip(map(tuple, table["paths"]), range(len(table["paths"]))))
+        self.rows = table["rows"]
+        self.width = table["width"]
         self.make = make
 
     def __getitem__(self, path):
         value = dict.__getitem__(self, path)
-        if value.__class__ is list:
-            value = self.make(*value)
+        if value.__class__ is int:
+            at = value * self.width
+            value = self.make(*self.rows[at:at + self.width])
             dict.__setitem__(self, path, value)
         return value
 
@@ -146,8 +151,8 @@ class Cached:
 
     def trees(self, table) -> tuple[list, dict | None]:
         """[(key, tree)] in the order a fresh load made them, and who needs an acting player."""
-        trees = astjson.loads(self.entry["asts"], self.files, table)
-        needs = astjson.loads(self.entry["needs_acting"], self.files, table)
+        trees = astjson.loads(self.entry.pop("asts"), self.files, table)
+        needs = astjson.loads(self.entry.pop("needs_acting"), self.files, table)
         return [(tuple(key), tree) for key, tree in trees], needs
 
 
@@ -173,6 +178,7 @@ def lookup(manifest_path: Path, mods: list[str]) -> tuple[Assembler, Cached] | N
             return None
     except Exception:  # _Miss, or an entry that is not what it should be
         return None
+    del entry["files"], entry["mods"]  # in the documents now
     return asm, Cached(entry, asm.files + [d.file for d in asm.mod_docs])
 
 

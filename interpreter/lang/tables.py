@@ -29,7 +29,6 @@ import hashlib
 import os
 import stat
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +92,8 @@ def save(grammar: str, options: dict, parser) -> None:
     folder = cache_dir()
     if folder is None:
         return
+    import tempfile
+
     from lark.grammar import Rule
     from lark.lexer import TerminalDef
     key = stamp(grammar, options)
