@@ -427,6 +427,36 @@ def cards(ruleset, card_ids, mods, fmt):
             console.print(Padding(Text(visible(line)), (0, 0, 0, 2)))
 
 
+@cli.command("compile")
+@click.argument("ruleset")
+@click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False),
+              help="A mod to apply first (repeatable).")
+@click.option("--emit", is_flag=True, help="Print the Python the rules compile to.")
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="Write the Python to this file instead.")
+def compile_cmd(ruleset, mods, emit, out):
+    """Compile a ruleset's effects to Python, and show that Python with --emit.
+
+    Rulebook compiles each effect the first time a game runs it; this writes
+    all of them at once, so every one is known to compile. The text is for
+    reading and debugging: Rulebook never loads code from a file.
+    """
+    from .lang.compiler import source_of
+    rs = _load(ruleset, mods)
+    text = source_of(rs)
+    header = (f"# {rs.name} {rs.version}: the Python its rules compile to (for reading; "
+              "Rulebook writes and runs it itself)\n\n")
+    if out:
+        Path(out).write_text(header + text, encoding="utf-8")
+        click.echo(f"{rs.name}: {len(rs.code)} effects, {text.count(chr(10))} lines of "
+                   f"Python written to {out}")
+    elif emit:
+        click.echo(header + text, nl=False)
+    else:
+        click.echo(f"{rs.name}: {len(rs.code)} effects compile to {text.count(chr(10))} lines "
+                   "of Python (--emit prints them)")
+
+
 def _md(text: str) -> str:
     """Rule-file text for Markdown: escapes made visible, markup characters escaped."""
     out = visible(str(text))

@@ -238,6 +238,7 @@ class _Builder:
             self.check_effects()
         else:
             self.install(cached)
+        self.compiler.finish()  # one Python module for the whole ruleset
         m = manifest.data
         players = m["players"]
         if players["min"] > players["max"]:

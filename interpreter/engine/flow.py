@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..lang.gensupport import reading
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from .decisions import ActionRefused, Decision, Option
 from .game import NO_OWNER, Game
@@ -356,6 +357,10 @@ class FlowRunner:
 
     def available(self, pid: str, seat: int, turns: dict, main_left: bool) -> dict:
         """The actions this seat may choose now, and the refused ones with reasons."""
+        with reading(self.game):  # conditions only read: what they share is worked out once
+            return self._available(pid, seat, turns, main_left)
+
+    def _available(self, pid: str, seat: int, turns: dict, main_left: bool) -> dict:
         g = self.game
         out: dict = {}
         refused: dict[str, str] = {}

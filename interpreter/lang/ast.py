@@ -2,8 +2,9 @@
 
 Nodes are plain frozen-free dataclasses carrying a :class:`Span`. The parser
 builds them, the checker annotates expressions with their ``type``, and the
-compiler turns them into closures. The AST is data: it can be printed,
-compared, pickled and sent to another process; closures never are.
+compiler turns them into Python functions. The AST is data: it can be
+printed, compared, written to JSON and sent to another process; compiled
+code never is.
 """
 
 from __future__ import annotations

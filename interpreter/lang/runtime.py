@@ -1,7 +1,7 @@
 """What compiled effects need from a running game: the runtime interface.
 
-Compiled closures take a :class:`Frame` (the runtime plus local variables)
-and call only the methods listed in :class:`Runtime`. The game engine
+Compiled rules are called with a :class:`Frame` (the runtime plus local
+variables) and call only the methods listed in :class:`Runtime`. The game engine
 implements this interface; tests use small fakes. Keeping the interface
 explicit is what lets the language be checked and compiled without a game.
 """

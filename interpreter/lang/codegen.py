@@ -1,0 +1,855 @@
+"""Stage 5: turn checked effects into Python source, one module per ruleset.
+
+Every effect, condition and expression of a ruleset becomes an ordinary Python
+function ``F<n>(rt, B, d, V)`` (the runtime, the work budget, the call depth
+and the dict of the rule's variables); declared procedures and functions are
+called directly by name. Expressions become inline Python: comparisons,
+arithmetic with its bound check, comprehensions as generator expressions over
+locals. Nothing is parsed or checked here: the checker has resolved every name.
+
+The sandbox stays whole: the source only ever contains names made here (the
+rule's own names appear only as string constants and dict keys), so rules can
+reach no attribute and no builtin of Python; every loop item, comprehension
+item, declared call and list a builtin makes is charged to the budget ``B``.
+Work that does not depend on a comprehension's variable is worked out once per
+comprehension, and a part of a function that does not depend on its
+parameters once per read-only moment of the engine (see ``gensupport.memo``).
+
+Each generated line remembers the rule position it came from, so an error in
+it is reported at the YAML file, line and column (``gensupport.rule_error``).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from . import ast
+from . import types as T
+from . import unparse
+from .builtins import AGGREGATES, BUILTINS
+from .runtime import MAX_REPEAT
+
+# how deep generated code may nest before a block or an expression moves into a
+# function of its own: CPython refuses more than 20 nested loops in a function,
+# 100 levels of indentation and 200 of brackets; the rules may nest deeper
+_MAX_INDENT = 30
+_MAX_BLOCKS = 12
+_MAX_EXPR_DEPTH = 30
+
+_COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+_INLINE_AGG = {"any", "all", "count", "sum", "filter", "map", "first"}
+_IMPURE_KINDS = {"choice", "random", "effect"}
+# builtins whose lists are no longer than the game's own collections (its cards,
+# seats, spaces): making them costs no more than the loops over them are charged
+_BOUNDED_LISTS = {"cards_in", "all_cards_in", "players", "opponents", "turn_order",
+                  "neighbours_of", "spaces", "neighbours"}
+# builtins that look at a list without going over it
+_NO_WALK = {"size", "item"}
+# thin builtins called as the runtime method they stand for ({i} is argument i)
+_DIRECT = {
+    "stock": "rt.stock({1}, {0})", "production": "rt.production({1}, {0})",
+    "track": "rt.track({0}, {1})", "resources_on": "rt.resources_on({0}, {1})",
+    "capacity": "rt.capacity({1}, {0})", "cards_in": "rt.cards_in({0}, {1})",
+    "all_cards_in": "rt.all_cards_in({0})", "zone_of": "rt.zone_of({0})",
+    "slot_of": "rt.slot_of({0})", "is_marked": "rt.is_marked({0}, {1})",
+    "has_block": "rt.has_block({0}, {1})", "cubes_on": "rt.pieces_on({0}, {1})",
+    "players": "rt.players()", "turn_order": "rt.turn_order()", "spaces": "rt.spaces()",
+    "neighbours": "rt.neighbours({0})", "space_of": "rt.space_of({0})",
+    "round_number": "rt.round_number()", "size": "len({0})",
+    "meets_requirements": "rt.meets_requirements({0}, {1})", "vp_of": "rt.vp_of({0})",
+}
+
+
+def asks(e) -> bool:
+    """Whether evaluating the node asks a player something."""
+    for n in ast.walk(e):
+        if isinstance(n, ast.AnyOf):
+            return True
+        if isinstance(n, ast.Comprehension) and n.func in ("choose", "choose_optional"):
+            return True
+        if isinstance(n, ast.Call) and n.func in ("choose_number", "choose_order"):
+            return True
+    return False
+
+
+@dataclass
+class Scope:
+    """Where the code being generated stands."""
+
+    V: str = "V"                                  # the variables dict
+    comp: dict = field(default_factory=dict)      # comprehension variable -> Python local
+    nested: bool = False                          # in a nested def: return/break raise
+    loop: bool = False                            # in a Python loop of the current def
+    iterable: bool = False                        # in a comprehension's iterable (no :=)
+    hoist: dict | None = None                     # expression text -> cache local
+    params: frozenset = frozenset()               # a pure function's parameters (for memo)
+    pure_fn: str | None = None                    # the pure function being generated
+    bound: frozenset = frozenset()                # names a hoisted part must not read
+
+
+class Source:
+    """The text of one module under construction, with a rule position per line."""
+
+    def __init__(self):
+        self.lines: list[str] = []
+        self.spans: list = []
+        self.consts: dict[str, Any] = {}
+        self._const_ids: dict[int, str] = {}
+        self.calls: dict[int, tuple] = {}
+        self.counter = itertools.count(1)
+
+    def line(self, indent: int, text: str, span) -> None:
+        self.lines.append("    " * indent + text)
+        self.spans.append(span)
+
+    def const(self, value: Any, prefix: str = "K") -> str:
+        """A module-level name bound to ``value`` (spans, AST nodes, builtins…)."""
+        key = id(value)
+        name = self._const_ids.get(key)
+        if name is None:
+            name = self._const_ids[key] = f"{prefix}{len(self.consts) + 1}"
+            self.consts[name] = value
+        return name
+
+    def fresh(self, prefix: str) -> str:
+        return f"{prefix}{next(self.counter)}"
+
+
+def pyname(kind: str, name: str) -> str:
+    """The Python name of a declared procedure or function in generated code."""
+    return f"P_{kind}__{name}"
+
+
+class CodeGen:
+    """Generates the functions of one module; see the module paragraph."""
+
+    def __init__(self, table, src: Source, bodies: dict | None = None):
+        self.table = table
+        self.src = src
+        self.bodies = bodies or {}  # declared functions' value expressions, for inlining
+        self._inlining: list[str] = []
+        self._stmts: list = []  # the statements being generated, for prompts
+        self.indent = 0
+
+    # ------------------------------------------------------------- entries
+    def function(self, name: str, node, kind: str, pure_name: str | None = None,
+                 params: frozenset = frozenset(), callee: str | None = None,
+                 title: str = "") -> None:
+        """``def name(rt, B, d, V)`` for an effect (kind 'effect') or an expression.
+
+        A declared procedure or function (``callee`` is its name) pays for its
+        call and checks how deeply calls nest, as it starts."""
+        self.buf, self.deferred, self.indent, self.blocks, self.edepth = [], [], 1, 0, 0
+        span = node.span
+        if title:  # what the function is, for people reading the source
+            self.buf.append((0, f"# {title}", span))
+        if callee is None:
+            self.buf.append((0, f"def {name}(rt, B, d, V):", span))
+        else:  # the caller says where the call is, for the errors
+            self.buf.append((0, f"def {name}(rt, B, d, V, at=None):", span))
+            self.emit("B.used += 1", span)
+            self.emit("if B.used > B.limit: raise B.exceeded(at)", span)
+            self.emit(f"if d > _MAXD: raise _too_deep_calls({callee!r}, at)", span)
+        scope = Scope(params=params, pure_fn=pure_name)
+        if kind == "effect":
+            self.sub_at(node.body, scope, span)
+        else:
+            self.emit(f"return {self.expr(node, scope)}", span)
+        self._flush(self.buf)
+        while self.deferred:
+            self._flush(self.deferred.pop(0))
+
+    def _flush(self, buf) -> None:
+        for indent, text, span in buf:
+            self.src.line(indent, text, span)
+        self.src.line(0, "", None)
+
+    # ------------------------------------------------------------- blocks
+    def block(self, stmts: list, scope: Scope) -> None:
+        for i, s in enumerate(stmts):
+            if isinstance(s, ast.Let) and asks(s.value):
+                # a prompt for 'let n = choose_number(…)' says what n is for: the first
+                # later statement of the block that uses it ('pay n gold')
+                s.purpose = next((t for t in stmts[i + 1:] if any(
+                    isinstance(n, ast.Name) and n.id == s.name for n in ast.walk(t))), None)
+        if stmts and (self.indent > _MAX_INDENT or self.blocks > _MAX_BLOCKS):
+            self._outlined(stmts, scope)
+            return
+        for s in stmts:
+            self._stmts.append(s)
+            try:
+                getattr(self, "s_" + type(s).__name__)(s, scope)
+            finally:
+                self._stmts.pop()
+
+    def sub_at(self, stmts: list, scope: Scope, span) -> None:
+        """A block at the current indentation; 'pass' when it generates nothing."""
+        start = len(self.buf)
+        self.block(stmts, scope)
+        if len(self.buf) == start:
+            self.emit("pass", span)
+
+    def sub(self, stmts: list, scope: Scope, span, loop: bool = False) -> None:
+        """An indented block (a loop's body when ``loop``)."""
+        self.indent += 1
+        self.blocks += loop
+        self.sub_at(stmts, replace(scope, loop=True) if loop else scope, span)
+        self.blocks -= loop
+        self.indent -= 1
+
+    def _outlined(self, stmts: list, scope: Scope) -> None:
+        """A deeply nested block as a module-level function of its own.
+
+        Python limits how deeply blocks nest in one function; the rules' own
+        limit is deeper. The block keeps the same variables dict; a 'break' or
+        'return' inside it raises out to the code that called it."""
+        name, span = self.src.fresh("_blk"), stmts[0].span
+        saved = (self.buf, self.indent, self.blocks)
+        self.buf, self.indent, self.blocks = [(0, f"def {name}(rt, B, d, V):", span)], 1, 0
+        self.sub_at(stmts, Scope(nested=True), span)
+        self.deferred.append(self.buf)
+        self.buf, self.indent, self.blocks = saved
+        self._run_nested(name, scope, stmts, span, f"rt, B, d, {scope.V}")
+
+    def _run_nested(self, fn: str, scope: Scope, body, span, args: str | None = None) -> None:
+        """Call a nested function, passing a 'return' or 'break' inside it on outward."""
+        catch_return = not scope.nested and any(isinstance(n, ast.Return)
+                                                for n in ast.walk(body))
+        catch_break = scope.loop and any(True for _ in _own_breaks(body))
+        call = f"{fn}({args or scope.V})"
+        if not (catch_return or catch_break):
+            self.emit(call, span)
+            return
+        self.emit("try:", span)
+        self.emit(f"    {call}", span)
+        if catch_return:
+            self.emit("except _Return as _r:", span)
+            self.emit("    return _r.value", span)
+        if catch_break:
+            self.emit("except _Break:", span)
+            self.emit("    break", span)
+
+    def emit(self, text: str, span) -> None:
+        self.buf.append((self.indent, text, span))
+
+    def _asking(self, node):
+        return self.src.const((self._stmts[-1] if self._stmts else None, node), "Q")
+
+    def frame(self, scope: Scope) -> str:
+        """A Frame for the runtime's words, with the comprehension variables in it."""
+        if scope.comp:
+            extra = ", ".join(f"{name!r}: {local}" for name, local in scope.comp.items())
+            return f"_F(rt, {{**{scope.V}, {extra}}}, d, B)"
+        return f"_F(rt, {scope.V}, d, B)"
+
+    def _player(self, e, span, scope: Scope) -> str:
+        """A local holding who a statement is for; never nobody."""
+        p = self.src.fresh("_p")
+        s = self.src.const(span, "S")
+        value = f"{scope.V}.get('you')" if e is None else self.expr(e, scope)
+        self.emit(f"{p} = {value}", span)
+        self.emit(f"if {p} is None: raise _no_player({s})", span)
+        return p
+
+    # --------------------------------------------------------- statements
+    def s_Gain(self, s: ast.Gain, scope: Scope) -> None:
+        player = self._player(s.player, s.span, scope)
+        res = repr(s.resource_id) if s.resource_id is not None else f"{scope.V}[{s.resource!r}]"
+        amount = self.expr(s.amount, scope)
+        if s.production:
+            sign = "" if s.verb == "gain" else "-"
+            self.emit(f"rt.change_production({player}, {res}, {sign}({amount}))", s.span)
+        else:
+            self.emit(f"rt.change_stock({player}, {res}, {amount}, {s.verb!r})", s.span)
+
+    def s_Raise(self, s: ast.Raise, scope: Scope) -> None:
+        n = self.src.fresh("_n")
+        span = self.src.const(s.span, "S")
+        self.emit(f"{n} = {self.expr(s.steps, scope) if s.steps is not None else '1'}", s.span)
+        # the track moves, and may reward, step by step
+        self.emit(f"B.used += abs({n})", s.span)
+        self.emit(f"if B.used > B.limit: raise B.exceeded({span})", s.span)
+        track = repr(s.track_id) if s.track_id is not None else f"{scope.V}[{s.track!r}]"
+        player = (self.expr(s.player, scope) if s.player is not None
+                  else f"{scope.V}.get('you')")
+        sign = "" if s.verb == "raise" else "-"
+        self.emit(f"rt.move_track({track}, {sign}{n}, {player})", s.span)
+
+    def s_Place(self, s: ast.Place, scope: Scope) -> None:
+        where = "None"
+        if s.target is not None and s.mode == "on":
+            where = self.src.fresh("_w")
+            self.emit(f"{where} = {self.expr(s.target, scope)}", s.span)
+        elif s.target is not None:
+            where = self.src.fresh("_acc")
+            inner_v = self.src.fresh("V")
+            self.emit(f"def {where}(space):", s.span)
+            self.emit(f"    {inner_v} = dict({scope.V}); {inner_v}['space'] = space", s.span)
+            inner = replace(scope, V=inner_v, comp={}, nested=True, loop=False, hoist=None)
+            self.emit(f"    return {self.expr(s.target, inner)}", s.span)
+        if s.mode == "on" and s.player is None:
+            player = f"{scope.V}.get('you')"  # none: the game places it
+        else:
+            player = self._player(s.player, s.span, scope)
+        tile = repr(s.tile_id) if s.tile_id is not None else f"{scope.V}[{s.tile!r}]"
+        call = f"rt.place_tile({tile}, {player}, {s.mode!r}, {where}, {scope.V}.get('this'))"
+        self.emit(f"{scope.V}[{s.bind!r}] = {call}" if s.bind else call, s.span)
+
+    def s_Transfer(self, s: ast.Transfer, scope: Scope) -> None:
+        V = scope.V
+        self.emit(f"rt.decider = {V}.get('you')", s.span)
+        res = repr(s.resource_id) if s.resource_id is not None else f"{V}[{s.resource!r}]"
+        src = self.expr(s.source, scope) if s.source is not None else "None"
+        dst = self.expr(s.dest, scope) if s.dest is not None else "None"
+        self.emit(f"rt.transfer({s.verb!r}, {res}, {self.expr(s.amount, scope)}, {s.up_to!r}, "
+                  f"{src}, {dst}, {V}['you'])", s.span)
+
+    def s_Let(self, s: ast.Let, scope: Scope) -> None:
+        self.emit(f"{scope.V}[{s.name!r}] = {self.expr(s.value, scope)}", s.span)
+
+    def s_AsPlayer(self, s: ast.AsPlayer, scope: Scope) -> None:
+        inner_v = self.src.fresh("V")
+        self.emit(f"{inner_v} = dict({scope.V}); {inner_v}['you'] = "
+                  f"{self.expr(s.player, scope)}", s.span)
+        # variables set inside stay local to the block, as in any other block
+        self.sub_at(s.body, replace(scope, V=inner_v), s.span)
+
+    def s_Set(self, s: ast.Set, scope: Scope) -> None:
+        value = self.expr(s.value, scope)
+        if getattr(s, "target_kind", "local") == "track":
+            if s.player is not None:
+                v = self.src.fresh("_v")
+                self.emit(f"{v} = {value}", s.span)
+                self.emit(f"rt.set_track({s.name!r}, {v}, {self.expr(s.player, scope)})",
+                          s.span)
+            else:
+                self.emit(f"rt.set_track({s.name!r}, {value}, {scope.V}.get('you'))", s.span)
+            return
+        self.emit(f"{scope.V}[{s.name!r}] = {value}", s.span)
+
+    def s_Return(self, s: ast.Return, scope: Scope) -> None:
+        value = self.expr(s.value, scope) if s.value is not None else "None"
+        if scope.nested:
+            self.emit(f"raise _Return({value})", s.span)
+        else:
+            self.emit(f"return {value}", s.span)
+
+    def s_Require(self, s: ast.Require, scope: Scope) -> None:
+        cond = self.expr(s.cond, scope)
+        node = self.src.const(s.cond, "N")
+        span = self.src.const(s.span, "S")
+        self.emit(f"if not ({cond}):", s.span)
+        self.emit(f"    raise _require_failed(rt, {s.message!r}, {node}, {self.frame(scope)}, "
+                  f"_explainer({node}), {span})", s.span)
+
+    def s_Emit(self, s: ast.Emit, scope: Scope) -> None:
+        record = self.table.events[s.event]
+        names = [n for n, _ in record.fields]
+        given = {names[i]: self.expr(a, scope) for i, a in enumerate(s.args)}
+        for k, v in s.kwargs.items():
+            given[k] = self.expr(v, scope)
+        parts = [f"{n!r}: {given.get(n, 'None')}" for n in names]
+        parts += [f"{k!r}: {v}" for k, v in given.items() if k not in names]
+        span = self.src.const(s.span, "S")
+        # inline rather than through a helper: triggers setting off triggers nest
+        # 200 deep before the limit stops them, and Python's stack must hold that
+        self.emit("try:", s.span)
+        self.emit(f"    rt.emit({s.event!r}, {{{', '.join(parts)}}})", s.span)
+        self.emit("except _RuleError as _e:", s.span)
+        self.emit("    if _e.span is not None: raise", s.span)
+        self.emit(f"    raise _RuleError(_e.message, {span}) from None", s.span)
+
+    def s_Run(self, s: ast.Run, scope: Scope) -> None:
+        block = self.table.canonical(s.block)
+        self.emit(f"rt.run_block({self.expr(s.card, scope)}, {block!r}, {scope.V}['you'])",
+                  s.span)
+
+    def s_CallStmt(self, s: ast.CallStmt, scope: Scope) -> None:
+        self.emit(self.expr(s.call, scope), s.span)
+
+    def s_Pass(self, s, scope: Scope) -> None:
+        self.emit("pass", s.span)
+
+    def s_If(self, s: ast.If, scope: Scope) -> None:
+        for i, (cond, body) in enumerate(s.branches):
+            self.emit(f"{'if' if i == 0 else 'elif'} {self.expr(cond, scope)}:", s.span)
+            self.sub(body, scope, s.span)
+        if s.orelse is not None:
+            self.emit("else:", s.span)
+            self.sub(s.orelse, scope, s.span)
+
+    def s_For(self, s: ast.For, scope: Scope) -> None:
+        span = self.src.const(s.span, "S")
+        self.emit(f"for {scope.V}[{s.var!r}] in _items(B, {span}, "
+                  f"{self.expr(s.iterable, scope)}):", s.span)
+        self.sub(s.body, scope, s.span, loop=True)
+
+    def s_Repeat(self, s: ast.Repeat, scope: Scope) -> None:
+        n = self.src.fresh("_n")
+        span = self.src.const(s.span, "S")
+        self.emit(f"{n} = {self.expr(s.count, scope)}", s.span)
+        self.emit(f"if {n} > {MAX_REPEAT}: raise _RuleError(f'repeat {{{n}}} is more than the "
+                  f"limit of {MAX_REPEAT}', {span})", s.span)
+        self.emit(f"{n} = max({n}, 0)", s.span)
+        self.emit(f"B.used += {n}", s.span)
+        self.emit(f"if B.used > B.limit: raise B.exceeded({span})", s.span)
+        self.emit(f"for _ in range({n}):", s.span)
+        self.sub(s.body, scope, s.span, loop=True)
+
+    def s_While(self, s: ast.While, scope: Scope) -> None:
+        turns = self.src.fresh("_turns")
+        span = self.src.const(s.span, "S")
+        self.emit(f"{turns} = 0", s.span)
+        self.emit(f"while {self.expr(s.cond, scope)}:", s.span)
+        self.indent += 1
+        self.emit(f"{turns} += 1", s.span)
+        self.emit(f"if {turns} > {MAX_REPEAT}: raise _RuleError('this loop ran {MAX_REPEAT} "
+                  f"times and its condition still holds', {span})", s.span)
+        self.emit("B.used += 1", s.span)
+        self.emit(f"if B.used > B.limit: raise B.exceeded({span})", s.span)
+        self.indent -= 1
+        self.sub(s.body, scope, s.span, loop=True)
+
+    def s_Break(self, s, scope: Scope) -> None:
+        self.emit("break" if scope.loop else "raise _Break()", s.span)
+
+    def s_May(self, s: ast.May, scope: Scope) -> None:
+        node = self.src.const(s.body, "N")
+        fallback = repr(unparse.block(s.body))
+        # the names the body uses, so the question can show the cards it is about
+        used = tuple(sorted({n.id for n in ast.walk(s.body) if isinstance(n, ast.Name)
+                             and n.binding == "local" and n.id not in ("you",)}))
+        self.emit(f"if _may(rt, {scope.V}, {self.frame(scope)}, {node}, {fallback}, "
+                  f"{used!r}):", s.span)
+        self.sub(s.body, scope, s.span)
+        if s.orelse is not None:
+            self.emit("else:", s.span)
+            self.sub(s.orelse, scope, s.span)
+
+    def s_Choose(self, s: ast.Choose, scope: Scope) -> None:
+        names = []
+        for option in s.options:
+            name, inner_v = self.src.fresh("_opt"), self.src.fresh("V")
+            names.append(name)
+            self.emit(f"def {name}({inner_v}):", s.span)
+            inner = replace(scope, V=inner_v, comp={}, nested=True, loop=False, hoist=None)
+            saved, self.blocks = self.blocks, 0  # a def counts its loops afresh
+            self.sub(option, inner, s.span)
+            self.blocks = saved
+        given = tuple(s.labels[i] if i < len(s.labels) and s.labels[i] else None
+                      for i in range(len(s.options)))
+        fallback = [g or unparse.block(o) for g, o in zip(given, s.options)]
+        nodes = self.src.const(list(s.options), "N")
+        options = self.src.fresh("_opts")
+        self.emit(f"{options} = ({', '.join(names)},)", s.span)
+        picked = self.src.fresh("_i")
+        self.emit(f"{picked} = _choose(rt, {scope.V}, {self.frame(scope)}, {given!r}, "
+                  f"{fallback!r}, {nodes}, {options})", s.span)
+        self._run_nested(f"{options}[{picked}]", scope, s.options, s.span)
+
+    # -------------------------------------------------------- expressions
+    def expr(self, e, scope: Scope) -> str:
+        self.edepth += 1
+        try:
+            if self.edepth > _MAX_EXPR_DEPTH:
+                return self._outlined_expr(e, scope)
+            return self._expr(e, scope)
+        finally:
+            self.edepth -= 1
+
+    def _outlined_expr(self, e, scope: Scope) -> str:
+        """A deeply nested expression as a module-level function of the locals it reads."""
+        name = self.src.fresh("_ex")
+        params = ["rt", "B", "d", scope.V, *scope.comp.values()]
+        saved = (self.buf, self.indent, self.blocks, self.edepth)
+        self.buf, self.indent, self.blocks, self.edepth = [], 1, 0, 0
+        inner = replace(scope, hoist=None, iterable=False)
+        self.buf.append((0, f"def {name}({', '.join(params)}):", e.span))
+        self.emit(f"return {self._expr(e, inner)}", e.span)
+        self.deferred.append(self.buf)
+        self.buf, self.indent, self.blocks, self.edepth = saved
+        return f"{name}({', '.join(params)})"
+
+    def _expr(self, e, scope: Scope) -> str:
+        if scope.hoist is not None and not scope.iterable:
+            cached = self._hoisted(e, scope)
+            if cached is not None:
+                return cached
+        if scope.pure_fn is not None and not scope.comp and not scope.iterable:
+            memo = self._memo(e, scope)
+            if memo is not None:
+                return memo
+        return getattr(self, "e_" + type(e).__name__)(e, scope)
+
+    def e_Literal(self, e: ast.Literal, scope: Scope) -> str:
+        v = e.value
+        if v is None or isinstance(v, (bool, int, str)):
+            return repr(v)
+        return self.src.const(v)
+
+    def e_Name(self, e: ast.Name, scope: Scope) -> str:
+        name, binding = e.id, e.binding
+        if binding == "local" or binding is None:
+            if name in scope.comp:
+                return scope.comp[name]
+            return f"{scope.V}[{name!r}]"
+        ident = getattr(e, "canonical", name)
+        if binding == "track_symbol":
+            return repr(ident)
+        if binding == "track":
+            return f"rt.track({ident!r}, None)"
+        if binding == "player_track":
+            return f"rt.track({ident!r}, {self._you(scope)})"
+        if binding == "constant":
+            value = self.table.get(name).data
+            if value is None or isinstance(value, (bool, int, str)):
+                return repr(value)
+            return self.src.const(value)
+        return repr(ident)  # a declared symbol: its value at run time is its id
+
+    def _you(self, scope: Scope) -> str:
+        if "you" in scope.comp:
+            return scope.comp["you"]
+        return f"{scope.V}['you']"
+
+    def e_Field(self, e: ast.Field, scope: Scope) -> str:
+        obj, name, t = self.expr(e.obj, scope), e.name, e.obj.type
+        if isinstance(t, T.RecordType):
+            return f"{obj}[{name!r}]"
+        getter = {T.CARD: "card_field", T.SPACE: "space_field", T.PLAYER: "player_field"}.get(t)
+        span = self.src.const(e.span, "S")
+        if getter is None:
+            return f"_field(rt, {obj}, {name!r}, {getter!r}, {span})"
+        if obj[:1] in "'\"0123456789" or obj in ("True", "False"):  # a declared id
+            return f"rt.{getter}({obj}, {name!r})"
+        if obj == "None":
+            return f"_field_of(None, {name!r}, {span})"
+        if _plain(e.obj) and not isinstance(e.obj, ast.Field):
+            # a name: cheap to read twice
+            return (f"(rt.{getter}({obj}, {name!r}) if {obj} is not None else "
+                    f"_field_of(None, {name!r}, {span}))")
+        if scope.iterable:
+            return f"_field(rt, {obj}, {name!r}, {getter!r}, {span})"
+        tmp = self.src.fresh("_o")
+        return (f"(rt.{getter}({tmp}, {name!r}) if ({tmp} := {obj}) is not None else "
+                f"_field_of(None, {name!r}, {span}))")
+
+    def e_ListExpr(self, e: ast.ListExpr, scope: Scope) -> str:
+        return "[" + ", ".join(self.expr(i, scope) for i in e.items) + "]"
+
+    def e_Unary(self, e: ast.Unary, scope: Scope) -> str:
+        operand = self.expr(e.operand, scope)
+        return f"(-{operand})" if e.op == "-" else f"(not {operand})"
+
+    def e_Binary(self, e: ast.Binary, scope: Scope) -> str:
+        left, right, op = self.expr(e.left, scope), self.expr(e.right, scope), e.op
+        if op in ("and", "or"):
+            return f"({left} {op} {right})"
+        if op == "has":
+            return f"({right} in {left})"
+        if op == "lacks":
+            return f"({right} not in {left})"
+        span = self.src.const(e.span, "S")
+        if op in ("//", "%"):
+            return f"_div({left}, {right}, {span}, {op == '//'})"
+        if op in _COMPARE:
+            return f"({left} {op} {right})"
+        if scope.iterable:
+            return f"_overflow({left} {op} {right}, {span})"
+        tmp = self.src.fresh("_a")
+        return (f"({tmp} if _MINI <= ({tmp} := {left} {op} {right}) <= _MAXI "
+                f"else _overflow({tmp}, {span}))")
+
+    def e_Conditional(self, e: ast.Conditional, scope: Scope) -> str:
+        return (f"({self.expr(e.then, scope)} if {self.expr(e.cond, scope)} "
+                f"else {self.expr(e.other, scope)})")
+
+    def e_AnyOf(self, e: ast.AnyOf, scope: Scope) -> str:
+        return (f"_any_of(rt, {scope.V}, {self._asking(e)}, {self.frame(scope)}, "
+                f"{e.noun!r})")
+
+    def e_Call(self, e: ast.Call, scope: Scope) -> str:
+        target = e.target
+        span = self.src.const(e.span, "S")
+        if target is None or target.__class__.__name__ == "Callable_":
+            decl = self.table.callables[e.func]
+            inlined = self._inline(e, decl, scope)
+            if inlined is not None:
+                return inlined
+            names = [p[0] for p in decl.params]
+            parts = [f"'you': {scope.V}.get('you')" if "you" not in scope.comp
+                     else f"'you': {scope.comp['you']}"]
+            parts += [f"{names[i]!r}: {self.expr(a, scope)}" for i, a in enumerate(e.args)]
+            parts += [f"{k!r}: {self.expr(v, scope)}" for k, v in e.kwargs.items()]
+            fn = pyname(decl.kind, e.func)
+            args = "{" + ", ".join(parts) + "}"
+            about = next((n for n, t, _ in decl.params if t is T.CARD), None) \
+                if decl.kind == "procedure" else None
+            own_prompt = decl.prompt if decl.kind == "procedure" else None
+            if about is None and own_prompt is None:
+                return f"{fn}(rt, B, d + 1, {args}, {span})"
+            return f"_call_asking({fn}, rt, B, d, {args}, {span}, {own_prompt!r}, {about!r})"
+        b = target
+        fixed = [p for p in b.params if not p.variadic]
+        arg_codes = [self.expr(a, scope) for a in e.args]
+        kw = {k: self.expr(v, scope) for k, v in e.kwargs.items()}
+        slots: list[str] = []
+        for i, p in enumerate(fixed):
+            if i < len(arg_codes):
+                value = arg_codes[i]
+            elif p.name in kw:
+                value = kw[p.name]
+            else:
+                value = self._default(p.default, scope)
+            if isinstance(p.type, T.ListType) and b.name not in _NO_WALK:
+                value = f"_taken(B, {span}, {value})"
+            elif b.kind == "effect" and p.name == "count":
+                value = f"_counted(B, {span}, {value})"
+            slots.append(value)
+        extra = arg_codes[len(fixed):]
+        if extra and b.params and b.params[-1].variadic and isinstance(b.params[-1].type,
+                                                                         T.ListType):
+            extra = [f"_taken(B, {span}, {x})" for x in extra]
+        if b.name == "modifier":
+            known = {p.name for p in fixed}
+            params = {k: v for k, v in kw.items() if k not in known}
+            if params:
+                values = "(" + "".join(f"{s}, " for s in slots) + ")"
+                given = "{" + ", ".join(f"{k!r}: {v}" for k, v in params.items()) + "}"
+                return f"_modifier(rt, {span}, {values}, {given})"
+        direct = _DIRECT.get(b.name)
+        if direct is not None and not extra and b.kind == "function" and (
+                _in_order(direct) or all(_pure(a, self.table) for a in e.args)):
+            return direct.format(*slots)
+        number = next(self.src.counter)
+        impl = f"_b{number}"
+        self.src.consts[impl] = b.impl
+        self.src.calls[number] = (b.name, e.span)
+        values = slots + extra
+        if b.kind == "choice":
+            packed = "(" + "".join(f"{v}, " for v in values) + ")"
+            call = (f"{impl}(rt, *_asking(rt, {scope.V}.get('you'), {self._asking(e)}, "
+                    f"{self.frame(scope)}, {packed}))")
+        else:
+            call = f"{impl}(rt{''.join(', ' + v for v in values)})"
+        if (callable(b.result) or isinstance(b.result, T.ListType)) \
+                and b.name not in _BOUNDED_LISTS:
+            return f"_made(B, {span}, {call})"
+        return call
+
+    def _inline(self, e: ast.Call, decl, scope: Scope) -> str | None:
+        """A small declared function written out where it is called.
+
+        Only a function whose value is a short expression of its parameters, with
+        no list to go through, called with plain values (names, numbers, fields):
+        the arguments are then safe to write out as often as the body uses them."""
+        body = self.bodies.get(("function", e.func))
+        if body is None or e.func in self._inlining or len(self._inlining) >= 4:
+            return None
+        params = [p[0] for p in decl.params]
+        given = dict(zip(params, e.args))
+        given.update(e.kwargs)
+        if set(given) != set(params) or not all(_plain(a) for a in given.values()):
+            return None
+        if not _inlinable(body, self.table, set(params) | {"you"}):
+            return None
+        codes = {name: self.expr(a, scope) for name, a in given.items()}
+        codes["you"] = scope.comp["you"] if "you" in scope.comp else f"{scope.V}.get('you')"
+        inner = replace(scope, comp=codes, hoist=None, pure_fn=None, bound=frozenset())
+        self._inlining.append(e.func)
+        try:
+            return f"({self.expr(body, inner)})"
+        finally:
+            self._inlining.pop()
+
+    def _default(self, text: str | None, scope: Scope) -> str:
+        if text == "you":
+            return f"{scope.V}.get('you')" if "you" not in scope.comp else scope.comp["you"]
+        if text == "none" or text is None:
+            return "None"
+        if text.startswith('"'):
+            return repr(text.strip('"'))
+        return repr(int(text))
+
+    def e_Comprehension(self, e: ast.Comprehension, scope: Scope) -> str:
+        agg = e.target
+        name = agg.name
+        span = self.src.const(e.span, "S")
+        items = f"_items(B, {span}, {self.expr(e.source, replace(scope, iterable=True))})"
+        local = self.src.fresh("_c")
+        inline = name in _INLINE_AGG and agg.kind != "choice"
+        # parts that do not depend on the item are worked out once; not inside a lambda
+        # (its walrus would bind the lambda's own name) nor in an iterable
+        hoist: dict | None = {} if inline and not scope.iterable else None
+        inner = replace(scope, comp={**scope.comp, e.var: local}, hoist=hoist,
+                        bound=frozenset({e.var}))
+        where = self.expr(e.where, inner) if e.where is not None else None
+        value = self.expr(e.value, inner) if e.value is not None else None
+        cond = f" if {where}" if where is not None else ""
+        if agg.kind == "choice":
+            elem = e.source.type.elem if isinstance(e.source.type, T.ListType) else None
+            keep = f"(lambda {local}: {where})" if where else "(lambda _x: True)"
+            ask = (f"_asking_items(rt, {scope.V}.get('you'), {str(elem) if elem else ''!r}, "
+                   f"{self._asking(e)}, {self.frame(scope)})")
+            out = f"({ask}, {self.src.const(agg.impl)}(rt, {items}, {keep}, None))[1]"
+        elif not inline:
+            keep = f"(lambda {local}: {where})" if where else "(lambda _x: True)"
+            val = f"(lambda {local}: {value})" if value else "None"
+            out = f"{self.src.const(agg.impl)}(rt, {items}, {keep}, {val})"
+        elif name == "any":
+            out = f"any({where} for {local} in {items})" if where else f"bool({items})"
+        elif name == "all":
+            out = f"all({where} for {local} in {items})" if where else f"({items} is not None)"
+        elif name == "count":
+            out = f"sum(1 for {local} in {items}{cond})" if where else f"len({items})"
+        elif name == "sum":
+            out = f"_overflow(sum({value} for {local} in {items}{cond}), {span})"
+        elif name == "filter":
+            out = f"[{local} for {local} in {items}{cond}]"
+        elif name == "map":
+            out = f"[{value} for {local} in {items}{cond}]"
+        else:  # first
+            out = f"next(({local} for {local} in {items}{cond}), None)"
+        if hoist:
+            # the parts worked out once: unset before the comprehension runs
+            resets = ", ".join(f"({h} := _UNSET)" for h in hoist.values())
+            out = f"({resets}, {out})[-1]"
+        return out
+
+    # -------------------------------------------------------------- hoisting
+    def _hoisted(self, e, scope: Scope) -> str | None:
+        """A costly pure part of a comprehension that does not depend on its variables."""
+        if not _costly(e) or not _pure(e, self.table):
+            return None
+        if _uses(e, scope.bound):
+            return None
+        key = id(e)
+        h = scope.hoist.get(key)
+        if h is None:
+            h = scope.hoist[key] = self.src.fresh("_h")
+        outer = replace(scope, hoist=None)
+        code = getattr(self, "e_" + type(e).__name__)(e, outer)
+        return f"({h} if {h} is not _UNSET else ({h} := {code}))"
+
+    def _memo(self, e, scope: Scope) -> str | None:
+        """A costly part of a pure function that does not depend on its parameters."""
+        if not isinstance(e, ast.Comprehension) or not _pure(e, self.table):
+            return None
+        if _uses(e, scope.params | {"this"}):
+            return None
+        key = self.src.const((scope.pure_fn, id(e)), "M")
+        code = getattr(self, "e_" + type(e).__name__)(e, replace(scope, pure_fn=None))
+        return f"_memo(rt, ({key}, {self._you(scope)}), lambda: {code})"
+
+
+_INLINE_NODES = 40
+
+
+def _plain(e) -> bool:
+    """A value that is cheap and safe to work out more than once."""
+    if isinstance(e, (ast.Name, ast.Literal)):
+        return True
+    return isinstance(e, ast.Field) and _plain(e.obj)
+
+
+def _inlinable(body, table, names: set) -> bool:
+    nodes = list(ast.walk(body))
+    if len(nodes) > _INLINE_NODES or not _pure(body, table):
+        return False
+    for n in nodes:
+        if isinstance(n, ast.Comprehension):
+            return False
+        if isinstance(n, ast.Name) and (n.binding == "local" or n.binding is None) \
+                and n.id not in names:
+            return False
+    return True
+
+
+def _in_order(template: str) -> bool:
+    """Whether a template uses its arguments in the order they are written."""
+    found = [int(c) for c in template if c.isdigit()]
+    return found == sorted(found)
+
+
+def _own_breaks(body):
+    """The 'break' statements that leave a loop outside ``body`` (not one inside it)."""
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, list):
+            stack.extend(n)
+        elif isinstance(n, (ast.For, ast.Repeat, ast.While)):
+            continue
+        elif isinstance(n, ast.Break):
+            yield n
+        elif isinstance(n, ast.If):
+            for _, b in n.branches:
+                stack.append(b)
+            if n.orelse:
+                stack.append(n.orelse)
+        elif isinstance(n, (ast.May, ast.AsPlayer)):
+            stack.append(n.body)
+            if getattr(n, "orelse", None):
+                stack.append(n.orelse)
+        elif isinstance(n, ast.Choose):
+            stack.extend(n.options)
+
+
+def _free(e) -> set:
+    """The rule variables an expression reads that it does not bind itself."""
+    if isinstance(e, ast.Name):
+        return {e.id} if e.binding in ("local", None) else (
+            {"you"} if e.binding == "player_track" else set())
+    if isinstance(e, ast.Comprehension):
+        inner = set()
+        for part in (e.where, e.value):
+            if part is not None:
+                inner |= _free(part)
+        return _free(e.source) | (inner - {e.var})
+    out = set()
+    for k, v in vars(e).items():
+        if k in ("span", "type", "target"):
+            continue
+        for item in (v if isinstance(v, list) else v.values() if isinstance(v, dict) else [v]):
+            if isinstance(item, ast.Node):
+                out |= _free(item)
+    return out
+
+
+def _uses(e, names) -> bool:
+    return bool(_free(e) & set(names))
+
+
+def _costly(e) -> bool:
+    """Worth keeping: it goes over a list, or calls a declared function."""
+    for n in ast.walk(e):
+        if isinstance(n, ast.Comprehension):
+            return True
+        if isinstance(n, ast.Call) and (n.target is None
+                                        or n.target.__class__.__name__ == "Callable_"):
+            return True
+    return False
+
+
+def _pure(e, table) -> bool:
+    """Reads the state and changes nothing, asks nothing, draws no chance."""
+    for n in ast.walk(e):
+        if isinstance(n, ast.AnyOf):
+            return False
+        if isinstance(n, ast.Comprehension):
+            agg = AGGREGATES.get(n.func)
+            if agg is None or agg.kind in _IMPURE_KINDS:
+                return False
+        if isinstance(n, ast.Call):
+            target = n.target
+            if target is None or target.__class__.__name__ == "Callable_":
+                decl = table.callables.get(n.func)
+                if decl is None or decl.kind != "function":
+                    return False
+            else:
+                b = BUILTINS.get(n.func)
+                if b is None or b.kind in _IMPURE_KINDS:
+                    return False
+    return True
