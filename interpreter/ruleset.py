@@ -122,9 +122,16 @@ def load_ruleset(path: str | os.PathLike, mods: list[str] | None = None) -> Rule
         raise RulebookError(diags)
     mods = [str(m) for m in mods or []]
     collecting = gc.isenabled()
-    gc.disable()  # loading makes many objects and no garbage: collecting would only slow it
+    gc.disable()  # loading makes many objects and little garbage: collecting would only slow it
     try:
-        return _load(manifest_path, mods, diags)
+        ruleset = _load(manifest_path, mods, diags)
+        if not gc.get_freeze_count():
+            # the first ruleset of a process usually lives as long as the process: leave
+            # it (and what is loaded so far) out of every later collection, which would
+            # otherwise scan it again and again; later loads are collected as usual,
+            # so at most one ruleset's worth is kept from collection
+            gc.freeze()
+        return ruleset
     finally:
         if collecting:
             gc.enable()
