@@ -1,0 +1,205 @@
+"""Decisions: asking a seat, the choices effects make, and trial runs.
+
+The part of :class:`~.game.Game` that hands a decision to the deciding seat's
+agent (never asking a decision with one legal answer), validates and records
+the answer and logs it when it is public; builds the decisions of the
+choices inside effects (choose one of, a number, an order, 'may', a player or
+a space); and runs an effect as a trial on a snapshot to learn whether (and
+why not) it can be carried out.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..lang.runtime import RequirementFailed, RuleRuntimeError
+from .decisions import ActionRefused, Decision, IllegalAnswer, Option
+from .state import CardRef
+
+
+def _text(t) -> str:
+    return t if isinstance(t, str) else str(t())
+
+
+class AskingMixin:
+    """Decisions: asking a seat, the choices effects make, and trial runs."""
+
+    def decide(self, decision: Decision) -> int:
+        """Ask the deciding seat's agent; validate and record the answer."""
+        if decision.count() == 0:
+            raise ActionRefused(f"nothing can be chosen for: {decision.prompt}")
+        if self.dry_run:
+            return decision.low if decision.is_range else 0
+        if self.hand_prompt and decision.kind != "action":  # the author's own words
+            decision.prompt_text = self._prompt(str(self.hand_prompt))  # for the first one,
+            self.hand_prompt = None  # asked or not
+        if decision.count() == 1:
+            # one rule everywhere: a decision with a single legal answer is not asked,
+            # and the record does not hold it
+            self.last_forced = decision
+            if not decision.is_range:
+                self._log_choice(decision, decision.options[0], only=True)
+            elif self.logging:  # the one who would have answered is told
+                self.log("", {decision.player: f"  {decision.prompt} → {decision.low} "
+                                               "(the only choice, taken for you)"})
+            return decision.low if decision.is_range else 0
+        if self.check_invariants:
+            from .invariants import check_invariants
+            check_invariants(self)
+        agent = self.agents[decision.player]
+        self.decision_count += 1
+        while True:
+            view = self.view(decision.player) if getattr(agent, "wants_view", True) else None
+            answer = agent.decide(decision, view, self)
+            problem = decision.check(answer)
+            if problem is None:
+                break
+            if getattr(agent, "scripted", False):
+                raise IllegalAnswer(decision, problem)
+            agent.refused(decision, problem)
+        self.record.append(int(answer))
+        self.deciders.append(decision.player)
+        self.budget.new_decision()
+        if decision.kind != "action" and not decision.is_range:
+            self._log_choice(decision, decision.options[int(answer)])
+        return int(answer)
+
+    def _log_choice(self, decision: Decision, option: Option, only: bool = False) -> None:
+        """Log a choice made inside an action when everyone may know it.
+
+        A choice the engine took because it was the only one says so, to the one
+        who would have made it even when it is not public."""
+        value = option.value
+        who = self.state.players[decision.player].name
+        if only and decision.kind != "action":
+            if not self.logging:
+                return
+            private = {decision.player: f"  {decision.prompt} → {option.label} (the only "
+                                        "choice, taken for you)"}
+            if self._public_choice(decision, option):
+                self.log(f"  {who} takes {option.label} (the only choice)", private)
+            else:
+                self.log(f"  {who} makes the only choice there is", private)
+            return
+        if self._public_choice(decision, option):
+            self.log(f"  {who} chooses {option.label}")
+
+    def _public_choice(self, decision: Decision, option: Option) -> bool:
+        value = option.value
+        if isinstance(value, CardRef):
+            c = self.state.cards[value]
+            if self.zone_decl[c.zone].get("visibility", "public") != "public":
+                return False  # a hidden card: its name is nobody else's business
+        elif decision.kind not in ("option", "item") or value is None:
+            return False  # yes/no and numbers say nothing without their question
+        elif isinstance(value, str) and value in self.space_decl:
+            return False  # spaces are logged where tiles are placed
+        return True
+
+    def choose_one(self, options: list, optional: bool, prompt: str | None = None,
+                   player: int | None = None) -> Any:
+        what, self.choice_kind = self.choice_kind, ""
+        ask, self.asking = self.asking, None
+        if prompt is None:
+            noun = {"card": "a card", "player": "a player", "space": "a space",
+                    "number": "a number"}.get(what, "one")
+            where = self._prompt("")  # what is being done, as it is now
+            prompt = (lambda: self._ask_prompt(ask, f"choose {noun}", where)) if ask else \
+                self._prompt(f"choose {noun}")
+        if not options and not optional:
+            text = prompt if isinstance(prompt, str) else prompt()
+            raise ActionRefused(f"{text}: there is nothing to choose")
+        # an id (a space, a zone, a resource) is the option's key: scripts may name it
+        opts = [Option(self._label(v, what), v, v if isinstance(v, str) else "")
+                for v in options]
+        if optional:
+            opts.append(Option("none", None, "none"))
+        kind = "card" if options and isinstance(options[0], CardRef) else "item"
+        seat = self._acting() if player is None else player
+        i = self.decide(Decision(seat, kind, prompt, opts, optional=optional))
+        return opts[i].value
+
+    def choose_number(self, low: int, high: int) -> int:
+        ask, self.asking = self.asking, None
+        where = self._prompt("")
+        if high < low:
+            raise ActionRefused(f"no number between {low} and {high}")
+        if high == low:
+            return low
+        return self.decide(Decision(self._acting(), "number",
+                                    lambda: self._ask_prompt(ask, "choose a number", where),
+                                    low=low, high=high))
+
+    def choose_order(self, items: list) -> list:
+        remaining, out = list(items), []
+        while len(remaining) > 1:
+            pick = self.choose_one(remaining, False, "Choose what comes next")
+            remaining.remove(pick)
+            out.append(pick)
+        return out + remaining
+
+    def choose_option(self, labels: list, probes: list) -> int:
+        """'choose one': only the options that can be carried out are offered."""
+        why = [self.why_not_effect(probe) for probe in probes]
+        usable = [i for i, reason in enumerate(why) if reason is None]
+        if not usable:
+            raise ActionRefused("none of the options can be carried out: "
+                                + " / ".join(_text(t) for t in labels))
+        opts = [Option(labels[i], i) for i in usable]
+
+        def refused():
+            return {_text(labels[i]): why[i] or "it cannot be carried out now"
+                    for i in range(len(labels)) if i not in usable}
+        i = self.decide(Decision(self._acting(), "option", self._prompt("choose one"), opts,
+                                 refused_text=refused))
+        return opts[i].value
+
+    def confirm(self, label, about=()) -> bool:
+        """'may': yes or no, the question saying what would be done (and to which cards)."""
+        if not self.try_effect(lambda: None):
+            return False
+        seat = self._acting()
+        cards = [c for c in about if isinstance(c, CardRef) and self.card_visible_to(c, seat)]
+        prompt = self._prompt("")
+
+        def question():
+            text = _text(label)
+            return f"{prompt}{text[:1].upper()}{text[1:]}?" if prompt else \
+                f"{text[:1].upper()}{text[1:]}?"
+        i = self.decide(Decision(seat, "confirm", question,
+                                 [Option("yes", True, "yes"), Option("no", False, "no")],
+                                 about=cards))
+        return i == 0
+
+    def choose_from(self, noun: str, player) -> Any:
+        self.choice_kind = "player" if noun in ("player", "opponent") else "space"
+        if noun == "player":
+            return self.choose_one(list(range(self.n)), False, "Choose a player", player)
+        if noun == "opponent":
+            return self.choose_one([p for p in range(self.n) if p != player], False,
+                                   "Choose an opponent", player)
+        if noun == "space":
+            return self.choose_one(list(self.space_decl), False, "Choose a space", player)
+        raise RuleRuntimeError(f"cannot choose any {noun}")
+
+    def try_effect(self, fn: Callable[[], Any]) -> bool:
+        """Whether ``fn`` can run to the end; the state is left untouched."""
+        return self.why_not_effect(fn) is None
+
+    def why_not_effect(self, fn: Callable[[], Any]) -> str | None:
+        """Why ``fn`` cannot run to the end (None: it can); the state is left untouched."""
+        snap = self.snapshot()
+        record_len = len(self.record)
+        self.dry_run += 1
+        try:
+            fn()
+            return None
+        except RequirementFailed as exc:
+            return exc.message
+        except ActionRefused as exc:
+            return exc.reason
+        finally:
+            self.dry_run -= 1
+            self.state = snap
+            del self.record[record_len:]
+            del self.deciders[record_len:]

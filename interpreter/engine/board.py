@@ -1,0 +1,133 @@
+"""The board: spaces, their neighbours, tiles and placing them.
+
+The part of :class:`~.game.Game` that reads spaces (declared fields and what
+lies on them now), names and summarises them for people, checks where a tile
+may go and places it (asking where when there is a choice), and claims spaces.
+"""
+
+from __future__ import annotations
+
+from ..lang.gensupport import reading
+from .decisions import ActionRefused
+from .state import BIG, NO_OWNER
+
+
+class BoardMixin:
+    """The board: spaces, their neighbours, tiles and placing them."""
+
+    def spaces(self):
+        return list(self.space_decl)
+
+    def neighbours(self, space):
+        return list(self.rs.adjacency.get(space, []))
+
+    def space_field(self, space, name):
+        decl = self.space_decl[space]
+        live = self.state.spaces[space]
+        if name in ("tile", "owner", "card"):
+            return live[name]
+        if name == "claimed_by":
+            return live.get("claim")
+        if name == "bonus":
+            return list(decl.get("bonus", []) or [])
+        return decl.get(name)
+
+    def space_of(self, card):
+        for sid, live in self.state.spaces.items():
+            if live["card"] == card:
+                return sid
+        return None
+
+    def space_name(self, space: str) -> str:
+        """How a space is called: its name, its map label ('#13'), or both."""
+        decl = self.space_decl[space]
+        if "label" in decl:
+            tag = f"#{decl['label']}"
+            return f"{decl['name']} {tag}" if decl.get("name") else tag
+        return decl.get("name") or space
+
+    def space_summary(self, space: str) -> str:
+        """Kind, bonus, tile and occupied neighbours of a space, for people choosing it."""
+        decl, live = self.space_decl[space], self.state.spaces[space]
+        kind = decl.get("type", "")
+        parts = [self.board_item_names.get(kind, kind)]
+        if decl.get("bonus"):
+            counts: dict[str, int] = {}
+            for b in decl["bonus"]:
+                counts[b] = counts.get(b, 0) + 1
+            parts.append("bonus " + ", ".join(f"{n} {self.thing_name(b)}"
+                                             for b, n in counts.items()))
+        if live.get("tile") is not None:
+            parts.append("has " + self.tile_text(space))
+        near = [self.tile_text(n) for n in self.rs.adjacency.get(space, [])
+                if self.state.spaces[n].get("tile") is not None]
+        if near:
+            parts.append("next to " + ", ".join(near))
+        return " · ".join(parts)
+
+    def tile_text(self, space: str) -> str:
+        live = self.state.spaces[space]
+        tile = live["tile"]
+        text = self.tile_decl.get(tile, {}).get("name") or tile.replace("_", " ")
+        if live.get("owner") is not None and live["owner"] != NO_OWNER:
+            text += f" ({self.state.players[live['owner']].name})"
+        return text
+
+    def thing_name(self, ident: str) -> str:
+        """The printed name of a resource or bonus id."""
+        decl = self.resource_decl.get(ident)
+        if decl is not None:
+            return decl.get("name") or ident
+        return self.board_item_names.get(ident, ident.replace("_", " "))
+
+    def placement_ok(self, tile, space, player) -> bool:
+        code = self.rs.code.get(("tile", tile, "placement"))
+        if self.state.spaces[space]["tile"] is not None:
+            return False
+        if code is None:
+            return True
+        return bool(code(self.frame(player, space=space)))
+
+    def can_place(self, tile, player):
+        return any(self.placement_ok(tile, s, player) for s in self.space_decl)
+
+    def tiles_left(self, tile) -> int:
+        supply = self.tile_decl.get(tile, {}).get("supply")
+        if supply is None:
+            return BIG
+        return supply - sum(1 for v in self.state.spaces.values() if v["tile"] == tile)
+
+    def place_tile(self, tile, player, mode, target, source=None):
+        tname = self.tile_decl.get(tile, {}).get("name") or tile.replace("_", " ")
+        if self.tiles_left(tile) <= 0:
+            self.log(f"  no {tname} tiles are left: none is placed")
+            return None
+        if mode == "on":
+            if target is None or self.state.spaces[target]["tile"] is not None:
+                raise ActionRefused(f"{self._label(target)} is not free for {tname}")
+            space = target
+        else:
+            with reading(self):  # only reading: what the spaces' tests share is done once
+                legal = [s for s in self.space_decl
+                         if not self.space_decl[s].get("off_board")
+                         and (mode == "anywhere" and self.state.spaces[s]["tile"] is None
+                              or mode != "anywhere" and self.placement_ok(tile, s, player))
+                         and (target is None or target(s))]
+            if not legal:
+                raise ActionRefused(f"there is no legal space for {tname}")
+            self.choice_kind = "space"
+            space = self.choose_one(legal, False, self._prompt(f"where do you place {tname}?"),
+                                    player)
+        live = self.state.spaces[space]
+        live["tile"] = tile
+        if self.tile_decl.get(tile, {}).get("owned"):
+            live["owner"] = player
+        who = self.state.players[player].name if player is not None else "The game"
+        self.log(f"  {who} places {tname} on {self._label(space)}")
+        if source is not None:
+            live["card"] = source
+        self.run_code(("tile", tile, "on_place"), self.frame(player, space=space))
+        return space
+
+    def claim(self, space, player):
+        self.state.spaces[space]["claim"] = player

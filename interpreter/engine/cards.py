@@ -1,0 +1,232 @@
+"""Cards and zones: where each card is, what it says, and moving it.
+
+The part of :class:`~.game.Game` that reads cards (their fields, markers,
+requirements, blocks and printed points), finds the zone a card is in and
+the cards a zone holds, moves cards between zones (drawing with refills,
+putting into slots with overflow, shuffling) and tells the log about it as
+each seat may know it. Zone visibility (who sees which cards) lives here too.
+"""
+
+from __future__ import annotations
+
+from ..lang.runtime import RuleRuntimeError
+from .decisions import ActionRefused
+from .state import NO_OWNER
+
+
+class CardsMixin:
+    """Cards and zones: where each card is, what it says, and moving it."""
+
+    def card_code(self, card: int, *part):
+        return self.rs.code.get(("card", self.state.cards[card].def_id) + part)
+
+    def card_data(self, card: int) -> dict:
+        return self.rs.cards[self.state.cards[card].def_id].data
+
+    def card_name(self, card: int) -> str:
+        return self.card_data(card).get("name", self.state.cards[card].def_id)
+
+    def card_summary(self, card: int) -> str:
+        """Cost, tags, printed facts and the card's text, for people choosing it."""
+        from ..cardtext import catalogue_entry, facts_line
+        c = self.state.cards[card]
+        cache = self.__dict__.setdefault("_card_text", {})
+        if c.def_id not in cache:
+            entry = catalogue_entry(self.rs, c.def_id)
+            cache[c.def_id] = " · ".join(p for p in [facts_line(entry)] + entry["lines"] if p)
+        return cache[c.def_id]
+
+    def visible_to(self, zone, owner, seat) -> str:
+        """'all' (cards shown), or 'count' (only how many) for this seat."""
+        vis = self.zone_decl[zone].get("visibility", "public")
+        if vis == "public":
+            return "all"
+        if vis == "owner" and owner == seat:
+            return "all"
+        return "count"
+
+    def card_visible_to(self, card, seat) -> bool:
+        c = self.state.cards[card]
+        return self.visible_to(c.zone, c.zone_owner, seat) == "all" or c.owner == seat
+
+    def _zone_key(self, zone, player):
+        scope = self.zone_decl[zone].get("scope", "shared")
+        if scope == "player":
+            if player is None or player < 0:
+                raise RuleRuntimeError(f"zone '{zone}' belongs to a player; say whose")
+            return (zone, player)
+        return (zone, NO_OWNER)
+
+    def cards_in(self, zone, player):
+        return list(self.state.zones[self._zone_key(zone, player)])
+
+    def all_cards_in(self, zone):
+        if self.zone_decl[zone].get("scope", "shared") == "player":
+            return [c for seat in range(self.n) for c in self.state.zones[(zone, seat)]]
+        return list(self.state.zones[(zone, NO_OWNER)])
+
+    def zone_of(self, card):
+        return self.state.cards[card].zone
+
+    def slot_of(self, card):
+        c = self.state.cards[card]
+        return self.state.zones[(c.zone, c.zone_owner)].index(card) + 1
+
+    def card_field(self, card, name):
+        c = self.state.cards[card]
+        data = self.rs.cards[c.def_id].data
+        if name == "id":
+            return c.def_id
+        if name == "owner":
+            return None if c.owner == NO_OWNER else c.owner
+        if name == "tags":
+            return list(data.get("tags", []) or [])
+        if name in ("name", "number", "type", "holds"):
+            return data.get(name)
+        if name == "cost":
+            return data.get("cost", 0)
+        fields = data.get("fields") or {}
+        if name in fields:
+            return fields[name]
+        return self.card_fields_default.get(name)
+
+    def is_marked(self, card, marker):
+        return marker in self.state.cards[card].markers
+
+    def meets_requirements(self, card, player):
+        code = self.card_code(card, "requires")
+        return True if code is None else bool(code(self.frame(player, this=card)))
+
+    def explain_requirements(self, card, player) -> str:
+        """Why the player does not meet the card's requirement, in the card's own terms."""
+        key = ("card", self.state.cards[card].def_id, "requires")
+        return f"{self.card_name(card)} {self.rs.explainer(key)(self.frame(player, this=card))}"
+
+    def can_run(self, card, block, player) -> bool:
+        code = self.card_code(card, *(("play",) if block == "play" else ("block", block)))
+        if code is None:
+            return False
+        return self.why_not_effect(lambda: code(self.frame(player, this=card))) is None
+
+    def has_block(self, card, block):
+        data = self.card_data(card)
+        if block == "play":
+            return data.get("play") is not None
+        return block in (data.get("blocks") or {})
+
+    def vp_of(self, card):
+        code = self.card_code(card, "vp")
+        if code is None:
+            return 0
+        owner = self.state.cards[card].owner
+        return code(self.frame(None if owner == NO_OWNER else owner, this=card))
+
+    def about_card(self, card, body, frame):
+        """Run ``body`` with the card named in the prompts it asks ('Quarry: …')."""
+        self.context_cards.append(card)
+        try:
+            return body(frame)
+        finally:
+            self.context_cards.pop()
+
+    def run_block(self, card, block, player):
+        code = self.card_code(card, *(("play",) if block == "play" else ("block", block)))
+        if code is None:
+            raise ActionRefused(f"{self.card_name(card)} has no {block}")
+        self.about_card(card, code, self.frame(player, this=card))
+
+    def draw(self, count, from_zone, to_zone, player):
+        drawn = []
+        self._hidden_moves += 1  # one line for the lot instead of one per hidden card
+        try:
+            for _ in range(count):
+                key = self._zone_key(from_zone, player)
+                if not self.state.zones[key]:
+                    refill = self.zone_decl[from_zone].get("refill_from")
+                    if refill:
+                        rkey = self._zone_key(refill, player)
+                        if self.state.zones[rkey] and self.logging:
+                            self.log(f"  {self.zone_words(refill, rkey[1])} is shuffled to "
+                                     f"form {self.zone_words(from_zone, key[1])} again")
+                        self.state.zones[key].extend(self.state.zones[rkey])
+                        for c in self.state.zones[rkey]:
+                            moved = self.state.card_w(c)
+                            moved.zone, moved.zone_owner = from_zone, key[1]
+                        self.state.zones[rkey] = []
+                        self.state.rng.shuffle(self.state.zones[key])
+                if not self.state.zones[key]:
+                    break
+                card = self.state.zones[key][0]
+                self.put(card, to_zone, player, 0)
+                drawn.append(card)
+        finally:
+            self._hidden_moves -= 1
+        to_decl = self.zone_decl[to_zone]
+        if drawn and self.logging and to_decl.get("visibility", "public") != "public":
+            to_key = self._zone_key(to_zone, player)
+            n = len(drawn)
+            source = self.zone_words(from_zone, self._zone_key(from_zone, player)[1])
+            private = None
+            if to_decl.get("visibility") == "owner" and to_key[1] != NO_OWNER:
+                names = ", ".join(self.card_name(c) for c in drawn)
+                private = {to_key[1]: f"  {n} card{'s' if n != 1 else ''} from {source} → "
+                                      f"your {self._zone_noun(to_zone)}: {names}"}
+            self.log(f"  {n} card{'s' if n != 1 else ''} from {source} → "
+                     f"{self.zone_words(to_zone, to_key[1])}", private)
+
+    def _zone_noun(self, zone) -> str:
+        from ..lang.words import lower_name
+        return lower_name(self.zone_decl[zone].get("name") or zone.replace("_", " "))
+
+    def zone_words(self, zone, owner) -> str:
+        """'Discard pile', "Ann's hand": a zone as the log names it."""
+        name = self.zone_decl[zone].get("name") or zone.replace("_", " ")
+        from ..lang.words import lower_name
+        if owner is None or owner == NO_OWNER:
+            return name
+        return f"{self.state.players[owner].name}'s {lower_name(name)}"
+
+    def put(self, card, zone, player, slot):
+        c = self.state.card_w(card)
+        was = self.zone_decl[c.zone].get("visibility", "public")
+        was_public = was == "public"
+        if was in ("hidden", "count"):
+            self.reveals += 1
+        self.state.zones[(c.zone, c.zone_owner)].remove(card)
+        key = self._zone_key(zone, player)
+        cards = self.state.zones[key]
+        if slot and slot > 0:
+            cards.insert(min(slot - 1, len(cards)), card)
+        else:
+            cards.append(card)
+        c.zone, c.zone_owner = zone, key[1]
+        if key[1] != NO_OWNER:
+            c.owner = key[1]
+        decl = self.zone_decl[zone]
+        if self.logging:
+            now_public = decl.get("visibility", "public") == "public"
+            if was_public or now_public:  # everyone saw the card: say which and where
+                self.log(f"  {self.card_name(card)} → {self.zone_words(zone, key[1])}")
+            elif not self._hidden_moves:
+                private = None
+                if decl.get("visibility") == "owner" and key[1] != NO_OWNER:
+                    private = {key[1]: f"  {self.card_name(card)} → your "
+                                       f"{self._zone_noun(zone)}"}
+                self.log(f"  a card → {self.zone_words(zone, key[1])}", private)
+        limit = decl.get("slots")
+        while limit and len(cards) > limit:
+            pushed = cards[-1]
+            if decl.get("overflow"):
+                self.put(pushed, decl["overflow"], None if key[1] == NO_OWNER else key[1], 0)
+            else:
+                raise ActionRefused(f"{zone} is full ({limit} cards)")
+
+    def shuffle(self, zone, player):
+        self.state.rng.shuffle(self.state.zones[self._zone_key(zone, player)])
+
+    def set_marker(self, card, marker, value):
+        markers = self.state.card_w(card).markers
+        if value:
+            markers.add(marker)
+        else:
+            markers.discard(marker)

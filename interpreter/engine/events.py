@@ -1,0 +1,55 @@
+"""Events and triggers: emitting an event, counting it, running what it triggers.
+
+The part of :class:`~.game.Game` that records each event in the history (per
+round, turn and game, so effects can count them) and runs the ruleset's
+triggers and the triggers of every card in play that listen to it.
+"""
+
+from __future__ import annotations
+
+
+class EventsMixin:
+    """Events and triggers: emitting an event, counting it, running what it triggers."""
+
+    def emit(self, event, payload):
+        who = payload.get("player")
+        self.budget.charge(1, None)  # and one step per card whose triggers are looked at
+        for scope, key in (("round", self.state.round), ("turn", self.state.turn_number),
+                           ("game", 0)):
+            self.state.history[(event, who, scope, key)] += 1
+        for tid, entry in self.rs.sections["triggers"].items():
+            if entry.data["on"] != event:
+                continue
+            f = self.frame(who, event=payload)
+            cond = self.rs.code.get(("trigger", tid, "if"))
+            if cond is None or cond(f):
+                self.run_code(("trigger", tid, "do"), f)
+        for zone, owner in list(self.state.zones):
+            if zone not in self.in_play_zones:
+                continue
+            cards = list(self.state.zones.get((zone, owner), []))
+            self.budget.charge(len(cards), None)
+            for card in cards:
+                self._card_triggers(card, event, payload, who)
+
+    def _card_triggers(self, card, event, payload, who):
+        c = self.state.cards[card]
+        for i, trig in enumerate(self.card_data(card).get("triggers", []) or []):
+            if trig["on"] != event:
+                continue
+            scope = trig.get("scope", "you")
+            owner = c.owner
+            if scope == "you" and who != owner or scope == "opponents" and who == owner:
+                continue
+            if payload.get("card") == card and not trig.get("include_self"):
+                continue
+            f = self.frame(owner, this=card, event=payload)
+            cond = self.card_code(card, "trigger", i, "if")
+            if cond is None or cond(f):
+                code = self.card_code(card, "trigger", i, "do")
+                if code is not None:
+                    self.about_card(card, code, f)
+
+    def count_history(self, event, player, scope):
+        key = {"round": self.state.round, "turn": self.state.turn_number, "game": 0}.get(scope, 0)
+        return self.state.history.get((event, player, scope, key), 0)

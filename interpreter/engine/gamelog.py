@@ -1,0 +1,74 @@
+"""The game log: public lines, each seat's private version, and held lines.
+
+The part of :class:`~.game.Game` that writes the log: a line for everyone,
+optionally with some seats' own versions of it (cards only they may see),
+repeated lines folded into one ('… (×3)'), and lines of a running action
+held back until it succeeds. Trials and unlogged simulations write nothing.
+"""
+
+from __future__ import annotations
+
+
+def _same_line(last: str, new: str) -> bool:
+    return last == new or (last.endswith(")") and " (×" in last
+                           and last[:last.rindex(" (×")] == new)
+
+
+def _repeated(line: str) -> str:
+    if line.endswith(")") and " (×" in line:
+        head, n = line[:line.rindex(" (×")], int(line[line.rindex(" (×") + 3:-1])
+        return f"{head} (×{n + 1})"
+    return f"{line} (×2)"
+
+
+class LogMixin:
+    """The game log: public lines, each seat's private version, and held lines."""
+
+    @property
+    def logging(self) -> bool:
+        """Whether log lines are worth making now (someone listens, and this is no trial)."""
+        return not self.dry_run and (self.keep_log or bool(self.listeners))
+
+    def log(self, message, private: dict | None = None):
+        """Add a public line; ``private`` gives some seats their own version of it."""
+        if not self.logging:
+            return
+        if self.held is not None:
+            self.held.append((message, private))
+            return
+        n = len(self.log_lines)
+        if n and message and not private and n - 1 not in self.private_lines \
+                and not self.listeners and _same_line(self.log_lines[-1], message):
+            self.log_lines[-1] = _repeated(self.log_lines[-1])  # '… (×3)'
+            return
+        self.log_lines.append(message)  # '' is a line only the seats in 'private' see
+        if private:
+            self.private_lines[n] = dict(private)
+        if message:
+            for listener in self.listeners:
+                listener(message)
+
+    def _last_line(self):
+        if self.held is not None:
+            return self.held[-1][0] if self.held else None
+        return self.log_lines[-1] if self.log_lines else None
+
+    def _replace_last_line(self, line: str) -> None:
+        if self.held is not None:
+            self.held[-1] = (line, self.held[-1][1])
+        else:
+            self.log_lines[-1] = line
+
+    def log_line_for(self, i: int, seat: int) -> str:
+        """Line i of the log as this seat reads it (its own cards by name)."""
+        return self.private_lines.get(i, {}).get(seat, self.log_lines[i])
+
+    def hold_log(self) -> None:
+        """Keep log lines back until the running action succeeds (or is undone)."""
+        self.held = []
+
+    def release_log(self, keep: bool) -> None:
+        lines, self.held = self.held or [], None
+        if keep:
+            for line, private in lines:
+                self.log(line, private)

@@ -1,0 +1,52 @@
+"""Modifiers: the sum of what cards in play add to a named quantity.
+
+The part of :class:`~.game.Game` that adds up a modifier (a discount, a bonus)
+over the cards a player has in play, each card's modifiers indexed once by kind.
+"""
+
+from __future__ import annotations
+
+from .state import NO_OWNER
+
+
+class ModifiersMixin:
+    """Modifiers: the sum of what cards in play add to a named quantity."""
+
+    def modifier(self, modifier, player, card, values=None):
+        total = 0
+        params = self.rs.table.modifier_params.get(modifier, [])
+        values = dict(values or {})
+        zones, cards = self.state.zones, self.state.cards
+        for zone in self.in_play_zones:
+            for owner in (player, NO_OWNER):
+                for src in zones.get((zone, owner), ()):
+                    c = cards[src]
+                    if c.owner != player:
+                        continue
+                    mine = self._modifiers_of(c.def_id).get(modifier)
+                    if mine:
+                        total += self._modifier_total(src, mine, player, card, values, params)
+        return total
+
+    def _modifiers_of(self, def_id: str) -> dict[str, list[int]]:
+        """Which of a card's modifiers are of each kind (by index), computed once per card."""
+        known = self._modifier_index.get(def_id)
+        if known is None:
+            known = {}
+            data = self.rs.cards[def_id].data if def_id in self.rs.cards else {}
+            for i, mod in enumerate(data.get("modifiers", []) or []):
+                known.setdefault(mod["modifier"], []).append(i)
+            self._modifier_index[def_id] = known
+        return known
+
+    def _modifier_total(self, src, indices, player, card, values, params) -> int:
+        total = 0
+        for i in indices:
+            extra = {name: values.get(name, card if name == "card" else None)
+                     for name, _ in params}
+            f = self.frame(player, this=src, **extra)
+            cond = self.card_code(src, "modifier", i, "if")
+            if cond is not None and not cond(f):
+                continue
+            total += self.card_code(src, "modifier", i, "amount")(f)
+        return total

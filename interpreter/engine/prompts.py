@@ -1,0 +1,110 @@
+"""Words for prompts: what is being done, the question, and option labels.
+
+The part of :class:`~.game.Game` that writes, from the checked effects and the
+values they have now, the prompt of a decision ('Build · Quarry: pay how many
+gold?'), the labels of its options, and statements and failed conditions in
+words. Who acts now (the seat that answers choices inside effects) lives here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import CardRef
+
+
+class PromptsMixin:
+    """Words for prompts: what is being done, the question, and option labels."""
+
+    def _acting(self) -> int:
+        if self.decider is not None:
+            return self.decider
+        return self.state.turn_seat if self.state.turn_seat >= 0 else 0
+
+    def _prompt(self, text: str) -> str:
+        """'Build · Quarry: pay how many gold?': what is done, then the question."""
+        where = [self.context] if self.context else []
+        for card in self.context_cards:
+            name = self.card_name(card)
+            if name not in where and self.card_visible_to(card, self._acting()):
+                where.append(name)
+        return f"{' · '.join(where)}: {text}" if where else text
+
+    def _ask_prompt(self, ask, fallback: str, where: str = "") -> str:
+        """The prompt of a choice: the statement it belongs to, in words, now."""
+        if ask is None or ask[0] is None:
+            return where + fallback
+        from ..lang import ast
+        from ..lang.words import ASK, Ctx, sentence
+        stmt, node, frame = ask
+        w = self.rs.words
+        try:
+            if isinstance(stmt, ast.Set) and stmt.name in self.track_decl:
+                # 'set frame = choose_number(…)': the new value of a track
+                decl = self.track_decl[stmt.name]
+                whose = "your " if decl.get("scope") == "player" else "the "
+                name = w.thing("track", stmt.name)
+                text = f"choose the new value of {whose}{name}"
+                if isinstance(node, ast.Comprehension) or isinstance(node, ast.AnyOf):
+                    text = "choose " + w.choice(node, Ctx(frame)) + f" as {whose}{name}"
+            elif isinstance(stmt, ast.Let):
+                purpose = getattr(stmt, "purpose", None)
+                if isinstance(node, ast.Call) and node.func == "choose_number":
+                    text = w.stmt(purpose, Ctx(frame, {stmt.name: ASK})) if purpose else ""
+                    text = (text + "?") if text else fallback
+                else:
+                    text = "choose " + w.choice(node, Ctx(frame))
+                    if purpose is not None and not isinstance(purpose, (ast.If, ast.For)):
+                        then = w.stmt(purpose, Ctx(frame, {stmt.name: w.chosen(node)}))
+                        if then:
+                            text += f", to {then}"
+            else:  # the statement, asking: 'Put which card into your hand? (among …)'
+                text = w.stmt(stmt, Ctx(frame, ask=node))
+                if text and isinstance(node, ast.Comprehension):
+                    among = w.choice(node, Ctx(frame)).split(" among ", 1)
+                    text += f" (among {among[1]})?" if len(among) == 2 else "?"
+                elif text:
+                    text += "?"
+                else:
+                    text = fallback
+        except Exception:  # words must never stop a game
+            text = fallback
+        return where + (sentence(text) if not text.endswith("?") else
+                        text[0].upper() + text[1:])
+
+    def _label(self, value: Any, kind: str = "") -> str:
+        if value is None:
+            return "none"
+        if isinstance(value, CardRef):
+            return self.card_name(value)
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, int):
+            if kind == "player" or not kind and 0 <= value < self.n:
+                return self.state.players[value].name
+            return str(value)
+        if isinstance(value, str):
+            if value in self.space_decl:
+                return self.space_name(value)
+            return self.rs.words.value_words(value, None, self)
+        return str(value)
+
+    def value_name(self, value, typ=None) -> str | None:
+        """How a person calls a card, a player or a space (None: not one of those)."""
+        from ..lang import types as T
+        if isinstance(value, CardRef):
+            return self.card_name(value)
+        if typ is T.PLAYER and isinstance(value, int) and 0 <= value < self.n:
+            return self.state.players[value].name
+        if isinstance(value, str) and value in self.space_decl:
+            return self.space_name(value)
+        return None
+
+    def say(self, stmts, frame) -> str:
+        """Statements in words, with the values they have now ('pay 3 coins; put Quarry …')."""
+        from ..lang.words import Ctx
+        return self.rs.words.block(stmts, Ctx(frame=frame))
+
+    def why_not(self, node, frame) -> str:
+        """Why a condition fails now, in words and with its numbers."""
+        return self.rs.words.why_not(node, frame)

@@ -1,0 +1,130 @@
+"""The state of a game: plain data that changes during play, cheap to copy and hash.
+
+:class:`State` holds the players (stocks, production, tracks), the global
+tracks, the zones and the cards in them, the spaces, the random source and
+the round, phase and turn. :meth:`State.clone` copies it for snapshots and
+lookahead, sharing card states until one side changes them, and
+:meth:`State.digest` hashes it the same way on every machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+BIG = 10 ** 9
+NO_OWNER = -1
+
+
+class CardRef(int):
+    """A card instance as effects see it: its instance number."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"CardRef({int(self)})"
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __copy__(self):
+        return self
+
+
+@dataclass
+class CardState:
+    def_id: str
+    zone: str
+    zone_owner: int = NO_OWNER
+    owner: int = NO_OWNER
+    markers: set = field(default_factory=set)
+    resources: dict = field(default_factory=dict)
+    pieces: dict = field(default_factory=dict)  # seat -> count
+
+
+@dataclass
+class PlayerState:
+    seat: int
+    name: str
+    stock: dict = field(default_factory=dict)
+    production: dict = field(default_factory=dict)
+    tracks: dict = field(default_factory=dict)
+
+
+@dataclass
+class State:
+    """Everything that changes during a game; deep-copyable and hashable."""
+
+    players: list
+    tracks: dict
+    zones: dict  # (zone id, owner seat or -1) -> list of card numbers
+    cards: dict  # card number -> CardState
+    spaces: dict  # space id -> {"tile", "owner", "card"}
+    rng: random.Random
+    turn_order: list
+    round: int = 0
+    phase: str = ""
+    turn_seat: int = NO_OWNER
+    history: Counter = field(default_factory=Counter)
+    used: set = field(default_factory=set)  # (what, seat, scope key)
+    claimed: set = field(default_factory=set)  # one-time rewards taken
+    passed: set = field(default_factory=set)
+    over: bool = False
+    turn_number: int = 0
+    # cards this State may change in place; others are shared with snapshots and
+    # are copied on their first change (see card_w)
+    _owned: set = field(default_factory=set, repr=False, compare=False)
+
+    def card_w(self, number: int) -> CardState:
+        """The card's state, ready to be changed without touching any snapshot."""
+        if number not in self._owned:
+            c = self.cards[number]
+            self.cards[number] = CardState(c.def_id, c.zone, c.zone_owner, c.owner,
+                                           set(c.markers), dict(c.resources), dict(c.pieces))
+            self._owned.add(number)
+        return self.cards[number]
+
+    def _share_cards(self) -> dict:
+        self._owned = set()  # from now on both states copy a card before changing it
+        return dict(self.cards)
+
+    def clone(self) -> "State":
+        """A deep copy, written out by hand: snapshots happen at every action.
+
+        Card states are shared until one side changes them (copy on write)."""
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        return State(
+            players=[PlayerState(p.seat, p.name, dict(p.stock), dict(p.production),
+                                 dict(p.tracks)) for p in self.players],
+            tracks=dict(self.tracks),
+            zones={k: list(v) for k, v in self.zones.items()},
+            cards=self._share_cards(),
+            spaces={k: dict(v) for k, v in self.spaces.items()},
+            rng=rng, turn_order=list(self.turn_order), round=self.round, phase=self.phase,
+            turn_seat=self.turn_seat, history=Counter(self.history), used=set(self.used),
+            claimed=set(self.claimed), passed=set(self.passed), over=self.over,
+            turn_number=self.turn_number)
+
+    def digest(self) -> str:
+        """A hash of the whole state, stable across machines."""
+        data = {
+            "players": [[p.seat, sorted(p.stock.items()), sorted(p.production.items()),
+                         sorted(p.tracks.items())] for p in self.players],
+            "tracks": sorted(self.tracks.items()),
+            "zones": sorted([f"{z}@{o}", [int(c) for c in cards]]
+                            for (z, o), cards in self.zones.items()),
+            "cards": sorted([n, c.def_id, c.zone, c.zone_owner, c.owner, sorted(c.markers),
+                             sorted(c.resources.items()), sorted(c.pieces.items())]
+                            for n, c in self.cards.items()),
+            "spaces": sorted([k, v.get("tile"), v.get("owner"), v.get("claim"),
+                              None if v.get("card") is None else int(v["card"])]
+                             for k, v in self.spaces.items()),
+            "turn_order": self.turn_order, "round": self.round, "over": self.over,
+            "claimed": sorted(map(str, self.claimed)),
+        }
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode()).hexdigest()

@@ -1,0 +1,190 @@
+"""Stocks, production and pieces: what players hold, and changing it.
+
+The part of :class:`~.game.Game` that reads and changes a player's stock and
+production of each resource (with floors and capacities, refusing a payment
+that cannot be made), resources held on cards and moved between cards and
+players, and a player's pieces placed on cards and taken back.
+"""
+
+from __future__ import annotations
+
+from ..lang.runtime import RuleRuntimeError
+from .decisions import ActionRefused, Decision
+from .state import BIG, CardRef
+
+
+class StocksMixin:
+    """Stocks, production and pieces: what players hold, and changing it."""
+
+    def stock(self, player, resource):
+        if player is None:
+            raise RuleRuntimeError("no player to read the stock of")
+        return self.state.players[player].stock.get(resource, 0)
+
+    def production(self, player, resource):
+        return self.state.players[player].production.get(resource, 0)
+
+    def capacity(self, player, resource):
+        code = self.rs.code.get(("resource", resource, "capacity"))
+        if code is None:
+            return BIG
+        return code(self.frame(player))
+
+    def change_stock(self, player, resource, amount, verb):
+        p = self.state.players[player]
+        if resource not in self.resource_decl:
+            raise RuleRuntimeError(f"'{resource}' is not a resource players hold")
+        have = p.stock.get(resource, 0)
+        floor = int(self.resource_decl[resource].get("min", 0))
+        if verb == "gain" and amount < 0:
+            verb, amount = "lose", -amount
+        if verb == "gain":
+            cap = self.capacity(player, resource)
+            p.stock[resource] = min(have + amount, max(cap, have))
+        elif verb == "pay":
+            if have - amount < floor:
+                raise ActionRefused(f"needs {self.amount_words(resource, amount)} to pay; "
+                                    f"{self._you_have(player)} {have}")
+            p.stock[resource] = have - amount
+        else:
+            p.stock[resource] = max(floor, have - amount)
+        if self.logging and (p.stock[resource] != have or verb == "gain" and amount > 0):
+            moved = abs(p.stock[resource] - have)
+            key = ("stock", player, resource, verb)
+            last = self._last_stock if not self.listeners else None  # printed lines stay
+            if last is not None and last[0] == key and self._last_line() == last[2]:
+                moved += last[1]  # 1 gold and 1 gold more, in a row: one line, '2 gold'
+            words = {"gain": "gains", "pay": "pays", "lose": "loses"}[verb]
+            lost = amount - (p.stock[resource] - have) if verb == "gain" else 0
+            room = f"; {lost} more did not fit" if lost > 0 else ""  # over the capacity
+            line = f"  {p.name} {words} {self.amount_words(resource, moved)} " \
+                   f"(now {p.stock[resource]}{room})"
+            if last is not None and last[0] == key and self._last_line() == last[2]:
+                self._replace_last_line(line)
+            else:
+                self.log(line)
+            self._last_stock = (key, moved, line)
+
+    def amount_words(self, resource, n) -> str:
+        """'3 apples', '1 apple', '18 coins'."""
+        return f"{n} {self.rs.words.thing('resource', resource, n)}"
+
+    def _you_have(self, player) -> str:
+        return "you have" if player == self._acting() else \
+            f"{self.state.players[player].name} has"
+
+    def _res_name(self, resource):
+        return self.rs.words.thing("resource", resource, 2)
+
+    def change_production(self, player, resource, amount):
+        p = self.state.players[player]
+        prod = self.resource_decl[resource].get("production")
+        floor = prod.get("min", 0) if isinstance(prod, dict) else 0
+        now = p.production.get(resource, 0)
+        if now + amount < floor:
+            who = "your" if player == self._acting() else f"{p.name}'s"
+            name = self.rs.words.thing("resource", resource, 1)
+            raise ActionRefused(f"needs {who} {name} production to go down by {-amount}; "
+                                f"it is {now} and cannot go below {floor}")
+        p.production[resource] = now + amount
+        if self.logging and amount:
+            name = self.rs.words.thing("resource", resource, 1)
+            self.log(f"  {p.name}: {name} production {'+' if amount > 0 else '−'}"
+                     f"{abs(amount)} (now {now + amount})")
+
+    def pieces_on(self, card, player):
+        return self.state.cards[card].pieces.get(player, 0)
+
+    def place_pieces(self, count, card, player, stock):
+        if count <= 0:
+            return
+        if stock is not None:
+            have = self.state.players[player].stock.get(stock, 0)
+            if have < count:
+                raise ActionRefused(f"needs {self.amount_words(stock, count)}; "
+                                    f"{self._you_have(player)} {have}")
+            self.state.players[player].stock[stock] = have - count
+        pieces = self.state.card_w(card).pieces
+        pieces[player] = pieces.get(player, 0) + count
+        if self.logging:
+            what = self.amount_words(stock, count) if stock is not None else \
+                f"{count} piece{'s' if count != 1 else ''}"
+            self.log(f"  {self.state.players[player].name}: {what} → {self.card_name(card)} "
+                     f"(now {pieces[player]} there)")
+
+    def take_pieces(self, count, card, player, stock):
+        pieces = self.state.card_w(card).pieces
+        count = min(count, pieces.get(player, 0))
+        if count <= 0:
+            return
+        pieces[player] -= count
+        left = pieces[player]
+        if not pieces[player]:
+            del pieces[player]
+        if self.logging:
+            back = f" back to {self.rs.words.thing('resource', stock, 2)}" if stock else ""
+            self.log(f"  {self.state.players[player].name}: {count} "
+                     f"piece{'s' if count != 1 else ''} off {self.card_name(card)}{back} "
+                     f"({left} left there)")
+        if stock is not None:
+            self.state.players[player].stock[stock] = \
+                self.state.players[player].stock.get(stock, 0) + count
+
+    def resources_on(self, card, resource):
+        return self.state.cards[card].resources.get(resource, 0)
+
+    def transfer(self, verb, resource, amount, up_to, source, dest, player):
+        cards = self.state.cards
+        if verb == "add":
+            if dest is None:
+                raise ActionRefused("there is no card to add to")
+            r = self.state.card_w(dest).resources
+            r[resource] = r.get(resource, 0) + amount
+            if self.logging and amount:
+                self.log(f"  {self.card_name(dest)}: +{self._card_res(resource, amount)} "
+                         f"(now {r[resource]})")
+            return
+        if verb == "steal":
+            dest, verb = player, "move"
+        if source is None:
+            if up_to:
+                return
+            raise ActionRefused("there is nothing to take from")
+        card_source = isinstance(source, CardRef)
+        have = (cards[source].resources.get(resource, 0) if card_source
+                else self.state.players[source].stock.get(resource, 0))
+        what = self.card_name(source) if card_source else self.state.players[source].name
+        if up_to:
+            most = min(amount, have)
+            if most > 0:
+                self.asking = None
+                noun = self._card_res(resource, 2).split(" ", 1)[1]
+                doing = "move" if verb == "move" else "remove"
+                amount = self.decide(Decision(
+                    self._acting(), "number",
+                    self._prompt(f"{doing} how many {noun} from {what}? (up to {most})"),
+                    low=0, high=most)) if most > 0 else 0
+            else:
+                amount = 0
+        elif have < amount:
+            raise ActionRefused(f"needs {self._card_res(resource, amount)} on {what}; "
+                                f"there {'is' if have == 1 else 'are'} {have}")
+        if amount <= 0:
+            return
+        if card_source:
+            self.state.card_w(source).resources[resource] = have - amount
+        else:
+            self.state.players[source].stock[resource] = have - amount
+        if self.logging:
+            self.log(f"  {what}: −{self._card_res(resource, amount)} (now {have - amount})")
+        if verb == "move" and dest is not None:
+            if isinstance(dest, CardRef):
+                r = self.state.card_w(dest).resources
+                r[resource] = r.get(resource, 0) + amount
+            else:
+                self.change_stock(dest, resource, amount, "gain")
+
+    def _card_res(self, resource, n) -> str:
+        w = self.rs.words
+        kind = "card_resource" if resource not in self.resource_decl else "resource"
+        return f"{n} {w.thing(kind, resource, n)}"
