@@ -1,4 +1,9 @@
-"""Agents answer decisions: random, greedy, a person at a terminal, or a script.
+"""Agents answer decisions: the greedy agent and a person at a terminal, by name.
+
+The greedy agent and the person at a terminal (or a script of answers read
+like one) are here, with :func:`make_agent` that builds any agent from its
+name; the interface, the random agent and the scripted agent are in
+:mod:`.agent_base` and are named here too.
 
 An agent's ``decide(decision, view, game)`` returns an option index (or a
 number in the range). Agents read only the view, which holds their own
@@ -12,34 +17,14 @@ from __future__ import annotations
 import random
 
 from ..safe_text import visible
+from .agent_base import Agent, RandomAgent, ScriptedAgent, ScriptExhausted, StoppedAt
 from .decisions import Decision
 
-
-class Agent:
-    name = "agent"
-    scripted = False
-
-    def decide(self, decision: Decision, view: dict, game) -> int:  # pragma: no cover
-        raise NotImplementedError
-
-    def refused(self, decision: Decision, reason: str) -> None:
-        """The last answer was not acceptable (only people and scripts get this)."""
-
-    def action_failed(self, label: str, reason: str) -> None:
-        """An action could not be completed and was rolled back."""
-
-
-class RandomAgent(Agent):
-    name = "random"
-    wants_view = False  # it does not look
-
-    def __init__(self, seed: int):
-        self.rng = random.Random(seed)
-
-    def decide(self, decision, view, game):
-        if decision.is_range:
-            return self.rng.randint(decision.low, decision.high)
-        return self.rng.randrange(len(decision.options))
+# the basic agents live in agent_base.py (so the lookahead can use them without a cycle);
+# they are named here too, where callers find every agent
+__all__ = ["AGENTS", "Agent", "GreedyAgent", "HumanAgent", "RandomAgent", "ScriptExhausted",
+           "ScriptedAgent", "StoppedAt", "UndoRequest", "agent_seed", "card_text_for",
+           "make_agent"]
 
 
 class GreedyAgent(Agent):
@@ -84,40 +69,6 @@ class GreedyAgent(Agent):
         if decision.is_range:
             return self.rng.randint(decision.low, decision.high)
         return self.rng.randrange(len(decision.options))
-
-
-class ScriptedAgent(Agent):
-    """Answers from a list (a record or a scenario), shared by all seats."""
-
-    name = "script"
-    scripted = True
-    wants_view = False
-
-    def __init__(self, answers: list[int], fallback: Agent | None = None):
-        self.answers = answers
-        self.position = 0
-        self.fallback = fallback
-
-    def decide(self, decision, view, game):
-        if self.position >= len(self.answers):
-            if self.fallback is not None:
-                return self.fallback.decide(decision, view, game)
-            raise ScriptExhausted(decision)
-        answer = self.answers[self.position]
-        self.position += 1
-        return answer
-
-
-class StoppedAt(Exception):
-    """Play stopped at a decision nobody is to answer here (kept in ``decision``)."""
-
-    def __init__(self, decision: Decision):
-        super().__init__(decision.prompt)
-        self.decision = decision
-
-
-class ScriptExhausted(StoppedAt):
-    """A script of answers ran out."""
 
 
 class UndoRequest(Exception):

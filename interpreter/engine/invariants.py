@@ -10,7 +10,10 @@
 
 from __future__ import annotations
 
-from .game import Game
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # only for the annotations: the game imports this module when it checks
+    from .game import Game
 
 
 class InvariantError(Exception):

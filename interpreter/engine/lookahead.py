@@ -6,7 +6,7 @@ import copy
 import random
 
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
-from .agents import RandomAgent
+from .agent_base import RandomAgent
 from .decisions import ActionRefused, Decision
 from .game import NO_OWNER, Game
 

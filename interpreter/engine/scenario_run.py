@@ -32,7 +32,7 @@ from .decisions import ActionRefused, Decision, IllegalAnswer
 from .flow import Cursor, FlowRunner, Result, StopFlow
 from .game import Game
 from .position import apply_position
-from .scenario import Outcome, Scenario, Step
+from .scenario_data import Outcome, Scenario, Step
 
 
 class NeedsAnswer(StoppedAt):

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import BinaryIO, Callable
 
 from ..safe_text import visible
-from .agents import ScriptedAgent
+from .agent_base import ScriptedAgent
 from .decisions import Decision
 
 MAX_LINE = 4096  # an answer line longer than this is cut (and then matches no option)
