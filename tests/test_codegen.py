@@ -12,6 +12,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter.lang import compiler as compiler_module
+from interpreter.lang.gensupport import reading
 from interpreter.lang.compiler import Compiler
 from interpreter.lang.runtime import Frame, RuleRuntimeError
 from lang_helpers import check, compile_ok
@@ -23,6 +24,7 @@ class Counting:
     def __init__(self, stocks=None):
         self.space_lists = 0
         self.stocks = stocks or {}
+        self.state = object()  # what the engine's state would be
 
     def players(self):
         return ["p1", "p2", "p3", "p4", "p5"]
@@ -94,3 +96,35 @@ def test_emitted_source_is_python_that_names_the_rule_parts(mini):
     assert "def P_function__triangle" not in text  # entries are F<n>, procedures aliased
     assert "P_function__triangle = F" in text
     assert "P_procedure__warm_everyone = F" in text
+
+
+def test_a_pure_functions_part_without_its_parameters_is_worked_out_once_while_reading(mini):
+    code = compile_ok(mini, "count(s in spaces() where crowded(s))", start="expression")
+    rt = Counting()
+    assert code(Frame(rt, {"you": "p1"})) == 2
+    assert rt.space_lists == 1 + 3  # the list, then crowded's own count for each space
+    rt = Counting()
+    with reading(rt):  # the engine only reads: crowded's count is the same each time
+        assert code(Frame(rt, {"you": "p1"})) == 2
+    assert rt.space_lists == 1 + 1
+
+
+def test_reading_ends_when_an_effect_runs(mini):
+    code = compile_ok(mini, "count(s in spaces() where crowded(s))", start="expression")
+    effect = compile_ok(mini, "pass")
+    rt = Counting()
+    with reading(rt):
+        code(Frame(rt, {"you": "p1"}))  # 1 + 1
+        effect(Frame(rt, {"you": "p1"}))  # anything may have changed: nothing is kept
+        code(Frame(rt, {"you": "p1"}))  # 1 + 3
+    assert rt.space_lists == 2 + 4
+
+
+def test_nothing_kept_serves_another_state(mini):
+    code = compile_ok(mini, "count(s in spaces() where crowded(s))", start="expression")
+    rt = Counting()
+    with reading(rt):
+        code(Frame(rt, {"you": "p1"}))  # 1 + 1
+        rt.state = object()  # a state put back from a snapshot, or a copy's
+        code(Frame(rt, {"you": "p1"}))  # 1 + 3
+    assert rt.space_lists == 2 + 4
