@@ -128,3 +128,20 @@ def test_nothing_kept_serves_another_state(mini):
         rt.state = object()  # a state put back from a snapshot, or a copy's
         code(Frame(rt, {"you": "p1"}))  # 1 + 3
     assert rt.space_lists == 2 + 4
+
+
+def test_a_function_of_where_the_cards_lie_is_kept_until_a_card_moves():
+    from interpreter import load_ruleset
+    from interpreter.engine.session import build_game
+    rs = load_ruleset("legacy_gears_of_time")  # timeline_techs() reads ten zones, nothing else
+    game = build_game(rs, 2, 1, ["random", "random"])
+    code = compile_ok(rs, "size(timeline_techs())", start="expression")
+    reads = []
+    real = game.cards_in
+    game.cards_in = lambda zone, player: reads.append(zone) or real(zone, player)
+    first = code(game.frame(0))
+    assert len(reads) == 10
+    assert code(game.frame(0)) == first and len(reads) == 10  # kept: nothing moved
+    card = real("deck", None)[0]
+    game.put(card, "frame_1", 0, 0)  # a card moves: worked out again, and right
+    assert code(game.frame(0)) == first + 1 and len(reads) > 10

@@ -137,6 +137,7 @@ class CardsMixin:
 
     def draw(self, count, from_zone, to_zone, player):
         drawn = []
+        self.zmemo = None  # cards move: what was read from the zones is out of date
         self._hidden_moves += 1  # one line for the lot instead of one per hidden card
         try:
             for _ in range(count):
@@ -187,6 +188,7 @@ class CardsMixin:
         return f"{self.state.players[owner].name}'s {lower_name(name)}"
 
     def put(self, card, zone, player, slot):
+        self.zmemo = None  # cards move: what was read from the zones is out of date
         c = self.state.card_w(card)
         was = self.zone_decl[c.zone].get("visibility", "public")
         was_public = was == "public"
@@ -222,6 +224,7 @@ class CardsMixin:
                 raise ActionRefused(f"{zone} is full ({limit} cards)")
 
     def shuffle(self, zone, player):
+        self.zmemo = None  # cards move: what was read from the zones is out of date
         self.state.rng.shuffle(self.state.zones[self._zone_key(zone, player)])
 
     def set_marker(self, card, marker, value):

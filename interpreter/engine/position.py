@@ -298,6 +298,7 @@ def apply_position(game: Game, pos: Position) -> str | None:
 
     Returns what could not be set (a used card that is not in play), or None."""
     st = game.state
+    game.zmemo = None  # cards are put in place: nothing read from the zones before holds
     if pos.round is not None:
         st.round = pos.round
     if pos.phase is not None:

@@ -47,6 +47,15 @@ _BOUNDED_LISTS = {"cards_in", "all_cards_in", "players", "opponents", "turn_orde
                   "neighbours_of", "spaces", "neighbours"}
 # builtins that look at a list without going over it
 _NO_WALK = {"size", "item"}
+# builtins whose answer depends on where the cards lie and nothing else that changes
+_ZONE_READERS = {"cards_in", "all_cards_in", "top", "zone_of", "slot_of", "size", "item",
+                 "concat", "reversed", "without", "position", "occurrences", "range", "min",
+                 "max", "abs", "clamp", "div_floor", "players", "player_count", "player",
+                 "opponents", "neighbours_of"}
+# builtins that build a new list out of others
+_MAKES_LISTS = {"concat", "reversed", "without", "range"}
+# card fields that never change during a game
+_FIXED_CARD_FIELDS = {"id", "name", "cost", "tags", "type", "number", "holds"}
 # thin builtins called as the runtime method they stand for ({i} is argument i)
 _DIRECT = {
     "stock": "rt.stock({1}, {0})", "production": "rt.production({1}, {0})",
@@ -155,6 +164,11 @@ class CodeGen:
         scope = Scope(params=params, pure_fn=pure_name)
         if kind == "effect":
             self.sub_at(node.body, scope, span)
+        elif pure_name is not None and _worth_keeping(node) and self.zone_only(node):
+            # it reads only where the cards lie: kept until a card moves
+            values = ", ".join(f"V.get({n!r})" for n in ["you", *sorted(params)])
+            self.emit(f"return _by_zones(rt, ({pure_name!r}, {values}), "
+                      f"lambda: {self.expr(node, replace(scope, pure_fn=None))})", span)
         else:
             self.emit(f"return {self.expr(node, scope)}", span)
         self._flush(self.buf)
@@ -664,6 +678,33 @@ class CodeGen:
         finally:
             self._inlining.pop()
 
+    def zone_only(self, body, seen: frozenset = frozenset()) -> bool:
+        """Whether an expression reads nothing that changes but where the cards lie."""
+        for n in ast.walk(body):
+            if isinstance(n, ast.AnyOf):
+                return False
+            if isinstance(n, ast.Name) and n.binding not in ("local", None, "constant") \
+                    and n.binding in ("track", "player_track"):
+                return False
+            if isinstance(n, ast.Field):
+                if n.obj.type is not T.CARD or n.name not in _FIXED_CARD_FIELDS:
+                    return False
+            if isinstance(n, ast.Comprehension):
+                agg = AGGREGATES.get(n.func)
+                if agg is None or agg.kind in _IMPURE_KINDS:
+                    return False
+            if isinstance(n, ast.Call):
+                target = n.target
+                if target is None or target.__class__.__name__ == "Callable_":
+                    callee = self.bodies.get(("function", n.func))
+                    decl = self.table.callables.get(n.func)
+                    if callee is None or decl is None or n.func in seen or not \
+                            self.zone_only(callee, seen | {n.func}):
+                        return False
+                elif n.func not in _ZONE_READERS:
+                    return False
+        return True
+
     def _default(self, text: str | None, scope: Scope) -> str:
         if text == "you":
             return f"{scope.V}.get('you')" if "you" not in scope.comp else scope.comp["you"]
@@ -747,6 +788,20 @@ class CodeGen:
 _INLINE_NODES = 40
 
 
+def _worth_keeping(e) -> bool:
+    """Costs more to work out than to look up: a list gone through or built, or calls."""
+    calls = 0
+    for n in ast.walk(e):
+        if isinstance(n, ast.Comprehension):
+            return True
+        if isinstance(n, ast.Call):
+            if n.func in _MAKES_LISTS or n.target is None \
+                    or n.target.__class__.__name__ == "Callable_":
+                return True
+            calls += 1
+    return calls >= 3
+
+
 def _plain(e) -> bool:
     """A value that is cheap and safe to work out more than once."""
     if isinstance(e, (ast.Name, ast.Literal)):
@@ -761,6 +816,8 @@ def _inlinable(body, table, names: set) -> bool:
     for n in nodes:
         if isinstance(n, ast.Comprehension):
             return False
+        if isinstance(n, ast.Call) and n.func in _MAKES_LISTS:
+            return False  # building a list is worth keeping (see zone_only)
         if isinstance(n, ast.Name) and (n.binding == "local" or n.binding is None) \
                 and n.id not in names:
             return False

@@ -309,6 +309,29 @@ def memo(rt, key, compute):
         return value
 
 
+def by_zones(rt, key, compute):
+    """A function's value that depends only on where the cards lie, kept until one moves.
+
+    The runtime forgets what it keeps (``rt.zmemo = None``) whenever a card
+    changes zone or a zone is shuffled; a different state object (a copy, a
+    state put back) never sees another state's values. A list is handed out
+    as a copy, so no caller can change what is kept."""
+    state = getattr(rt, "state", None)
+    found = getattr(rt, "zmemo", None)
+    if found is None or found[0] is not state:
+        if state is None:
+            return compute()
+        rt.zmemo = found = (state, {})
+    table = found[1]
+    try:
+        value = table[key]
+    except KeyError:
+        value = table[key] = compute()
+    except TypeError:  # an argument that cannot be a key (a list)
+        return compute()
+    return list(value) if value.__class__ is list else value
+
+
 class reading:
     """``with reading(game):`` the engine only reads the state inside (see memo)."""
 
