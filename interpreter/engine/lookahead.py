@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import random
 
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
@@ -19,38 +18,62 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
     Hidden cards move only among zones of the same kind: the deck's order is
     shuffled, and the other players' hands are dealt again from their pooled cards.
     """
-    clone = copy.copy(game)
+    clone = game.__copy__()
     clone.state = game.state.clone()
     clone.record = []
     clone.deciders = []
     clone.check_invariants = False
+    clone.check_actions = False  # a trial is thrown away: the real game's actions are checked
     clone.listeners = []
     clone.log_lines = []
     clone.private_lines = {}
     clone.keep_log = False  # a trial run's log is never read
     clone.held = None
     st = clone.state
-    hidden_keys = [key for key in st.zones if clone.visible_to(key[0], key[1], seat) == "count"]
-    # reshuffle within each kind of zone only (a deck with itself, other players' hands
-    # among themselves), so a deck keeps the kind of cards it holds
-    by_zone: dict[str, list] = {}
-    for key in hidden_keys:
-        by_zone.setdefault(key[0], []).append(key)
-    for keys in by_zone.values():
+    cards = st.cards
+    for keys in _hidden_places(game, seat):
         pool = [c for key in keys for c in st.zones[key]]
         rng.shuffle(pool)
+        if len(keys) == 1 and keys[0][1] == NO_OWNER:
+            st.zones[keys[0]] = pool  # a shared zone with itself: its cards stay where they are
+            continue
         i = 0
         for key in keys:
+            zone, owner = key
             size = len(st.zones[key])
             st.zones[key] = pool[i:i + size]
             for c in st.zones[key]:
-                card = st.card_w(c)
-                card.zone, card.zone_owner = key
-                if key[1] != NO_OWNER:
-                    card.owner = key[1]
+                card = cards[c]  # copied (card_w) only when it lands somewhere else
+                if card.zone != zone or card.zone_owner != owner \
+                        or owner != NO_OWNER and card.owner != owner:
+                    card = st.card_w(c)
+                    card.zone, card.zone_owner = key
+                    if owner != NO_OWNER:
+                        card.owner = owner
             i += size
     st.rng = random.Random(rng.random())
     return clone
+
+
+def _hidden_places(game: Game, seat: int) -> list[list[tuple]]:
+    """The zones this seat cannot see into, grouped by kind of zone, in the zones' order.
+
+    Reshuffling happens within each group only (a deck with itself, other
+    players' hands among themselves), so a deck keeps the kind of cards it
+    holds. Visibility is declared, so the groups are worked out once per seat
+    and set of zones, and kept with the game (its copies share them)."""
+    zones = tuple(game.state.zones)
+    cache = game.__dict__.setdefault("_hidden_places", {})
+    known = cache.get(seat)
+    if known is not None and known[0] == zones:
+        return known[1]
+    by_zone: dict[str, list] = {}
+    for key in zones:
+        if game.visible_to(key[0], key[1], seat) == "count":
+            by_zone.setdefault(key[0], []).append(key)
+    groups = list(by_zone.values())
+    cache[seat] = (zones, groups)
+    return groups
 
 
 class _Recorder(RandomAgent):
@@ -95,12 +118,14 @@ def evaluate_options(game: Game, decision: Decision, rng: random.Random,
     """
     from .flow import FlowRunner
     seat = decision.player
-    base = determinise(game, seat, rng)
-    now = FlowRunner(base).evaluate(seat)
+    base = determinise(game, seat, rng)  # (drawn first, so each rollout's copy is the same)
+    now = None  # the position as it is, evaluated only when ending or passing is an option
     values, plans = [], []
     for opt in decision.options:
         choice = opt.value
         if choice.key in ("end", "pass"):
+            if now is None:
+                now = FlowRunner(base).evaluate(seat)
             values.append(now + 0.01 * (choice.key == "end"))
             plans.append([])
             continue

@@ -94,20 +94,29 @@ class State:
     def clone(self) -> "State":
         """A deep copy, written out by hand: snapshots happen at every action.
 
-        Card states are shared until one side changes them (copy on write)."""
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        return State(
-            players=[PlayerState(p.seat, p.name, dict(p.stock), dict(p.production),
-                                 dict(p.tracks)) for p in self.players],
-            tracks=dict(self.tracks),
-            zones={k: list(v) for k, v in self.zones.items()},
-            cards=self._share_cards(),
-            spaces={k: dict(v) for k, v in self.spaces.items()},
-            rng=rng, turn_order=list(self.turn_order), round=self.round, phase=self.phase,
-            turn_seat=self.turn_seat, history=Counter(self.history), used=set(self.used),
-            claimed=set(self.claimed), passed=set(self.passed), over=self.over,
-            turn_number=self.turn_number)
+        Card states are shared until one side changes them (copy on write), and
+        so is the random source, until one side reads it (see ``rng``)."""
+        new = State.__new__(State)
+        new.players = [PlayerState(p.seat, p.name, dict(p.stock), dict(p.production),
+                                   dict(p.tracks)) for p in self.players]
+        new.tracks = dict(self.tracks)
+        new.zones = {k: list(v) for k, v in self.zones.items()}
+        new.cards = self._share_cards()
+        new.spaces = {k: dict(v) for k, v in self.spaces.items()}
+        new._rng = self._rng
+        new._rng_shared = self._rng_shared = True
+        new.turn_order = list(self.turn_order)
+        new.round = self.round
+        new.phase = self.phase
+        new.turn_seat = self.turn_seat
+        new.history = Counter(self.history)
+        new.used = set(self.used)
+        new.claimed = set(self.claimed)
+        new.passed = set(self.passed)
+        new.over = self.over
+        new.turn_number = self.turn_number
+        new._owned = set()
+        return new
 
     def digest(self) -> str:
         """A hash of the whole state, stable across machines."""
@@ -128,3 +137,23 @@ class State:
         }
         text = json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _own_rng(state: State) -> random.Random:
+    """The state's random source, its own: a shared one is copied before its first use.
+
+    A clone and its original share one generator that neither draws from;
+    whichever reads it first takes a copy of its own (the shared one is never
+    advanced), so a snapshot that is only restored never copies it at all."""
+    if state._rng_shared:
+        own = random.Random.__new__(random.Random)
+        own.setstate(state._rng.getstate())
+        state._rng, state._rng_shared = own, False
+    return state._rng
+
+
+def _set_rng(state: State, rng: random.Random) -> None:
+    state._rng, state._rng_shared = rng, False
+
+
+State.rng = property(_own_rng, _set_rng)  # the dataclass field 'rng' reads and writes this

@@ -1,0 +1,122 @@
+"""Copies of a game for snapshots and lookahead: cheap, independent, and blind to hidden cards.
+
+A State's clone shares card states and the random source with the original
+until one side changes them. These tests check that nothing one copy does
+reaches the other (draws, card changes, trials that are rolled back), and
+that the greedy agent's determinised copy reshuffles exactly what its seat
+cannot see, keeps every card where it thinks it is, leaves the game alone,
+and does not check invariants (only the real game's actions are checked).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from interpreter import load_ruleset
+from interpreter.engine.agent_base import RandomAgent
+from interpreter.engine.flow import FlowRunner
+from interpreter.engine.game import NO_OWNER, Game
+from interpreter.engine.lookahead import determinise
+
+
+class _Stop(Exception):
+    pass
+
+
+class _StopAt(RandomAgent):
+    """Plays at random and stops the game at its n-th decision."""
+
+    def __init__(self, seed: int, at: int):
+        super().__init__(seed)
+        self.at, self.seen = at, 0
+
+    def decide(self, decision, view, game):
+        self.seen += 1
+        if self.seen >= self.at:
+            raise _Stop
+        return super().decide(decision, view, game)
+
+
+@pytest.fixture(scope="module")
+def midgame():
+    """A three-player game of Legacy, 60 decisions in: hands dealt, a deck, cards in play."""
+    rs = load_ruleset("legacy_gears_of_time")
+    agent = _StopAt(3, 60)
+    game = Game(rs, 3, 3, [agent] * 3)
+    with pytest.raises(_Stop):
+        FlowRunner(game).play()
+    return game
+
+
+def _reference(rng: random.Random) -> random.Random:
+    ref = random.Random()
+    ref.setstate(rng.getstate())
+    return ref
+
+
+def test_a_clone_and_its_original_draw_the_same_numbers_independently(midgame):
+    st = midgame.state.clone()  # (the fixture itself is left alone)
+    ref = _reference(st.rng)
+    expected = [ref.random() for _ in range(5)]
+    copy = st.clone()
+    copy_of_copy = copy.clone()
+    assert [copy.rng.random() for _ in range(5)] == expected
+    assert [st.rng.random() for _ in range(5)] == expected  # the copy's draws did not move it
+    assert [copy_of_copy.rng.random() for _ in range(5)] == expected
+    assert copy.rng is not st.rng and copy_of_copy.rng is not copy.rng
+
+
+def test_a_trial_rolled_back_leaves_the_random_source_as_it_was(midgame):
+    game = Game(midgame.rs, 3, 3, midgame.agents)
+    game.state = midgame.state.clone()
+    ref = _reference(game.state.rng)
+    expected = [ref.randint(1, 6) for _ in range(3)]
+    assert game.try_effect(lambda: [game.random_number(1, 6) for _ in range(10)])
+    assert [game.random_number(1, 6) for _ in range(3)] == expected
+
+
+def test_changing_a_card_in_a_copy_leaves_the_original_alone(midgame):
+    st = midgame.state.clone()
+    number = next(iter(st.cards))
+    before = (set(st.cards[number].markers), dict(st.cards[number].resources))
+    copy = st.clone()
+    copy.card_w(number).markers.add("probe")
+    copy.card_w(number).resources["probe"] = 3
+    assert (st.cards[number].markers, st.cards[number].resources) == before
+    st.card_w(number).markers.add("other")
+    assert "other" not in copy.cards[number].markers
+    assert "probe" in copy.cards[number].markers
+
+
+def test_determinise_reshuffles_only_what_the_seat_cannot_see(midgame):
+    game, seat = midgame, 0
+    digest = game.state.digest()
+    hidden = {key for key in game.state.zones
+              if game.visible_to(key[0], key[1], seat) == "count"}
+    assert hidden, "the position has no hidden cards to reshuffle"
+    moved = False
+    for seed in range(5):
+        copy = determinise(game, seat, random.Random(seed))
+        st = copy.state
+        for key, cards in game.state.zones.items():
+            if key not in hidden:
+                assert st.zones[key] == cards, key  # what the seat sees stays as it is
+            else:
+                assert len(st.zones[key]) == len(cards), key
+                moved = moved or st.zones[key] != cards
+        for kind in {key[0] for key in hidden}:  # each kind of zone keeps its cards
+            keys = [k for k in hidden if k[0] == kind]
+            assert Counter(c for k in keys for c in st.zones[k]) == \
+                Counter(c for k in keys for c in game.state.zones[k])
+        for key, cards in st.zones.items():  # every card knows where it is
+            for c in cards:
+                assert (st.cards[c].zone, st.cards[c].zone_owner) == key
+                if key[1] != NO_OWNER:
+                    assert st.cards[c].owner == key[1]
+        assert not copy.check_actions and not copy.check_invariants
+        assert copy.record == [] and not copy.keep_log
+    assert moved, "five determinisations left every hidden zone in its order"
+    assert game.state.digest() == digest  # the game itself is untouched
