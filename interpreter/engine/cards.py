@@ -50,8 +50,7 @@ class CardsMixin:
         return self.visible_to(c.zone, c.zone_owner, seat) == "all" or c.owner == seat
 
     def _zone_key(self, zone, player):
-        scope = self.zone_decl[zone].get("scope", "shared")
-        if scope == "player":
+        if self.zone_scope[zone] == "player":
             if player is None or player < 0:
                 raise RuleRuntimeError(f"zone '{zone}' belongs to a player; say whose")
             return (zone, player)
@@ -61,7 +60,7 @@ class CardsMixin:
         return list(self.state.zones[self._zone_key(zone, player)])
 
     def all_cards_in(self, zone):
-        if self.zone_decl[zone].get("scope", "shared") == "player":
+        if self.zone_scope[zone] == "player":
             return [c for seat in range(self.n) for c in self.state.zones[(zone, seat)]]
         return list(self.state.zones[(zone, NO_OWNER)])
 
@@ -74,21 +73,31 @@ class CardsMixin:
 
     def card_field(self, card, name):
         c = self.state.cards[card]
-        data = self.rs.cards[c.def_id].data
         if name == "id":
             return c.def_id
         if name == "owner":
             return None if c.owner == NO_OWNER else c.owner
+        table = self._field_tables.get(c.def_id)
+        if table is None:
+            table = self._field_table(c.def_id)
         if name == "tags":
-            return list(data.get("tags", []) or [])
-        if name in ("name", "number", "type", "holds"):
-            return data.get(name)
-        if name == "cost":
-            return data.get("cost", 0)
-        fields = data.get("fields") or {}
-        if name in fields:
-            return fields[name]
-        return self.card_fields_default.get(name)
+            return list(table["tags"])
+        return table.get(name)
+
+    def _field_table(self, def_id: str) -> dict:
+        """Every field a card of this kind answers, worked out once (card data never changes).
+
+        The printed facts (name, number, type, holds, cost with 0 for none) come
+        before the card's own ``fields``, which come before the declared defaults."""
+        data = self.rs.cards[def_id].data
+        table = dict(self.card_fields_default)
+        table.update(data.get("fields") or {})
+        for name in ("name", "number", "type", "holds"):
+            table[name] = data.get(name)
+        table["cost"] = data.get("cost", 0)
+        table["tags"] = tuple(data.get("tags", []) or [])
+        self._field_tables[def_id] = table
+        return table
 
     def is_marked(self, card, marker):
         return marker in self.state.cards[card].markers

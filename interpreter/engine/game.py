@@ -104,6 +104,10 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self.card_fields_default = {fid: e.data.get("default")
                                     for fid, e in comp.sections["card_fields"].items()}
         self.in_play_zones = {z for z, d in self.zone_decl.items() if d.get("in_play")}
+        # read at every effect step: worked out once from the declarations (never changed)
+        self.zone_scope = {z: d.get("scope", "shared") for z, d in self.zone_decl.items()}
+        self.player_tracks = {t for t, d in self.track_decl.items() if d.get("scope") == "player"}
+        self._field_tables: dict[str, dict] = {}  # card id -> its fields (see card_field)
         self.state = self._initial_state(names)
 
     def _initial_state(self, names) -> State:

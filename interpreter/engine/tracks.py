@@ -15,8 +15,7 @@ class TracksMixin:
     """Tracks: reading them, moving them step by step, and their rewards."""
 
     def track(self, track, player):
-        decl = self.track_decl.get(track, {})
-        if decl.get("scope") == "player":
+        if track in self.player_tracks:
             if player is None:
                 raise RuleRuntimeError(f"'{track}' is a per-player track and there is no "
                                        "acting player here")
