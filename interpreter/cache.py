@@ -64,12 +64,13 @@ def _usable(folder: Path) -> bool:
 
 @functools.lru_cache(maxsize=1)
 def code_fingerprint() -> str:
-    """A hash of what Rulebook is made of: its code (version number included), schemas, grammar.
+    """A hash of what Rulebook is made of: its code (version number included), schemas,
+    grammar, and the libraries that read rule files (Lark, PyYAML, jsonschema).
 
     Each file counts by its name, size and modification time, as Python's own
     bytecode cache judges its source, so any change to the interpreter, even
-    one that keeps the version number (a checkout being worked on), gives new
-    keys, and no entry made by other code is ever used.
+    one that keeps the version number (a checkout being worked on), or an
+    upgraded library gives new keys, and no entry made by other code is used.
     """
     from . import paths
     h = hashlib.sha256(f"{FORMAT}\0".encode())
@@ -83,6 +84,14 @@ def code_fingerprint() -> str:
         sources += sorted(paths.schemas_dir().glob("*.schema.json")) + [paths.grammar_file()]
     except paths.DataMissing:
         pass
+    # the libraries whose results a load keeps: found, not imported (that is slow)
+    from importlib.util import find_spec
+    for library in ("lark", "yaml", "jsonschema"):
+        try:
+            spec = find_spec(library)
+        except (ImportError, ValueError):
+            spec = None
+        sources.append(spec.origin if spec is not None and spec.origin else library)
     for path in sources:
         try:
             st = os.stat(path)
