@@ -16,6 +16,21 @@ class ModifiersMixin:
         total = 0
         params = self.rs.table.modifier_params.get(modifier, [])
         values = dict(values or {})
+        for src, mine in self._modifier_sources(modifier, player):
+            total += self._modifier_total(src, mine, player, card, values, params)
+        return total
+
+    def _modifier_sources(self, modifier, player) -> list:
+        """The player's cards in play with modifiers of this kind, and which ones.
+
+        While the engine only reads the state (see ``gensupport.reading``) the
+        list is made once per modifier and player instead of once per use."""
+        reading = getattr(self, "memo", None)
+        if reading is not None and reading[0] is self.state:
+            found = reading[1].get(("modifier sources", modifier, player))
+            if found is not None:
+                return found
+        out = []
         zones, cards = self.state.zones, self.state.cards
         for zone in self.in_play_zones:
             for owner in (player, NO_OWNER):
@@ -25,8 +40,10 @@ class ModifiersMixin:
                         continue
                     mine = self._modifiers_of(c.def_id).get(modifier)
                     if mine:
-                        total += self._modifier_total(src, mine, player, card, values, params)
-        return total
+                        out.append((src, mine))
+        if reading is not None and reading[0] is self.state:
+            reading[1][("modifier sources", modifier, player)] = out
+        return out
 
     def _modifiers_of(self, def_id: str) -> dict[str, list[int]]:
         """Which of a card's modifiers are of each kind (by index), computed once per card."""
