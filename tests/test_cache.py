@@ -325,3 +325,29 @@ def test_a_ruleset_with_errors_is_never_kept(tmp_path, folder):
         reports.append([(d.code, str(d.span), d.message) for d in info.value.diagnostics])
     assert reports[0] == reports[1] and any("gould" in m for _, _, m in reports[0])
     assert not entries(folder)
+
+
+# ------------------------------------------------------------ what a start imports
+HEAVY = ("jsonschema", "lark", "yaml", "referencing")
+
+
+def _imported(code: str, env: dict) -> list[str]:
+    probe = code + "\nimport sys\nprint(' '.join(sorted(m for m in sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                          text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
+def test_help_imports_no_parser_no_schema_checker_and_no_engine(folder):
+    modules = _imported("from interpreter.cli import main", dict(os.environ))
+    assert not [m for m in modules if m in HEAVY + ("rich",) or m.startswith("interpreter.engine")]
+
+
+def test_a_warm_load_imports_no_parser_and_no_schema_checker(folder):
+    load_ruleset(TINY)
+    code = (f"from interpreter import load_ruleset\nimport interpreter.engine.session\n"
+            f"load_ruleset({str(TINY)!r})")
+    assert not [m for m in _imported(code, dict(os.environ)) if m in HEAVY]
+    cold = _imported(code, dict(os.environ, RULEBOOK_NO_CACHE="1"))
+    assert {"jsonschema", "lark", "yaml"} <= set(cold)  # what the check above would catch
