@@ -127,7 +127,13 @@ class Source:
 
 
 def pyname(kind: str, name: str) -> str:
-    """The Python name of a declared procedure or function in generated code."""
+    """The Python name of a declared procedure or function in generated code.
+
+    Declared ids are lower-case ASCII words; anything else (however it got
+    here) is spelled out in hexadecimal, so it can never be a Python keyword,
+    clash with another after Unicode normalisation, or end the line."""
+    if not (name.isascii() and name.isidentifier() and name.islower()):
+        name = "x" + name.encode("utf-8").hex()
     return f"P_{kind}__{name}"
 
 
