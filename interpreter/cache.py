@@ -27,6 +27,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import stat
 import sys
 from pathlib import Path
@@ -114,14 +115,19 @@ def key_for(kind: str, *parts: str) -> str:
     return f"{kind}-{h.hexdigest()[:40]}"
 
 
-def _file(folder: Path, key: str) -> Path:
-    return folder / f"{key}.json"
+_KEY = re.compile(r"[a-z_]+-[0-9a-f]{40}")
+
+
+def _file(folder: Path, key: str) -> Path | None:
+    """The entry's file; None for a key :func:`key_for` could not have made (a name with
+    a '/' or '..' in it, say), so a key never names a file outside the folder."""
+    return folder / f"{key}.json" if isinstance(key, str) and _KEY.fullmatch(key) else None
 
 
 def load(key: str) -> dict | None:
     """The document stored under ``key``, or None if there is no trustworthy one."""
     folder = cache_dir()
-    if folder is None or not _usable(folder):
+    if folder is None or _file(folder, key) is None or not _usable(folder):
         return None
     try:
         fd = os.open(_file(folder, key), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
@@ -149,7 +155,7 @@ def load(key: str) -> dict | None:
 def store(key: str, document: dict) -> bool:
     """Keep ``document`` (JSON data) under ``key``; any failure just leaves no entry."""
     folder = cache_dir()
-    if folder is None:
+    if folder is None or _file(folder, key) is None:
         return False
     import tempfile  # only a write needs it (and it is slow to import)
     tmp = None

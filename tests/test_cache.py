@@ -214,6 +214,22 @@ def test_an_entry_that_does_not_fit_the_files_is_ignored(folder):
     assert list(again.asts) == list(first.asts)
 
 
+def test_a_pointer_never_leads_out_of_the_folder(folder, tmp_path):
+    load_ruleset(MINI)
+    (where,) = folder.glob("where-*.json")
+    (entry,) = entries(folder)
+    outside = tmp_path / "outside.json"
+    shutil.copy(entry, outside)
+    os.chmod(outside, 0o600)
+    pointer = json.loads(where.read_text(encoding="utf-8"))
+    pointer["entry"] = os.path.relpath(outside.with_suffix(""), folder)  # '../../outside'
+    where.write_text(json.dumps(pointer), encoding="utf-8")
+    assert loadcache.lookup(find_ruleset(MINI), []) is None
+    assert cache.load(pointer["entry"]) is None
+    assert not cache.store("../escape-" + "0" * 40, {"a": 1})
+    assert not (folder.parent / ("escape-" + "0" * 40 + ".json")).exists()
+
+
 def test_the_cache_is_private_and_holds_json(folder):
     load_ruleset(MINI)
     assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700
