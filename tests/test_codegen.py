@@ -145,3 +145,28 @@ def test_a_function_of_where_the_cards_lie_is_kept_until_a_card_moves():
     card = real("deck", None)[0]
     game.put(card, "frame_1", 0, 0)  # a card moves: worked out again, and right
     assert code(game.frame(0)) == first + 1 and len(reads) > 10
+
+
+class Chooser(Counting):
+    """Tries every option (as the game does, to offer only those that work), picks the first."""
+
+    def __init__(self):
+        super().__init__()
+        self.gains = []
+
+    def choose_option(self, labels, probes):
+        for probe in probes:
+            probe()
+        return 0
+
+    def change_stock(self, player, resource, amount, verb):
+        self.gains.append(amount)
+
+
+def test_a_break_inside_an_option_leaves_the_loop_even_while_options_are_tried(mini):
+    rt = Chooser()
+    text = "for p in players():\n  gain 1 heat\n  choose one:\n    - break\n    - gain 5 heat"
+    run(mini, text, rt)
+    # the first player gains 1, then the chosen option (break) leaves the loop; trying
+    # the options before choosing ran 'gain 5' once, but that was only a trial
+    assert rt.gains[0] == 1 and rt.gains[-1] == 5 and len(rt.gains) == 2

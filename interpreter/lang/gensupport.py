@@ -263,8 +263,16 @@ def choose(rt, V, frame, given, fallback, nodes, options) -> int:
     labels = fallback if say is None else [
         g if g else (lambda o=o: say(o, frame)) for g, o in zip(given, nodes)]
     # the runtime may try each option on a copy to offer only those that work
-    probes = [(lambda o=o: o(dict(V))) for o in options]
+    probes = [(lambda o=o: _probe(o, V)) for o in options]
     return rt.choose_option(labels, probes)
+
+
+def _probe(option, V) -> None:
+    """Try an option: a 'break' or 'return' in it ends it as carrying it out would."""
+    try:
+        option(dict(V))
+    except (Break, Return):
+        pass
 
 
 def emit(rt, event, payload, span):
