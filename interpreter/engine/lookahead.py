@@ -33,6 +33,8 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
     cards = st.cards
     for keys in _hidden_places(game, seat):
         pool = [c for key in keys for c in st.zones[key]]
+        if len(pool) < 2:
+            continue  # nothing to reshuffle (and shuffling it would draw no number)
         rng.shuffle(pool)
         if len(keys) == 1 and keys[0][1] == NO_OWNER:
             st.zones[keys[0]] = pool  # a shared zone with itself: its cards stay where they are
