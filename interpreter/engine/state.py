@@ -3,8 +3,9 @@
 :class:`State` holds the players (stocks, production, tracks), the global
 tracks, the zones and the cards in them, the spaces, the random source and
 the round, phase and turn. :meth:`State.clone` copies it for snapshots and
-lookahead, sharing card states until one side changes them, and
-:meth:`State.digest` hashes it the same way on every machine.
+lookahead, sharing card states until one side changes them and the random
+source until one side reads it, and :meth:`State.digest` hashes it the same
+way on every machine.
 """
 
 from __future__ import annotations
