@@ -686,26 +686,19 @@ class CodeGen:
 
     def zone_only(self, body, seen: frozenset = frozenset()) -> bool:
         """Whether an expression reads nothing that changes but where the cards lie."""
+        if not _pure(body, self.table):
+            return False
         for n in ast.walk(body):
-            if isinstance(n, ast.AnyOf):
+            if isinstance(n, ast.Name) and n.binding in ("track", "player_track"):
                 return False
-            if isinstance(n, ast.Name) and n.binding not in ("local", None, "constant") \
-                    and n.binding in ("track", "player_track"):
+            if isinstance(n, ast.Field) and (n.obj.type is not T.CARD
+                                             or n.name not in _FIXED_CARD_FIELDS):
                 return False
-            if isinstance(n, ast.Field):
-                if n.obj.type is not T.CARD or n.name not in _FIXED_CARD_FIELDS:
-                    return False
-            if isinstance(n, ast.Comprehension):
-                agg = AGGREGATES.get(n.func)
-                if agg is None or agg.kind in _IMPURE_KINDS:
-                    return False
             if isinstance(n, ast.Call):
-                target = n.target
-                if target is None or target.__class__.__name__ == "Callable_":
+                if n.target is None or n.target.__class__.__name__ == "Callable_":
                     callee = self.bodies.get(("function", n.func))
-                    decl = self.table.callables.get(n.func)
-                    if callee is None or decl is None or n.func in seen or not \
-                            self.zone_only(callee, seen | {n.func}):
+                    if callee is None or n.func in seen or not self.zone_only(
+                            callee, seen | {n.func}):
                         return False
                 elif n.func not in _ZONE_READERS:
                     return False

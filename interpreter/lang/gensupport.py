@@ -275,15 +275,6 @@ def _probe(option, V) -> None:
         pass
 
 
-def emit(rt, event, payload, span):
-    try:
-        rt.emit(event, payload)
-    except RuleRuntimeError as exc:
-        if exc.span is not None:
-            raise
-        raise RuleRuntimeError(exc.message, span) from None
-
-
 def modifier(rt, span, values, params):
     try:
         return rt.modifier(*values, params)
