@@ -33,11 +33,12 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
     cards = st.cards
     for keys in _hidden_places(game, seat):
         pool = [c for key in keys for c in st.zones[key]]
-        if len(pool) < 2:
-            continue  # nothing to reshuffle (and shuffling it would draw no number)
-        rng.shuffle(pool)
+        if len(pool) > 1:  # (shuffling fewer would draw no number)
+            rng.shuffle(pool)
         if len(keys) == 1 and keys[0][1] == NO_OWNER:
-            st.zones[keys[0]] = pool  # a shared zone with itself: its cards stay where they are
+            # a shared zone with itself: its cards stay in it, and each card in a zone's
+            # list knows it is there (an invariant the checks hold the engine to)
+            st.zones[keys[0]] = pool
             continue
         i = 0
         for key in keys:
@@ -120,7 +121,7 @@ def evaluate_options(game: Game, decision: Decision, rng: random.Random,
     """
     from .flow import FlowRunner
     seat = decision.player
-    base = determinise(game, seat, rng)  # (drawn first, so each rollout's copy is the same)
+    base = determinise(game, seat, rng)  # first, as before: rng's draws stay in their order
     now = None  # the position as it is, evaluated only when ending or passing is an option
     values, plans = [], []
     for opt in decision.options:
