@@ -48,6 +48,14 @@ def test_a_part_that_does_not_depend_on_the_item_is_worked_out_once(mini):
     assert rt.space_lists == 1  # not once per player
 
 
+def test_a_list_that_does_not_depend_on_the_item_is_made_once_too(mini):
+    rt = Counting()  # the inner count goes over a filtered list that does not read p
+    text = ("count(p in players() where count(s in filter(x in spaces() where x != a2) "
+            "where s != a1) > 0)")
+    assert run(mini, text, rt, start="expression") == 5
+    assert rt.space_lists == 1
+
+
 def test_a_part_that_depends_on_the_item_is_worked_out_each_time(mini):
     rt = Counting()
     text = "count(p in players() where any(s in spaces() where p != you))"

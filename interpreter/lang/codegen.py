@@ -493,7 +493,7 @@ class CodeGen:
         return f"{name}({', '.join(params)})"
 
     def _expr(self, e, scope: Scope) -> str:
-        if scope.hoist is not None and not scope.iterable:
+        if scope.hoist is not None:
             cached = self._hoisted(e, scope)
             if cached is not None:
                 return cached
@@ -754,7 +754,8 @@ class CodeGen:
             out = f"next(({local} for {local} in {items}{cond}), None)"
         if hoist:
             # the parts worked out once: unset before the comprehension runs
-            resets = ", ".join(f"({h} := _UNSET)" for h in hoist.values())
+            resets = ", ".join(f"({h} := [_UNSET])" if iterable else f"({h} := _UNSET)"
+                               for (_, iterable), h in hoist.items())
             out = f"({resets}, {out})[-1]"
         return out
 
@@ -765,12 +766,15 @@ class CodeGen:
             return None
         if _uses(e, scope.bound):
             return None
-        key = id(e)
+        # in a comprehension's list Python allows no ':=', so the value goes in a cell
+        key = (id(e), scope.iterable)
         h = scope.hoist.get(key)
         if h is None:
-            h = scope.hoist[key] = self.src.fresh("_h")
+            h = scope.hoist[key] = self.src.fresh("_hc" if scope.iterable else "_h")
         outer = replace(scope, hoist=None)
         code = getattr(self, "e_" + type(e).__name__)(e, outer)
+        if scope.iterable:
+            return f"_cell({h}, lambda: {code})"
         return f"({h} if {h} is not _UNSET else ({h} := {code}))"
 
     def _memo(self, e, scope: Scope) -> str | None:

@@ -289,6 +289,14 @@ def require_failed(rt, message, node, frame, explain, span):
     return RequirementFailed(words(node, frame) if words else explain(frame), span)
 
 
+def cell(box, compute):
+    """A value worked out once per comprehension, kept in ``box`` (a one-item list)."""
+    value = box[0]
+    if value is UNSET:
+        value = box[0] = compute()
+    return value
+
+
 def memo(rt, key, compute):
     """A value that depends on nothing that changes while the game only reads its state.
 
