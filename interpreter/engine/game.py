@@ -77,6 +77,9 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self.context_cards: list[int] = []  # the cards being played or resolved, for prompts
         self.asking = None  # (statement, choice node, frame) of the next choice, for prompts
         self.hand_prompt = None  # an action's hand-written prompt, for its first question
+        # what pure rules read, kept while the engine only reads (gensupport.reading)
+        # and, for rules that read only where the cards lie, until a card moves
+        self.memo = self.zmemo = None
         self.check_invariants = False  # check them before every decision (--check-every-decision)
         self.check_actions = False  # check them after every action and at the end (simulations)
         self.budget = Budget()  # the work effects may do per effect run and per decision

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..lang.gensupport import reading
+
 if TYPE_CHECKING:  # only for the annotations: the game imports this module when it checks
     from .game import Game
 
@@ -21,6 +23,11 @@ class InvariantError(Exception):
 
 
 def check_invariants(game: Game) -> None:
+    with reading(game):  # checking only reads: what the checks share is worked out once
+        _check(game)
+
+
+def _check(game: Game) -> None:
     st = game.state
     seen: dict[int, tuple] = {}
     for key, cards in st.zones.items():
@@ -42,6 +49,12 @@ def check_invariants(game: Game) -> None:
     if not hasattr(game, "_piece_totals"):
         game._piece_totals = None
     totals = []
+    on_cards = [0] * len(st.players)  # each player's pieces on cards, in one pass
+    if piece_resources:
+        for c in st.cards.values():
+            for seat, count in c.pieces.items():
+                if 0 <= seat < len(on_cards):
+                    on_cards[seat] += count
     for p in st.players:
         for rid, decl in game.resource_decl.items():
             have = p.stock.get(rid, 0)
@@ -57,8 +70,7 @@ def check_invariants(game: Game) -> None:
                     raise InvariantError(f"{p.name}'s {rid} production is below {floor}")
         for tid, value in p.tracks.items():
             _check_track(game, tid, value, p.name)
-        on_cards = sum(c.pieces.get(p.seat, 0) for c in st.cards.values())
-        totals.append(sum(p.stock.get(r, 0) for r in piece_resources) + on_cards)
+        totals.append(sum(p.stock.get(r, 0) for r in piece_resources) + on_cards[p.seat])
     for tid, value in st.tracks.items():
         _check_track(game, tid, value, "the game")
     if piece_resources:

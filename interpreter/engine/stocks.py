@@ -28,6 +28,13 @@ class StocksMixin:
         code = self.rs.code.get(("resource", resource, "capacity"))
         if code is None:
             return BIG
+        reading = self.memo  # while the engine only reads, each room is worked out once
+        if reading is not None and reading[0] is self.state:
+            key = ("capacity", player, resource)
+            found = reading[1].get(key)
+            if found is None:
+                found = reading[1][key] = code(self.frame(player))
+            return found
         return code(self.frame(player))
 
     def change_stock(self, player, resource, amount, verb):
