@@ -16,6 +16,7 @@ it, for ``rulebook compile RULESET --emit``.
 
 from __future__ import annotations
 
+import builtins
 import itertools
 from typing import Any, Callable
 
@@ -31,8 +32,7 @@ Code = Callable[[Frame], Any]
 _numbers = itertools.count(1)
 
 # the only Python builtins generated code may use
-_BUILTINS = {name: getattr(__builtins__, name, None) if not isinstance(__builtins__, dict)
-             else __builtins__[name]
+_BUILTINS = {name: getattr(builtins, name)
              for name in ("any", "all", "sum", "len", "next", "bool", "dict", "abs", "max",
                           "range")}
 
@@ -44,9 +44,9 @@ _SUPPORT = {
     "_call_asking": G.call_asking, "_asking": G.asking,
     "_asking_items": G.asking_items, "_any_of": G.any_of, "_may": G.may,
     "_choose": G.choose, "_modifier": G.modifier,
-    "_require_failed": G.require_failed, "_memo": G.memo, "_by_zones": G.by_zones, "_cell": G.cell,
-    "_MAXI": G.MAXI,
-    "_MINI": G.MINI, "_UNSET": G.UNSET, "_Return": G.Return, "_Break": G.Break,
+    "_require_failed": G.require_failed, "_memo": G.memo, "_by_zones": G.by_zones,
+    "_cell": G.cell, "_MAXI": G.MAXI, "_MINI": G.MINI, "_UNSET": G.UNSET,
+    "_Return": G.Return, "_Break": G.Break,
     "_RuleError": RuleRuntimeError,
 }
 
