@@ -10,8 +10,8 @@ positioned in the YAML. Nothing here knows any game.
 Calling convention of a generated body: ``body(rt, B, d, V)``: the runtime,
 the work budget, the call depth and the dict of the rule's variables. An
 entry (one effect, condition or expression of the ruleset) is wrapped by
-:func:`entry` into a function of a :class:`~.runtime.Frame`, as the engine
-calls it.
+:func:`entry` into a function of a frame (the runtime's :class:`Frame`), as
+the engine calls it.
 """
 
 from __future__ import annotations
