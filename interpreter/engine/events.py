@@ -24,13 +24,35 @@ class EventsMixin:
             cond = self.rs.code.get(("trigger", tid, "if"))
             if cond is None or cond(f):
                 self.run_code(("trigger", tid, "do"), f)
-        for zone, owner in list(self.state.zones):
-            if zone not in self.in_play_zones:
+        listening = self._listening(event)
+        zones, states = self.state.zones, self.state.cards
+        for key in self._play_zone_keys():
+            cards = zones.get(key)
+            if not cards:
                 continue
-            cards = list(self.state.zones.get((zone, owner), []))
             self.budget.charge(len(cards), None)
-            for card in cards:
-                self._card_triggers(card, event, payload, who)
+            if not listening:
+                continue  # no kind of card listens to this event: none to look at closely
+            for card in list(cards):
+                if states[card].def_id in listening:
+                    self._card_triggers(card, event, payload, who)
+
+    def _listening(self, event) -> frozenset:
+        """The kinds of card with a trigger on this event (card data never changes)."""
+        table = self.__dict__.setdefault("_listeners", {})
+        found = table.get(event)
+        if found is None:
+            found = table[event] = frozenset(
+                cid for cid, entry in self.rs.cards.items()
+                if any(t.get("on") == event for t in entry.data.get("triggers", []) or []))
+        return found
+
+    def _play_zone_keys(self) -> list:
+        """The in-play zones of every owner, in the order the state holds them."""
+        keys = self.__dict__.get("_play_keys")
+        if keys is None:
+            keys = self._play_keys = [k for k in self.state.zones if k[0] in self.in_play_zones]
+        return keys
 
     def _card_triggers(self, card, event, payload, who):
         c = self.state.cards[card]
