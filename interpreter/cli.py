@@ -962,6 +962,10 @@ def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers,
             raise UsageProblem(f"--out: {exc}") from None
         except OSError as exc:
             raise UsageProblem(f"--out: cannot write '{out}': {exc.strerror or exc}") from None
+    # every line says what was played, so it can be read on its own
+    context = {"ruleset": {"id": rs.id, "version": rs.version,
+                           "content_hash": rs.content_hash},
+               "mods": list(rs.mods), "variants": list(variants), "players": players}
     console = Console(highlight=False, emoji=False)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"{rs.name}: {games} games", total=games)
@@ -971,7 +975,7 @@ def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers,
                                 lambda: progress.advance(task)):
             results.append(summary)
             if fh:
-                fh.write(json.dumps(summary.to_dict()) + "\n")
+                fh.write(json.dumps({**context, **summary.to_dict()}) + "\n")
     if fh:
         fh.close()
     elapsed = time.perf_counter() - start

@@ -269,6 +269,26 @@ def test_simulate_jsonl_numbers_seats_from_1(capsys, tmp_path):
     assert any(3 in g["winners"] for g in games)  # seat 3 exists and wins sometimes
 
 
+def test_simulate_jsonl_lines_say_what_was_played(capsys, tmp_path):
+    from interpreter import load_ruleset
+    mod = tmp_path / "richer.yaml"
+    mod.write_text("kind: mod\nid: richer\ntarget: tiny\nchanges:\n"
+                   "  - {op: patch, in: actions, id: earn, value: {do: gain 3 gold}}\n",
+                   encoding="utf-8")
+    out_file = tmp_path / "r.jsonl"
+    code, out, _ = run(capsys, "simulate", str(TINY), "-n", "2", "-p", "2", "--mod", str(mod),
+                       "--out", str(out_file))
+    assert code == 0, out
+    expected = load_ruleset(TINY, [str(mod)])
+    for line in out_file.read_text(encoding="utf-8").splitlines():
+        g = json.loads(line)
+        assert g["ruleset"] == {"id": "tiny", "version": expected.version,
+                                "content_hash": expected.content_hash}
+        assert g["players"] == 2 and g["variants"] == []
+        assert len(g["mods"]) == 1 and g["mods"][0].endswith("richer.yaml")
+    assert expected.content_hash != load_ruleset(TINY).content_hash  # the mod counts
+
+
 def test_simulate_refuses_a_human_agent(capsys):
     code, _, err = run(capsys, "simulate", str(TINY), "-n", "1", "--agents", "human")
     assert code == 2 and "AI agents only" in err
