@@ -124,32 +124,43 @@ def _file(folder: Path, key: str) -> Path | None:
     return folder / f"{key}.json" if isinstance(key, str) and _KEY.fullmatch(key) else None
 
 
+def read_private(path: Path, limit: int = MAX_BYTES) -> bytes | None:
+    """A cache file's bytes, if it is a regular file of ours that nobody else may write,
+    not a link, and at most ``limit`` bytes; None otherwise."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not private(st, stat.S_ISREG) or st.st_size > limit:
+            return None
+        with os.fdopen(fd, "rb") as fh:
+            fd = None
+            return fh.read(limit + 1)
+    except OSError:
+        return None
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
 def load(key: str) -> dict | None:
     """The document stored under ``key``, or None if there is no trustworthy one."""
     folder = cache_dir()
     if folder is None or _file(folder, key) is None or not _usable(folder):
         return None
-    try:
-        fd = os.open(_file(folder, key), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+    raw = read_private(_file(folder, key))
+    if raw is None:
         return None
     try:
-        st = os.fstat(fd)
-        if not private(st, stat.S_ISREG) or st.st_size > MAX_BYTES:
-            return None
-        with os.fdopen(fd, "rb") as fh:
-            fd = None
-            raw = fh.read(MAX_BYTES + 1)
         document = json.loads(raw)
-        if not isinstance(document, dict) or document.get("format") != FORMAT \
-                or document.get("key") != key:
-            return None
-        return document
     except Exception:  # damaged, truncated, foreign: as good as missing
         return None
-    finally:
-        if fd is not None:
-            os.close(fd)
+    if not isinstance(document, dict) or document.get("format") != FORMAT \
+            or document.get("key") != key:
+        return None
+    return document
 
 
 def store(key: str, document: dict) -> bool:

@@ -64,27 +64,19 @@ def load(grammar: str, options: dict, postlex) -> Any | None:
     try:
         if not _private(os.lstat(folder), stat.S_ISDIR):
             return None
-        fd = os.open(folder / f"parser-{key[:32]}.txt",
-                     os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
         return None
+    raw = cache.read_private(folder / f"parser-{key[:32]}.txt", MAX_BYTES)
+    if raw is None:
+        return None
     try:
-        st = os.fstat(fd)
-        if not _private(st, stat.S_ISREG) or st.st_size > MAX_BYTES:
-            return None
-        with os.fdopen(fd, "rb") as fh:
-            fd = None
-            text = fh.read(MAX_BYTES + 1).decode("utf-8")
-        saved = pyast.literal_eval(text)
+        saved = pyast.literal_eval(raw.decode("utf-8"))
         if not isinstance(saved, dict) or saved.get("stamp") != key:
             return None
         from lark import Lark
         return Lark._load_from_dict(saved["data"], saved["memo"], postlex=postlex)
     except Exception:  # a damaged or foreign file: build afresh
         return None
-    finally:
-        if fd is not None:
-            os.close(fd)
 
 
 def save(grammar: str, options: dict, parser) -> None:
