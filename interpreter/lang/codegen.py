@@ -792,17 +792,11 @@ _INLINE_NODES = 40
 
 
 def _worth_keeping(e) -> bool:
-    """Costs more to work out than to look up: a list gone through or built, or calls."""
-    calls = 0
-    for n in ast.walk(e):
-        if isinstance(n, ast.Comprehension):
-            return True
-        if isinstance(n, ast.Call):
-            if n.func in _MAKES_LISTS or n.target is None \
-                    or n.target.__class__.__name__ == "Callable_":
-                return True
-            calls += 1
-    return calls >= 3
+    """Costs more to work out than to look up: costly, a list built, or three calls."""
+    if _costly(e):
+        return True
+    calls = [n for n in ast.walk(e) if isinstance(n, ast.Call)]
+    return len(calls) >= 3 or any(n.func in _MAKES_LISTS for n in calls)
 
 
 def _plain(e) -> bool:
