@@ -53,7 +53,9 @@ def _found_in(rs: Ruleset, path: Path) -> bool:
     return os.path.commonpath([here, os.path.abspath(rs.root)]) == os.path.abspath(rs.root)
 
 
-def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics) -> list[Scenario]:
+def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics,
+                   text: str | None = None) -> list[Scenario]:
+    """The scenarios of one file (``text``: its content, e.g. an editor's unsaved buffer)."""
     if _found_in(rs, path) and not is_inside(path, tree_of(rs.root)):
         # a file of the ruleset's folder that links out of it: named, never opened,
         # and sealed so no reporter quotes it
@@ -61,7 +63,7 @@ def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics) -> list[Scenario
                     "scenarios stay inside it, so it is not read",
                     SealedSpan(display_path(path), 1, 1))
         return []
-    doc = load_yaml(path, diags, display_path(path))
+    doc = load_yaml(path, diags, display_path(path), text=text)
     if doc is None or not schemas.check_kind(doc, diags, "scenarios") \
             or not schemas.validate(doc, "scenarios", diags):
         return []
