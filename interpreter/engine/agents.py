@@ -2,8 +2,9 @@
 
 The greedy agent and the person at a terminal (or a script of answers read
 like one) are here, with :func:`make_agent` that builds any agent from its
-name; the interface, the random agent and the scripted agent are in
-:mod:`.agent_base` and are named here too.
+spec (:mod:`.agent_specs`); the interface, the random agent and the scripted
+agent are in :mod:`.agent_base`, the search agent in :mod:`.ismcts`, and all
+are named here too.
 
 An agent's ``decide(decision, view, game)`` returns an option index (or a
 number in the range). Agents read only the view, which holds their own
@@ -19,10 +20,12 @@ import random
 from ..safe_text import visible
 from .agent_base import Agent, RandomAgent, ScriptedAgent, ScriptExhausted, StoppedAt
 from .decisions import Decision
+from .ismcts import ISMCTSAgent
 
 # the basic agents live in agent_base.py (so the lookahead can use them without a cycle);
 # they are named here too, where callers find every agent
-__all__ = ["AGENTS", "Agent", "GreedyAgent", "HumanAgent", "RandomAgent", "ScriptExhausted",
+__all__ = ["AGENTS", "Agent", "GreedyAgent", "HumanAgent", "ISMCTSAgent", "RandomAgent",
+           "ScriptExhausted",
            "ScriptedAgent", "StoppedAt", "UndoRequest", "agent_seed", "card_text_for",
            "make_agent"]
 
@@ -286,17 +289,16 @@ def _shown(text: str) -> str:
     return escape(visible(text))
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "ismcts": ISMCTSAgent}
 
 
 def make_agent(kind: str, seed: int) -> Agent:
-    if kind == "human":
-        return HumanAgent()
-    try:
-        return AGENTS[kind](seed)
-    except KeyError:
-        raise ValueError(f"unknown agent '{kind}'; choose from human, "
-                         + ", ".join(AGENTS)) from None
+    """The agent a spec names (``greedy``, ``ismcts:iterations=400``, ``MODULE:CLASS``…).
+
+    Specs and their checks are in :mod:`.agent_specs`; a bad one is a ValueError
+    (a :class:`~.agent_specs.SpecError`) with a one-line message."""
+    from .agent_specs import build
+    return build(kind, seed)
 
 
 def agent_seed(game_seed: int, seat: int) -> int:

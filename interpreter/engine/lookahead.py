@@ -32,7 +32,9 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
     st = clone.state
     cards = st.cards
     for keys in _hidden_places(game, seat):
-        pool = [c for key in keys for c in st.zones[key]]
+        # in the order of the cards' numbers, not as they lie: how the hidden cards lie
+        # must not change the shuffle's outcome (the seat cannot see it)
+        pool = sorted(c for key in keys for c in st.zones[key])
         if len(pool) > 1:  # (shuffling fewer would draw no number)
             rng.shuffle(pool)
         if len(keys) == 1 and keys[0][1] == NO_OWNER:

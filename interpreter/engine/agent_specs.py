@@ -1,0 +1,268 @@
+"""Agent specs: the words of ``--agents`` turned into agents, parameters checked.
+
+A spec names one agent and, after colons, its parameters:
+``ismcts:iterations=400:playout=greedy-lite``. The name is a built-in agent
+(``random``, ``greedy``, ``ismcts``, ``human``), an agent a package installs
+in the ``rulebook.agents`` entry-point group, or ``MODULE:CLASS`` (a class
+in an importable module). Every problem is a :class:`SpecError` with a
+one-line message: an unknown agent (with the closest name), an unknown
+parameter, a bad value.
+
+Naming a Python agent runs its module's code. That is the user's choice on
+their own command line; a record, a scenario or a rule file never makes
+Rulebook import anything: :func:`check_recorded` reads a record's specs as
+text only, and :func:`from_record` refuses to seat a Python agent a record
+names (the user says who plays with ``--agents``).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+GROUP = "rulebook.agents"
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
+
+
+class SpecError(ValueError):
+    """A spec that cannot be used: the message says why, in one line."""
+
+
+@dataclass(frozen=True)
+class Param:
+    kind: type  # int, float or str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple = ()
+
+    def read(self, agent: str, name: str, text: str):
+        what = f"agent '{agent}': {name}"
+        if self.choices:
+            if text not in self.choices:
+                raise SpecError(f"{what} is one of {', '.join(self.choices)}, not '{text}'")
+            return text
+        try:
+            value = self.kind(text)
+        except ValueError:
+            noun = "a whole number" if self.kind is int else "a number"
+            raise SpecError(f"{what} must be {noun}, not '{text}'") from None
+        if self.kind is float and value != value or value in (float("inf"), float("-inf")):
+            raise SpecError(f"{what} must be a finite number, not '{text}'")
+        if self.low is not None and value < self.low:
+            raise SpecError(f"{what} must be at least {self.low:g}, not '{text}'")
+        if self.high is not None and value > self.high:
+            raise SpecError(f"{what} must be at most {self.high:g}, not '{text}'")
+        return value
+
+
+PARAMS: dict[str, dict[str, Param]] = {
+    "human": {},
+    "random": {},
+    "greedy": {"rollouts": Param(int, 1, 1000), "first_choices": Param(int, 0, 1000)},
+    "ismcts": {
+        "iterations": Param(int, 1, 1_000_000),
+        "seconds": Param(float, 0.001, 3600),
+        "playout": Param(str, choices=("random", "greedy-lite")),
+        "depth": Param(int, 0, 50),
+        "c": Param(float, 0, 100),
+        "widen": Param(float, 0.01, 1),
+        "reward": Param(str, choices=("margin", "own")),
+    },
+}
+
+
+@dataclass
+class Spec:
+    text: str
+    name: str  # a built-in name, an entry point's name, or MODULE:CLASS
+    params: dict = field(default_factory=dict)  # as written (text)
+    python: bool = False  # MODULE:CLASS
+
+    @property
+    def builtin(self) -> bool:
+        return self.name in PARAMS
+
+
+def parse(text: str) -> Spec:
+    """Split a spec into its name and parameters; nothing is loaded."""
+    raw = text.strip()
+    if not raw:
+        raise SpecError("an agent spec is empty (agents are separated by commas)")
+    parts = raw.split(":")
+    names = []
+    while parts and "=" not in parts[0]:
+        names.append(parts.pop(0))
+    if not names or len(names) > 2 or any(not _NAME.match(n) for n in names):
+        raise SpecError(f"'{raw}' is not an agent spec: write NAME or MODULE:CLASS, then "
+                        "any parameters as :KEY=VALUE")
+    if len(names) == 2 and names[0] in PARAMS:
+        raise SpecError(f"'{raw}': parameter '{names[1]}' must read KEY=VALUE")
+    params: dict[str, str] = {}
+    for part in parts:
+        key, eq, value = part.partition("=")
+        key = key.strip()
+        if not eq or not key or not value.strip():
+            raise SpecError(f"'{raw}': parameter '{part}' must read KEY=VALUE")
+        if key in params:
+            raise SpecError(f"'{raw}': parameter '{key}' is given twice")
+        params[key] = value.strip()
+    return Spec(raw, ":".join(names), params, python=len(names) == 2)
+
+
+def known_names() -> list[str]:
+    """Every agent name a spec may use: the built-ins, then the installed ones."""
+    return list(PARAMS) + [n for n in sorted(_entry_points()) if n not in PARAMS]
+
+
+def _entry_points() -> dict:
+    from importlib.metadata import entry_points
+    try:
+        found = entry_points(group=GROUP)
+    except Exception:  # a broken installed distribution must not stop the built-ins
+        return {}
+    return {ep.name: ep for ep in found}
+
+
+def resolve(spec: Spec):
+    """The agent class (or factory) and its checked keyword arguments.
+
+    Built-in agents get their parameters converted and checked; a Python agent
+    gets them as text, checked against what its class accepts."""
+    if spec.builtin:
+        table = PARAMS[spec.name]
+        kwargs = {}
+        for key, text in spec.params.items():
+            if key not in table:
+                raise SpecError(_no_param(spec.name, key, list(table)))
+            kwargs[key] = table[key].read(spec.name, key, text)
+        if "iterations" in kwargs and "seconds" in kwargs:
+            raise SpecError(f"agent '{spec.name}': give iterations or seconds, not both")
+        return _builtin_class(spec.name), kwargs
+    if spec.python:
+        cls = _import(spec.name)
+    else:
+        eps = _entry_points()
+        if spec.name not in eps:
+            from ..errors import suggest
+            names = known_names()
+            hint = suggest(spec.name, names)
+            raise SpecError(f"unknown agent '{spec.name}'" + (f"; {hint}" if hint else "")
+                            + f" (agents: {', '.join(names)}, or MODULE:CLASS)")
+        try:
+            cls = eps[spec.name].load()
+        except Exception as exc:
+            raise SpecError(f"agent '{spec.name}' is installed but does not load: "
+                            f"{type(exc).__name__}: {_one_line(exc)}") from None
+    _check_plugin(spec, cls)
+    return cls, dict(spec.params)
+
+
+def _builtin_class(name: str):
+    if name == "human":
+        from .agents import HumanAgent
+        return HumanAgent
+    if name == "ismcts":
+        from .ismcts import ISMCTSAgent
+        return ISMCTSAgent
+    from .agents import GreedyAgent, RandomAgent
+    return {"random": RandomAgent, "greedy": GreedyAgent}[name]
+
+
+def _import(name: str):
+    import importlib
+    module, _, attr = name.partition(":")
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name and module.startswith(exc.name):
+            raise SpecError(f"agent '{name}': no module named '{module}' (is it on the "
+                            "Python path? run from its folder or install it)") from None
+        raise SpecError(f"agent '{name}': importing '{module}' failed: "
+                        f"{type(exc).__name__}: {_one_line(exc)}") from None
+    except Exception as exc:
+        raise SpecError(f"agent '{name}': importing '{module}' failed: "
+                        f"{type(exc).__name__}: {_one_line(exc)}") from None
+    try:
+        return getattr(mod, attr)
+    except AttributeError:
+        raise SpecError(f"agent '{name}': module '{module}' has no '{attr}'") from None
+
+
+def _check_plugin(spec: Spec, cls) -> None:
+    import inspect
+    if not callable(cls) or not callable(getattr(cls, "decide", None)):
+        raise SpecError(f"agent '{spec.name}' is not an agent: it needs a decide(decision, "
+                        "view) method")
+    try:
+        sig = inspect.signature(cls)
+    except (TypeError, ValueError):
+        return
+    ps = list(sig.parameters.values())
+    if any(p.kind is p.VAR_KEYWORD for p in ps):
+        return
+    names = [p.name for p in ps if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+             and p.name != "rng"]
+    if "rng" not in sig.parameters:
+        raise SpecError(f"agent '{spec.name}' must take its random source as a parameter "
+                        "named rng (see docs/agents.md)")
+    for key in spec.params:
+        if key not in names:
+            raise SpecError(_no_param(spec.name, key, names))
+
+
+def _no_param(agent: str, key: str, names: list[str]) -> str:
+    from ..errors import suggest
+    hint = suggest(key, names)
+    listed = f"its parameters: {', '.join(names)}" if names else "it takes none"
+    return f"agent '{agent}' has no parameter '{key}'" + (f"; {hint}" if hint else "") \
+        + f" ({listed})"
+
+
+def _one_line(exc: Exception) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0][:200] if text else "no message"
+
+
+def check(text: str) -> Spec:
+    """Parse and resolve a spec (loading a Python agent's class): a SpecError if unusable."""
+    spec = parse(text)
+    resolve(spec)
+    return spec
+
+
+def build(text: str, seed: int):
+    """The agent a spec names, with its own random source from ``seed``."""
+    spec = parse(text)
+    cls, kwargs = resolve(spec)
+    if spec.builtin:
+        return cls(**kwargs) if spec.name == "human" else cls(seed, **kwargs)
+    from .plugin import PluginAgent
+    return PluginAgent(spec.text, cls(rng=random.Random(seed), **kwargs))
+
+
+def check_recorded(text) -> str | None:
+    """Why a record's agent spec is not one (read as text: nothing is imported)."""
+    if not isinstance(text, str) or len(text) > 200:
+        return "is not an agent spec"
+    try:
+        spec = parse(text)
+    except SpecError as exc:
+        return f"is not an agent spec ({exc})"
+    if spec.builtin:
+        try:
+            resolve(spec)
+        except SpecError as exc:
+            return f"is not a usable agent spec ({exc})"
+    return None
+
+
+def from_record(texts: list[str]) -> list[str]:
+    """A record's agents, to seat again; a Python agent it names is refused, not imported."""
+    for seat, text in enumerate(texts, 1):
+        spec = parse(text)
+        if not spec.builtin:
+            raise SpecError(f"seat {seat} of the record was played by '{text}', an agent "
+                            "written in Python; a record never makes Rulebook load code, so "
+                            "say who plays each seat with --agents")
+    return list(texts)

@@ -1,0 +1,311 @@
+"""The ismcts agent: Information Set Monte Carlo Tree Search over one seat's turn.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012). Every
+iteration deals a new determinisation of what the acting seat cannot see
+(:func:`.lookahead.determinise`: hidden cards reshuffled among the hidden
+places of their kind, a new random source for what is still to come), so the
+search never starts from the true state. It then walks one tree down with
+UCT over the options available in that determinisation (each child counts
+how often it was available, as in the paper), adds one node, and answers
+the rest at random (``playout=random``) or with a cheap preference for doing
+something (``playout=greedy-lite``: no ending, passing or declining while
+anything else can be done, the largest number of a range).
+
+The engine asks decisions from deep inside the rules, so a copy of the game
+cannot be resumed from the middle of a rule; the horizon is therefore the
+seat's own turn: the action being chosen with all its inner choices, then up
+to ``depth`` further actions of the same turn (never more than the phase
+allows). There the ruleset's ``evaluation`` scores every seat, as a margin
+over the best other seat (``reward=margin``) or on its own (``reward=own``;
+a solo game always scores its own), normalised by the lowest and highest
+values seen in this search, and every node on the path is credited with the
+score of the seat that moved into it.
+
+Nodes are keyed by what an option is, never by where it lies in a list or by
+the objects of one determinisation: an action by its key, a card by its
+card id, a space or any other item by its id, a number by itself. Long lists
+are widened progressively: a node considers ``2 * visits ** widen`` of its
+options, in a fixed order drawn once per node (a range: its largest, its
+smallest, then evenly spread values, at most 64 of them).
+
+After the search the agent takes the option tried most often, and answers
+the inner choices that follow in the real game from the same tree (the
+option with most visits among those the real decision allows); a choice the
+tree does not cover is answered at random. With ``iterations`` the agent is
+deterministic for its seed; ``seconds`` stops on the clock, so its games do
+not repeat.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..lang.runtime import RequirementFailed, RuleRuntimeError
+from .agent_base import Agent
+from .decisions import ActionRefused, Decision, Option
+from .state import CardRef
+
+DEFAULT_ITERATIONS = 100
+MAX_RANGE_OPTIONS = 64
+DECLINING = {"end", "pass", "none", "no"}
+
+
+class Node:
+    """One option taken from the parent: visits, times available, total reward."""
+
+    __slots__ = ("children", "order", "visits", "avail", "total")
+
+    def __init__(self):
+        self.children: dict = {}
+        self.order: dict = {}  # child key -> rank (the order options are widened in)
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0
+
+
+def identity(decision: Decision, index: int, game) -> str:
+    """What an option is, the same in every determinisation."""
+    if decision.is_range:
+        return str(index)
+    opt = decision.options[index]
+    if opt.key:
+        return opt.key
+    value = opt.value
+    if isinstance(value, CardRef):
+        return "c:" + game.state.cards[value].def_id
+    if value is None:
+        return "none"
+    return f"{type(value).__name__}:{value}"
+
+
+def candidates(decision: Decision) -> list[int]:
+    """The answers considered: every option, or a spread of a long range."""
+    if not decision.is_range:
+        return list(range(len(decision.options)))
+    low, high = decision.low, decision.high
+    if high - low + 1 <= MAX_RANGE_OPTIONS:
+        return [high] + list(range(low, high))
+    step = (high - low) / (MAX_RANGE_OPTIONS - 1)
+    spread = sorted({round(low + i * step) for i in range(MAX_RANGE_OPTIONS)}, reverse=True)
+    return [high, low] + [n for n in spread if n not in (high, low)]
+
+
+class _Walker(Agent):
+    """Answers every seat's decisions in one iteration: down the tree, then a playout."""
+
+    name = "ismcts-walker"
+    wants_view = False
+
+    def __init__(self, search: "Search", root: Node):
+        self.search = search
+        self.node = root
+        self.path: list[tuple[int, Node]] = []  # (seat that moved, node moved into)
+        self.in_tree = True
+
+    def decide(self, decision, view, game):
+        if not self.in_tree:
+            return self.search.playout(decision, game)
+        answers = candidates(decision)
+        keys = [f"{decision.player}|{decision.kind}|{identity(decision, a, game)}"
+                for a in answers]
+        pick = self.search.select(self.node, keys)
+        child = self.node.children[keys[pick]]
+        self.path.append((decision.player, child))
+        if child.visits == 0:
+            self.in_tree = False  # the new node: from here on, the playout
+        self.node = child
+        return answers[pick]
+
+
+class Search:
+    """One search from one decision: the tree, its statistics and its settings."""
+
+    def __init__(self, agent: "ISMCTSAgent", players: int):
+        self.agent = agent
+        self.rng = agent.rng
+        self.low = [math.inf] * players
+        self.high = [-math.inf] * players
+
+    def select(self, node: Node, keys: list[str]) -> int:
+        """The index of the option to take at ``node`` among ``keys`` (UCT, widened)."""
+        rng = self.rng
+        fresh = [k for k in dict.fromkeys(keys) if k not in node.order]
+        if len(fresh) > 1 and "|number|" not in fresh[0]:  # (a range keeps its own order)
+            rng.shuffle(fresh)
+        for k in fresh:
+            node.order[k] = len(node.order)
+        allowed_rank = max(2, math.ceil(2 * (node.visits + 1) ** self.agent.widen))
+        first = {}
+        for i, k in enumerate(keys):
+            first.setdefault(k, i)
+        allowed = [k for k in first if node.order[k] < allowed_rank]
+        if not allowed:
+            allowed = [min(first, key=node.order.__getitem__)]
+        best, best_score = None, -math.inf
+        for k in sorted(allowed, key=node.order.__getitem__):
+            child = node.children.get(k)
+            if child is None:
+                child = node.children[k] = Node()
+            child.avail += 1
+            if child.visits == 0:
+                score = math.inf
+            else:
+                score = self.mean(child, int(k.split("|", 1)[0])) + self.agent.c * math.sqrt(
+                    math.log(child.avail) / child.visits)
+            if score > best_score:  # (strictly: the earliest rank wins ties)
+                best, best_score = k, score
+        return first[best]
+
+    def mean(self, child: Node, seat: int) -> float:
+        lo, hi = self.low[seat], self.high[seat]
+        value = child.total / child.visits
+        return 0.5 if hi <= lo else (value - lo) / (hi - lo)
+
+    def playout(self, decision: Decision, game) -> int:
+        rng = self.rng
+        if decision.is_range:
+            if self.agent.playout == "greedy-lite":
+                return decision.high
+            return rng.randint(decision.low, decision.high)
+        n = len(decision.options)
+        if self.agent.playout == "greedy-lite" and n > 1:
+            doing = [i for i, o in enumerate(decision.options)
+                     if (o.key or "").lower() not in DECLINING]
+            if doing:
+                return doing[rng.randrange(len(doing))]
+        return rng.randrange(n)
+
+    def backup(self, path: list[tuple[int, Node]], rewards: list[float] | None) -> None:
+        if rewards is not None:
+            for seat, value in enumerate(rewards):
+                self.low[seat] = min(self.low[seat], value)
+                self.high[seat] = max(self.high[seat], value)
+        for seat, node in path:
+            node.visits += 1
+            # a rule that failed in this world: the worst value seen for the mover
+            node.total += rewards[seat] if rewards is not None else (
+                self.low[seat] if self.low[seat] != math.inf else 0.0)
+
+
+class ISMCTSAgent(Agent):
+    """Searches each action with ISMCTS; answers the action's inner choices from its tree."""
+
+    name = "ismcts"
+    wants_view = False  # it searches determinised copies of the game instead
+
+    def __init__(self, seed: int, iterations: int | None = None, seconds: float | None = None,
+                 playout: str = "random", depth: int = 2, c: float = 0.7, widen: float = 0.5,
+                 reward: str = "margin"):
+        self.rng = random.Random(seed)
+        self.iterations = iterations if iterations is not None or seconds is not None \
+            else DEFAULT_ITERATIONS
+        self.seconds = seconds
+        self.playout = playout
+        self.depth = depth
+        self.c = c
+        self.widen = widen
+        self.reward = reward
+        self.node: Node | None = None  # where the real game is in the last search's tree
+        self.last_iterations = 0  # how many the last search ran (for the benchmarks)
+
+    def decide(self, decision, view, game):
+        if decision.kind == "action":
+            root = self.search(game, decision)
+            return self.follow(root, decision, game, fallback=False)
+        if self.node is not None:
+            answer = self.follow(self.node, decision, game, fallback=True)
+            if answer is not None:
+                return answer
+        self.node = None
+        if decision.is_range:
+            return self.rng.randint(decision.low, decision.high)
+        return self.rng.randrange(len(decision.options))
+
+    def follow(self, node: Node, decision: Decision, game, fallback: bool):
+        """The most visited of the options the real decision allows (None: none visited)."""
+        best, best_key, best_visits = None, None, 0
+        for a in candidates(decision):
+            key = f"{decision.player}|{decision.kind}|{identity(decision, a, game)}"
+            child = node.children.get(key)
+            if child is not None and child.visits > best_visits:
+                best, best_key, best_visits = a, key, child.visits
+        if best is None:
+            if fallback:
+                return None
+            best, best_key = candidates(decision)[0], None
+        self.node = node.children.get(best_key) if best_key else None
+        return best
+
+    def search(self, game, decision: Decision) -> Node:
+        from .flow import FlowRunner
+        from .lookahead import determinise
+        seat = decision.player
+        root = Node()
+        search = Search(self, game.n)
+        further = self._further_actions(game)
+        start = time.perf_counter()
+        done = 0
+        while True:
+            if self.iterations is not None and done >= self.iterations:
+                break
+            if self.seconds is not None and done and time.perf_counter() - start >= self.seconds:
+                break
+            world = determinise(game, seat, self.rng)
+            walker = _Walker(search, root)
+            world.agents = [walker] * game.n
+            runner = FlowRunner(world)
+            try:
+                self._turn(world, runner, walker, decision, seat, further)
+                rewards = self._rewards(runner, world, seat)
+            except (RequirementFailed, ActionRefused, RuleRuntimeError, RecursionError):
+                rewards = None
+            search.backup(walker.path, rewards)
+            root.visits += 1
+            done += 1
+        self.last_iterations = done
+        return root
+
+    def _further_actions(self, game) -> tuple[int, dict | None]:
+        """How many more actions the turn may hold after this one, and the phase's turns."""
+        entry = game.rs.sections["phases"].get(game.state.phase)
+        turns = (entry.data.get("turns") if entry is not None else None) or None
+        if not turns:
+            return 0, None
+        return max(0, min(self.depth, int(turns.get("actions", 1)) - 1)), turns
+
+    def _turn(self, world, runner, walker, decision, seat, further) -> None:
+        """The chosen action with its inner choices, then up to ``further`` more actions."""
+        count, turns = further
+        index = walker.decide(decision, None, world)
+        choice = decision.options[index].value
+        if choice.key in ("end", "pass"):
+            return
+        runner.perform(choice, seat)
+        pid = world.state.phase
+        for _ in range(count):
+            if world.state.over or world.state.phase != pid:
+                return
+            choices = runner.available(pid, seat, turns, main_left=True)
+            choices.pop("__refused__")
+            opts = list(choices.values())
+            if not opts:
+                return
+            from .flow import ActionChoice
+            opts.append(ActionChoice("end", "end turn"))
+            nxt = Decision(seat, "action", "", [Option(o.label, o, o.key) for o in opts])
+            pick = opts[world.decide(nxt)]
+            if pick.key == "end":
+                return
+            runner.perform(pick, seat)
+
+    def _rewards(self, runner, world, seat: int) -> list[float]:
+        values = [runner.evaluate(p) for p in range(world.n)]
+        if world.n == 1 or self.reward == "own":
+            return [float(v) for v in values]
+        out = []
+        for p, v in enumerate(values):
+            others = max(values[q] for q in range(world.n) if q != p)
+            out.append(float(v - others))
+        return out
