@@ -1020,3 +1020,90 @@ def test_cmd(ruleset, mods, select):
         click.echo(report.text(diags.sorted(), sys.stdout.isatty()))
     click.echo(f"{passed} passed, {failed + len(diags.errors)} failed")
     sys.exit(1 if failed or diags.errors or not passed else 0)
+
+
+# ------------------------------------------------------- the balance lab (lab/)
+@cli.command("report")
+@click.argument("results_file", metavar="RESULTS.jsonl", type=click.Path(dir_okay=False))
+@click.option("--ruleset", "ruleset_path", default=None,
+              help="The ruleset to take names from (default: the shipped one the file names).")
+@click.option("--html", type=click.Path(dir_okay=False), help="Write one self-contained page.")
+@click.option("--png", type=click.Path(file_okay=False), help="Write the plots to this folder.")
+@click.option("--confidence", type=click.FloatRange(0.5, 0.999), default=0.95,
+              show_default=True, help="Confidence level of the intervals.")
+@click.option("--top", type=click.IntRange(min=1), default=15, show_default=True,
+              help="Rows shown per card table (all are tested).")
+def report_cmd(results_file, ruleset_path, html, png, confidence, top):
+    """Win rates, per-card figures, scores and lengths of simulated games, with intervals."""
+    from .lab.commands import report as run_report
+    if not Path(results_file).is_file():
+        raise UsageProblem(f"results file '{results_file}' not found")
+    if ruleset_path and find_ruleset(ruleset_path) is None:
+        raise _no_such_ruleset(ruleset_path)
+    sys.exit(run_report(results_file, ruleset_path, html, png, confidence, top, load_ruleset))
+
+
+@cli.command("compare")
+@click.argument("ruleset")
+@click.option("--mod", "mods", multiple=True, required=True,
+              help="A mod file, or the name of one in the ruleset's mods/ folder "
+                   "(repeatable; layered in order).")
+@click.option("-n", "--games", type=click.IntRange(2, 1_000_000), default=200,
+              show_default=True, help="Seeds to play, each on both sides.")
+@click.option("--players", "-p", type=click.IntRange(min=1), default=None)
+@click.option("--agents", "agent_spec", default="random", show_default=True,
+              help="Comma-separated agents by seat (random, greedy), or one for all.")
+@click.option("--variant", "variants", multiple=True)
+@click.option("--seed", type=_SEED, default=1, show_default=True, help="Seed of the first game.")
+@click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes.")
+@click.option("--html", type=click.Path(dir_okay=False), help="Write one self-contained page.")
+@click.option("--png", type=click.Path(file_okay=False), help="Write the plots to this folder.")
+@click.option("--out-base", type=click.Path(dir_okay=False),
+              help="Keep the base games' results here (JSON lines).")
+@click.option("--out-mod", type=click.Path(dir_okay=False),
+              help="Keep the modded games' results here (JSON lines).")
+@click.option("--confidence", type=click.FloatRange(0.5, 0.999), default=0.95,
+              show_default=True, help="Confidence level of the intervals.")
+@click.option("--top", type=click.IntRange(min=1), default=15, show_default=True,
+              help="Rows listed per card table (all are tested).")
+@click.option("--no-check", is_flag=True, help="Skip invariant checks (faster).")
+def compare_cmd(ruleset, mods, games, players, agent_spec, variants, seed, workers, html, png,
+                out_base, out_mod, confidence, top, no_check):
+    """Play the same seeds with and without mods, and say what changed, with intervals."""
+    from .lab.commands import compare as run_compare, find_mod, shipped_mods
+    base = _load(ruleset, ())
+    files = []
+    for raw in mods:
+        found = find_mod(raw, base.root)
+        if found is None:
+            known = shipped_mods(base.root)
+            raise UsageProblem(f"mod '{raw}' is neither a file nor one of {base.name}'s "
+                               f"house rules ({', '.join(known) or 'it has none'})")
+        files.append(str(found))
+    modded = _load(ruleset, tuple(files))
+    players = players or base.min_players
+    if not base.min_players <= players <= base.max_players:
+        raise UsageProblem(f"{base.name} is for {base.min_players}–{base.max_players} players")
+    kinds = _agents(agent_spec, players, False)
+    if "human" in kinds:
+        raise UsageProblem("compare plays AI agents only; 'human' is for rulebook play")
+    # where the games run: simulate()'s backend options (--backend, --address, ...) go here
+    backend = {}
+    sys.exit(run_compare(base, modded, files, games, players, kinds, list(variants), seed,
+                         workers, False if no_check else "action", html, png, out_base,
+                         out_mod, confidence, top, backend, load_ruleset))
+
+
+@cli.command("lsp")
+def lsp_cmd():
+    """Serve the language server over stdio (for editors; see docs/editors.md)."""
+    try:
+        import lsprotocol  # noqa: F401
+        import pygls  # noqa: F401
+    except ImportError:
+        click.echo("rulebook lsp needs the language server extra: pip install 'rulebook[lsp]'",
+                   err=True)
+        sys.exit(2)
+    from .lsp.server import serve
+    serve()

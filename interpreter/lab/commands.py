@@ -1,0 +1,216 @@
+"""The bodies of ``rulebook report`` and ``rulebook compare``; cli.py only declares their options.
+
+Each function checks what it was given, runs the lab, prints the tables on
+the terminal and writes the requested HTML page and PNG files. A problem
+the user can fix (a bad results line, a missing ruleset, a file that
+cannot be written, the ``report`` extra not installed) is one line with its
+place and exit 2 (1 for bad results data); never a traceback.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+EXTRA_HINT = ("the balance lab needs scipy and matplotlib: "
+              "pip install 'rulebook[report]'")
+
+
+def need_scipy() -> None:
+    """Stop with the install hint when the report extra is missing."""
+    try:
+        import numpy  # noqa: F401
+        import scipy.stats  # noqa: F401
+    except ImportError:
+        click.echo(f"error: {EXTRA_HINT}", err=True)
+        sys.exit(2)
+
+
+def need_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        click.echo(f"error: --html and --png draw plots, which need matplotlib: "
+                   "pip install 'rulebook[report]'", err=True)
+        sys.exit(2)
+
+
+def console():
+    from rich.console import Console
+    return Console(highlight=False, emoji=False)
+
+
+def report(path: str, ruleset: str | None, html: str | None, png: str | None,
+           confidence: float, top: int, load) -> int:
+    """``rulebook report``; ``load(path, mods)`` loads a ruleset (for its names)."""
+    need_scipy()
+    if html or png:
+        need_matplotlib()
+    from . import measures, names as names_mod, results, terminal
+    start = time.perf_counter()
+    try:
+        res = results.read(path)
+    except results.ResultsProblem as exc:
+        click.echo(f"error: {exc}", err=True)
+        return 1
+    names = names_mod.for_results(res, ruleset, load)
+    rep = measures.build(res, names, confidence, top)
+    rep.notes[:0] = [f"{path}:{line}: line skipped: {why}" for line, why in res.skipped]
+    if res.errors:
+        rep.notes.insert(0, f"{len(res.errors)} games stopped on a rule error and are not "
+                            "analysed: " + "; ".join(f"line {ln} (seed {seed}): {msg}"
+                                                       for ln, seed, msg in res.errors[:5])
+                         + ("; …" if len(res.errors) > 5 else ""))
+    out = console()
+    terminal.show(out, rep.tables, rep.notes)
+    written = write_outputs(rep.tables, rep.plots, rep.notes, [], html, png,
+                            f"Report: {Path(path).name}", confidence)
+    for w in written:
+        out.print(f"wrote {w}", markup=False)
+    out.print(f"{res.games} games read in {time.perf_counter() - start:.1f}s", markup=False,
+              style="dim")
+    return 0
+
+
+def write_outputs(tables, plots, notes, verdicts, html, png, title, confidence) -> list[str]:
+    """Write the plots to ``png`` (a folder) and the page to ``html``; the paths written."""
+    if not (html or png):
+        return []
+    from . import page, plots as plots_mod
+    images = plots_mod.draw(plots, confidence)
+    written = []
+    try:
+        if png:
+            folder = Path(png)
+            folder.mkdir(parents=True, exist_ok=True)
+            for name, data in images:
+                (folder / f"{name}.png").write_bytes(data)
+                written.append(str(folder / f"{name}.png"))
+        if html:
+            target = Path(html)
+            if target.parent and not target.parent.is_dir():
+                target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(page.render(title, tables, notes, verdicts, images),
+                              encoding="utf-8")
+            written.append(str(target))
+    except OSError as exc:
+        click.echo(f"error: cannot write {exc.filename or ''}: {exc.strerror or exc}",
+                   err=True)
+        sys.exit(2)
+    return written
+
+
+# ------------------------------------------------------------------ compare
+def find_mod(raw: str, ruleset_root: Path) -> Path | None:
+    """A mod given by path, or by the name of one the ruleset ships in its ``mods/`` folder.
+
+    A name is a plain file name (no folder, no ``..``), and the file it finds
+    must lie inside the ruleset's own tree, links followed.
+    """
+    from ..tree import is_inside, tree_of
+    p = Path(raw)
+    if p.is_file():
+        return p
+    if p.name != raw or raw in (".", "..") or not raw:
+        return None
+    folder = ruleset_root / "mods"
+    for candidate in (folder / raw, folder / f"{raw}.yaml", folder / f"{raw}.yml"):
+        if candidate.is_file() and is_inside(candidate, tree_of(ruleset_root)):
+            return candidate
+    return None
+
+
+def shipped_mods(ruleset_root: Path) -> list[str]:
+    return sorted(p.stem for p in (ruleset_root / "mods").glob("*.yaml"))
+
+
+def _play(rs, mods, games, players, kinds, variants, seed, workers, check, out_path,
+          backend, progress, label) -> None:
+    """Play one side's games and write its results file (the lines ``simulate --out`` writes)."""
+    import json
+
+    from ..engine.results import results_context
+    from ..engine.simulate import simulate
+    context = results_context(rs, variants, players)
+    task = progress.add_task(label, total=games)
+    with open(out_path, "w", encoding="utf-8") as fh:
+        for summary in simulate(str(rs.root), list(mods), games, players, kinds,
+                                list(variants), seed=seed, workers=workers, check=check,
+                                progress=lambda: progress.advance(task), **backend):
+            fh.write(json.dumps({**context, **summary.to_dict()}) + "\n")
+
+
+def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, workers, check,
+            html, png, out_base, out_mod, confidence, top, backend, load) -> int:
+    """``rulebook compare``: play both sides, read them back, print what changed.
+
+    ``backend`` holds the options for where the games run (``simulate()``'s
+    keyword arguments beyond the games themselves), passed through as given.
+    """
+    import tempfile
+
+    from rich.progress import Progress
+
+    from . import names as names_mod, paired, results, terminal
+    need_scipy()
+    if html or png:
+        need_matplotlib()
+    out = console()
+    paths = []
+    with tempfile.TemporaryDirectory(prefix="rulebook-compare-") as tmp:
+        for given, default in ((out_base, "base.jsonl"), (out_mod, "mods.jsonl")):
+            if given:
+                from ..engine.saves import SaveProblem, prepare
+                try:
+                    paths.append(prepare(given))
+                except SaveProblem as exc:
+                    click.echo(f"error: {exc}", err=True)
+                    return 2
+            else:
+                paths.append(Path(tmp) / default)
+        start = time.perf_counter()
+        try:
+            with Progress(console=out, transient=True) as progress:
+                _play(base_rs, [], games, players, kinds, variants, seed, workers, check,
+                      paths[0], backend, progress, f"{base_rs.name}: {games} games")
+                _play(mod_rs, mods, games, players, kinds, variants, seed, workers, check,
+                      paths[1], backend, progress, f"with the mods: {games} games")
+        except OSError as exc:
+            click.echo(f"error: cannot write {exc.filename or ''}: {exc.strerror or exc}",
+                       err=True)
+            return 2
+        wall = time.perf_counter() - start
+        try:
+            base, mod = results.read(paths[0]), results.read(paths[1])
+        except results.ResultsProblem as exc:
+            click.echo(f"error: {exc}", err=True)
+            return 1
+    names = names_mod.Names(mod_rs)
+    cmp = paired.build(base, mod, paired.pairs_by_seed(base, mod), names, confidence, top)
+    mod_names = ", ".join(names_mod.mod_name(m) for m in mods)
+    head = (f"{base_rs.name} against {base_rs.name} with {mod_names}: {cmp.pairs} paired "
+            f"games ({games} seeds from {seed}, {players} players, agents "
+            f"{', '.join(kinds)}) in {wall:.0f}s")
+    for side, res in (("base", base), ("with the mods", mod)):
+        if res.errors:
+            cmp.notes.insert(0, f"{len(res.errors)} games {side} stopped on a rule error "
+                                f"and are left out (first: seed {res.errors[0][1]}: "
+                                f"{res.errors[0][2]})")
+    terminal.show(out, cmp.tables, cmp.notes)
+    out.print()
+    from rich.text import Text
+
+    from ..safe_text import visible
+    out.print(Text(visible(head), style="bold"))
+    for line in cmp.verdicts:
+        out.print(Text("  " + visible(line)))
+    for w in write_outputs(cmp.tables, cmp.plots, cmp.notes, [head] + cmp.verdicts, html, png,
+                           f"Compare: {base_rs.name} with {mod_names}", confidence):
+        out.print(f"wrote {w}", markup=False)
+    for given, path in ((out_base, paths[0]), (out_mod, paths[1])):
+        if given:
+            out.print(f"wrote {path}", markup=False)
+    return 0

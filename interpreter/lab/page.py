@@ -1,0 +1,74 @@
+"""Write a lab run as one self-contained HTML page.
+
+The page holds the same tables as the terminal, the verdicts and notes, and
+every plot as a PNG inlined in base64; its CSS is inline and it links to
+nothing and runs no script, so it can be mailed or archived as one file.
+Every string from a results file or a ruleset (card names come from rule
+files strangers write) goes through :func:`html.escape`.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+
+from .table import Table
+
+_CSS = """
+body { font-family: sans-serif; margin: 2em; color: #222; max-width: 70em; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.1em; margin-top: 1.6em; }
+table { border-collapse: collapse; margin: 0.5em 0; }
+th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+th { background: #f0f0f0; }
+p.note { color: #555; font-size: 0.9em; margin: 0.2em 0 1em; }
+ul.verdicts li { margin: 0.2em 0; }
+img { max-width: 100%; margin: 0.5em 0; display: block; }
+"""
+
+_CAPTIONS = {
+    "scores_by_seat": "Final score by seat: the box holds the middle half of the games, the "
+                      "line inside is the median, the triangle the mean, the whiskers the "
+                      "usual range and the dots the outliers.",
+    "score_parts": "Points from each scoring entry, drawn the same way.",
+    "lengths": "How many games lasted each number of rounds and of decisions.",
+    "seat_rates": "Win rate of each seat: the dot is the rate, the bar its interval.",
+    "agent_rates": "Win rate of each agent, with its interval.",
+    "top_items": "The largest effects: the win rate of players who had the item minus that "
+                 "of those who did not, with its interval; a bar that crosses the grey line "
+                 "is compatible with no effect.",
+    "changes": "Each change with its interval; a bar that crosses the grey line is "
+               "compatible with no change.",
+}
+
+
+def render(title: str, tables: list[Table], notes, verdicts, images) -> str:
+    e = html.escape
+    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+           f"<title>{e(title)}</title><style>{_CSS}</style></head><body>",
+           f"<h1>{e(title)}</h1>"]
+    if verdicts:
+        out.append("<h2>Verdict</h2><ul class=\"verdicts\">")
+        out += [f"<li>{e(v)}</li>" for v in verdicts]
+        out.append("</ul>")
+    for t in tables:
+        out.append(f"<h2>{e(t.title)}</h2><table>")
+        if any(t.columns):
+            out.append("<tr>" + "".join(f"<th>{e(c)}</th>" for c in t.columns) + "</tr>")
+        for row in t.text_rows():
+            out.append("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>")
+        out.append("</table>")
+        if t.note:
+            out.append(f'<p class="note">{e(t.note)}</p>')
+    if images:
+        out.append("<h2>Plots</h2>")
+    for name, data in images:
+        encoded = base64.b64encode(data).decode("ascii")
+        caption = _CAPTIONS.get(name, "")
+        out.append(f'<img alt="{e(caption or name)}" src="data:image/png;base64,{encoded}">')
+        if caption:
+            out.append(f'<p class="note">{e(caption)}</p>')
+    for note in notes:
+        out.append(f'<p class="note">{e(note)}</p>')
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,104 @@
+"""Draw the lab's plots as PNG images with matplotlib (the Agg backend: no display needed).
+
+:func:`draw` takes the plot data a report or a comparison gathered and
+returns ``(name, png bytes)`` pairs, in a fixed order, for whichever plots
+have data: score distributions by seat, points by scoring entry, game
+length, win rate by seat and by agent with interval bars, and the forest
+plot of the largest effects (a difference and its interval per row, with
+the line of no effect). Only this module imports matplotlib.
+"""
+
+from __future__ import annotations
+
+import io
+
+
+def draw(plots: dict, confidence: float) -> list[tuple[str, bytes]]:
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+    images = []
+    makers = (("scores_by_seat", _distributions, "Score by seat", "score"),
+              ("score_parts", _distributions, "Points by scoring entry", "points"),
+              ("lengths", _lengths, "Game length", ""),
+              ("seat_rates", _rates, "Win rate by seat", "win rate"),
+              ("agent_rates", _rates, "Win rate by agent", "win rate"),
+              ("top_items", _forest, "", ""),
+              ("changes", _forest, "", ""))
+    with matplotlib.rc_context({"figure.dpi": 100, "font.size": 9,
+                                "svg.hashsalt": "rulebook", "path.simplify": True}):
+        for key, maker, title, label in makers:
+            data = plots.get(key)
+            if not data:
+                continue
+            fig = maker(plt, data, title, label, confidence)
+            if fig is None:
+                continue
+            buf = io.BytesIO()
+            fig.savefig(buf, format="png", bbox_inches="tight",
+                        metadata={"Software": None})
+            plt.close(fig)
+            images.append((key, buf.getvalue()))
+    return images
+
+
+def _distributions(plt, groups, title, label, confidence):
+    groups = [(name, x) for name, x in groups if len(x)]
+    if not groups:
+        return None
+    fig, ax = plt.subplots(figsize=(7, 0.5 * len(groups) + 1.5))
+    ax.boxplot([x for _, x in groups], vert=False, showmeans=True)
+    ax.set_yticks(range(1, len(groups) + 1), [name for name, _ in groups])
+    ax.invert_yaxis()
+    ax.set_xlabel(label)
+    ax.set_title(title)
+    return fig
+
+
+def _lengths(plt, groups, title, label, confidence):
+    fig, axes = plt.subplots(1, len(groups), figsize=(4 * len(groups), 3), squeeze=False)
+    for ax, (name, x) in zip(axes[0], groups):
+        ax.hist(x, bins=min(30, max(1, len(set(x.tolist())))), color="#4a7ab5")
+        ax.set_title(name)
+        ax.set_ylabel("games")
+    fig.suptitle(title)
+    return fig
+
+
+def _rates(plt, rates, title, label, confidence):
+    rates = [(name, e) for name, e in rates if e is not None]
+    if not rates:
+        return None
+    fig, ax = plt.subplots(figsize=(7, 0.45 * len(rates) + 1.5))
+    ys = list(range(len(rates)))
+    values = [100 * e.value for _, e in rates]
+    low = [100 * (e.value - e.low) for _, e in rates]
+    high = [100 * (e.high - e.value) for _, e in rates]
+    ax.errorbar(values, ys, xerr=[low, high], fmt="o", capsize=4, color="#4a7ab5")
+    ax.set_yticks(ys, [name for name, _ in rates])
+    ax.invert_yaxis()
+    ax.set_xlabel(f"{label} (%), with {confidence:.0%} intervals")
+    ax.set_title(title)
+    return fig
+
+
+def _forest(plt, data, title, label, confidence):
+    """One row per effect: the difference and its interval, and the line of no effect."""
+    title, rows = data[0], data[1]
+    unit = data[2] if len(data) > 2 else "win-rate difference (points)"
+    scale = data[3] if len(data) > 3 else 100
+    rows = [(name, d) for name, d in rows if d is not None][:20]
+    if not rows:
+        return None
+    fig, ax = plt.subplots(figsize=(7, 0.35 * len(rows) + 1.5))
+    ys = list(range(len(rows)))
+    values = [scale * d.value for _, d in rows]
+    low = [scale * (d.value - d.low) for _, d in rows]
+    high = [scale * (d.high - d.value) for _, d in rows]
+    ax.errorbar(values, ys, xerr=[low, high], fmt="s", capsize=3, color="#b5504a")
+    ax.axvline(0, color="grey", linewidth=1)
+    ax.set_yticks(ys, [name for name, _ in rows])
+    ax.invert_yaxis()
+    ax.set_xlabel(f"{unit}, with {confidence:.0%} intervals")
+    ax.set_title(title)
+    return fig

@@ -1,0 +1,30 @@
+"""Print lab tables on a terminal, as rich tables.
+
+Every cell comes from a results file or a ruleset, which strangers may
+have written, so each goes through :func:`visible` and is printed as plain
+text (never as rich markup).
+"""
+
+from __future__ import annotations
+
+from ..safe_text import visible
+
+
+def show(console, tables, notes=(), verdicts=()) -> None:
+    from rich.table import Table as RichTable
+    from rich.text import Text
+    for t in tables:
+        table = RichTable(title=Text(visible(t.title)), title_justify="left",
+                          show_header=any(c for c in t.columns))
+        for i, col in enumerate(t.columns):
+            table.add_column(Text(visible(col)), justify="left" if i == 0 else "right")
+        for row in t.text_rows():
+            table.add_row(*(Text(visible(c)) for c in row))
+        if t.note:
+            table.caption = Text(visible(t.note))
+            table.caption_justify = "left"
+        console.print(table)
+    for line in verdicts:
+        console.print(Text(visible(line)))
+    for note in notes:
+        console.print(Text(visible(note), style="dim"))
