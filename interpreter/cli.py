@@ -963,9 +963,8 @@ def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers,
         except OSError as exc:
             raise UsageProblem(f"--out: cannot write '{out}': {exc.strerror or exc}") from None
     # every line says what was played, so it can be read on its own
-    context = {"ruleset": {"id": rs.id, "version": rs.version,
-                           "content_hash": rs.content_hash},
-               "mods": list(rs.mods), "variants": list(variants), "players": players}
+    from .engine.results import results_context
+    context = results_context(rs, variants, players)
     console = Console(highlight=False, emoji=False)
     with Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"{rs.name}: {games} games", total=games)

@@ -20,7 +20,7 @@ from .yamlload import Document
 COMPONENT_LISTS = ("resources", "card_resources", "tags", "card_types", "markers", "blocks",
                    "tracks", "zones", "tiles", "boards", "events", "modifiers", "card_fields")
 FLOW_LISTS = ("phases", "actions", "procedures", "functions", "scoring", "variants", "triggers",
-              "invariants")
+              "invariants", "features")
 FLOW_SINGLES = ("setup", "rounds", "end", "tie_breaks", "evaluation")
 
 

@@ -20,7 +20,7 @@ for _s in ("resources", "card_resources", "tags", "card_types", "markers", "bloc
            "zones", "tiles", "boards", "events", "modifiers", "card_fields"):
     ITEM_SCHEMA[_s] = f"components.schema.json#/properties/{_s}/items"
 for _s in ("actions", "procedures", "functions", "phases", "scoring", "variants", "triggers",
-           "invariants"):
+           "invariants", "features"):
     ITEM_SCHEMA[_s] = f"flow.schema.json#/properties/{_s}/items"
 
 

@@ -11,13 +11,14 @@ content hash. All errors of the run are collected; if there are any, a
 from __future__ import annotations
 
 import gc
+import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from . import loadcache
-from .assemble import Assembler, display_path  # noqa: F401  (display_path: for callers)
+from .assemble import Assembler, display_path, hash_text  # noqa: F401  (display_path: for callers)
 from .entries import (COMPONENT_LISTS, FLOW_LISTS, FLOW_SINGLES, Entry,  # noqa: F401
                       PatchedEntry)
 from .errors import Diagnostics, RulebookError, suggest
@@ -66,6 +67,8 @@ class Ruleset:
     code: dict[tuple, Callable]
     asts: dict[tuple, Any] = field(repr=False, default_factory=dict)
     explainers: dict[tuple, Callable] = field(repr=False, default_factory=dict)
+    # each mod layered in: its id, its file as given and the hash of its text
+    mod_info: list[dict] = field(default_factory=list)
 
     @property
     def words(self):
@@ -259,7 +262,11 @@ class _Builder:
             content_hash=self.asm.hasher.hexdigest(), table=self.table,
             sections=self.sections, singles=self.singles,
             constants={k: e.data for k, e in self.constants.items()},
-            adjacency=self.adjacency, code=self.code, asts=self.asts)
+            adjacency=self.adjacency, code=self.code, asts=self.asts,
+            mod_info=[{"id": d.data.get("id") if isinstance(d.data, dict) else None,
+                       "file": d.file,
+                       "content_hash": hashlib.sha256(hash_text(d.text)).hexdigest()}
+                      for d in mod_docs])
 
     def install(self, cached: loadcache.Cached) -> None:
         """Take the checked trees of a cached load and compile them as a fresh load does."""
@@ -407,6 +414,7 @@ class _Builder:
     def _label(self, e: Entry, part: str | None = None) -> str:
         noun = {"cards": "card", "actions": "action", "procedures": "procedure",
                 "functions": "function", "phases": "phase", "scoring": "scoring",
+                "features": "feature",
                 "tracks": "track", "tiles": "tile", "resources": "resource",
                 "triggers": "trigger", "variants": "variant", "zones": "zone",
                 "boards": "board"}.get(e.section, e.section)
@@ -585,6 +593,23 @@ class _Builder:
                        "the action's condition")
         self._effect(key + ("do",), e, path + ("do",), Context(label, variables=dict(base)))
 
+    def _feature(self, ident: str, e: Entry, base: dict) -> None:
+        """A per-player value recorded at game end, once per element of 'each' if given."""
+        label = self._label(e)
+        if ("each" in e.data) != ("as" in e.data):
+            self.diags.error("RB404", "'each' and 'as' go together: 'each' lists what the "
+                             "feature is recorded for, 'as' names one of them",
+                             e.key_span("each" if "each" in e.data else "as"), context=label)
+            return
+        if "each" in e.data:
+            self._expr(("feature", ident, "each"), e, ("each",),
+                       Context(label + " list", False, False, dict(base)), T.list_of(T.ANY),
+                       "the list of 'each'")
+            kind = getattr(self.asts.get(("feature", ident, "each")), "type", None)
+            base[e.data["as"]] = kind.elem if isinstance(kind, T.ListType) else T.ANY
+        self._expr(("feature", ident), e, ("value",), Context(label, False, False, dict(base)),
+                   T.ANY, "the feature's value")
+
     def check_effects(self) -> None:
         you = {"you": T.PLAYER}
         for ident, e in self.sections["resources"].items():
@@ -694,6 +719,8 @@ class _Builder:
         for ident, e in self.sections["scoring"].items():
             self._expr(("scoring", ident), e, ("points",),
                        Context(self._label(e), False, False, dict(you)), T.INT, "the points")
+        for ident, e in self.sections["features"].items():
+            self._feature(ident, e, dict(you))
         for ident, e in self.sections["cards"].items():
             self._check_card(ident, e)
         self.checker.finish()  # what needs an acting player, run where there is none

@@ -282,10 +282,14 @@ def test_simulate_jsonl_lines_say_what_was_played(capsys, tmp_path):
     expected = load_ruleset(TINY, [str(mod)])
     for line in out_file.read_text(encoding="utf-8").splitlines():
         g = json.loads(line)
-        assert g["ruleset"] == {"id": "tiny", "version": expected.version,
+        assert g["format"] == 1
+        assert g["ruleset"] == {"id": "tiny", "name": expected.name, "version": expected.version,
                                 "content_hash": expected.content_hash}
         assert g["players"] == 2 and g["variants"] == []
-        assert len(g["mods"]) == 1 and g["mods"][0].endswith("richer.yaml")
+        [m] = g["mods"]
+        assert m["id"] == "richer" and m["file"].endswith("richer.yaml")
+        text = mod.read_text(encoding="utf-8").encode()
+        assert m["content_hash"] == __import__("hashlib").sha256(text).hexdigest()
     assert expected.content_hash != load_ruleset(TINY).content_hash  # the mod counts
 
 

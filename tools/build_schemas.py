@@ -230,6 +230,12 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
             "refill_from": ref("id", "The zone shuffled in when this one runs out."),
             "in_play": boolean("Cards here are in play: their triggers, modifiers and "
                                "actions are active, and their victory points count."),
+            "records": string("What simulation results record when a card moves in: "
+                              "'played' (it entered play), 'gained' (it came into a "
+                              "player's hands) or 'none'. A card is credited to the zone's "
+                              "owner, or for a shared zone to the player whose effect moved "
+                              "it. Default: 'played' for in_play zones, else 'none'.",
+                              enum=["played", "gained", "none"]),
         }, required=["id"])),
     "tiles": arr("Tile types that can be placed on board spaces.", obj(
         "A tile type.", {
@@ -386,6 +392,20 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
             "description": ref("description", "How it scores."),
             "points": ref("expression", "The points of player 'you'."),
         }, required=["id", "points"])),
+    "features": arr("What to record about each player at the end of every game, for "
+                    "simulation results and balance reports (simulate --out, report, "
+                    "compare).", obj(
+        "A per-player feature recorded at game end.", {
+            "id": ref("id", "The feature's id in the results file."),
+            "name": ref("name", "Its name in reports."),
+            "description": ref("description", "What it tells."),
+            "each": ref("expression", "A list: the feature is recorded once for each "
+                        "element (named by 'as'), as one value per element."),
+            "as": ref("id", "The name 'value' gives the element of 'each'."),
+            "value": ref("expression", "The value for player 'you' at the end of the game: "
+                         "a card, an id, a list of them, a number, a truth value or a "
+                         "player."),
+        }, required=["id", "value"])),
     "end": obj("How the game ends.", {
         "then": ref("effect", "What happens after the last round, before scoring."),
         "winner": string("'highest' score (default) or 'lowest'.", enum=["highest", "lowest"]),
@@ -490,7 +510,7 @@ MOD = obj("A mod or house rule: changes layered over a ruleset.", {
                                "markers", "blocks", "tracks", "zones", "tiles", "boards",
                                "events", "modifiers", "card_fields", "actions", "procedures",
                                "functions", "phases", "scoring", "variants", "triggers",
-                               "invariants", "flow"]),
+                               "invariants", "features", "flow"]),
             "id": ref("id", "The entry's id (for replace, patch, remove; set_constant: "
                       "the constant; in 'flow': setup, rounds, end, tie_breaks or "
                       "evaluation)."),

@@ -199,12 +199,20 @@ class CardsMixin:
     def put(self, card, zone, player, slot):
         self.zmemo = None  # cards move: what was read from the zones is out of date
         c = self.state.card_w(card)
+        key = self._zone_key(zone, player)
+        records = self.zone_records[zone]
+        if records != "none" and (self.zone_records[c.zone] != records
+                                  or c.zone_owner != key[1]):
+            # a card entering play or a player's hands: credited to the zone's owner,
+            # or for a shared zone to the player whose effect moved it
+            seat = key[1] if key[1] != NO_OWNER else player
+            if seat is not None and seat >= 0:
+                self.state.tally[(records, seat, c.def_id)] += 1
         was = self.zone_decl[c.zone].get("visibility", "public")
         was_public = was == "public"
         if was in ("hidden", "count"):
             self.reveals += 1
         self.state.zones[(c.zone, c.zone_owner)].remove(card)
-        key = self._zone_key(zone, player)
         cards = self.state.zones[key]
         if slot and slot > 0:
             cards.insert(min(slot - 1, len(cards)), card)

@@ -33,6 +33,7 @@ class Result:
     tie_values: list[list[int]] = field(default_factory=list)
     ranks: list[str | None] = field(default_factory=list)
     finished: bool = True
+    score_parts: list[dict] = field(default_factory=list)  # per seat: scoring entry id -> points
 
 
 @dataclass
@@ -476,6 +477,10 @@ class FlowRunner:
             raise
         g.release_log(keep=True)
         g.context, g.hand_prompt = "", None
+        if pick.card is None:
+            g.state.tally[("action", seat, pick.key.split(":")[1])] += 1
+        else:
+            g.state.tally[("card_action", seat, g.state.cards[pick.card].def_id)] += 1
         if g.check_actions:
             from .invariants import check_invariants
             check_invariants(g)
@@ -486,10 +491,11 @@ class FlowRunner:
 
     # ----------------------------------------------------------- scoring
     def score_of(self, seat: int) -> tuple[int, dict]:
+        """The seat's total and its points by scoring entry id."""
         g = self.game
         parts = {}
-        for sid, entry in self.rs.sections["scoring"].items():
-            parts[entry.data.get("name", sid)] = g.run_code(("scoring", sid), g.frame(seat))
+        for sid in self.rs.sections["scoring"]:
+            parts[sid] = g.run_code(("scoring", sid), g.frame(seat))
         return sum(parts.values()), parts
 
     def evaluate(self, seat: int) -> int:
@@ -500,11 +506,13 @@ class FlowRunner:
 
     def score(self) -> Result:
         g = self.game
-        scores, breakdown = [], []
+        scores, breakdown, by_id = [], [], []
+        names = {sid: e.data.get("name", sid) for sid, e in self.rs.sections["scoring"].items()}
         for seat in range(g.n):
             total, parts = self.score_of(seat)
             scores.append(total)
-            breakdown.append(parts)
+            by_id.append(parts)
+            breakdown.append({names[sid]: points for sid, points in parts.items()})
         ties = [[g.run_code(("flow", "tie_break", i), g.frame(seat))
                  for i in range(len(self.flow.get("tie_breaks", []) or []))]
                 for seat in range(g.n)]
@@ -531,7 +539,7 @@ class FlowRunner:
         if not finished:
             winners = []  # a game stopped short of its end has scores but no winner
         return Result(scores, breakdown, winners, g.state.round, len(g.record),
-                      g.state.digest(), solo, ties, ranks, finished)
+                      g.state.digest(), solo, ties, ranks, finished, by_id)
 
 
 BIG_TURN = 10 ** 6

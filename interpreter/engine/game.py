@@ -107,6 +107,9 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self.card_fields_default = {fid: e.data.get("default")
                                     for fid, e in comp.sections["card_fields"].items()}
         self.in_play_zones = {z for z, d in self.zone_decl.items() if d.get("in_play")}
+        # what simulation results record when a card moves into each zone
+        self.zone_records = {z: d.get("records", "played" if d.get("in_play") else "none")
+                             for z, d in self.zone_decl.items()}
         # read at every effect step: worked out once from the declarations (never changed)
         self.zone_scope = {z: d.get("scope", "shared") for z, d in self.zone_decl.items()}
         self.player_tracks = {t for t, d in self.track_decl.items() if d.get("scope") == "player"}

@@ -29,6 +29,14 @@ class GameSummary:
     solo_won: bool | None = None
     ranks: list = field(default_factory=list)
     finished: bool = True
+    # per seat (see engine/results.py): points by scoring entry, the cards that
+    # entered play and came into hand, the actions taken, the declared features
+    score_parts: list = field(default_factory=list)
+    played: list = field(default_factory=list)
+    gained: list = field(default_factory=list)
+    actions: list = field(default_factory=list)
+    card_actions: list = field(default_factory=list)
+    features: list = field(default_factory=list)
 
     def to_dict(self) -> dict:
         """One JSON line of ``simulate --out``: seats are numbered from 1, as on screen.
@@ -48,6 +56,8 @@ def _init(path: str, mods: list[str]) -> None:
 
 def play_one(args) -> GameSummary:
     seed, players, agents, variants, check = args
+    from ..lang.runtime import RuleRuntimeError
+    from .results import game_facts
     from .session import GameError, build_game, run
     try:
         game = build_game(_RULESET, players, seed, agents, tuple(variants))
@@ -58,9 +68,16 @@ def play_one(args) -> GameSummary:
         result = run(game, check=check)
     except GameError as exc:
         return GameSummary(seed, agents, error=str(exc), decisions=len(game.record))
+    try:
+        facts = game_facts(game, result)
+    except RuleRuntimeError as exc:
+        return GameSummary(seed, agents, result.scores, result.winners, result.rounds,
+                           result.decisions, result.final_hash,
+                           f"a feature could not be worked out: {exc.message}",
+                           result.solo_won, result.ranks, result.finished)
     return GameSummary(seed, agents, result.scores, result.winners, result.rounds,
                        result.decisions, result.final_hash, None, result.solo_won, result.ranks,
-                       result.finished)
+                       result.finished, **facts)
 
 
 def simulate(path: str, mods: list[str], games: int, players: int, agents: list[str],

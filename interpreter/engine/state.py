@@ -70,6 +70,9 @@ class State:
     phase: str = ""
     turn_seat: int = NO_OWNER
     history: Counter = field(default_factory=Counter)
+    # what each seat did, for simulation results: (what, seat, id) -> times, where
+    # what is "played", "gained", "action" or "card_action"; not part of the digest
+    tally: Counter = field(default_factory=Counter)
     used: set = field(default_factory=set)  # (what, seat, scope key)
     claimed: set = field(default_factory=set)  # one-time rewards taken
     passed: set = field(default_factory=set)
@@ -111,6 +114,7 @@ class State:
         new.phase = self.phase
         new.turn_seat = self.turn_seat
         new.history = Counter(self.history)
+        new.tally = Counter(self.tally)
         new.used = set(self.used)
         new.claimed = set(self.claimed)
         new.passed = set(self.passed)
