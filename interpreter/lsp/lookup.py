@@ -1,0 +1,129 @@
+"""Hover and go-to-definition: what a name under the cursor is, and where it is declared.
+
+A name is looked up in the ruleset the file is checked in (with its mods,
+so a mod's file reaches into its target ruleset): a builtin shows its
+signature and documentation, a card its rendered text (the words players
+read, made by :mod:`interpreter.cardtext`), a procedure or function its
+signature, description and phrase, and any other declared name its kind,
+its name and where it is declared. Definitions are the places of the
+declarations, in whichever file of the ruleset they are.
+"""
+
+from __future__ import annotations
+
+from ..lang.builtins import AGGREGATES, BUILTINS
+from ..span import Span
+from .complete import aggregate_doc, builtin_doc, callable_signature, words
+from .locate import place_at, word_at
+
+# declaration lists whose entries are looked up by id when the name is no symbol
+SECTIONS = {"actions": "action", "events": "event", "variants": "variant", "phases": "phase",
+            "scoring": "scoring rule", "invariants": "invariant", "boards": "board"}
+
+
+def _entry_span(entry) -> Span | None:
+    try:
+        return entry.span("id") if isinstance(entry.data, dict) else entry.span()
+    except Exception:  # an entry made by a mod with no place of its own
+        return None
+
+
+def declarations(rs, name: str, kinds: tuple[str, ...] = ()) -> list[tuple[str, Span]]:
+    """(kind, place) of every declaration of ``name``, those of ``kinds`` first."""
+    out: list[tuple[str, Span]] = []
+    canonical = name
+    for sym in rs.table.candidates(name):
+        if sym.canonical:
+            canonical = sym.canonical
+        span = sym.span
+        if sym.kind == "card" and name in rs.cards:
+            span = _entry_span(rs.cards[name]) or span
+        if span is not None:
+            out.append((sym.kind, span))
+    if canonical != name:
+        out += [(k, s) for k, s in declarations(rs, canonical) if (k, s) not in out]
+    for section, kind in SECTIONS.items():
+        entry = rs.sections.get(section, {}).get(name)
+        if entry is not None:
+            span = _entry_span(entry)
+            if span is not None and (kind, span) not in out:
+                out.append((kind, span))
+    out.sort(key=lambda ks: 0 if ks[0] in kinds else 1)
+    return out
+
+
+def _card_hover(rs, ident: str) -> str:
+    from ..cardtext import catalogue_entry, facts_line
+    try:
+        entry = catalogue_entry(rs, ident)
+    except Exception:  # a card whose effects do not check yet: its printed facts only
+        data = rs.cards[ident].data
+        return f"**{data.get('name', ident)}** (card)"
+    head = f"**{entry['name']}** (card)"
+    facts = facts_line(entry)
+    out = [head] + ([facts] if facts else []) + ["", *entry["lines"]]
+    return "\n\n".join(x for x in out if x is not None)
+
+
+def _callable_hover(rs, name: str, kind: str) -> str:
+    c = rs.table.callables[name]
+    entry = rs.sections[kind + "s"].get(name)
+    out = [f"```\n{callable_signature(c)}\n```", f"{kind}"]
+    if entry is not None:
+        if entry.get("description"):
+            out.append(str(entry.get("description")))
+        if entry.get("phrase"):
+            out.append(f"Reads: “{entry.get('phrase')}”")
+    return "\n\n".join(out)
+
+
+def hover_text(rs, text: str, line: int, col: int) -> str | None:
+    """Markdown for the name at the 0-based (line, col), or None."""
+    name = word_at(text, line, col)
+    if not name or rs is None:
+        return None
+    place = place_at(text, line, col)
+    parts = []
+    if place.in_effect and place.dotted is None:
+        if name in BUILTINS:
+            parts.append(builtin_doc(BUILTINS[name]))
+        elif name in AGGREGATES:
+            parts.append(aggregate_doc(AGGREGATES[name]))
+    if name in rs.cards:
+        parts.append(_card_hover(rs, name))
+    for sym in rs.table.candidates(name):
+        if sym.kind == "card":
+            continue
+        if sym.kind in ("procedure", "function") and name in rs.table.callables:
+            parts.append(_callable_hover(rs, name, sym.kind))
+            continue
+        data = sym.data if isinstance(sym.data, dict) else {}
+        line_ = f"**{name}**: {words(sym.kind)}"
+        if sym.canonical:
+            line_ += f" (plural of {sym.canonical})"
+        if data.get("name") and data["name"] != name:
+            line_ += f", “{data['name']}”"
+        if data.get("description"):
+            line_ += f"\n\n{data['description']}"
+        parts.append(line_)
+    if not parts:
+        for section, kind in SECTIONS.items():
+            entry = rs.sections.get(section, {}).get(name)
+            if entry is not None:
+                desc = entry.get("description") or entry.get("name") or ""
+                parts.append(f"**{name}**: {kind}" + (f"\n\n{desc}" if desc else ""))
+    return "\n\n---\n\n".join(parts) if parts else None
+
+
+def definition(rs, text: str, line: int, col: int) -> list[Span]:
+    """The declarations of the name at the 0-based (line, col)."""
+    name = word_at(text, line, col)
+    if not name or rs is None:
+        return []
+    place = place_at(text, line, col)
+    found = declarations(rs, name, place.value_kinds)
+    if place.value_kinds:
+        wanted = [s for k, s in found if k in place.value_kinds]
+        if wanted:
+            return wanted
+    return [s for _, s in found]

@@ -1,0 +1,245 @@
+"""Which ruleset an open file belongs to, and that ruleset loaded with the unsaved buffers.
+
+An editor's file is a rule file of some ruleset (found by walking up to the
+nearest ``ruleset.yaml``, as ``rulebook validate FILE`` does), a mod (whose
+``target:`` names a ruleset id, looked up in the ruleset the mod lies in,
+then the rulesets of the editor's workspace folders, then the shipped ones:
+never as a path), or neither. :class:`Project` is one ruleset together with
+the mods layered on it; :meth:`Project.load` runs the loader's own stages
+(the same :class:`~interpreter.assemble.Assembler` and builder that
+``validate`` uses) with the editor's open buffers read in place of the
+files on disk, keeps the result even when it has errors (so names can still
+be completed), and sorts every diagnostic by the file it points into. The
+assembler keeps every read inside the ruleset's tree, as it always does.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import schema as schemas
+from ..assemble import Assembler, display_path
+from ..errors import Diagnostic, Diagnostics, suggest
+from ..paths import RULESET_FILE, find_ruleset, shipped_rulesets
+from ..span import Span
+from ..yamlload import Document, load_yaml
+
+
+@functools.lru_cache(maxsize=4096)
+def _norm(path: str, cwd: str) -> str:
+    return os.path.realpath(os.path.join(cwd, path))
+
+
+def norm(path: str | os.PathLike) -> str:
+    """One spelling for a file, however it is named: what buffers and spans are keyed by."""
+    return _norm(os.fspath(path), os.getcwd())
+
+
+def head_value(text: str, key: str) -> str | None:
+    """A top-level ``key: value`` of YAML text, read without parsing it."""
+    for line in text.splitlines()[:400]:
+        if line.startswith(f"{key}:"):
+            return line.split(":", 1)[1].split("#", 1)[0].strip().strip("'\"") or None
+    return None
+
+
+class OverlayAssembler(Assembler):
+    """The loader's assembler, reading open buffers instead of the files they were opened from."""
+
+    def __init__(self, diags: Diagnostics, root: Path, overlay: dict[str, str]):
+        super().__init__(diags, root)
+        self.overlay = overlay
+        self.kinds: dict[str, tuple[Document, str]] = {}
+
+    def _read(self, path: Path, name: str) -> Document | None:
+        return load_yaml(path, self.diags, name, text=self.overlay.get(norm(path)))
+
+    def document(self, path, real, expected):
+        doc = self._read(path, display_path(path))
+        if doc is None:
+            return None
+        self.count(real, doc)
+        kind = schemas.check_kind(doc, self.diags, expected)
+        if kind is None:
+            return None
+        if kind in ("mod", "scenarios"):
+            how = "pass it with --mod" if kind == "mod" else "put it in scenarios/"
+            self.diags.error("RB404", f"a {kind} file cannot be included in a ruleset; {how} "
+                             "instead", doc.span(("kind",)))
+            return None
+        if not schemas.validate(doc, kind, self.diags):
+            return None
+        self.kinds[norm(path)] = (doc, kind)
+        return doc, kind
+
+    def load_mod(self, mod: str) -> None:
+        doc = self._read(Path(mod), display_path(Path(mod)))
+        if doc is None:
+            return
+        if schemas.check_kind(doc, self.diags, "mod") and schemas.validate(doc, "mod",
+                                                                          self.diags):
+            self.count_mod(doc)
+            self.kinds[norm(mod)] = (doc, "mod")
+
+
+@dataclass
+class Loaded:
+    """One load of a project: the ruleset (None if it could not be built) and its findings."""
+
+    ruleset: object | None
+    diagnostics: dict[str, list[Diagnostic]]  # normalised file -> its diagnostics
+    documents: dict[str, tuple[Document, str]]  # normalised file -> (document, kind)
+    clean_files: bool  # no file-level error (YAML, schema, includes)
+    texts: dict[str, str] = field(default_factory=dict)  # the buffer texts it was made from
+
+
+def by_file(diags: list[Diagnostic], into: dict[str, list[Diagnostic]] | None = None
+            ) -> dict[str, list[Diagnostic]]:
+    out = into if into is not None else {}
+    for d in diags:
+        if d.span is not None:
+            out.setdefault(norm(d.span.file), []).append(d)
+    return out
+
+
+class Project:
+    """A ruleset and the mods on it, as the editor's files see it; loads are serialised."""
+
+    def __init__(self, manifest: Path, mods: tuple[str, ...] = ()):
+        self.manifest = manifest
+        self.root = Path(norm(manifest.parent))
+        self.mods = mods
+        self.loaded: Loaded | None = None
+        self.good = None  # the last ruleset that was built, for names while a file is broken
+        self.lock = threading.Lock()
+
+    @property
+    def key(self) -> tuple:
+        return (norm(self.manifest), self.mods)
+
+    def owns(self, path: str) -> bool:
+        p = norm(path)
+        return p.startswith(str(self.root) + os.sep) or p in {norm(m) for m in self.mods}
+
+    def load(self, overlay: dict[str, str]) -> Loaded:
+        """Load and check the whole project with ``overlay`` (normalised path -> text)."""
+        from ..ruleset import _Builder  # the loader's own builder: the same checks as validate
+        with self.lock:
+            diags = Diagnostics()
+            asm = OverlayAssembler(diags, self.root, overlay)
+            asm.load_tree(self.manifest, "ruleset", [], None)
+            for mod in self.mods:
+                asm.load_mod(mod)
+            clean = not diags.errors
+            kept = len(diags)
+            ruleset = None
+            try:
+                ruleset = _Builder(asm, diags, self.manifest).build(asm.mod_docs)
+            except Exception:  # a file left out by its errors can leave the rest unbuildable
+                ruleset = None
+            if not clean:
+                del diags[kept:]  # like validate: file errors first, the rest once they are fixed
+            if ruleset is not None:
+                self.good = ruleset
+            self.loaded = Loaded(ruleset, by_file(diags), asm.kinds, clean,
+                                 {p: overlay[p] for p in overlay if self.owns(p)})
+            return self.loaded
+
+    def scenario_diagnostics(self, overlay: dict[str, str], only: set[str] | None = None
+                             ) -> dict[str, list[Diagnostic]]:
+        """Check the ruleset's scenario files (or those of ``only``) against the last load."""
+        loaded = self.loaded
+        if loaded is None or loaded.ruleset is None or not loaded.clean_files:
+            return {}
+        from ..engine.scenario import discover, load_scenarios
+        rs = loaded.ruleset
+        paths = {norm(p): p for p in discover(rs)}
+        for p in overlay:  # an open scenario file not yet saved under scenarios/
+            if p.startswith(str(self.root) + os.sep) and head_value(overlay[p],
+                                                                    "kind") == "scenarios":
+                paths.setdefault(p, Path(p))
+        out: dict[str, list[Diagnostic]] = {p: [] for p in paths if only is None or p in only}
+        for p, path in paths.items():
+            if only is not None and p not in only:
+                continue
+            diags = Diagnostics()
+            load_scenarios(rs, Path(path), diags, text=overlay.get(p))
+            by_file(diags, out)
+        return out
+
+
+# ------------------------------------------------------------- finding a project
+@dataclass
+class Orphan:
+    """A file that belongs to no ruleset Rulebook can find, with the reason as a diagnostic."""
+
+    diagnostic: Diagnostic | None
+
+
+def enclosing_manifest(path: str) -> Path | None:
+    p = Path(os.path.abspath(path))
+    for parent in [p.parent, *p.parent.parents]:
+        if (parent / RULESET_FILE).is_file():
+            return parent / RULESET_FILE
+    return None
+
+
+def workspace_rulesets(roots: list[str]) -> dict[str, Path]:
+    """Ruleset id -> manifest, for rulesets at a workspace folder or one or two levels below."""
+    out: dict[str, Path] = {}
+    for root in roots:
+        base = Path(root)
+        for pattern in (RULESET_FILE, f"*/{RULESET_FILE}", f"*/*/{RULESET_FILE}"):
+            for manifest in sorted(base.glob(pattern))[:200]:
+                try:
+                    text = manifest.read_text(encoding="utf-8", errors="replace")[:65536]
+                except OSError:
+                    continue
+                rid = head_value(text, "id")
+                if rid:
+                    out.setdefault(rid, manifest)
+    return out
+
+
+def project_for(path: str, text: str, roots: list[str]) -> tuple[Path, tuple[str, ...]] | Orphan:
+    """The (manifest, mods) a file is checked in, or an :class:`Orphan` saying why there is none."""
+    kind = head_value(text, "kind")
+    if kind == "mod":
+        target = head_value(text, "target")
+        here = display_path(Path(path))
+        if target is None:
+            return Orphan(Diagnostic("RB500", "this mod has no 'target:', so there is no "
+                                     "ruleset to check it against", Span(here, 1, 1),
+                                     hint="add 'target: RULESET_ID'"))
+        enclosing = enclosing_manifest(path)
+        if enclosing is not None:
+            try:
+                enclosing_text = enclosing.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                enclosing_text = ""
+            if head_value(enclosing_text, "id") == target:
+                return enclosing, (path,)
+        named = workspace_rulesets(roots)
+        if target in named:
+            return named[target], (path,)
+        shipped = shipped_rulesets()
+        if target in shipped:
+            return find_ruleset(target), (path,)
+        line = next((i + 1 for i, ln in enumerate(text.splitlines())
+                     if ln.startswith("target:")), 1)
+        return Orphan(Diagnostic("RB500", f"this mod targets '{target}', which is neither a "
+                                 f"shipped ruleset ({', '.join(shipped)}) nor a ruleset in "
+                                 "the editor's folders", Span(here, line, 1),
+                                 hint=suggest(target, [*shipped, *named])))
+    if kind == "ruleset" or Path(path).name == RULESET_FILE:
+        return Path(path), ()
+    manifest = enclosing_manifest(path)
+    if manifest is None:
+        return Orphan(None if kind is None else Diagnostic(
+            "RB404", f"this file is not inside a ruleset (no {RULESET_FILE} above it)",
+            Span(display_path(Path(path)), 1, 1)))
+    return manifest, ()

@@ -1,0 +1,355 @@
+"""The language server itself: protocol messages in, Rulebook's checker and names out.
+
+Open buffers are kept as an overlay over the files on disk. Each open file
+belongs to a :class:`~.project.Project` (its ruleset, with the file itself
+layered on when it is a mod), loaded once and kept. An edit is checked
+after a short pause in typing (so a burst of keystrokes costs one check):
+a card file's buffer is re-checked alone against the loaded ruleset
+(:mod:`.recheck`), a scenario file alone against it, and any other file
+(components, flow, the manifest, a mod) makes the whole project load again
+in a worker thread, as does a card file whose card ids changed, later and
+only once typing stops. Saving a file re-checks its project in full.
+Completion, hover, definition, outline and quick fixes read the last load.
+Any error inside a handler is logged to the client and the session goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import sys
+import time
+import traceback
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from .. import __version__
+from . import complete as completion
+from . import lookup, outline
+from .convert import location, quick_fixes, to_lsp
+from .project import Orphan, Project, head_value, norm, project_for, workspace_rulesets
+from .recheck import recheck_cards
+
+QUICK_DELAY = 0.12  # seconds of quiet before a changed buffer is checked
+FULL_DELAY = 1.0  # and before its whole project is, when that is needed
+
+
+class RulebookServer(LanguageServer):
+    def __init__(self):
+        super().__init__("rulebook", __version__)
+        self.projects: dict[tuple, Project] = {}
+        self.of_file: dict[str, Project | Orphan] = {}
+        self.published: dict[str, list] = {}  # file -> what was last published there
+        self.pending: dict[tuple, asyncio.Task] = {}
+        self.timings: list[tuple[str, float]] = []
+
+    # ---------------------------------------------------------------- state
+    def roots(self) -> list[str]:
+        out = []
+        for folder in (self.workspace.folders or {}).values():
+            path = to_fs_path(folder.uri)
+            if path:
+                out.append(path)
+        if not out and self.workspace.root_path:
+            out.append(self.workspace.root_path)
+        return out
+
+    def overlay(self) -> dict[str, str]:
+        out = {}
+        for uri, doc in self.workspace.text_documents.items():
+            path = to_fs_path(uri)
+            if path:
+                out[norm(path)] = doc.source
+        return out
+
+    def text_of(self, path: str) -> str:
+        return self.overlay().get(norm(path)) or ""
+
+    def project(self, path: str) -> Project | Orphan:
+        key = norm(path)
+        found = self.of_file.get(key)
+        if found is None:
+            got = project_for(path, self.text_of(path), self.roots())
+            if isinstance(got, Orphan):
+                found = got
+            else:
+                manifest, mods = got
+                pkey = (norm(manifest), tuple(norm(m) for m in mods))
+                found = self.projects.get(pkey)
+                if found is None:
+                    found = self.projects[pkey] = Project(manifest, tuple(norm(m) for m in mods))
+            self.of_file[key] = found
+        return found
+
+    def log(self, message: str, kind=lsp.MessageType.Log) -> None:
+        self.window_log_message(lsp.LogMessageParams(type=kind, message=message))
+
+    # ----------------------------------------------------------- publishing
+    def publish(self, path: str, diagnostics: list, lines: list[str] | None = None) -> None:
+        key = norm(path)
+        if lines is None:
+            text = self.overlay().get(key)
+            if text is None:
+                try:
+                    with open(key, encoding="utf-8", errors="replace") as fh:
+                        text = fh.read()
+                except OSError:
+                    text = ""
+            lines = text.split("\n")
+        items = [to_lsp(d, lines) for d in diagnostics]
+        if not items and not self.published.get(key) and key in self.published:
+            return
+        self.published[key] = items
+        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
+            uri=from_fs_path(key) or key, diagnostics=items))
+
+    def publish_project(self, project: Project, found: dict[str, list], files: set[str]
+                        ) -> None:
+        """Publish ``found`` for ``files`` (and clear what those files showed before)."""
+        for f in sorted(files):
+            self.publish(f, found.get(f, []))
+
+    # -------------------------------------------------------------- checking
+    def schedule(self, key: tuple, delay: float, work) -> None:
+        old = self.pending.pop(key, None)
+        if old is not None and not old.done():
+            old.cancel()
+
+        async def later():
+            try:
+                await asyncio.sleep(delay)
+                await work()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                self.log("rulebook: " + traceback.format_exc(), lsp.MessageType.Error)
+        self.pending[key] = asyncio.get_running_loop().create_task(later())
+
+    async def full_check(self, project: Project, scenarios: bool = True) -> None:
+        overlay = self.overlay()
+        start = time.perf_counter()
+        loop = asyncio.get_running_loop()
+        loaded = await loop.run_in_executor(None, project.load, overlay)
+        found = dict(loaded.diagnostics)
+        files = set(found) | set(loaded.documents)
+        files |= {f for f, items in self.published.items() if items and project.owns(f)}
+        files |= {f for f in overlay if self.of_file.get(f) is project}
+        now = self.overlay()
+        stale = {f for f in files if now.get(f) != overlay.get(f)}
+        scenario_files = {f for f in files if head_value(overlay.get(f, ""), "kind") ==
+                          "scenarios"}
+        self.publish_project(project, found, files - stale - scenario_files)
+        self.timings.append(("full", time.perf_counter() - start))
+        only = None if scenarios else {f for f in overlay if self.of_file.get(f) is project}
+        if loaded.ruleset is not None and loaded.clean_files:
+            got = await loop.run_in_executor(None, project.scenario_diagnostics, overlay, only)
+            now = self.overlay()
+            for f, items in got.items():
+                if now.get(f) == overlay.get(f):
+                    self.publish(f, items)
+        for f in stale:  # edited while the load ran: check those again against it
+            self.schedule(("quick", f), QUICK_DELAY, functools.partial(self.quick_check, f))
+
+    async def quick_check(self, path: str) -> None:
+        project = self.project(path)
+        key = norm(path)
+        if isinstance(project, Orphan):
+            return await self.orphan_check(path, project)
+        loaded = project.loaded
+        if loaded is None:
+            return self.schedule(("full", project.key), 0, functools.partial(
+                self.full_check, project))
+        text = self.overlay().get(key, "")
+        start = time.perf_counter()
+        got = recheck_cards(loaded, path, text)
+        if got is not None:
+            self.publish(path, got.diagnostics, text.split("\n"))
+            self.timings.append(("cards", time.perf_counter() - start))
+            if got.ids_changed:
+                self.schedule(("full", project.key), FULL_DELAY, functools.partial(
+                    self.full_check, project, False))
+            return
+        if head_value(text, "kind") == "scenarios" and loaded.clean_files and \
+                loaded.ruleset is not None:
+            loop = asyncio.get_running_loop()
+            found = await loop.run_in_executor(None, project.scenario_diagnostics,
+                                               {key: text}, {key})
+            if self.overlay().get(key) == text:
+                self.publish(path, found.get(key, []), text.split("\n"))
+                self.timings.append(("scenarios", time.perf_counter() - start))
+            return
+        self.schedule(("full", project.key), FULL_DELAY / 3, functools.partial(
+            self.full_check, project, False))
+
+    async def orphan_check(self, path: str, orphan: Orphan) -> None:
+        """A file of no ruleset: its YAML (and, when it says what it is, its schema)."""
+        from .. import schema as schemas
+        from ..assemble import display_path
+        from ..errors import Diagnostics
+        from ..yamlload import load_yaml
+        from pathlib import Path
+        diags = Diagnostics()
+        text = self.text_of(path)
+        if head_value(text, "kind") is None and orphan.diagnostic is None:
+            return self.publish(path, [])
+        doc = load_yaml(path, diags, display_path(Path(path)), text=text)
+        if doc is not None:
+            kind = schemas.check_kind(doc, diags)
+            if kind is not None:
+                schemas.validate(doc, kind, diags)
+        if orphan.diagnostic is not None:
+            diags.insert(0, orphan.diagnostic)
+        self.publish(path, list(diags), text.split("\n"))
+
+    # ------------------------------------------------------------- answers
+    def ruleset_for(self, path: str):
+        project = self.project(path)
+        if isinstance(project, Orphan):
+            return None
+        loaded = project.loaded
+        return loaded.ruleset if loaded is not None and loaded.ruleset is not None \
+            else project.good
+
+
+server = RulebookServer()
+
+
+def guarded(default=None):
+    """Run a handler; an error in it is logged to the client and answered with ``default``."""
+    def wrap(f):
+        if asyncio.iscoroutinefunction(f):
+            @functools.wraps(f)
+            async def run_async(ls, params):
+                try:
+                    return await f(ls, params)
+                except Exception:
+                    ls.log("rulebook: " + traceback.format_exc(), lsp.MessageType.Error)
+                    return default
+            return run_async
+
+        @functools.wraps(f)
+        def run(ls, params):
+            try:
+                return f(ls, params)
+            except Exception:
+                ls.log("rulebook: " + traceback.format_exc(), lsp.MessageType.Error)
+                return default
+        return run
+    return wrap
+
+
+def _path(uri: str) -> str:
+    return to_fs_path(uri) or uri
+
+
+def _text(ls: RulebookServer, uri: str) -> str:
+    return ls.workspace.get_text_document(uri).source
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+@guarded()
+async def did_open(ls: RulebookServer, params: lsp.DidOpenTextDocumentParams):
+    path = _path(params.text_document.uri)
+    ls.of_file.pop(norm(path), None)
+    project = ls.project(path)
+    if isinstance(project, Project) and project.loaded is None:
+        ls.schedule(("full", project.key), 0, functools.partial(ls.full_check, project))
+    else:
+        ls.schedule(("quick", norm(path)), 0, functools.partial(ls.quick_check, path))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+@guarded()
+def did_change(ls: RulebookServer, params: lsp.DidChangeTextDocumentParams):
+    path = _path(params.text_document.uri)
+    text = _text(ls, params.text_document.uri)
+    old = ls.of_file.get(norm(path))
+    if isinstance(old, Orphan) or (isinstance(old, Project) and old.mods and
+                                   head_value(text, "target") is not None):
+        ls.of_file.pop(norm(path), None)  # a mod's target may have been changed
+    ls.schedule(("quick", norm(path)), QUICK_DELAY, functools.partial(ls.quick_check, path))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+@guarded()
+def did_save(ls: RulebookServer, params: lsp.DidSaveTextDocumentParams):
+    project = ls.project(_path(params.text_document.uri))
+    if isinstance(project, Project):
+        ls.schedule(("full", project.key), FULL_DELAY / 3, functools.partial(
+            ls.full_check, project, False))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+@guarded()
+def did_close(ls: RulebookServer, params: lsp.DidCloseTextDocumentParams):
+    path = _path(params.text_document.uri)
+    project = ls.of_file.pop(norm(path), None)
+    if isinstance(project, Project) and project.loaded is not None and \
+            project.loaded.texts.get(norm(path)) is not None:
+        # its unsaved text was part of the load: the file on disk counts again
+        ls.schedule(("full", project.key), FULL_DELAY, functools.partial(
+            ls.full_check, project, False))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_COMPLETION,
+                lsp.CompletionOptions(trigger_characters=["."]))
+@guarded(default=None)
+def completions(ls: RulebookServer, params: lsp.CompletionParams):
+    path = _path(params.text_document.uri)
+    start = time.perf_counter()
+    rs = ls.ruleset_for(path)
+    items = completion.complete(rs, _text(ls, params.text_document.uri),
+                                params.position.line, params.position.character,
+                                workspace_rulesets(ls.roots()))
+    ls.timings.append(("completion", time.perf_counter() - start))
+    return lsp.CompletionList(is_incomplete=False, items=items)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_HOVER)
+@guarded(default=None)
+def hover(ls: RulebookServer, params: lsp.HoverParams):
+    rs = ls.ruleset_for(_path(params.text_document.uri))
+    text = lookup.hover_text(rs, _text(ls, params.text_document.uri), params.position.line,
+                             params.position.character)
+    if text is None:
+        return None
+    return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value=text))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+@guarded(default=None)
+def definition(ls: RulebookServer, params: lsp.DefinitionParams):
+    rs = ls.ruleset_for(_path(params.text_document.uri))
+    spans = lookup.definition(rs, _text(ls, params.text_document.uri), params.position.line,
+                              params.position.character)
+    return [location(s) for s in spans] or None
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+@guarded(default=None)
+def document_symbols(ls: RulebookServer, params: lsp.DocumentSymbolParams):
+    return outline.outline(_text(ls, params.text_document.uri))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
+                lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]))
+@guarded(default=None)
+def code_actions(ls: RulebookServer, params: lsp.CodeActionParams):
+    return quick_fixes(params.text_document.uri, params.context.diagnostics) or None
+
+
+@server.command("rulebook.timings")
+@guarded(default=None)
+def timings(ls: RulebookServer, params):
+    """How long checks and completions took, for the benchmark (kind, seconds)."""
+    return [[k, round(v, 4)] for k, v in ls.timings]
+
+
+def serve() -> None:
+    """Serve over standard input and output; anything printed goes to standard error."""
+    out = sys.stdout.buffer
+    sys.stdout = sys.stderr
+    server.start_io(sys.stdin.buffer, out)
+
