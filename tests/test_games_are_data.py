@@ -11,7 +11,8 @@ ROOT = Path(__file__).resolve().parents[1]
 GAME_WORDS = ["terraform", "mars", "tharsis", "legacy", "gears of time", "timespan", "oxygen",
               "temperature", "ocean", "greenery", "megacredit", "titanium", "steel", "plant",
               "microbe", "animal", "corporation", "milestone", "award", "wonder", "camel",
-              "umulium", "harmony", "fate card", "influence cube", "present day", "era"]
+              "umulium", "harmony", "fate card", "influence cube", "present day", "era",
+              "lantern"]
 
 
 def interpreter_sources():

@@ -29,6 +29,7 @@ GAMES = [
     ("terraforming_mars", 1), ("terraforming_mars", 2),
     ("legacy_gears_of_time", 2), ("legacy_gears_of_time", 3), ("legacy_gears_of_time", 4),
     ("timespan", 1), ("timespan", 2), ("timespan", 4),
+    ("lantern_row", 2),
 ]
 
 
@@ -103,7 +104,8 @@ def test_a_random_game_says_nothing_in_effect_code(ruleset, players):
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("ruleset", ["terraforming_mars", "legacy_gears_of_time", "timespan"])
+@pytest.mark.parametrize("ruleset", ["terraforming_mars", "legacy_gears_of_time", "timespan",
+                                     "lantern_row"])
 def test_every_card_text_is_words(ruleset):
     rs = load_ruleset(ruleset)
     renamed = _renamed_ids(rs)
