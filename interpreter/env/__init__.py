@@ -1,0 +1,43 @@
+"""A learning environment: any ruleset as a PettingZoo AEC environment (``rulebook[env]``).
+
+:func:`rulebook_env` builds one. The game runs on the engine's own decisions,
+one environment step per decision; the observation encoding is in
+:mod:`.encoding`, the engine's decisions are handed over one at a time by
+:mod:`.stream`, and the PettingZoo class is in :mod:`.aec`. PettingZoo and
+NumPy are optional: they are imported only when an environment is built,
+and a missing one is reported in one line that names the extra to install.
+"""
+
+from __future__ import annotations
+
+HINT = "the learning environment needs PettingZoo and NumPy: pip install 'rulebook[env]'"
+
+
+class MissingExtra(ImportError):
+    """PettingZoo or NumPy is not installed (the message says how to install them)."""
+
+
+def rulebook_env(ruleset, players: int = 2, seed: int = 1, variants=(), mods=(),
+                 reward: str = "rank", max_options: int | None = None, render_mode=None):
+    """A PettingZoo AEC environment playing ``ruleset`` (a name, a folder or a Ruleset).
+
+    Agents are ``player_1`` … ``player_N``; each step answers one decision of
+    the engine. ``reward`` is "rank" (+1 for the best, -1 for the last, in
+    between by rank; solo: +1 for a win, -1 for a loss) or "score" (the seat's
+    score less the others' average; solo: the score), given at the end of the
+    game. ``seed`` is the first game's seed; each later reset without a seed
+    plays the next one. See docs/env.md for the observation and the actions.
+    """
+    import importlib
+    try:
+        for extra in ("numpy", "gymnasium", "pettingzoo"):
+            importlib.import_module(extra)
+    except ImportError:
+        raise MissingExtra(HINT) from None
+    from .aec import RulebookEnv
+    return RulebookEnv(ruleset, players=players, seed=seed, variants=tuple(variants),
+                       mods=tuple(mods), reward=reward, max_options=max_options,
+                       render_mode=render_mode)
+
+
+__all__ = ["HINT", "MissingExtra", "rulebook_env"]

@@ -1,0 +1,163 @@
+"""The PettingZoo AEC environment: one step per decision of the engine.
+
+:class:`RulebookEnv` plays one game at a time on a
+:class:`~.stream.DecisionStream`. The agent to act is the seat the engine
+is asking; its action is an index into the decision's options (see
+:mod:`.encoding`); its observation is a dict with the encoded view
+(``observation``) and the legal answers (``action_mask``). Rewards come at
+the end of the game, as ranks or score margins, and every seat then takes
+one last step with ``None``, as PettingZoo's turn order expects. Importing
+this module imports PettingZoo and NumPy: :func:`interpreter.env.rulebook_env`
+does it only when asked.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from .encoding import Layout
+from .stream import DecisionStream, load
+
+BOUND = 1e9  # no stock, track or count of a game comes near it
+
+
+class RulebookEnv(AECEnv):
+    """A ruleset as a PettingZoo AEC environment (build it with ``rulebook_env``)."""
+
+    metadata = {"render_modes": ["ansi"], "name": "rulebook_v0", "is_parallelizable": False}
+
+    def __init__(self, ruleset, players: int = 2, seed: int = 1, variants: tuple = (),
+                 mods: tuple = (), reward: str = "rank", max_options: int | None = None,
+                 render_mode=None):
+        super().__init__()
+        if reward not in ("rank", "score"):
+            raise ValueError(f"reward is 'rank' or 'score', not {reward!r}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+        self.rs = load(ruleset, mods)
+        if not self.rs.min_players <= players <= self.rs.max_players:
+            raise ValueError(f"{self.rs.name} is for {self.rs.min_players}–"
+                             f"{self.rs.max_players} players, not {players}")
+        self.players = players
+        self.variants = tuple(variants)
+        self.reward_kind = reward
+        self.render_mode = render_mode
+        self.layout = Layout(self.rs, players, max_options)
+        self.possible_agents = [f"player_{i + 1}" for i in range(players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self._next_seed = seed
+        self.seed_played: int | None = None
+        self.stream: DecisionStream | None = None
+        self.result = None
+
+    # ------------------------------------------------------------ spaces
+    @functools.lru_cache(maxsize=None)
+    def observation_space(self, agent):
+        return spaces.Dict({
+            "observation": spaces.Box(-BOUND, BOUND, (self.layout.length,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.layout.size,), np.int8),
+        })
+
+    @functools.lru_cache(maxsize=None)
+    def action_space(self, agent):
+        return spaces.Discrete(self.layout.size)
+
+    # ------------------------------------------------------------ the game
+    def reset(self, seed=None, options=None):
+        if self.stream is not None:
+            self.stream.close()
+        if seed is not None:
+            self._next_seed = int(seed)
+        self.seed_played = self._next_seed
+        self._next_seed += 1
+        self.result = None
+        self.stream = DecisionStream(self.rs, self.players, self.seed_played, self.variants)
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._after_answer()
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        decision = self.stream.current
+        index = int(action)
+        if not 0 <= index < min(decision.count(), self.layout.size):
+            raise ValueError(f"action {index} is not legal for {agent} now: the mask allows "
+                             f"0 to {min(decision.count(), self.layout.size) - 1}")
+        self._cumulative_rewards[agent] = 0.0
+        self.stream.answer(self.layout.answer(decision, index))
+        self._after_answer()
+        if self.render_mode == "ansi":
+            print(self.render())
+
+    def _after_answer(self) -> None:
+        """Point at the next seat to decide, or end the game and hand out the rewards."""
+        self.rewards = {a: 0.0 for a in self.agents}
+        if self.stream.over:
+            self.result = self.stream.result
+            for a, value in zip(self.possible_agents, self._final_rewards(self.result)):
+                self.rewards[a] = value
+                self.terminations[a] = True
+                self.infos[a] = {"score": self.result.scores[self.agent_name_mapping[a]]}
+            self._accumulate_rewards()
+            self.agent_selection = self.agents[0]
+            return
+        self.agent_selection = self.possible_agents[self.stream.current.player]
+
+    def _final_rewards(self, result) -> list[float]:
+        scores = list(result.scores)
+        n = len(scores)
+        if self.reward_kind == "score":
+            if n == 1:
+                return [float(scores[0])]
+            return [float(s - (sum(scores) - s) / (n - 1)) for s in scores]
+        if n == 1:
+            return [1.0 if result.winners else -1.0]
+        winners = set(result.winners)
+        lowest = (self.rs.singles.get("end").data or {}).get("winner") == "lowest" \
+            if "end" in self.rs.singles else False
+        key = [(seat in winners, -s if lowest else s) for seat, s in enumerate(scores)]
+        out = []
+        for seat in range(n):
+            better = sum(1 for k in key if k > key[seat])
+            same = sum(1 for k in key if k == key[seat]) - 1
+            rank = better + same / 2  # 0 for the best; ties share
+            out.append(1.0 - 2.0 * rank / (n - 1))
+        return out
+
+    # ------------------------------------------------------------ observing
+    def observe(self, agent):
+        seat = self.agent_name_mapping[agent]
+        decision = self.stream.current if self.stream is not None else None
+        asked = decision if decision is not None and decision.player == seat else None
+        view = self.stream.game.view(seat)
+        return {"observation": np.asarray(self.layout.encode(view, asked), dtype=np.float32),
+                "action_mask": np.asarray(self.layout.mask(asked), dtype=np.int8)}
+
+    def render(self):
+        if self.stream is None:
+            return "no game yet"
+        if self.stream.over:
+            return "game over: scores " + ", ".join(map(str, self.result.scores))
+        d = self.stream.current
+        return f"{self.agent_selection}: {d.prompt} ({d.count()} answers)"
+
+    def close(self):
+        if self.stream is not None:
+            self.stream.close()
+            self.stream = None
+
+    @property
+    def game(self):
+        """The engine's game being played (for records and analysis; agents use observe)."""
+        return self.stream.game if self.stream is not None else None

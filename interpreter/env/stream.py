@@ -1,0 +1,112 @@
+"""The engine's decisions one at a time, for a caller that answers them when it likes.
+
+The engine asks its questions from inside the rules (an effect may ask in
+the middle of a card), so a game cannot be stopped and picked up between
+two decisions. :class:`DecisionStream` runs the game on a thread of its own
+with every seat answered by a bridge agent: at each decision the engine's
+thread hands the decision over and waits for the answer, so exactly one of
+the two threads runs at any time and the game is the same as when played
+straight through. The game is built and run by the session functions that
+the command line uses, so the engine stays the only one asking.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+
+from .. import ruleset as _ruleset
+from ..engine.agent_base import Agent
+from ..engine.session import GameError, build_game, run
+
+_CLOSE = object()
+
+
+class Closed(BaseException):
+    """Raised inside the engine's thread when the stream is closed mid-game."""
+
+
+class _Bridge(Agent):
+    """Every seat's agent: hands the decision to the stream and returns its answer."""
+
+    name = "env"
+    wants_view = False  # the caller reads the seat's view itself
+
+    def __init__(self, stream: "DecisionStream"):
+        self.stream = stream
+
+    def decide(self, decision, view, game):
+        return self.stream._ask(decision)
+
+
+class DecisionStream:
+    """A game whose decisions come out one at a time: ``current`` until ``result``."""
+
+    def __init__(self, rs, players: int, seed: int, variants: tuple = ()):
+        self._to_engine: queue.Queue = queue.Queue()
+        self._to_caller: queue.Queue = queue.Queue()
+        bridge = _Bridge(self)
+        self.game = build_game(rs, players, seed, ["env"] * players, tuple(variants),
+                               live_agents=[bridge] * players)
+        self.game.keep_log = False  # nobody reads it; views carry what a seat may know
+        self.current = None  # the decision waiting for an answer
+        self.result = None  # the game's Result once it is over
+        self._thread = threading.Thread(target=self._play, daemon=True,
+                                        name="rulebook-game")
+        self._thread.start()
+        self._wait()
+
+    def _play(self) -> None:
+        try:
+            self._to_caller.put(("over", run(self.game)))
+        except Closed:
+            self._to_caller.put(("closed", None))
+        except GameError as exc:
+            self._to_caller.put(("error", exc))
+        except BaseException as exc:  # pragma: no cover - handed over, raised there
+            self._to_caller.put(("error", exc))
+
+    def _ask(self, decision):
+        self._to_caller.put(("decision", decision))
+        answer = self._to_engine.get()
+        if answer is _CLOSE:
+            raise Closed
+        return answer
+
+    def _wait(self) -> None:
+        kind, value = self._to_caller.get()
+        if kind == "decision":
+            self.current = value
+        elif kind == "over":
+            self.current, self.result = None, value
+        elif kind == "error":
+            self.current = None
+            raise value
+        else:
+            self.current = None
+
+    def answer(self, answer: int) -> None:
+        """Answer the current decision; the game runs on to the next one (or to its end)."""
+        if self.current is None:
+            raise RuntimeError("the game is not waiting for an answer")
+        self._to_engine.put(int(answer))
+        self._wait()
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    def close(self) -> None:
+        """Stop a game that is still waiting for an answer (its thread ends)."""
+        if self.current is not None and self._thread.is_alive():
+            self._to_engine.put(_CLOSE)
+            self._to_caller.get()
+            self.current = None
+        self._thread.join(timeout=5)
+
+
+def load(ruleset, mods: tuple = ()):
+    """A Ruleset from a name, a folder or a Ruleset (mods layered on)."""
+    if isinstance(ruleset, _ruleset.Ruleset):
+        return ruleset
+    return _ruleset.load_ruleset(str(ruleset), list(mods))

@@ -1,0 +1,206 @@
+"""No agent peeks: two states its seat cannot tell apart get the same answer.
+
+Real seeded games of every shipped ruleset, at several player counts (solo
+too), are played by random agents. At each decision of the first rounds
+(and at some later ones), the game is copied twice: once as it is, and once
+as a twin (interpreter/engine/infosets.py) in which everything the deciding
+seat cannot see is changed: the other players' hands dealt again among
+themselves, face-down cards and decks reshuffled, the random source for the
+draws to come replaced, the other seats' private log lines gone. The test
+first checks that the seat sees exactly the same in both (its view, the log
+as it reads it, the record), then asks a fresh agent of each registered
+kind, with the same seed, to answer the decision in each copy: the answers
+must be the same.
+
+The agents come from the registry (every name it lists, so an agent added
+later is checked too). Agents that peek on purpose (the deck's top card, the
+other players' hands, the random source) show that the machinery catches a
+peeking agent.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from interpreter import load_ruleset
+from interpreter.engine import agents as agent_registry
+from interpreter.engine.agent_base import Agent, RandomAgent
+from interpreter.engine.flow import FlowRunner
+from interpreter.engine.game import Game
+from interpreter.engine.infosets import copy_game, hidden_groups, hidden_of, seen_by, twin
+from interpreter.paths import shipped_rulesets
+
+FIRST = 30  # every decision up to this one is checked
+EVERY = 6  # then every sixth
+CHECKS = 45  # at most this many decisions per game
+AGENT_SEED = 424242
+# budgets that keep a searching agent quick here (its decisions are what is checked)
+SMALL = {"ismcts": {"iterations": 12}}
+
+
+def player_counts(rs) -> list[int]:
+    counts = {rs.min_players, rs.max_players}
+    if rs.min_players <= 2 <= rs.max_players:
+        counts.add(2)
+    return sorted(counts)
+
+
+def games() -> list[tuple[str, int]]:
+    out = []
+    for name in shipped_rulesets():
+        rs = load_ruleset(name)
+        out += [(name, n) for n in player_counts(rs)]
+    return out
+
+
+GAMES = games()
+
+
+def registered() -> list[str]:
+    """Every agent name the registry knows (a person at a terminal is not an agent here)."""
+    return sorted(name for name in agent_registry.AGENTS if name != "human")
+
+
+def make(name: str, seed: int) -> Agent:
+    """A fresh agent of this kind with its own seed (and a small budget when it searches)."""
+    params = SMALL.get(name)
+    if params:
+        spec = name + ":" + ",".join(f"{k}={v}" for k, v in params.items())
+        try:
+            return agent_registry.make_agent(spec, seed)
+        except (ValueError, TypeError):
+            return agent_registry.AGENTS[name](seed, **params)
+    return agent_registry.AGENTS[name](seed)
+
+
+# ---------------------------------------------------------------- agents that peek
+class TopCardPeeker(Agent):
+    """Answers from the top card of each hidden pile, read from the true state."""
+
+    name = "peeks at the decks"
+
+    def decide(self, decision, view, game):
+        st = game.state
+        tops = [st.cards[st.zones[key][0]].def_id for keys in hidden_groups(game, decision.player)
+                for key in keys if key[1] < 0 and st.zones[key]]
+        return _pick(decision, "|".join(tops))
+
+
+class HandPeeker(Agent):
+    """Answers from the cards the other players hold, read from the true state."""
+
+    name = "peeks at hands"
+
+    def decide(self, decision, view, game):
+        st = game.state
+        seen = [st.cards[c].def_id for keys in hidden_groups(game, decision.player)
+                for key in keys if key[1] >= 0 for c in st.zones[key]]
+        return _pick(decision, "|".join(seen))
+
+
+class FuturePeeker(Agent):
+    """Answers from the game's own random source: the draws still to come."""
+
+    name = "peeks at the future"
+
+    def decide(self, decision, view, game):
+        ahead = random.Random()
+        ahead.setstate(game.state.rng.getstate())
+        return _pick(decision, str(ahead.random()))
+
+
+def _pick(decision, text: str) -> int:
+    n = sum(map(ord, text)) * 2654435761 % (1 << 32)
+    if decision.is_range:
+        return decision.low + n % (decision.high - decision.low + 1)
+    return n % len(decision.options)
+
+
+PEEKERS = {"top card": TopCardPeeker, "hands": HandPeeker, "future": FuturePeeker}
+
+
+# ---------------------------------------------------------------- the machinery
+class _Enough(Exception):
+    pass
+
+
+class _Checker(RandomAgent):
+    """Plays at random; at chosen decisions first asks the agents under test about twins."""
+
+    def __init__(self, seed: int, kinds: dict, report: dict):
+        super().__init__(seed)
+        self.kinds = kinds  # label -> factory(seed) of the agents under test
+        self.report = report
+        self.count = 0
+        self.twins = random.Random(seed + 1)
+
+    def decide(self, decision, view, game):
+        self.count += 1
+        if self.count > FIRST and (self.count - FIRST) % EVERY:
+            return super().decide(decision, view, game)
+        if self.report["checked"] >= CHECKS:
+            raise _Enough
+        seat = decision.player
+        real = copy_game(game)
+        other, moved = twin(game, seat, self.twins)
+        assert seen_by(real, seat) == seen_by(other, seat), \
+            f"the twin at decision {self.count} looks different to seat {seat + 1}"
+        self.report["checked"] += 1
+        self.report["moved"] += moved
+        for (key, cards), (_, others) in zip(hidden_of(real, seat), hidden_of(other, seat)):
+            if cards != others:
+                self.report["where"].add("hands" if key[1] >= 0 else "piles")
+        for label, factory in self.kinds.items():
+            answers = []
+            for copy in (real, other):
+                agent = factory(AGENT_SEED + seat)
+                shown = copy.view(seat) if getattr(agent, "wants_view", True) else None
+                answers.append(agent.decide(decision, shown, copy))
+            if answers[0] != answers[1]:
+                self.report["differ"].setdefault(label, []).append(
+                    (self.count, decision.kind, decision.prompt, answers))
+        return super().decide(decision, view, game)
+
+
+def check(name: str, players: int, kinds: dict, seed: int = 5) -> dict:
+    """Play a seeded random game and compare each agent's answers on twins."""
+    rs = load_ruleset(name)
+    report = {"checked": 0, "moved": 0, "differ": {}, "where": set()}
+    checker = _Checker(seed, kinds, report)
+    game = Game(rs, players, seed, [checker] * players)
+    try:
+        FlowRunner(game).play()
+    except _Enough:
+        pass
+    return report
+
+
+# ---------------------------------------------------------------- the tests
+@pytest.mark.parametrize("agent", registered())
+@pytest.mark.parametrize("name,players", GAMES, ids=[f"{g}-{n}p" for g, n in GAMES])
+def test_an_agent_answers_alike_in_states_its_seat_cannot_tell_apart(agent, name, players):
+    report = check(name, players, {agent: lambda seed: make(agent, seed)})
+    assert report["checked"] >= 10, "too few decisions were checked to prove anything"
+    assert report["moved"] * 2 >= report["checked"], \
+        "most twins must really differ in what the seat cannot see"
+    assert not report["differ"], report["differ"]
+
+
+@pytest.mark.parametrize("name,players", GAMES, ids=[f"{g}-{n}p" for g, n in GAMES])
+def test_an_agent_that_peeks_is_caught(name, players):
+    report = check(name, players, {label: (lambda seed, k=k: k())
+                                   for label, k in PEEKERS.items()})
+    caught = set(report["differ"])
+    assert "future" in caught  # the draws to come are never the seat's to know
+    if "hands" in report["where"]:  # the twins dealt other players' hands differently
+        assert "hands" in caught
+    if "piles" in report["where"]:  # and face-down piles
+        assert "top card" in caught
+    assert report["where"], "the twins never differed in any hidden place"
+
+
+def test_the_registry_is_what_is_checked():
+    """Random and greedy are always checked; any agent added to the registry joins them."""
+    assert {"random", "greedy"} <= set(registered())
