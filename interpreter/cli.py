@@ -572,7 +572,8 @@ def _load(ruleset: str, mods: tuple[str, ...]):
 
 
 def _agents(spec: str | None, players: int, interactive: bool) -> list[str]:
-    from .engine.agents import AGENTS
+    """The agent spec of each seat, every one checked (a Python agent's class is loaded)."""
+    from .engine.agent_specs import SpecError, check
     if spec:
         kinds = [k.strip() for k in spec.split(",") if k.strip()]
         if len(kinds) == 1:
@@ -581,10 +582,26 @@ def _agents(spec: str | None, players: int, interactive: bool) -> list[str]:
             raise UsageProblem(f"--agents lists {len(kinds)} agents for {players} players")
     else:
         kinds = ["human" if interactive and seat == 0 else "greedy" for seat in range(players)]
-    for k in kinds:
-        if k != "human" and k not in AGENTS:
-            raise UsageProblem(f"unknown agent '{k}'; choose from human, {', '.join(AGENTS)}")
+    for k in dict.fromkeys(kinds):
+        try:
+            check(k)
+        except SpecError as exc:
+            raise UsageProblem(f"--agents: {exc}") from None
     return kinds
+
+
+def _record_agents(kinds: list[str]) -> list[str]:
+    """A record's agents seated again; one written in Python is never imported from a record."""
+    from .engine.agent_specs import SpecError, from_record
+    try:
+        return from_record(kinds)
+    except SpecError as exc:
+        raise UsageProblem(str(exc)) from None
+
+
+AGENTS_HELP = ("Comma-separated agents by seat, or one for all: human, random, greedy, ismcts, "
+               "an installed agent, or MODULE:CLASS; parameters follow colons, e.g. "
+               "ismcts:iterations=400,greedy (see docs/agents.md).")
 
 
 _SEED = click.IntRange(-(2 ** 63 - 1), 2 ** 63 - 1)
@@ -596,7 +613,7 @@ _SEED = click.IntRange(-(2 ** 63 - 1), 2 ** 63 - 1)
               help="Number of players.")
 @click.option("--seed", type=_SEED, default=None, help="Random seed (default: random).")
 @click.option("--agents", "agent_spec", default=None,
-              help="Comma-separated agents by seat: human, random, greedy.")
+              help=AGENTS_HELP + " Default: you, then greedy.")
 @click.option("--variant", "variants", multiple=True, help="A variant to play (repeatable).")
 @click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False))
 @click.option("--save", "save_path", type=click.Path(dir_okay=False),
@@ -621,7 +638,7 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         rec, rs, mods = _resume(ruleset, resume_path, players, seed, variants, mods)
         players, seed, variants = rec.players, rec.seed, tuple(rec.variants)
         kinds = (_agents(agent_spec, players, sys.stdin.isatty()) if agent_spec
-                 else list(rec.agents))
+                 else _record_agents(rec.agents))
         prefix = rec.decisions
         save_path = save_path or resume_path
     else:
@@ -923,7 +940,7 @@ def _decision_watch(console, every: bool, at: int | None):
               show_default=True, help="How many games (1 to 1,000,000).")
 @click.option("--players", "-p", type=click.IntRange(min=1), default=None)
 @click.option("--agents", "agent_spec", default="random", show_default=True,
-              help="Comma-separated agents by seat (random, greedy), or one for all.")
+              help=AGENTS_HELP)
 @click.option("--variant", "variants", multiple=True)
 @click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False))
 @click.option("--seed", type=_SEED, default=1, show_default=True,

@@ -68,6 +68,7 @@ PARAMS: dict[str, dict[str, Param]] = {
         "c": Param(float, 0, 100),
         "widen": Param(float, 0.01, 1),
         "reward": Param(str, choices=("margin", "own")),
+        "expand": Param(str, choices=("path", "one")),
     },
 }
 
@@ -171,13 +172,18 @@ def _builtin_class(name: str):
 
 def _import(name: str):
     import importlib
+    import os
+    import sys
     module, _, attr = name.partition(":")
+    here = os.getcwd()  # like 'python -m', a module in the current folder is found
+    if here not in sys.path and "" not in sys.path:
+        sys.path.append(here)
     try:
         mod = importlib.import_module(module)
     except ModuleNotFoundError as exc:
         if exc.name and module.startswith(exc.name):
-            raise SpecError(f"agent '{name}': no module named '{module}' (is it on the "
-                            "Python path? run from its folder or install it)") from None
+            raise SpecError(f"agent '{name}': no module named '{module}' (run from its "
+                            "folder, put that on PYTHONPATH, or install it)") from None
         raise SpecError(f"agent '{name}': importing '{module}' failed: "
                         f"{type(exc).__name__}: {_one_line(exc)}") from None
     except Exception as exc:
@@ -225,9 +231,14 @@ def _one_line(exc: Exception) -> str:
 
 
 def check(text: str) -> Spec:
-    """Parse and resolve a spec (loading a Python agent's class): a SpecError if unusable."""
+    """Parse and resolve a spec: a SpecError if unusable.
+
+    A Python agent is also set up once, so a value its class refuses is told
+    before any game starts."""
     spec = parse(text)
     resolve(spec)
+    if not spec.builtin:
+        build(text, 0)
     return spec
 
 
@@ -238,7 +249,12 @@ def build(text: str, seed: int):
     if spec.builtin:
         return cls(**kwargs) if spec.name == "human" else cls(seed, **kwargs)
     from .plugin import PluginAgent
-    return PluginAgent(spec.text, cls(rng=random.Random(seed), **kwargs))
+    try:
+        inner = cls(rng=random.Random(seed), **kwargs)
+    except Exception as exc:
+        raise SpecError(f"agent '{spec.name}' could not be set up: {type(exc).__name__}: "
+                        f"{_one_line(exc)}") from None
+    return PluginAgent(spec.text, inner)
 
 
 def check_recorded(text) -> str | None:
@@ -254,6 +270,8 @@ def check_recorded(text) -> str | None:
             resolve(spec)
         except SpecError as exc:
             return f"is not a usable agent spec ({exc})"
+    elif not spec.python and spec.name not in _entry_points():
+        return f"is not an agent; agents are {', '.join(known_names())}, or MODULE:CLASS"
     return None
 
 

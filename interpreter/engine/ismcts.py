@@ -113,7 +113,7 @@ class _Walker(Agent):
         pick = self.search.select(self.node, keys)
         child = self.node.children[keys[pick]]
         self.path.append((decision.player, child))
-        if child.visits == 0:
+        if child.visits == 0 and self.search.agent.expand == "one":
             self.in_tree = False  # the new node: from here on, the playout
         self.node = child
         return answers[pick]
@@ -143,20 +143,31 @@ class Search:
         allowed = [k for k in first if node.order[k] < allowed_rank]
         if not allowed:
             allowed = [min(first, key=node.order.__getitem__)]
-        best, best_score = None, -math.inf
+        best, best_score, unvisited = None, -math.inf, []
         for k in sorted(allowed, key=node.order.__getitem__):
             child = node.children.get(k)
             if child is None:
                 child = node.children[k] = Node()
             child.avail += 1
             if child.visits == 0:
-                score = math.inf
-            else:
-                score = self.mean(child, int(k.split("|", 1)[0])) + self.agent.c * math.sqrt(
-                    math.log(child.avail) / child.visits)
+                unvisited.append(k)
+                continue
+            score = self.mean(child, int(k.split("|", 1)[0])) + self.agent.c * math.sqrt(
+                math.log(child.avail) / child.visits)
             if score > best_score:  # (strictly: the earliest rank wins ties)
                 best, best_score = k, score
+        if unvisited:  # every option is tried once before any is tried again
+            best = unvisited[0] if self.agent.expand == "one" else self.first_try(unvisited)
         return first[best]
+
+    def first_try(self, keys: list[str]) -> str:
+        """Which untried option to try: the playout policy chooses (the whole path grows)."""
+        if self.agent.playout == "greedy-lite":
+            if "|number|" in keys[0]:
+                return max(keys, key=lambda k: int(k.rsplit("|", 1)[1]))
+            doing = [k for k in keys if k.rsplit("|", 1)[1].lower() not in DECLINING]
+            keys = doing or keys
+        return keys[self.rng.randrange(len(keys))] if len(keys) > 1 else keys[0]
 
     def mean(self, child: Node, seat: int) -> float:
         lo, hi = self.low[seat], self.high[seat]
@@ -197,7 +208,7 @@ class ISMCTSAgent(Agent):
 
     def __init__(self, seed: int, iterations: int | None = None, seconds: float | None = None,
                  playout: str = "random", depth: int = 2, c: float = 0.7, widen: float = 0.5,
-                 reward: str = "margin"):
+                 reward: str = "margin", expand: str = "path"):
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None or seconds is not None \
             else DEFAULT_ITERATIONS
@@ -207,6 +218,7 @@ class ISMCTSAgent(Agent):
         self.c = c
         self.widen = widen
         self.reward = reward
+        self.expand = expand
         self.node: Node | None = None  # where the real game is in the last search's tree
         self.last_iterations = 0  # how many the last search ran (for the benchmarks)
 
@@ -225,12 +237,15 @@ class ISMCTSAgent(Agent):
 
     def follow(self, node: Node, decision: Decision, game, fallback: bool):
         """The most visited of the options the real decision allows (None: none visited)."""
-        best, best_key, best_visits = None, None, 0
+        best, best_key, best_rank = None, None, (0, -math.inf)
         for a in candidates(decision):
             key = f"{decision.player}|{decision.kind}|{identity(decision, a, game)}"
             child = node.children.get(key)
-            if child is not None and child.visits > best_visits:
-                best, best_key, best_visits = a, key, child.visits
+            if child is None or not child.visits:
+                continue
+            rank = (child.visits, child.total / child.visits)  # most tried, then best
+            if rank > best_rank:
+                best, best_key, best_rank = a, key, rank
         if best is None:
             if fallback:
                 return None

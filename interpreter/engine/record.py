@@ -52,11 +52,6 @@ def shown(value, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def _agents_known() -> set[str]:
-    from .agents import AGENTS
-    return {"human", *AGENTS}
-
-
 def _whole(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -98,10 +93,8 @@ def _check_version(value) -> str | None:
 
 
 def _check_agent(value) -> str | None:
-    known = _agents_known()
-    if not isinstance(value, str) or value not in known:
-        return f"is not an agent; agents are {', '.join(sorted(known))}"
-    return None
+    from .agent_specs import check_recorded  # as text only: a record never imports code
+    return check_recorded(value)
 
 
 # field name → (required, check of the whole value, check of each list item, or None)

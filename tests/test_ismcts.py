@@ -1,0 +1,373 @@
+"""The ismcts agent, agent specs with parameters, and agents brought by users.
+
+ismcts repeats its games for a seed and an iteration budget, finishes a game
+of every shipped ruleset at every kind of player count (solo too), and
+searches only determinisations: two games that differ only in what its seat
+cannot see give it the very same search. Specs are checked with one-line
+errors; a user's agent loads from ``MODULE:CLASS`` and from an entry point,
+sees only the decision and its view, and a record naming one never makes
+Rulebook import it.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_ruleset
+from interpreter.cli import main
+from interpreter.engine.agent_specs import SpecError, build, check, check_recorded, parse
+from interpreter.engine.agents import make_agent
+from interpreter.engine.ismcts import ISMCTSAgent
+from interpreter.engine.session import build_game, run
+from interpreter.engine.state import NO_OWNER
+
+ROOT = Path(__file__).resolve().parents[1]
+RULESETS = sorted(p.parent.name for p in (ROOT / "rulesets").glob("*/ruleset.yaml"))
+EXAMPLES = ROOT / "examples" / "agents"
+SMALL = "ismcts:iterations=4:depth=1"
+
+
+@pytest.fixture(scope="module")
+def loaded():
+    cache = {}
+
+    def get(name):
+        if name not in cache:
+            cache[name] = load_ruleset(ROOT / "rulesets" / name)
+        return cache[name]
+    return get
+
+
+def _play(rs, players, seed, kinds, variants=()):
+    game = build_game(rs, players, seed, kinds, tuple(variants))
+    game.keep_log = False
+    return game, run(game)
+
+
+# --------------------------------------------------------------- determinism
+
+def test_the_same_seed_and_iterations_give_the_same_game(loaded):
+    rs = loaded("legacy_gears_of_time")
+    a_game, a = _play(rs, 2, 11, ["ismcts:iterations=6", "random"])
+    b_game, b = _play(rs, 2, 11, ["ismcts:iterations=6", "random"])
+    assert a_game.record == b_game.record and a.final_hash == b.final_hash
+    _, c = _play(rs, 2, 11, ["ismcts:iterations=6:c=3", "random"])
+    assert c.final_hash != a.final_hash  # the settings do reach the search
+
+
+def test_a_game_with_ismcts_replays_from_its_record(loaded, tmp_path, capsys):
+    rs = loaded("timespan")
+    game, result = _play(rs, 2, 5, [SMALL, "greedy"])
+    from interpreter.engine.session import make_record
+    path = tmp_path / "game.json"
+    make_record(game, rs, [SMALL, "greedy"], result, []).save(str(path))
+    with pytest.raises(SystemExit) as info:
+        main(["replay", str(path)])
+    assert info.value.code == 0 and "final state matches" in capsys.readouterr().out
+
+
+def _counts(rs):
+    low, high = rs.min_players, rs.max_players
+    return sorted({low, min(max(low, 2), high)})
+
+
+CASES = [(name, n, ()) for name in RULESETS
+         for n in _counts(load_ruleset(ROOT / "rulesets" / name))]
+CASES += [("terraforming_mars", 1, ("solo",)), ("timespan", 1, ("scenario_4",))]
+
+
+@pytest.mark.parametrize("name, players, variants", CASES,
+                         ids=[f"{c[0]}-{c[1]}{'-' + c[2][0] if c[2] else ''}" for c in CASES])
+def test_ismcts_finishes_a_game(loaded, name, players, variants):
+    rs = loaded(name)
+    kinds = [SMALL] + ["random"] * (players - 1)
+    game, result = _play(rs, players, 3, kinds, variants)
+    assert result.decisions == len(game.record) > 0
+    assert len(result.scores) == players
+    searcher = game.agents[0]
+    assert isinstance(searcher, ISMCTSAgent) and searcher.last_iterations == 4
+
+
+# ----------------------------------------------------- the root is a world
+
+class _Stop(Exception):
+    pass
+
+
+class _StopAt:
+    """Plays at random and stops the game at seat 0's n-th choice of action."""
+
+    wants_view = False
+    scripted = False
+
+    def __init__(self, n):
+        self.n, self.rng, self.caught = n, random.Random(1), None
+
+    def decide(self, decision, view, game):
+        if decision.player == 0 and decision.kind == "action":
+            self.n -= 1
+            if self.n == 0:
+                self.caught = decision
+                raise _Stop
+        return self.rng.randrange(decision.count()) + (decision.low or 0) \
+            if decision.is_range else self.rng.randrange(len(decision.options))
+
+
+def _paused(rs, players, seed, n):
+    from interpreter.engine.session import new_game
+    stopper = _StopAt(n)
+    game = new_game(rs, players, seed, [stopper] * players, (), None)
+    from interpreter.engine.flow import FlowRunner
+    with pytest.raises(_Stop):
+        FlowRunner(game).play()
+    return game, stopper.caught
+
+
+def _hidden_twin(game, seat, seed):
+    """The same game with the cards ``seat`` cannot see dealt again, and a new random source."""
+    clone = game.__copy__()
+    clone.state = st = game.state.clone()
+    rng = random.Random(seed)
+    moved = False
+    groups = {}
+    for key in st.zones:
+        if game.visible_to(key[0], key[1], seat) == "count":
+            groups.setdefault(key[0], []).append(key)
+    for keys in groups.values():
+        pool = [c for k in keys for c in st.zones[k]]
+        before = list(pool)
+        rng.shuffle(pool)
+        moved |= pool != before
+        i = 0
+        for zone, owner in keys:
+            size = len(st.zones[(zone, owner)])
+            st.zones[(zone, owner)] = pool[i:i + size]
+            for c in st.zones[(zone, owner)]:
+                card = st.card_w(c)
+                card.zone, card.zone_owner = zone, owner
+                if owner != NO_OWNER:
+                    card.owner = owner
+            i += size
+    st.rng = random.Random(seed)
+    return clone, moved
+
+
+def _tree(root, depth=2):
+    out = []
+    for key, child in sorted(root.children.items()):
+        out.append((key, child.visits, child.avail, round(child.total, 9)))
+        if depth > 1:
+            out.extend(_tree(child, depth - 1))
+    return out
+
+
+@pytest.mark.parametrize("name, players", [("legacy_gears_of_time", 2),
+                                           ("terraforming_mars", 2), ("timespan", 3)])
+def test_the_search_sees_only_what_its_seat_may_see(loaded, name, players):
+    rs = loaded(name)
+    checked = 0
+    for n in (2, 5):
+        game, decision = _paused(rs, players, 7, n)
+        twin, moved = _hidden_twin(game, 0, 99 + n)
+        assert twin.view(0) == game.view(0)
+        checked += moved
+        trees, answers = [], []
+        for world in (game, twin):
+            agent = ISMCTSAgent(123, iterations=12)
+            answers.append(agent.decide(decision, None, world))
+            root = agent.search(world, decision)  # a second search, from the same agent state
+            trees.append(_tree(root))
+        assert answers[0] == answers[1] and trees[0] == trees[1]
+        assert trees[0]  # the search did explore
+    assert checked  # at least one pair really differed in its hidden cards
+
+
+def test_a_peeking_search_would_be_caught(loaded):
+    """The pair above tells a search that reads the true state from one that does not."""
+    import interpreter.engine.lookahead as lookahead
+    rs = loaded("legacy_gears_of_time")
+    game, decision = _paused(rs, 2, 7, 2)
+    twin, moved = _hidden_twin(game, 0, 101)
+    assert moved
+    real = lookahead.determinise
+
+    def peeking(g, seat, rng):  # the true state itself, hidden cards and all
+        world = real(g, seat, rng)
+        world.state = g.state.clone()
+        return world
+    trees = []
+    lookahead.determinise = peeking
+    try:
+        for world in (game, twin):
+            trees.append(_tree(ISMCTSAgent(123, iterations=12).search(world, decision), 3))
+    finally:
+        lookahead.determinise = real
+    assert trees[0] != trees[1]
+
+
+# -------------------------------------------------------------------- specs
+
+@pytest.mark.parametrize("spec, words", [
+    ("ismtcs", "unknown agent 'ismtcs'; did you mean 'ismcts'?"),
+    ("ismcts:iteration=40", "has no parameter 'iteration'; did you mean 'iterations'?"),
+    ("ismcts:iterations=lots", "iterations must be a whole number, not 'lots'"),
+    ("ismcts:iterations=0", "iterations must be at least 1"),
+    ("ismcts:seconds=-1", "seconds must be at least"),
+    ("ismcts:playout=clever", "playout is one of random, greedy-lite, not 'clever'"),
+    ("ismcts:iterations=5:seconds=1", "give iterations or seconds, not both"),
+    ("ismcts:depth", "parameter 'depth' must read KEY=VALUE"),
+    ("ismcts:depth=1:depth=2", "parameter 'depth' is given twice"),
+    ("greedy:rollouts=2.5", "rollouts must be a whole number"),
+    ("random:speed=3", "agent 'random' has no parameter 'speed' (it takes none)"),
+    ("no_such_module_xyz:Agent", "no module named 'no_such_module_xyz'"),
+    ("json:Nothing", "module 'json' has no 'Nothing'"),
+    ("json:JSONDecoder", "is not an agent: it needs a decide(decision, view) method"),
+    ("a:b:c", "is not an agent spec"),
+])
+def test_a_bad_spec_is_one_clear_line(spec, words):
+    with pytest.raises(SpecError) as info:
+        check(spec)
+    message = str(info.value)
+    assert words in message and "\n" not in message
+
+
+def test_parameters_reach_the_agent():
+    agent = make_agent("ismcts:iterations=7:playout=greedy-lite:depth=0:c=1.5:reward=own", 1)
+    assert (agent.iterations, agent.playout, agent.depth, agent.c, agent.reward) == \
+        (7, "greedy-lite", 0, 1.5, "own")
+    timed = make_agent("ismcts:seconds=0.5", 1)
+    assert timed.iterations is None and timed.seconds == 0.5
+    assert make_agent("greedy:rollouts=5", 1).rollouts == 5
+    assert parse("ismcts").params == {} and make_agent("ismcts", 1).iterations == 100
+
+
+def test_the_command_line_refuses_a_bad_spec_before_playing(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["simulate", "legacy_gears_of_time", "-n", "1", "-p", "2",
+              "--agents", "ismcts:iteratons=4,greedy"])
+    err = capsys.readouterr().err
+    assert info.value.code == 2
+    assert "--agents: agent 'ismcts' has no parameter 'iteratons'; did you mean 'iterations'?" \
+        in err and "Traceback" not in err
+
+
+def test_help_documents_the_specs(capsys):
+    for command in ("play", "simulate"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        out = " ".join(capsys.readouterr().out.split())
+        assert "ismcts:iterations=400,greedy" in out and "MODULE:CLASS" in out
+
+
+# ------------------------------------------------------------ users' agents
+
+def test_a_python_agent_loads_from_module_and_class(loaded, monkeypatch):
+    monkeypatch.syspath_prepend(str(EXAMPLES))
+    rs = loaded("legacy_gears_of_time")
+    spec = "first_option:FirstOption:prefer=last"
+    check(spec)
+    game, result = _play(rs, 2, 4, [spec, "random"])
+    agent = game.agents[0]
+    assert agent.name == spec and type(agent.inner).__name__ == "FirstOption"
+    assert agent.inner.last
+    assert result.decisions > 0 and game.record
+    # it got the seat's view and nothing more, and always took the last option
+    seen = []
+    inner_decide = type(agent.inner).decide
+
+    def spy(self, decision, view):
+        seen.append((decision.player, view))
+        answer = inner_decide(self, decision, view)
+        assert answer == (decision.high if decision.is_range else len(decision.options) - 1)
+        return answer
+    monkeypatch.setattr(type(agent.inner), "decide", spy)
+    game, _ = _play(rs, 2, 4, [spec, "random"])
+    assert seen and all(view == view and view["you"] == seat == 0 for seat, view in seen)
+    assert all(set(view) >= {"zones", "players", "you"} for _, view in seen)
+
+
+def _install_entry_point(folder: Path) -> None:
+    (folder / "my_rulebook_agents.py").write_text(
+        (EXAMPLES / "first_option.py").read_text(encoding="utf-8"), encoding="utf-8")
+    info = folder / "my_rulebook_agents-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: my-rulebook-agents\n"
+                                   "Version: 1.0\n", encoding="utf-8")
+    (info / "entry_points.txt").write_text(
+        "[rulebook.agents]\nfirst = my_rulebook_agents:FirstOption\n", encoding="utf-8")
+
+
+def test_an_installed_agent_loads_from_its_entry_point(loaded, tmp_path, monkeypatch, capsys):
+    _install_entry_point(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from interpreter.engine.agent_specs import known_names
+    assert "first" in known_names()
+    agent = build("first:prefer=last", 3)
+    assert type(agent.inner).__module__ == "my_rulebook_agents" and agent.inner.last
+    with pytest.raises(SpecError, match="has no parameter 'colour'"):
+        check("first:colour=red")
+    with pytest.raises(SystemExit) as info:
+        main(["simulate", "timespan", "-n", "2", "-p", "2", "--agents", "first,random",
+              "--no-check"])
+    out = capsys.readouterr().out
+    assert info.value.code == 0 and "first" in out
+
+
+def test_a_faulty_agent_stops_the_game_with_one_line(tmp_path, monkeypatch, capsys):
+    (tmp_path / "faulty_agent.py").write_text(textwrap.dedent("""
+        class Wrong:
+            def __init__(self, rng):
+                pass
+            def decide(self, decision, view):
+                return 10 ** 6
+    """), encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(SystemExit) as info:
+        main(["play", "legacy_gears_of_time", "-p", "2", "--seed", "2", "--agents",
+              "faulty_agent:Wrong,random", "--save", str(tmp_path / "g.json")])
+    out = capsys.readouterr().out
+    assert info.value.code == 1
+    line = next(x for x in out.splitlines() if "error" in x)
+    assert "agent 'faulty_agent:Wrong' at decision 1" in line and "answered 1000000" in line
+
+
+def test_a_record_never_makes_rulebook_import_a_module(tmp_path, capsys, monkeypatch):
+    marker = tmp_path / "imported"
+    (tmp_path / "record_named_agent.py").write_text(
+        f"open({str(marker)!r}, 'w').close()\n"
+        "class Agent:\n    def __init__(self, rng):\n        pass\n"
+        "    def decide(self, decision, view):\n        return 0\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    path = tmp_path / "game.json"
+    with pytest.raises(SystemExit) as info:
+        main(["play", "legacy_gears_of_time", "-p", "2", "--seed", "3", "--agents",
+              "random", "--save", str(path)])
+    assert info.value.code == 0
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["agents"] = ["record_named_agent:Agent", "random"]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as info:  # replaying builds no agents at all
+        main(["replay", str(path)])
+    assert info.value.code == 0 and "final state matches" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as info:
+        main(["play", "legacy_gears_of_time", "--resume", str(path)])
+    err = capsys.readouterr().err
+    assert info.value.code == 2
+    assert "seat 1 of the record was played by 'record_named_agent:Agent'" in err
+    assert "--agents" in err and not marker.exists()
+    assert "record_named_agent" not in sys.modules
+
+
+def test_a_record_reads_agent_specs_as_text():
+    assert check_recorded("ismcts:iterations=400") is None
+    assert check_recorded("some_module:SomeAgent") is None  # text only: nothing imported
+    assert "some_module" not in sys.modules
+    assert "is not an agent" in check_recorded("robot")
+    assert "is not a usable agent spec" in check_recorded("ismcts:iterations=zero")
