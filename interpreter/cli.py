@@ -934,6 +934,35 @@ def _decision_watch(console, every: bool, at: int | None):
     return watch
 
 
+def _backend_options(command):
+    """--backend, --address and --resume, for the commands that play many games."""
+    command = click.option("--resume", type=click.Path(dir_okay=False),
+                           help="Carry on a results file: skip the seeds it holds (it must "
+                                "be from the same configuration) and append the rest.")(command)
+    command = click.option("--address", default=None,
+                           help="With --backend ray: join the Ray cluster at auto or "
+                                "HOST:PORT (default: start Ray on this machine).")(command)
+    return click.option("--backend", type=click.Choice(["local", "ray"]), default="local",
+                        show_default=True,
+                        help="Where games are played: local processes (--workers), or "
+                             "Ray (see the README).")(command)
+
+
+class _Unavailable(click.ClickException):
+    exit_code = 2
+
+
+def _check_backend(backend: str, address: str | None) -> None:
+    """Backend options that cannot work, refused before anything is loaded."""
+    if address and backend != "ray":
+        raise UsageProblem("--address is for --backend ray")
+    if backend == "ray":
+        import importlib.util
+        if importlib.util.find_spec("ray") is None:
+            from .engine.ray_backend import MISSING
+            raise _Unavailable(MISSING)
+
+
 @cli.command()
 @click.argument("ruleset")
 @click.option("-n", "--games", type=click.IntRange(1, 1_000_000), default=100,
@@ -952,14 +981,13 @@ def _decision_watch(console, every: bool, at: int | None):
 @click.option("--check-every-decision", "every_decision", is_flag=True,
               help="Check invariants before every decision, not only after each action and "
                    "at the end (slower; finds where inside an action a rule breaks one).")
+@_backend_options
 def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers, out, no_check,
-             every_decision):
+             every_decision, backend, address, resume):
     """Simulate many games between AI agents and summarise the results."""
-    from rich.console import Console
-    from rich.progress import Progress
-
     from .engine.simulate import simulate as run_many
-    from .engine.stats import summary_tables
+    from .simulating import Run, SimulateProblem, simulate_run
+    _check_backend(backend, address)
     rs = _load(ruleset, mods)
     players = players or rs.min_players
     if not rs.min_players <= players <= rs.max_players:
@@ -967,40 +995,24 @@ def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers,
     kinds = _agents(agent_spec, players, False)
     if "human" in kinds:
         raise UsageProblem("simulate plays AI agents only; 'human' is for rulebook play")
-    path = str(rs.root)
-    results = []
-    start = time.perf_counter()
-    fh = None
-    if out:
-        from .engine.saves import SaveProblem, prepare
-        try:
-            fh = open(prepare(out), "w", encoding="utf-8")
-        except SaveProblem as exc:
-            raise UsageProblem(f"--out: {exc}") from None
-        except OSError as exc:
-            raise UsageProblem(f"--out: cannot write '{out}': {exc.strerror or exc}") from None
     # every line says what was played, so it can be read on its own
     from .engine.results import results_context
     context = results_context(rs, variants, players)
-    console = Console(highlight=False, emoji=False)
-    with Progress(console=console, transient=True) as progress:
-        task = progress.add_task(f"{rs.name}: {games} games", total=games)
-        for summary in run_many(path, list(mods), games, players, kinds, list(variants), seed,
-                                workers, False if no_check else
-                                ("decision" if every_decision else "action"),
-                                lambda: progress.advance(task)):
-            results.append(summary)
-            if fh:
-                fh.write(json.dumps({**context, **summary.to_dict()}) + "\n")
-    if fh:
-        fh.close()
-    elapsed = time.perf_counter() - start
-    for table in summary_tables(results, players, elapsed):
-        console.print(table)
-    errors = [r for r in results if r.error]
-    for r in errors[:5]:
-        console.print(f"[red]seed {r.seed}: {escape(visible(r.error))}[/red]")
-    sys.exit(1 if errors else 0)
+    check = False if no_check else ("decision" if every_decision else "action")
+    run = Run(ruleset, games, players, agent_spec, list(variants), list(mods), seed, workers,
+              "--no-check" if no_check else ("--check-every-decision" if every_decision
+                                             else None), backend, address, out, resume)
+
+    def games_to_play(skip, progress):
+        return run_many(str(rs.root), list(mods), games, players, kinds, list(variants), seed,
+                        workers, check, progress, backend=backend, address=address,
+                        skip_seeds=skip)
+    try:
+        code = simulate_run(run, rs.name, lambda summary: {**context, **summary.to_dict()},
+                            games_to_play, context, kinds)
+    except SimulateProblem as exc:
+        raise UsageProblem(str(exc)) from None
+    sys.exit(code)
 
 
 @cli.command("test")

@@ -7,8 +7,6 @@ order, so ``--workers 1`` and ``--workers 8`` give identical output.
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 
 from ..ruleset import load_ruleset
@@ -82,20 +80,24 @@ def play_one(args) -> GameSummary:
 
 def simulate(path: str, mods: list[str], games: int, players: int, agents: list[str],
              variants: list[str], seed: int = 1, workers: int = 1, check: bool = True,
-             progress=None):
-    """Yield GameSummary objects in seed order."""
-    jobs = [(seed + i, players, agents, variants, check) for i in range(games)]
-    if workers <= 1:
-        _init(path, mods)
-        for job in jobs:
-            summary = play_one(job)
-            if progress:
-                progress()
-            yield summary
-        return
-    workers = min(workers, os.cpu_count() or 1, games) or 1
-    with ProcessPoolExecutor(workers, initializer=_init, initargs=(path, mods)) as pool:
-        for summary in pool.map(play_one, jobs, chunksize=max(1, games // (workers * 8))):
-            if progress:
-                progress()
-            yield summary
+             progress=None, *, backend: str = "local", address: str | None = None,
+             skip_seeds=()):
+    """Yield GameSummary objects in seed order, for the seeds not in ``skip_seeds``.
+
+    ``backend`` is ``local`` (``workers`` processes, or this one for 1) or
+    ``ray`` (``address`` None starts Ray here; ``auto`` or ``HOST:PORT`` joins a
+    cluster); see :mod:`interpreter.engine.backends`. ``progress`` is called once
+    per finished game.
+    """
+    from .backends import run
+    skip = set(skip_seeds)
+    seeds = range(seed, seed + games)
+    todo = games - sum(1 for s in skip if s in seeds)
+    jobs = ((s, players, agents, variants, check) for s in seeds if s not in skip)
+    yield from run(path, mods, jobs, todo, workers, _init, play_one, _rebuild, progress,
+                   backend, address)
+
+
+def _rebuild(fields: dict) -> GameSummary:
+    """A summary again from the plain fields a remote worker sends back."""
+    return GameSummary(**fields)

@@ -1,0 +1,101 @@
+"""Where simulated games are played: in this process, on local worker processes, or on Ray.
+
+Every backend takes the same things (the ruleset's folder and mods, a stream
+of jobs in seed order, a worker count) and yields each game's summary in seed
+order, so the output is the same whichever plays the games. Work goes out in
+chunks (a few seeds each) with a bounded window of chunks in flight, and a
+result is handed on as soon as every earlier seed's is, so memory stays flat
+however many games are played. The progress callback is called once per
+finished game, in the order games finish.
+
+The functions that load a ruleset and play one game are passed in (by
+reference, never as pickled code), which keeps this module free of any
+knowledge of what a game is. Stopping early (Ctrl-C, or a caller that stops
+reading) cancels the work still out and ends the worker processes.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+from collections.abc import Callable, Iterable, Iterator
+
+from .batches import BackendProblem, chunk_size, chunked, ordered
+
+BACKENDS = ("local", "ray")
+
+
+def run(path: str, mods: list[str], jobs: Iterable, todo: int, workers: int,
+        init: Callable, play: Callable, rebuild: Callable, progress: Callable | None = None,
+        backend: str = "local", address: str | None = None) -> Iterator:
+    """Play ``jobs`` (``todo`` of them) on ``backend``; yield ``play``'s results in job order.
+
+    ``init(path, mods)`` loads the ruleset in a worker; ``play(job)`` plays one
+    game there; ``rebuild(fields)`` makes a result again from the plain fields
+    a remote worker sends back.
+    """
+    if todo <= 0:
+        return
+    if backend == "ray":
+        from .ray_backend import run_on_ray
+        yield from run_on_ray(path, mods, jobs, todo, init, play, rebuild, progress, address)
+        return
+    if backend != "local":
+        raise BackendProblem(f"unknown backend '{backend}': choose {' or '.join(BACKENDS)}")
+    if address is not None:
+        raise BackendProblem("--address is for the ray backend (--backend ray)")
+    workers = min(workers, os.cpu_count() or 1, todo)
+    if workers <= 1:
+        init(path, mods)
+        for job in jobs:
+            result = play(job)
+            if progress:
+                progress()
+            yield result
+        return
+    yield from _on_processes(path, mods, jobs, todo, workers, init, play, progress)
+
+
+def _quiet_init(init: Callable, path: str, mods: list[str]) -> None:
+    """A worker process leaves Ctrl-C to the main process, which stops it when it wants."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    init(path, mods)
+
+
+def play_chunk(play: Callable, chunk: list) -> list:
+    return [play(job) for job in chunk]
+
+
+def _on_processes(path, mods, jobs, todo, workers, init, play, progress) -> Iterator:
+    import multiprocessing
+
+    done: queue.SimpleQueue = queue.SimpleQueue()
+    pool = multiprocessing.Pool(workers, initializer=_quiet_init, initargs=(init, path, mods))
+    finished = False
+
+    def submit(index, chunk):
+        pool.apply_async(play_chunk, (play, chunk),
+                         callback=lambda results: done.put((index, results, None)),
+                         error_callback=lambda exc: done.put((index, None, exc)))
+
+    def next_done():
+        while True:
+            try:
+                index, results, exc = done.get(timeout=0.5)
+            except queue.Empty:
+                continue  # wake now and then, so Ctrl-C is seen at once
+            if exc is not None:
+                raise exc
+            return index, results
+
+    try:
+        yield from ordered(chunked(jobs, chunk_size(todo, workers)), submit, next_done,
+                           4 * workers, progress)
+        finished = True
+    finally:
+        if finished:
+            pool.close()
+        else:
+            pool.terminate()  # stopped early: the work still out is dropped
+        pool.join()

@@ -1,0 +1,172 @@
+"""Simulated games on Ray: this machine's cores, or a cluster's.
+
+Ray workers on other machines do not have the user's rule files, so the text
+of every file the ruleset's load read (and of each mod) goes through Ray's
+object store once; each worker writes it into a private temporary folder,
+loads the ruleset from there once, deletes the folder and plays chunk after
+chunk of seeds. Text goes in and plain fields come back: no game object or
+compiled code is ever pickled. Before anything is shipped, the files are
+hashed the way the loader hashes them, so a worker is known to load exactly
+the ruleset this machine loaded; a place inside a worker's folder that shows
+up in a result (an error's file name) is put back to the name it has here,
+so a result is the same, byte for byte, as the local backend's.
+
+Without an address a private Ray instance is started for the run and shut
+down after it; with ``auto`` or ``HOST:PORT`` the run joins a running cluster.
+Ray's own logging is kept off the terminal where Ray allows it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import logging
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path, PurePosixPath
+
+from .batches import BackendProblem, chunk_size, chunked, ordered
+
+MISSING = "Ray is not installed: pip install 'rulebook[ray]'"
+
+
+def rule_files(path: str, mods: list[str]) -> dict:
+    """Everything a worker needs to load the ruleset: each file's text by its place."""
+    from ..assemble import display_path, hash_text
+    from ..ruleset import load_ruleset
+    rs = load_ruleset(path, mods)
+    root = Path(rs.root)
+    files, hasher = [], hashlib.sha256()
+    for shown in rs.files:
+        name = Path(os.path.relpath(os.path.abspath(shown), root)).as_posix()
+        data = Path(shown).read_bytes()
+        files.append((name, data))
+        hasher.update(name.encode() + b"\0" + hash_text(data.decode("utf-8-sig")) + b"\0")
+    shipped_mods = []
+    for shown in rs.mods:
+        data = Path(shown).read_bytes()
+        shipped_mods.append((shown, data))
+        hasher.update(b"mod\0" + hash_text(data.decode("utf-8-sig")) + b"\0")
+    if hasher.hexdigest() != rs.content_hash:
+        raise BackendProblem(f"{display_path(root)}: the rule files cannot be sent to Ray "
+                             "workers as they are (a file is reached through a link, or "
+                             "changed while loading); copy the ruleset without links and "
+                             "try again")
+    return {"root": display_path(root), "files": files, "mods": shipped_mods,
+            "content_hash": rs.content_hash}
+
+
+def _safe_name(name: str) -> PurePosixPath:
+    place = PurePosixPath(name)
+    if place.is_absolute() or ".." in place.parts or not place.parts:
+        raise ValueError(f"a shipped rule file has a place outside its folder: {name!r}")
+    return place
+
+
+class RuleWorker:
+    """One Ray actor: the ruleset loaded once from shipped text, then chunk after chunk."""
+
+    def __init__(self, bundle: dict, init: Callable, play: Callable):
+        folder = tempfile.mkdtemp(prefix="rulebook-")  # readable by this user only
+        try:
+            rules = os.path.join(folder, "rules")
+            for name, data in bundle["files"]:
+                target = os.path.join(rules, *_safe_name(name).parts)
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with open(target, "wb") as fh:
+                    fh.write(data)
+            mods = []
+            self.places = [(rules, bundle["root"])]
+            for i, (shown, data) in enumerate(bundle["mods"]):
+                target = os.path.join(folder, "mods", str(i), os.path.basename(shown))
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with open(target, "wb") as fh:
+                    fh.write(data)
+                mods.append(target)
+                self.places.insert(0, (target, shown))
+            init(rules, mods)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)  # loaded: the files are not read again
+        self.play = play
+
+    def ready(self) -> bool:
+        return True
+
+    def play_chunk(self, chunk: list) -> list[dict]:
+        return [self._plain(self.play(job)) for job in chunk]
+
+    def _plain(self, result) -> dict:
+        fields = dataclasses.asdict(result) if dataclasses.is_dataclass(result) else dict(result)
+        for key, value in fields.items():
+            if isinstance(value, str):
+                for here, there in self.places:
+                    value = value.replace(here, there)
+                fields[key] = value
+        return fields
+
+
+def _connect(ray, address: str | None) -> bool:
+    """Join or start Ray; True when this run started it (and so shuts it down)."""
+    if ray.is_initialized():
+        return False
+    quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
+    try:
+        if address:
+            ray.init(address=address, **quiet)
+        else:
+            ray.init(include_dashboard=False, **quiet)
+    except (ConnectionError, RuntimeError, ValueError) as exc:
+        where = f"at {address}" if address else "on this machine"
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise BackendProblem(f"cannot reach a Ray cluster {where}: {first}") from None
+    return True
+
+
+def run_on_ray(path: str, mods: list[str], jobs: Iterable, todo: int, init: Callable,
+               play: Callable, rebuild: Callable, progress: Callable | None,
+               address: str | None) -> Iterator:
+    """Play the jobs on Ray actors, one per CPU of the cluster; yield results in job order."""
+    try:
+        import ray
+    except ImportError:
+        raise BackendProblem(MISSING) from None
+    bundle = rule_files(path, mods)
+    started = _connect(ray, address)
+    actors: list = []
+    out: dict = {}  # object ref -> (chunk index, actor)
+    try:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        size = chunk_size(todo, cpus)
+        count = max(1, min(cpus, -(-todo // size)))
+        shipped = ray.put(bundle)
+        worker = ray.remote(num_cpus=1)(RuleWorker)
+        actors = [worker.remote(shipped, init, play) for _ in range(count)]
+        busy = {i: 0 for i in range(count)}
+
+        def submit(index, chunk):
+            actor = min(busy, key=busy.get)
+            busy[actor] += 1
+            out[actors[actor].play_chunk.remote(chunk)] = (index, actor)
+
+        def next_done():
+            while True:
+                done, _ = ray.wait(list(out), num_returns=1, timeout=0.5)
+                if done:
+                    break
+            index, actor = out.pop(done[0])
+            busy[actor] -= 1
+            try:
+                fields = ray.get(done[0])
+            except ray.exceptions.RayActorError as exc:
+                first = (str(exc).strip().splitlines() or ["it stopped"])[0]
+                raise BackendProblem(f"a Ray worker stopped: {first}") from None
+            return index, [rebuild(f) for f in fields]
+
+        yield from ordered(chunked(jobs, size), submit, next_done, 2 * count, progress)
+    finally:
+        for actor in actors:
+            ray.kill(actor)  # ends the work still out with it
+        if started:
+            ray.shutdown()
