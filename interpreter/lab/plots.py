@@ -47,7 +47,7 @@ def _distributions(plt, groups, title, label, confidence):
     if not groups:
         return None
     fig, ax = plt.subplots(figsize=(7, 0.5 * len(groups) + 1.5))
-    ax.boxplot([x for _, x in groups], vert=False, showmeans=True)
+    ax.boxplot([x for _, x in groups], orientation="horizontal", showmeans=True)
     ax.set_yticks(range(1, len(groups) + 1), [name for name, _ in groups])
     ax.invert_yaxis()
     ax.set_xlabel(label)
