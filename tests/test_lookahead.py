@@ -4,8 +4,8 @@ A State's clone shares card states and the random source with the original
 until one side changes them. These tests check that nothing one copy does
 reaches the other (draws, card changes, trials that are rolled back), and
 that the greedy agent's determinised copy reshuffles exactly what its seat
-cannot see, keeps every card where it thinks it is, leaves the game alone,
-and does not check invariants (only the real game's actions are checked).
+cannot see (within the pools of infosets.hidden_pools), keeps every card where
+it thinks it is, leaves the game alone, and does not check invariants (only the real game's actions are checked).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from interpreter import load_ruleset
 from interpreter.engine.agent_base import RandomAgent
 from interpreter.engine.flow import FlowRunner
 from interpreter.engine.game import NO_OWNER, Game
+from interpreter.engine.infosets import hidden_pools
 from interpreter.engine.lookahead import determinise
 
 
@@ -107,10 +108,9 @@ def test_determinise_reshuffles_only_what_the_seat_cannot_see(midgame):
             else:
                 assert len(st.zones[key]) == len(cards), key
                 moved = moved or st.zones[key] != cards
-        for kind in {key[0] for key in hidden}:  # each kind of zone keeps its cards
-            keys = [k for k in hidden if k[0] == kind]
-            assert Counter(c for k in keys for c in st.zones[k]) == \
-                Counter(c for k in keys for c in game.state.zones[k])
+        for places in hidden_pools(game, seat):  # each pool keeps its cards
+            assert Counter(st.zones[k][i] for k, i in places) == \
+                Counter(game.state.zones[k][i] for k, i in places)
         for key, cards in st.zones.items():  # every card knows where it is
             for c in cards:
                 assert (st.cards[c].zone, st.cards[c].zone_owner) == key

@@ -164,6 +164,18 @@ class _Checker(RandomAgent):
         return super().decide(decision, view, game)
 
 
+class _StopAt(RandomAgent):
+    def __init__(self, seed: int, at: int):
+        super().__init__(seed)
+        self.left = at
+
+    def decide(self, decision, view, game):
+        self.left -= 1
+        if self.left < 0:
+            raise _Enough
+        return super().decide(decision, view, game)
+
+
 def check(name: str, players: int, kinds: dict, seed: int = 5) -> dict:
     """Play a seeded random game and compare each agent's answers on twins."""
     rs = load_ruleset(name)
@@ -204,3 +216,21 @@ def test_an_agent_that_peeks_is_caught(name, players):
 def test_the_registry_is_what_is_checked():
     """Random and greedy are always checked; any agent added to the registry joins them."""
     assert {"random", "greedy"} <= set(registered())
+
+
+def test_a_determinisation_deals_another_players_hand_from_the_deck_too():
+    """Not only the order: in two players the other hand's cards are not always its own."""
+    from collections import Counter
+
+    from interpreter.engine.lookahead import determinise
+    rs = load_ruleset("legacy_gears_of_time")
+    game = Game(rs, 2, 3, [_StopAt(0, 20)] * 2)
+    with pytest.raises(_Enough):
+        FlowRunner(game).play()
+    hand = [key for keys in hidden_groups(game, 0) for key in keys if key[1] == 1]
+    assert any(game.state.zones[key] for key in hand), "the other player holds no cards"
+    true = Counter(game.state.cards[c].def_id for key in hand for c in game.state.zones[key])
+    dealt = [Counter(copy.state.cards[c].def_id for key in hand for c in copy.state.zones[key])
+             for copy in (determinise(game, 0, random.Random(s)) for s in range(10))]
+    assert any(d != true for d in dealt)
+    assert all(sum(d.values()) == sum(true.values()) for d in dealt)

@@ -23,12 +23,22 @@ MAX_TRIES = 20  # shuffles tried for a pool to come out different from how it li
 
 
 def hidden_groups(game, seat: int) -> list[list[tuple]]:
-    """The zones this seat cannot see into, grouped by zone id, in the zones' order."""
+    """The zones this seat cannot see into, grouped by zone id, in the zones' order.
+
+    Visibility is declared, so the groups are worked out once per seat and
+    set of zones, and kept with the game (its copies share them)."""
+    zones = tuple(game.state.zones)
+    cache = game.__dict__.setdefault("_hidden_groups", {})
+    known = cache.get(seat)
+    if known is not None and known[0] == zones:
+        return known[1]
     groups: dict[str, list[tuple]] = {}
-    for key in game.state.zones:
+    for key in zones:
         if game.visible_to(key[0], key[1], seat) != "all":
             groups.setdefault(key[0], []).append(key)
-    return list(groups.values())
+    found = list(groups.values())
+    cache[seat] = (zones, found)
+    return found
 
 
 def copy_game(game):
@@ -109,17 +119,22 @@ def hidden_pools(game, seat: int, across: bool = True) -> list[list[tuple]]:
                 if card.owner == seat:
                     continue
                 home = home_deck(game, card.def_id)
-                pool = home if across and (key[1] != NO_OWNER or key[0] == home) else key[0]
+                if across and (key[1] != NO_OWNER or key[0] == home):
+                    pool = ("deck", home)
+                else:
+                    pool = ("zone", key[0], home if across else "")
                 pools.setdefault(pool, []).append((key, i))
     return list(pools.values())
 
 
 def home_deck(game, def_id: str) -> str:
     """The zone a card starts in (its declared deck, else the first shared zone)."""
-    deck = game.rs.cards[def_id].data.get("deck")
-    if deck:
-        return deck
-    return next(z for z, d in game.zone_decl.items() if d.get("scope", "shared") == "shared")
+    homes = game.__dict__.setdefault("_home_decks", {})
+    home = homes.get(def_id)
+    if home is None:
+        home = homes[def_id] = game.rs.cards[def_id].data.get("deck") or next(
+            z for z, d in game.zone_decl.items() if d.get("scope", "shared") == "shared")
+    return home
 
 
 def _only(private: dict, seat: int) -> dict:

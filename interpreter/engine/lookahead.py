@@ -8,15 +8,18 @@ from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from .agent_base import RandomAgent
 from .decisions import ActionRefused, Decision
 from .game import NO_OWNER, Game
+from .infosets import hidden_pools
 
 LOSS = -10 ** 9
 
 
 def determinise(game: Game, seat: int, rng: random.Random) -> Game:
-    """A copy of the game where the cards this seat cannot see are reshuffled.
+    """A copy of the game where the cards this seat cannot see are dealt again.
 
-    Hidden cards move only among zones of the same kind: the deck's order is
-    shuffled, and the other players' hands are dealt again from their pooled cards.
+    The pools are :func:`.infosets.hidden_pools`: an unseen card in another
+    player's hidden zones may as well be in the deck it came from (so those
+    hands are dealt again from the deck's cards and theirs), every other
+    hidden zone is reshuffled with itself, and each place keeps its size.
     """
     clone = game.__copy__()
     clone.state = game.state.clone()
@@ -31,54 +34,24 @@ def determinise(game: Game, seat: int, rng: random.Random) -> Game:
     clone.held = None
     st = clone.state
     cards = st.cards
-    for keys in _hidden_places(game, seat):
+    for places in hidden_pools(game, seat):
         # in the order of the cards' numbers, not as they lie: how the hidden cards lie
         # must not change the shuffle's outcome (the seat cannot see it)
-        pool = sorted(c for key in keys for c in st.zones[key])
+        pool = sorted(st.zones[key][i] for key, i in places)
         if len(pool) > 1:  # (shuffling fewer would draw no number)
             rng.shuffle(pool)
-        if len(keys) == 1 and keys[0][1] == NO_OWNER:
-            # a shared zone with itself: its cards stay in it, and each card in a zone's
-            # list knows it is there (an invariant the checks hold the engine to)
-            st.zones[keys[0]] = pool
-            continue
-        i = 0
-        for key in keys:
+        for (key, i), c in zip(places, pool):
+            st.zones[key][i] = c
             zone, owner = key
-            size = len(st.zones[key])
-            st.zones[key] = pool[i:i + size]
-            for c in st.zones[key]:
-                card = cards[c]  # copied (card_w) only when it lands somewhere else
-                if card.zone != zone or card.zone_owner != owner \
-                        or owner != NO_OWNER and card.owner != owner:
-                    card = st.card_w(c)
-                    card.zone, card.zone_owner = key
-                    if owner != NO_OWNER:
-                        card.owner = owner
-            i += size
+            card = cards[c]  # copied (card_w) only when it lands somewhere else
+            if card.zone != zone or card.zone_owner != owner \
+                    or owner != NO_OWNER and card.owner != owner:
+                card = st.card_w(c)
+                card.zone, card.zone_owner = key
+                if owner != NO_OWNER:
+                    card.owner = owner
     st.rng = random.Random(rng.random())
     return clone
-
-
-def _hidden_places(game: Game, seat: int) -> list[list[tuple]]:
-    """The zones this seat cannot see into, grouped by kind of zone, in the zones' order.
-
-    Reshuffling happens within each group only (a deck with itself, other
-    players' hands among themselves), so a deck keeps the kind of cards it
-    holds. Visibility is declared, so the groups are worked out once per seat
-    and set of zones, and kept with the game (its copies share them)."""
-    zones = tuple(game.state.zones)
-    cache = game.__dict__.setdefault("_hidden_places", {})
-    known = cache.get(seat)
-    if known is not None and known[0] == zones:
-        return known[1]
-    by_zone: dict[str, list] = {}
-    for key in zones:
-        if game.visible_to(key[0], key[1], seat) == "count":
-            by_zone.setdefault(key[0], []).append(key)
-    groups = list(by_zone.values())
-    cache[seat] = (zones, groups)
-    return groups
 
 
 class _Recorder(RandomAgent):
