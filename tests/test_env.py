@@ -217,3 +217,15 @@ def test_importing_the_package_and_the_cli_imports_no_extra():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_example_evaluates_its_policies(capsys):
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "examples" / "env_random_policy.py"
+    spec = importlib.util.spec_from_file_location("env_random_policy", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    assert example.main(["legacy_gears_of_time", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "first legal answer: won" in out and "random legal answer: won" in out
