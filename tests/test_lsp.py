@@ -325,3 +325,28 @@ def test_lsp_without_pygls_says_which_extra(tmp_path):
     assert out.stderr.strip() == ("rulebook lsp needs the language server extra: "
                                   "pip install 'rulebook[lsp]'")
     assert "Traceback" not in out.stderr
+
+
+def test_card_files_read_card_by_card_as_whole_files_read():
+    """The server re-reads only the edited card; what it reads is what reading the file gives."""
+    from interpreter.errors import Diagnostics
+    from interpreter.lsp.chunks import parse_cards
+    from interpreter.yamlload import parse_yaml
+    files = sorted((ROOT / "rulesets").glob("*/cards/*.yaml"))
+    assert files
+    whole_only = {(), ("cards",)}  # the file and its list: the loader reports nothing there
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        for variant in (text, "\n\n" + text.replace("cost: 1", "cost: 2", 1)):
+            a = parse_yaml(variant, path.name, Diagnostics())
+            b = parse_cards(variant, path.name, Diagnostics())
+            assert b is not None and a.data == b.data, path
+            assert {k: v for k, v in a.spans.items() if k not in whole_only} == \
+                {k: v for k, v in b.spans.items() if k not in whole_only}, path
+            assert a.key_spans == b.key_spans and a.scalars == b.scalars, path
+    # a YAML error in one card is found at its place
+    diags = Diagnostics()
+    text = (FIXTURE / "cards.yaml").read_text(encoding="utf-8")
+    assert parse_cards(text.replace("cost: 5", "cost: [5"), "cards.yaml", diags) is None
+    assert diags[0].code == "RB104" and diags[0].span.line > text.count("\n", 0,
+                                                                        text.index("cost: 5"))

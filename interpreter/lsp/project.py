@@ -149,27 +149,27 @@ class Project:
                                  {p: overlay[p] for p in overlay if self.owns(p)})
             return self.loaded
 
-    def scenario_diagnostics(self, overlay: dict[str, str], only: set[str] | None = None
-                             ) -> dict[str, list[Diagnostic]]:
-        """Check the ruleset's scenario files (or those of ``only``) against the last load."""
+    def scenario_files(self, overlay: dict[str, str]) -> list[str]:
+        """The normalised paths of the ruleset's scenario files, open or on disk."""
+        loaded = self.loaded
+        if loaded is None or loaded.ruleset is None or not loaded.clean_files:
+            return []
+        from ..engine.scenario import discover
+        paths = {norm(p) for p in discover(loaded.ruleset)}
+        for p, text in overlay.items():  # an open scenario file not yet under scenarios/
+            if p.startswith(str(self.root) + os.sep) and head_value(text, "kind") == "scenarios":
+                paths.add(p)
+        return sorted(paths)
+
+    def check_scenarios(self, path: str, text: str | None) -> dict[str, list[Diagnostic]]:
+        """The diagnostics of one scenario file (its buffer ``text``) against the last load."""
         loaded = self.loaded
         if loaded is None or loaded.ruleset is None or not loaded.clean_files:
             return {}
-        from ..engine.scenario import discover, load_scenarios
-        rs = loaded.ruleset
-        paths = {norm(p): p for p in discover(rs)}
-        for p in overlay:  # an open scenario file not yet saved under scenarios/
-            if p.startswith(str(self.root) + os.sep) and head_value(overlay[p],
-                                                                    "kind") == "scenarios":
-                paths.setdefault(p, Path(p))
-        out: dict[str, list[Diagnostic]] = {p: [] for p in paths if only is None or p in only}
-        for p, path in paths.items():
-            if only is not None and p not in only:
-                continue
-            diags = Diagnostics()
-            load_scenarios(rs, Path(path), diags, text=overlay.get(p))
-            by_file(diags, out)
-        return out
+        from ..engine.scenario import load_scenarios
+        diags = Diagnostics()
+        load_scenarios(loaded.ruleset, Path(path), diags, text=text)
+        return by_file(diags, {norm(path): []})
 
 
 # ------------------------------------------------------------- finding a project

@@ -23,7 +23,8 @@ from ..entries import Entry
 from ..errors import Diagnostic, Diagnostics
 from ..lang.checker import Checker
 from ..lang.symbols import SymbolTable
-from ..yamlload import Document, load_yaml
+from ..yamlload import Document
+from .chunks import parse_cards
 from .project import Loaded, norm
 
 
@@ -105,7 +106,7 @@ def recheck_cards(loaded: Loaded, path: str, text: str) -> Rechecked | None:
     from ..ruleset import _Builder  # the loader's checks, run on this file's cards only
     diags = Diagnostics()
     name = display_path(Path(path))
-    doc = load_yaml(path, diags, name, text=text)
+    doc = parse_cards(text[1:] if text.startswith("\ufeff") else text, name, diags)
     if doc is None:
         return Rechecked(list(diags), None, True)
     kind = schemas.check_kind(doc, diags, "cards")

@@ -20,6 +20,7 @@ import functools
 import sys
 import time
 import traceback
+from concurrent.futures import ThreadPoolExecutor
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -44,6 +45,7 @@ class RulebookServer(LanguageServer):
         self.published: dict[str, list] = {}  # file -> what was last published there
         self.pending: dict[tuple, asyncio.Task] = {}
         self.timings: list[tuple[str, float]] = []
+        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rulebook-check")
 
     # ---------------------------------------------------------------- state
     def roots(self) -> list[str]:
@@ -127,28 +129,32 @@ class RulebookServer(LanguageServer):
                 self.log("rulebook: " + traceback.format_exc(), lsp.MessageType.Error)
         self.pending[key] = asyncio.get_running_loop().create_task(later())
 
+    async def run(self, fn, *args):
+        """Run checking work in the one worker thread: the parser keeps state while it parses."""
+        return await asyncio.get_running_loop().run_in_executor(self.worker, fn, *args)
+
     async def full_check(self, project: Project, scenarios: bool = True) -> None:
         overlay = self.overlay()
         start = time.perf_counter()
-        loop = asyncio.get_running_loop()
-        loaded = await loop.run_in_executor(None, project.load, overlay)
+        loaded = await self.run(project.load, overlay)
         found = dict(loaded.diagnostics)
         files = set(found) | set(loaded.documents)
         files |= {f for f, items in self.published.items() if items and project.owns(f)}
         files |= {f for f in overlay if self.of_file.get(f) is project}
         now = self.overlay()
         stale = {f for f in files if now.get(f) != overlay.get(f)}
-        scenario_files = {f for f in files if head_value(overlay.get(f, ""), "kind") ==
-                          "scenarios"}
+        scenario_files = set(project.scenario_files(overlay))
         self.publish_project(project, found, files - stale - scenario_files)
         self.timings.append(("full", time.perf_counter() - start))
-        only = None if scenarios else {f for f in overlay if self.of_file.get(f) is project}
-        if loaded.ruleset is not None and loaded.clean_files:
-            got = await loop.run_in_executor(None, project.scenario_diagnostics, overlay, only)
-            now = self.overlay()
-            for f, items in got.items():
-                if now.get(f) == overlay.get(f):
-                    self.publish(f, items)
+        open_here = {f for f in overlay if self.of_file.get(f) is project}
+        for f in sorted(scenario_files, key=lambda f: f not in open_here):
+            if not scenarios and f not in open_here and not self.published.get(f):
+                continue
+            # one file at a time, so an edit checked meanwhile waits for one file at most
+            got = await self.run(project.check_scenarios, f, self.overlay().get(f))
+            for g, items in got.items():
+                if g not in self.overlay() or self.overlay().get(g) == overlay.get(g):
+                    self.publish(g, items)
         for f in stale:  # edited while the load ran: check those again against it
             self.schedule(("quick", f), QUICK_DELAY, functools.partial(self.quick_check, f))
 
@@ -163,19 +169,18 @@ class RulebookServer(LanguageServer):
                 self.full_check, project))
         text = self.overlay().get(key, "")
         start = time.perf_counter()
-        got = recheck_cards(loaded, path, text)
+        got = await self.run(recheck_cards, loaded, path, text)
         if got is not None:
-            self.publish(path, got.diagnostics, text.split("\n"))
-            self.timings.append(("cards", time.perf_counter() - start))
+            if self.overlay().get(key) == text:
+                self.publish(path, got.diagnostics, text.split("\n"))
+                self.timings.append(("cards", time.perf_counter() - start))
             if got.ids_changed:
                 self.schedule(("full", project.key), FULL_DELAY, functools.partial(
                     self.full_check, project, False))
             return
         if head_value(text, "kind") == "scenarios" and loaded.clean_files and \
                 loaded.ruleset is not None:
-            loop = asyncio.get_running_loop()
-            found = await loop.run_in_executor(None, project.scenario_diagnostics,
-                                               {key: text}, {key})
+            found = await self.run(project.check_scenarios, key, text)
             if self.overlay().get(key) == text:
                 self.publish(path, found.get(key, []), text.split("\n"))
                 self.timings.append(("scenarios", time.perf_counter() - start))
@@ -341,8 +346,7 @@ def code_actions(ls: RulebookServer, params: lsp.CodeActionParams):
 
 
 @server.command("rulebook.timings")
-@guarded(default=None)
-def timings(ls: RulebookServer, params):
+def timings(ls: RulebookServer, *args):
     """How long checks and completions took, for the benchmark (kind, seconds)."""
     return [[k, round(v, 4)] for k, v in ls.timings]
 
