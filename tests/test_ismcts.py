@@ -244,7 +244,7 @@ def test_parameters_reach_the_agent():
     timed = make_agent("ismcts:seconds=0.5", 1)
     assert timed.iterations is None and timed.seconds == 0.5
     assert make_agent("greedy:rollouts=5", 1).rollouts == 5
-    assert parse("ismcts").params == {} and make_agent("ismcts", 1).iterations == 100
+    assert parse("ismcts").params == {} and make_agent("ismcts", 1).iterations == 200
 
 
 def test_the_command_line_refuses_a_bad_spec_before_playing(capsys):

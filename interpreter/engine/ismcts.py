@@ -6,10 +6,13 @@ iteration deals a new determinisation of what the acting seat cannot see
 places of their kind, a new random source for what is still to come), so the
 search never starts from the true state. It then walks one tree down with
 UCT over the options available in that determinisation (each child counts
-how often it was available, as in the paper), adds one node, and answers
-the rest at random (``playout=random``) or with a cheap preference for doing
-something (``playout=greedy-lite``: no ending, passing or declining while
-anything else can be done, the largest number of a range).
+how often it was available, as in the paper). An option not tried yet is
+tried before any is tried again, chosen at random (``playout=random``) or
+with a cheap preference for doing something (``playout=greedy-lite``: no
+ending, passing or declining while anything else can be done, the largest
+number of a range); every decision of the iteration gets its node
+(``expand=path``), or only the first new one, the rest answered by the
+playout policy (``expand=one``, as in the paper).
 
 The engine asks decisions from deep inside the rules, so a copy of the game
 cannot be resumed from the middle of a rule; the horizon is therefore the
@@ -19,7 +22,9 @@ allows). There the ruleset's ``evaluation`` scores every seat, as a margin
 over the best other seat (``reward=margin``) or on its own (``reward=own``;
 a solo game always scores its own), normalised by the lowest and highest
 values seen in this search, and every node on the path is credited with the
-score of the seat that moved into it.
+score of the seat that moved into it. An action that cannot be carried out
+in a determinisation scores the worst value seen (the real game would
+refuse it).
 
 Nodes are keyed by what an option is, never by where it lies in a list or by
 the objects of one determinisation: an action by its key, a card by its
@@ -47,7 +52,7 @@ from .agent_base import Agent
 from .decisions import ActionRefused, Decision, Option
 from .state import CardRef
 
-DEFAULT_ITERATIONS = 100
+DEFAULT_ITERATIONS = 200
 MAX_RANGE_OPTIONS = 64
 DECLINING = {"end", "pass", "none", "no"}
 
@@ -272,8 +277,8 @@ class ISMCTSAgent(Agent):
             world.agents = [walker] * game.n
             runner = FlowRunner(world)
             try:
-                self._turn(world, runner, walker, decision, seat, further)
-                rewards = self._rewards(runner, world, seat)
+                done_it = self._turn(world, runner, walker, decision, seat, further)
+                rewards = self._rewards(runner, world, seat) if done_it else None
             except (RequirementFailed, ActionRefused, RuleRuntimeError, RecursionError):
                 rewards = None
             search.backup(walker.path, rewards)
@@ -290,30 +295,34 @@ class ISMCTSAgent(Agent):
             return 0, None
         return max(0, min(self.depth, int(turns.get("actions", 1)) - 1)), turns
 
-    def _turn(self, world, runner, walker, decision, seat, further) -> None:
-        """The chosen action with its inner choices, then up to ``further`` more actions."""
+    def _turn(self, world, runner, walker, decision, seat, further) -> bool:
+        """The chosen action with its inner choices, then up to ``further`` more actions.
+
+        False when the chosen action could not be carried out in this world (it was
+        rolled back): the worst outcome for the seat, as the real game would refuse it."""
         count, turns = further
         index = walker.decide(decision, None, world)
         choice = decision.options[index].value
         if choice.key in ("end", "pass"):
-            return
-        runner.perform(choice, seat)
+            return True
+        if not runner.perform(choice, seat):
+            return False
         pid = world.state.phase
         for _ in range(count):
             if world.state.over or world.state.phase != pid:
-                return
+                return True
             choices = runner.available(pid, seat, turns, main_left=True)
             choices.pop("__refused__")
             opts = list(choices.values())
             if not opts:
-                return
+                return True
             from .flow import ActionChoice
             opts.append(ActionChoice("end", "end turn"))
             nxt = Decision(seat, "action", "", [Option(o.label, o, o.key) for o in opts])
             pick = opts[world.decide(nxt)]
-            if pick.key == "end":
-                return
-            runner.perform(pick, seat)
+            if pick.key == "end" or not runner.perform(pick, seat):
+                return True  # (a further action that fails leaves the turn as it was)
+        return True
 
     def _rewards(self, runner, world, seat: int) -> list[float]:
         values = [runner.evaluate(p) for p in range(world.n)]

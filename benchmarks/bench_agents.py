@@ -1,0 +1,171 @@
+"""How strong the ismcts agent is, and how fast: paired games against greedy, solo games.
+
+For each ruleset, ``--games`` two-player games of an agent spec (``--spec``,
+the ismcts default unless given) against ``--against`` (greedy), seats
+alternating with the seed (odd seeds: the searcher sits first). A win counts
+1, a shared win 1/2; the win rate has a Wilson 95 % interval. Solo games
+report the share won (a ruleset's solo goal) and the ranks (medals) earned.
+The searcher's speed is measured on its own action decisions: iterations
+per CPU-second and CPU-seconds per decision. Everything runs in one process;
+nothing here is asserted anywhere.
+
+    python benchmarks/bench_agents.py --games 20
+    python benchmarks/bench_agents.py --games 4 --rulesets legacy_gears_of_time \\
+        --spec ismcts:iterations=200:playout=greedy-lite
+    python benchmarks/bench_agents.py --games 0 --solo terraforming_mars:solo,timespan:scenario_1
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from interpreter.engine.ismcts import ISMCTSAgent  # noqa: E402
+from interpreter.engine.session import GameError, build_game, run  # noqa: E402
+from interpreter.ruleset import load_ruleset  # noqa: E402
+
+RULESETS = ["legacy_gears_of_time", "terraforming_mars", "timespan"]
+
+
+def wilson(wins: float, n: int, z: float | None = None) -> tuple[float, float]:
+    """The Wilson score interval of a share (95 % unless ``z`` says otherwise)."""
+    if n == 0:
+        return 0.0, 1.0
+    if z is None:
+        try:
+            from scipy.stats import norm
+            z = float(norm.ppf(0.975))
+        except ImportError:  # the report extra is not installed: the usual constant
+            z = 1.959964
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+class Clock:
+    """Times a searcher's action decisions (CPU) and counts its iterations."""
+
+    def __init__(self):
+        self.decisions = 0
+        self.seconds = 0.0
+        self.iterations = 0
+
+    def wrap(self, agent) -> None:
+        inner = agent.decide
+
+        def decide(decision, view, game):
+            if decision.kind != "action":
+                return inner(decision, view, game)
+            start = time.process_time()
+            answer = inner(decision, view, game)
+            self.seconds += time.process_time() - start
+            self.decisions += 1
+            self.iterations += agent.last_iterations
+            return answer
+        agent.decide = decide
+
+
+def play(rs, players: int, seed: int, kinds: list[str], variants=(), clock=None):
+    game = build_game(rs, players, seed, kinds, tuple(variants))
+    game.keep_log = False
+    if clock is not None:
+        for agent in game.agents:
+            if isinstance(agent, ISMCTSAgent):
+                clock.wrap(agent)
+    start = time.process_time()
+    result = run(game)
+    return result, time.process_time() - start
+
+
+def duel(name: str, spec: str, against: str, games: int, clock: Clock) -> dict:
+    rs = load_ruleset(str(ROOT / "rulesets" / name))
+    wins, seconds, errors = 0.0, [], 0
+    for seed in range(1, games + 1):
+        first = seed % 2 == 1
+        kinds = [spec, against] if first else [against, spec]
+        me = 0 if first else 1
+        try:
+            result, spent = play(rs, 2, seed, kinds, clock=clock)
+        except GameError as exc:
+            errors += 1
+            print(f"  {name} seed {seed}: {exc}", flush=True)
+            continue
+        seconds.append(spent)
+        if me in result.winners:
+            wins += 1 / len(result.winners)
+        print(f"  {name} seed {seed}: seat {me + 1} {spec}, scores {result.scores}, "
+              f"winners {[w + 1 for w in result.winners]}, {spent:.1f} CPU-s", flush=True)
+    n = len(seconds)
+    low, high = wilson(wins, n)
+    return {"ruleset": name, "games": n, "wins": wins, "rate": wins / n if n else 0.0,
+            "low": low, "high": high, "errors": errors,
+            "seconds": sum(seconds) / n if n else 0.0, "max_seconds": max(seconds or [0])}
+
+
+def solo(name: str, variant: str, spec: str, games: int, clock: Clock) -> dict:
+    rs = load_ruleset(str(ROOT / "rulesets" / name))
+    won, ranks, n = 0, Counter(), 0
+    for seed in range(1, games + 1):
+        try:
+            result, spent = play(rs, 1, seed, [spec], [variant] if variant else [], clock)
+        except GameError as exc:
+            print(f"  {name} {variant} seed {seed}: {exc}", flush=True)
+            continue
+        n += 1
+        won += bool(result.solo_won)
+        ranks[result.ranks[0] or "none"] += 1
+        print(f"  {name} {variant} seed {seed}: score {result.scores[0]}, won "
+              f"{result.solo_won}, rank {result.ranks[0]}, {spent:.1f} CPU-s", flush=True)
+    low, high = wilson(won, n)
+    return {"ruleset": name, "variant": variant, "games": n, "won": won, "low": low,
+            "high": high, "ranks": dict(ranks)}
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=20, help="two-player games per ruleset")
+    ap.add_argument("--rulesets", default=",".join(RULESETS))
+    ap.add_argument("--spec", default="ismcts", help="the agent measured (default: ismcts)")
+    ap.add_argument("--against", default="greedy")
+    ap.add_argument("--solo", default="", help="RULESET:VARIANT,... played solo by --spec")
+    ap.add_argument("--solo-games", type=int, default=10)
+    args = ap.parse_args(argv)
+    clock = Clock()
+    rows = []
+    if args.games:
+        for name in [r for r in args.rulesets.split(",") if r]:
+            rows.append(duel(name, args.spec, args.against, args.games, clock))
+    solos = []
+    for item in [s for s in args.solo.split(",") if s]:
+        name, _, variant = item.partition(":")
+        solos.append(solo(name, variant, args.spec, args.solo_games, clock))
+    print(f"\n{args.spec} against {args.against}, 2 players, seats alternating")
+    print("| ruleset | games | wins | win rate | Wilson 95 % | CPU-s per game (max) |")
+    print("|---|---|---|---|---|---|")
+    for r in rows:
+        print(f"| {r['ruleset']} | {r['games']} | {r['wins']:g} | {100 * r['rate']:.0f} % | "
+              f"{100 * r['low']:.0f}–{100 * r['high']:.0f} % | {r['seconds']:.1f} "
+              f"({r['max_seconds']:.1f}) |" + (f" {r['errors']} errors" if r["errors"] else ""))
+    if solos:
+        print("\n| solo | games | won | Wilson 95 % | ranks |")
+        print("|---|---|---|---|---|")
+        for s in solos:
+            ranks = ", ".join(f"{k} {v}" for k, v in sorted(s["ranks"].items()))
+            print(f"| {s['ruleset']} {s['variant']} | {s['games']} | {s['won']} | "
+                  f"{100 * s['low']:.0f}–{100 * s['high']:.0f} % | {ranks} |")
+    if clock.decisions:
+        print(f"\nsearch: {clock.decisions} action decisions, "
+              f"{clock.iterations / clock.seconds:.0f} iterations per CPU-second, "
+              f"{clock.seconds / clock.decisions:.3f} CPU-s per decision")
+
+
+if __name__ == "__main__":
+    main()
