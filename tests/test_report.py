@@ -332,3 +332,24 @@ def test_report_on_real_simulated_games(tmp_path, capsys, game, players, games):
     for entry in res.parts:  # a scoring entry too
         assert rs.sections["scoring"][entry].get("name") in shown
     assert ("Solo win rate" if players == 1 else "Win rate by seat") in out
+
+
+def test_without_the_report_extra_a_one_line_hint(tmp_path, capsys, monkeypatch):
+    import sys
+    path = _write(tmp_path / "r.jsonl", [_line(1), _line(2)])
+    monkeypatch.setitem(sys.modules, "scipy", None)
+    monkeypatch.setitem(sys.modules, "scipy.stats", None)
+    code, out, err = run(capsys, "report", path)
+    assert code == 2 and "pip install 'rulebook[report]'" in err
+    assert "Traceback" not in out + err and len(err.splitlines()) == 1
+
+
+def test_help_and_play_never_import_the_lab_libraries():
+    import subprocess
+    import sys
+    probe = ("import sys\nfrom interpreter.cli import main\n"
+             "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+             "print(sorted(m for m in ('scipy', 'matplotlib', 'numpy') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip().endswith("[]")

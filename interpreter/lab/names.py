@@ -77,9 +77,9 @@ class Names:
         return str((m.get("id") if isinstance(m, dict) else None) or file)
 
     def item(self, kind, ident: str) -> str:
-        if kind in ("played", "gained"):
+        if kind in ("played", "gained", "card_actions"):
             return self.card(ident)
-        if kind in ("actions", "card_actions"):
+        if kind == "actions":
             return self.action(ident)
         return self.value(ident)
 

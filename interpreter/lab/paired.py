@@ -243,7 +243,7 @@ def _items(cmp, b, m, names, kind, confidence, top) -> None:
                 rel = 100 * (rm - rb) / rb
                 head = f"{name} {verb} {abs(rel):.0f}% {_more(rel)} often"
             else:
-                head = f"{name} {verb} where it never was"
+                head = f"{name}, never {verb} before, now {verb}"
             return (f"{head} (by {pct(rb)} of players before, {pct(rm)} with the mods; "
                     f"{100 * d.value:+.1f} points ± {100 * d.half_width:.1f})")
         ut = _measure(cmp, t, f"{name}: {verb} by", pct(rb), pct(rm), use, say_use, 100,
