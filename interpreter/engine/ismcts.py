@@ -28,7 +28,8 @@ refuse it).
 
 Nodes are keyed by what an option is, never by where it lies in a list or by
 the objects of one determinisation: an action by its key, a card by its
-card id, a space or any other item by its id, a number by itself. Long lists
+card id (a card chosen blind by its place in the list), a space or any other
+item by its id, a number by itself. Long lists
 are widened progressively: a node considers ``2 * visits ** widen`` of its
 options, in a fixed order drawn once per node (a range: its largest, its
 smallest, then evenly spread values, at most 64 of them).
@@ -79,6 +80,8 @@ def identity(decision: Decision, index: int, game) -> str:
         return opt.key
     value = opt.value
     if isinstance(value, CardRef):
+        if not game.card_visible_to(value, decision.player):
+            return f"hidden:{index}"  # a card chosen blind is known by its place only
         return "c:" + game.state.cards[value].def_id
     if value is None:
         return "none"
