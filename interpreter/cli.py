@@ -939,6 +939,11 @@ def _backend_options(command):
     command = click.option("--resume", type=click.Path(dir_okay=False),
                            help="Carry on a results file: skip the seeds it holds (it must "
                                 "be from the same configuration) and append the rest.")(command)
+    return _where_options(command)
+
+
+def _where_options(command):
+    """--backend and --address: where the games of a command are played."""
     command = click.option("--address", default=None,
                            help="With --backend ray: join the Ray cluster at auto or "
                                 "HOST:PORT (default: start Ray on this machine).")(command)
@@ -1096,10 +1101,17 @@ def report_cmd(results_file, ruleset_path, html, png, confidence, top):
 @click.option("--top", type=click.IntRange(min=1), default=15, show_default=True,
               help="Rows listed per card table (all are tested).")
 @click.option("--no-check", is_flag=True, help="Skip invariant checks (faster).")
+@click.option("--resume", is_flag=True,
+              help="Carry on the --out-base and --out-mod files of a stopped compare: skip "
+                   "the seeds they hold and append the rest.")
+@_where_options
 def compare_cmd(ruleset, mods, games, players, agent_spec, variants, seed, workers, html, png,
-                out_base, out_mod, confidence, top, no_check):
+                out_base, out_mod, confidence, top, no_check, resume, backend, address):
     """Play the same seeds with and without mods, and say what changed, with intervals."""
     from .lab.commands import compare as run_compare, find_mod, shipped_mods
+    _check_backend(backend, address)
+    if resume and not (out_base and out_mod):
+        raise UsageProblem("--resume carries on the --out-base and --out-mod files; give both")
     base = _load(ruleset, ())
     files = []
     for raw in mods:
@@ -1117,10 +1129,29 @@ def compare_cmd(ruleset, mods, games, players, agent_spec, variants, seed, worke
     if "human" in kinds:
         raise UsageProblem("compare plays AI agents only; 'human' is for rulebook play")
     # where the games run: simulate()'s backend options (--backend, --address, ...) go here
-    backend = {}
-    sys.exit(run_compare(base, modded, files, games, players, kinds, list(variants), seed,
-                         workers, False if no_check else "action", html, png, out_base,
-                         out_mod, confidence, top, backend, load_ruleset))
+    backend = {"backend": backend, "address": address}
+    try:
+        code = run_compare(base, modded, files, games, players, kinds, list(variants), seed,
+                           workers, False if no_check else "action", html, png, out_base,
+                           out_mod, confidence, top, backend, load_ruleset, resume=resume)
+    except KeyboardInterrupt:
+        _stopped_compare(out_base, out_mod, resume)
+        sys.exit(130)
+    sys.exit(code)
+
+
+def _stopped_compare(out_base, out_mod, resume) -> None:
+    """What to say when Ctrl-C stops a compare: where its games are, how to carry on."""
+    import shlex
+    if out_base and out_mod:
+        words = ["rulebook", *sys.argv[1:]] if sys.argv[1:2] == ["compare"] else None
+        again = (f"; carry on with: {shlex.join(words + ([] if resume else ['--resume']))}"
+                 if words else "; carry on with the same command and --resume")
+        click.echo(f"stopped by Ctrl-C; the finished games are in {visible(out_base)} and "
+                   f"{visible(out_mod)}{again}", err=True)
+    else:
+        click.echo("stopped by Ctrl-C (no games kept: give --out-base and --out-mod to keep "
+                   "them and carry on later with --resume)", err=True)
 
 
 @cli.command("lsp")

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import click
 
 from .engine.batches import BackendProblem
-from .engine.resume import ResumeProblem, read_results
+from .engine.resume import ResumeProblem, reopen
 from .engine.stats import Tally
 from .safe_text import visible
 
@@ -107,19 +107,9 @@ def open_results(run: Run, context: dict, agents: list[str], tally: Tally):
         tally.add(line, fresh=False)
         _note_error(run, line.get("seed"), line.get("error"))
     try:
-        carried = read_results(run.resume, shown, context, agents, count)
+        return reopen(run.resume, shown, context, agents, count)
     except ResumeProblem as exc:
         raise SimulateProblem(f"--resume {exc}") from None
-    try:
-        fh = open(run.resume, "a", encoding="utf-8")
-        if carried.torn:
-            fh.truncate(carried.keep_bytes)
-    except OSError as exc:
-        raise SimulateProblem(f"--resume: cannot write '{shown}': {exc.strerror or exc}") \
-            from None
-    note = (f"{shown}: its last line was cut off (an interrupted run); it is dropped and "
-            "that game played again" if carried.torn else None)
-    return fh, carried.seeds, note
 
 
 def _note_error(run: Run, seed, error) -> None:

@@ -170,6 +170,23 @@ def test_ctrl_c_keeps_whole_lines_and_says_how_to_carry_on(tmp_path):
     assert f"{len(kept)} games in" in stdout  # the summary of the finished games
 
 
+def test_compare_resume_carries_on_both_files(capsys, tmp_path):
+    pytest.importorskip("scipy")
+    base, mod = tmp_path / "base.jsonl", tmp_path / "mod.jsonl"
+    args = ["compare", GAME, "--mod", "three_rounds", "-n", "4", "-p", "2", "--seed", "3",
+            "--out-base", str(base), "--out-mod", str(mod)]
+    code, out, err = run(capsys, *args)
+    assert code == 0, out + err
+    whole_base, whole_mod = base.read_bytes(), mod.read_bytes()
+    lines = whole_mod.splitlines(keepends=True)
+    mod.write_bytes(lines[0] + lines[1][:40])  # cut in the middle of its second line
+    code, out, err = run(capsys, *args, "--resume", "--workers", "2")
+    assert code == 0, out + err
+    assert (base.read_bytes(), mod.read_bytes()) == (whole_base, whole_mod)
+    code, _, err = run(capsys, *args[:-4], "--resume")
+    assert code == 2 and "--resume carries on the --out-base and --out-mod files" in err
+
+
 # --------------------------------------------------------------- shared machinery
 def test_ordered_puts_chunks_back_in_order_whatever_order_they_finish():
     sent = []

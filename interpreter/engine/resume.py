@@ -114,3 +114,22 @@ def read_results(path: str, shown: str, context: dict, agents: list[str],
             if each:
                 each(line)
     return carried
+
+
+def reopen(path: str, shown: str, context: dict, agents: list[str],
+           each: Callable[[dict], None] | None = None):
+    """A results file checked, cut back to its whole lines and opened to append.
+
+    Returns the open file, the seeds it holds, and a note for people when a
+    cut-off last line was dropped (else None).
+    """
+    carried = read_results(path, shown, context, agents, each)
+    try:
+        fh = open(path, "a", encoding="utf-8")
+        if carried.torn:
+            fh.truncate(carried.keep_bytes)
+    except OSError as exc:
+        raise ResumeProblem(f"{shown}: cannot write it: {exc.strerror or exc}") from None
+    note = (f"{shown}: its last line was cut off (an interrupted run); it is dropped and "
+            "that game played again" if carried.torn else None)
+    return fh, carried.seeds, note

@@ -128,23 +128,37 @@ def shipped_mods(ruleset_root: Path) -> list[str]:
 
 
 def _play(rs, mods, games, players, kinds, variants, seed, workers, check, out_path,
-          backend, progress, label) -> None:
-    """Play one side's games and write its results file (the lines ``simulate --out`` writes)."""
+          backend, progress, label, resume=False) -> None:
+    """Play one side's games and write its results file (the lines ``simulate --out`` writes).
+
+    With ``resume``, a file that is there already is carried on: the seeds it
+    holds are skipped and the rest appended (see :mod:`interpreter.engine.resume`).
+    """
     import json
 
     from ..engine.results import results_context
+    from ..engine.resume import reopen
     from ..engine.simulate import simulate
     context = results_context(rs, variants, players)
-    task = progress.add_task(label, total=games)
-    with open(out_path, "w", encoding="utf-8") as fh:
+    done = set()
+    if resume and Path(out_path).exists():
+        fh, done, _ = reopen(str(out_path), str(out_path), context, kinds)
+    else:
+        fh = open(out_path, "w", encoding="utf-8")
+    task = progress.add_task(label, total=games,
+                             completed=sum(1 for s in done if seed <= s < seed + games))
+    with fh:
         for summary in simulate(str(rs.root), list(mods), games, players, kinds,
                                 list(variants), seed=seed, workers=workers, check=check,
-                                progress=lambda: progress.advance(task), **backend):
+                                progress=lambda: progress.advance(task), skip_seeds=done,
+                                **backend):
             fh.write(json.dumps({**context, **summary.to_dict()}) + "\n")
+            fh.flush()  # a stopped compare keeps every game it finished
 
 
 def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, workers, check,
-            html, png, out_base, out_mod, confidence, top, backend, load) -> int:
+            html, png, out_base, out_mod, confidence, top, backend, load,
+            resume=False) -> int:
     """``rulebook compare``: play both sides, read them back, print what changed.
 
     ``backend`` holds the options for where the games run (``simulate()``'s
@@ -154,6 +168,7 @@ def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worker
 
     from rich.progress import Progress
 
+    from ..engine.resume import ResumeProblem
     from . import names as names_mod, paired, results, terminal
     need_scipy()
     if html or png:
@@ -175,12 +190,15 @@ def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worker
         try:
             with Progress(console=out, transient=True) as progress:
                 _play(base_rs, [], games, players, kinds, variants, seed, workers, check,
-                      paths[0], backend, progress, f"{base_rs.name}: {games} games")
+                      paths[0], backend, progress, f"{base_rs.name}: {games} games", resume)
                 _play(mod_rs, mods, games, players, kinds, variants, seed, workers, check,
-                      paths[1], backend, progress, f"with the mods: {games} games")
+                      paths[1], backend, progress, f"with the mods: {games} games", resume)
         except OSError as exc:
             click.echo(f"error: cannot write {exc.filename or ''}: {exc.strerror or exc}",
                        err=True)
+            return 2
+        except ResumeProblem as exc:
+            click.echo(f"error: --resume {exc}", err=True)
             return 2
         wall = time.perf_counter() - start
         try:
