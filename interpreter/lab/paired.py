@@ -318,10 +318,9 @@ def _plots(cmp, b, m, names, confidence) -> None:
     lengths = []
     for label, xb, xm in (("Rounds", b.rounds, m.rounds), ("Decisions", b.decisions,
                                                             m.decisions)):
-        for side, x in (("base", xb), ("with the mods", xm)):
-            x = x[np.isfinite(x)]
-            if len(x):
-                lengths.append((f"{label}, {side}", x))
+        xb, xm = xb[np.isfinite(xb)], xm[np.isfinite(xm)]
+        if len(xb) and len(xm):
+            lengths.append((label, {"base": xb, "with the mods": xm}))
     cmp.plots["lengths"] = lengths
     changes = [(label, d) for label, d in cmp.plots.pop("_win_changes") if d is not None]
     cmp.plots["changes"] = ("Change in win rate", changes)

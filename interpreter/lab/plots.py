@@ -56,12 +56,23 @@ def _distributions(plt, groups, title, label, confidence):
 
 
 def _lengths(plt, groups, title, label, confidence):
-    fig, axes = plt.subplots(1, len(groups), figsize=(4 * len(groups), 3), squeeze=False)
-    for ax, (name, x) in zip(axes[0], groups):
-        ax.hist(x, bins=min(30, max(1, len(set(x.tolist())))), color="#4a7ab5")
-        ax.set_title(name)
+    """One histogram per measure; several series (base, with the mods) share its bins."""
+    import numpy as np
+    fig, axes = plt.subplots(1, len(groups), figsize=(4.5 * len(groups), 3), squeeze=False)
+    for ax, (name, series) in zip(axes[0], groups):
+        if not isinstance(series, dict):
+            series = {"": series}
+        every = np.concatenate([np.asarray(x, dtype=float) for x in series.values()])
+        low, high = float(every.min()), float(every.max())
+        bins = np.linspace(low - 0.5, high + 0.5, int(min(30, high - low + 1)) + 1)
+        for (side, x), colour in zip(series.items(), ("#4a7ab5", "#b5504a")):
+            ax.hist(x, bins=bins, color=colour, alpha=0.6 if len(series) > 1 else 1,
+                    label=side or None)
+        if len(series) > 1:
+            ax.legend()
+        ax.set_title(f"{title}: {name.lower()}")
         ax.set_ylabel("games")
-    fig.suptitle(title)
+    fig.tight_layout()
     return fig
 
 
