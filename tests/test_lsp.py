@@ -196,6 +196,19 @@ def test_card_file_diagnostics_quick_fix_and_answers(work):
             s.edit(uri, 1, 0, len("  - id: [broken") + 1, "")
             await s.wait_for(uri, lambda d: d == [])
 
+            # a schema error, saved (the whole ruleset is loaded again and stops at it),
+            # then mended: the mended buffer is checked all the same
+            line, col = where(text, "cost: 21")
+            s.edit(uri, line, col, col + 4, "costt")
+            got = await s.wait_for(uri, lambda d: len(d) == 1 and d[0].code == "RB201")
+            assert got[0].range.start == lsp.Position(line=line, character=col)
+            assert got[0].data == {"replace": ["cost"]}
+            s.client.text_document_did_save(lsp.DidSaveTextDocumentParams(
+                text_document=lsp.TextDocumentIdentifier(uri=uri)))
+            await asyncio.sleep(1.5)
+            s.edit(uri, line, col, col + 5, "cost")
+            await s.wait_for(uri, lambda d: d == [])
+
             # completion inside effect text: declared names, builtins with signatures
             line, col = where(text, "raise temperature")
             items = await s.completion(uri, line, col + len("raise te"))

@@ -115,6 +115,7 @@ class Project:
         self.mods = mods
         self.loaded: Loaded | None = None
         self.good = None  # the last ruleset that was built, for names while a file is broken
+        self.clean: Loaded | None = None  # the last load with no file-level error
         self.lock = threading.Lock()
 
     @property
@@ -147,11 +148,20 @@ class Project:
                 self.good = ruleset
             self.loaded = Loaded(ruleset, by_file(diags), asm.kinds, clean,
                                  {p: overlay[p] for p in overlay if self.owns(p)})
+            if clean and ruleset is not None:
+                self.clean = self.loaded
             return self.loaded
+
+    @property
+    def base(self) -> Loaded | None:
+        """What a single card file is checked against: the last load, or the last clean one."""
+        if self.loaded is not None and self.loaded.clean_files:
+            return self.loaded
+        return self.clean or self.loaded
 
     def scenario_files(self, overlay: dict[str, str]) -> list[str]:
         """The normalised paths of the ruleset's scenario files, open or on disk."""
-        loaded = self.loaded
+        loaded = self.base
         if loaded is None or loaded.ruleset is None or not loaded.clean_files:
             return []
         from ..engine.scenario import discover
@@ -163,7 +173,7 @@ class Project:
 
     def check_scenarios(self, path: str, text: str | None) -> dict[str, list[Diagnostic]]:
         """The diagnostics of one scenario file (its buffer ``text``) against the last load."""
-        loaded = self.loaded
+        loaded = self.base
         if loaded is None or loaded.ruleset is None or not loaded.clean_files:
             return {}
         from ..engine.scenario import load_scenarios

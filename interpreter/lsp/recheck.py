@@ -45,7 +45,9 @@ class _NoCompiler:
 class Rechecked:
     diagnostics: list[Diagnostic]
     document: Document | None
-    ids_changed: bool  # the file's card ids differ from the loaded ones: other files may care
+    # the file reads and fits the schema, and its card ids differ from the loaded ones:
+    # other files may name them, so the whole ruleset is worth checking again
+    ids_changed: bool
 
 
 def _table_without(table: SymbolTable, names: set[str]) -> SymbolTable:
@@ -108,10 +110,10 @@ def recheck_cards(loaded: Loaded, path: str, text: str) -> Rechecked | None:
     name = display_path(Path(path))
     doc = parse_cards(text[1:] if text.startswith("\ufeff") else text, name, diags)
     if doc is None:
-        return Rechecked(list(diags), None, True)
+        return Rechecked(list(diags), None, False)
     kind = schemas.check_kind(doc, diags, "cards")
     if kind is None:
-        return Rechecked(list(diags), None, True)
+        return Rechecked(list(diags), None, False)
     memo_load, memo = _MEMO.get(key, (None, {}))
     if memo_load is not loaded:
         memo = {}
@@ -136,9 +138,9 @@ def recheck_cards(loaded: Loaded, path: str, text: str) -> Rechecked | None:
             got = (start, list(found), None)
         fresh[(i, itext)] = got
         diags.extend(_shifted(d, start - got[0]) for d in got[1])
-    if diags.errors:
+    if diags.errors:  # the file's own errors first, as validate does; the rest waits
         _MEMO[key] = (loaded, fresh)
-        return Rechecked(list(diags), None, True)
+        return Rechecked(list(diags), None, False)
     old = {ident for ident, e in rs.cards.items() if norm(e.doc.file) == key}
     builder = _Builder.__new__(_Builder)
     builder.asm = None

@@ -163,7 +163,7 @@ class RulebookServer(LanguageServer):
         key = norm(path)
         if isinstance(project, Orphan):
             return await self.orphan_check(path, project)
-        loaded = project.loaded
+        loaded = project.base
         if loaded is None:
             return self.schedule(("full", project.key), 0, functools.partial(
                 self.full_check, project))
@@ -174,7 +174,8 @@ class RulebookServer(LanguageServer):
             if self.overlay().get(key) == text:
                 self.publish(path, got.diagnostics, text.split("\n"))
                 self.timings.append(("cards", time.perf_counter() - start))
-            if got.ids_changed:
+            if got.ids_changed or (project.loaded is not loaded and not got.diagnostics):
+                # other files may name its cards, or the last load stopped at its errors
                 self.schedule(("full", project.key), FULL_DELAY, functools.partial(
                     self.full_check, project, False))
             return
@@ -213,7 +214,7 @@ class RulebookServer(LanguageServer):
         project = self.project(path)
         if isinstance(project, Orphan):
             return None
-        loaded = project.loaded
+        loaded = project.base  # names from the last load that no file error cut short
         return loaded.ruleset if loaded is not None and loaded.ruleset is not None \
             else project.good
 
