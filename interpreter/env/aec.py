@@ -97,8 +97,6 @@ class RulebookEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.stream.answer(self.layout.answer(decision, index))
         self._after_answer()
-        if self.render_mode == "ansi":
-            print(self.render())
 
     def _after_answer(self) -> None:
         """Point at the next seat to decide, or end the game and hand out the rewards."""
@@ -145,6 +143,7 @@ class RulebookEnv(AECEnv):
                 "action_mask": np.asarray(self.layout.mask(asked), dtype=np.int8)}
 
     def render(self):
+        """One line: who is asked what (``render_mode="ansi"`` returns it as text)."""
         if self.stream is None:
             return "no game yet"
         if self.stream.over:
