@@ -363,3 +363,31 @@ def test_card_files_read_card_by_card_as_whole_files_read():
     assert parse_cards(text.replace("cost: 5", "cost: [5"), "cards.yaml", diags) is None
     assert diags[0].code == "RB104" and diags[0].span.line > text.count("\n", 0,
                                                                         text.index("cost: 5"))
+
+
+def test_an_error_in_a_handler_is_logged_and_answered():
+    """Whatever goes wrong inside a request, the client is told in its log and gets an answer."""
+    from interpreter.lsp.server import guarded
+
+    class Client:
+        def __init__(self):
+            self.logged = []
+
+        def log(self, message, kind=None):
+            self.logged.append((message, kind))
+
+    @guarded(default="fallback")
+    def broken(ls, params):
+        raise ValueError("a bug inside the server")
+
+    client = Client()
+    assert broken(client, None) == "fallback"
+    (message, kind), = client.logged
+    assert "ValueError: a bug inside the server" in message and kind == lsp.MessageType.Error
+
+    @guarded(default=None)
+    async def broken_async(ls, params):
+        raise KeyError("gone")
+
+    assert asyncio.run(broken_async(client, None)) is None
+    assert "KeyError" in client.logged[-1][0]

@@ -168,6 +168,19 @@ def value_items(rs, kinds: tuple[str, ...], roots_rulesets: dict) -> list[lsp.Co
     return out
 
 
+def _names(rs) -> tuple:
+    """The items every place in effect text offers, made once per loaded ruleset."""
+    made = rs.__dict__.get("_completion_items")
+    if made is None:
+        items = symbol_items(rs) + builtin_items()
+        items += [lsp.CompletionItem(label=k, kind=K.Keyword, sort_text=f"3{k}")
+                  for k in keywords()]
+        items += [lsp.CompletionItem(label=v, kind=K.Variable, detail=d, sort_text=f"0{v}")
+                  for v, d in VARIABLES.items()]
+        made = rs.__dict__["_completion_items"] = tuple(items)
+    return made
+
+
 def complete(rs, text: str, line: int, col: int, roots_rulesets: dict | None = None
              ) -> list[lsp.CompletionItem]:
     """The completion items at the 0-based (line, col) of ``text``, for ruleset ``rs``."""
@@ -184,10 +197,7 @@ def complete(rs, text: str, line: int, col: int, roots_rulesets: dict | None = N
     if re.search(r"\bany\s+$", before):
         return [lsp.CompletionItem(label=n, kind=K.Keyword, detail=f"any {n}: {t}",
                                    documentation=doc) for n, (t, doc) in ANY_NOUNS.items()]
-    items = symbol_items(rs) + builtin_items()
-    items += [lsp.CompletionItem(label=k, kind=K.Keyword, sort_text=f"3{k}") for k in keywords()]
-    items += [lsp.CompletionItem(label=v, kind=K.Variable, detail=d, sort_text=f"0{v}")
-              for v, d in VARIABLES.items()]
+    items = list(_names(rs))
     items += [lsp.CompletionItem(label=v, kind=K.Variable, detail="bound here",
                                  sort_text=f"0{v}") for v in effect_locals(text, line)]
     return items
