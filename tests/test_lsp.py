@@ -391,3 +391,29 @@ def test_an_error_in_a_handler_is_logged_and_answered():
 
     assert asyncio.run(broken_async(client, None)) is None
     assert "KeyError" in client.logged[-1][0]
+
+
+def test_a_rule_file_linked_from_outside_is_never_read(work):
+    """A ruleset's file that is a link out of its folder is refused, as the loader refuses it."""
+    outside = work / "outside"
+    outside.mkdir()
+    secret = outside / "cards.yaml"
+    secret.write_text("kind: cards\ncards: [ {id: x, name: X, cost: [1 }\n", encoding="utf-8")
+    cards = work / "mini" / "cards.yaml"
+    cards.unlink()
+    cards.symlink_to(secret)
+
+    async def main():
+        s = Session(work)
+        await s.start()
+        try:
+            manifest_uri = from_fs_path(str(work / "mini" / "ruleset.yaml"))
+            s.open(work / "mini" / "flow.yaml")
+            got = await s.wait_for(manifest_uri, lambda d: len(d) >= 1)
+            assert [d.code for d in got] == ["RB405"]
+            await asyncio.sleep(1)
+            assert from_fs_path(str(secret)) not in s.diagnostics
+            assert not any("RB104" == d.code for ds in s.diagnostics.values() for d in ds)
+        finally:
+            await s.stop()
+    run(main())

@@ -14,7 +14,7 @@ import re
 from lsprotocol import types as lsp
 
 from ..errors import Diagnostic
-from ..span import Span
+from ..span import SealedSpan, Span
 from .project import norm
 
 QUOTED = re.compile(r"'([^']+)'")
@@ -68,7 +68,8 @@ def to_lsp(d: Diagnostic, lines: list[str] | None = None) -> lsp.Diagnostic:
     if d.hint:
         message += f"\n{d.hint}"
     related = [lsp.DiagnosticRelatedInformation(
-        lsp.Location(uri_of(r.file), span_range(r)), "see also") for r in d.related if r]
+        lsp.Location(uri_of(r.file, isinstance(r, SealedSpan)), span_range(r)), "see also")
+        for r in d.related if r]
     return lsp.Diagnostic(
         range=rng, message=message, code=d.code, source="rulebook",
         severity=(lsp.DiagnosticSeverity.Error if d.severity == "error"
@@ -77,9 +78,11 @@ def to_lsp(d: Diagnostic, lines: list[str] | None = None) -> lsp.Diagnostic:
         data={"replace": offered} if offered else None)
 
 
-def uri_of(file: str) -> str:
+def uri_of(file: str, sealed: bool = False) -> str:
+    import os
+
     from pygls.uris import from_fs_path
-    return from_fs_path(norm(file)) or file
+    return from_fs_path(os.path.abspath(file) if sealed else norm(file)) or file
 
 
 def location(span: Span) -> lsp.Location:

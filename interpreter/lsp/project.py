@@ -25,7 +25,7 @@ from .. import schema as schemas
 from ..assemble import Assembler, display_path
 from ..errors import Diagnostic, Diagnostics, suggest
 from ..paths import RULESET_FILE, find_ruleset, shipped_rulesets
-from ..span import Span
+from ..span import SealedSpan, Span
 from ..yamlload import Document, load_yaml
 
 
@@ -102,7 +102,11 @@ def by_file(diags: list[Diagnostic], into: dict[str, list[Diagnostic]] | None = 
     out = into if into is not None else {}
     for d in diags:
         if d.span is not None:
-            out.setdefault(norm(d.span.file), []).append(d)
+            # a file Rulebook refused to read (a link out of its tree) is named as it
+            # is written, never by where it leads
+            key = (os.path.abspath(d.span.file) if isinstance(d.span, SealedSpan)
+                   else norm(d.span.file))
+            out.setdefault(key, []).append(d)
     return out
 
 

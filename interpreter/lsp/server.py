@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
 import sys
 import time
 import traceback
@@ -27,6 +28,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
+from ..span import SealedSpan
 from . import complete as completion
 from . import lookup, outline
 from .convert import location, quick_fixes, to_lsp
@@ -90,9 +92,13 @@ class RulebookServer(LanguageServer):
 
     # ----------------------------------------------------------- publishing
     def publish(self, path: str, diagnostics: list, lines: list[str] | None = None) -> None:
-        key = norm(path)
+        sealed = any(isinstance(d.span, SealedSpan) for d in diagnostics)
+        key = os.path.abspath(path) if sealed else norm(path)
         if lines is None:
             text = self.overlay().get(key)
+            if text is None and (sealed or not any(p.owns(key) for p in self.projects.values())
+                                 or os.path.islink(path)):
+                text = ""  # never read a file outside the rulesets, nor one Rulebook refused
             if text is None:
                 try:
                     with open(key, encoding="utf-8", errors="replace") as fh:
