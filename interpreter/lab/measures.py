@@ -60,7 +60,7 @@ def build(res, names, confidence: float = 0.95, top: int = 15) -> Report:
         for kind in sorted({k for k, _ in res.items}, key=_kind_order):
             _items(rep, res, names, cols, kind, confidence, top)
         _scores(rep, res, names, cols, confidence)
-        _lengths(rep, res, confidence)
+        _lengths(rep, res, names, confidence)
     correct(rep.tables, rep.tests, 1 - confidence)
     rep.notes.append(confidence_note(confidence))
     return rep
@@ -266,10 +266,10 @@ def _scores(rep, res, names, cols, confidence) -> None:
     rep.plots["score_parts"] = parts
 
 
-def _lengths(rep, res, confidence) -> None:
+def _lengths(rep, res, names, confidence) -> None:
     t = Table("Game length", ["", "Mean", "Min", "Median", "Max"])
     lengths = []
-    for label, column in (("Rounds", res.rounds), ("Decisions", res.decisions)):
+    for label, column in ((names.rounds(), res.rounds), ("Decisions", res.decisions)):
         x = np.asarray(column, dtype=float)
         x = x[np.isfinite(x)]
         if len(x) == 0:

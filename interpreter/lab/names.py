@@ -69,6 +69,12 @@ class Names:
         head = self._in("features", path[0]) or path[0]
         return ": ".join([head] + [self.value(k) for k in path[1:]])
 
+    def rounds(self) -> str:
+        """What the ruleset calls its rounds, in the plural ("Generations"); else "Rounds"."""
+        single = self.rs.singles.get("rounds") if self.rs is not None else None
+        name = single.get("name") if single is not None else None
+        return f"{name}s" if isinstance(name, str) and name else "Rounds"
+
     def mod(self, m) -> str:
         """A mod as a results line lists it: its name when its file is still there."""
         file = m.get("file") if isinstance(m, dict) else str(m)

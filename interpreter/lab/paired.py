@@ -97,7 +97,7 @@ def build(base, mod, pairs, names, confidence: float = 0.95, top: int = 15) -> C
     m = _Side(mod, [g for _, g in pairs])
     _wins(cmp, b, m, confidence)
     _scores(cmp, b, m, names, confidence)
-    _lengths(cmp, b, m, confidence)
+    _lengths(cmp, b, m, names, confidence)
     for kind in ("played", "gained", "actions", "card_actions"):
         _items(cmp, b, m, names, kind, confidence, top)
     _features(cmp, b, m, names, confidence)
@@ -197,18 +197,20 @@ def _nanmean_rows(x) -> np.ndarray:
         return np.where(count > 0, total / count, np.nan)
 
 
-def _lengths(cmp, b, m, confidence) -> None:
+def _lengths(cmp, b, m, names, confidence) -> None:
     t = Table("Game length", _columns(""))
-    for label, xb, xm, more, less, what in (
-            ("Rounds", b.rounds, m.rounds, "longer", "shorter", "rounds"),
-            ("Decisions", b.decisions, m.decisions, "more", "fewer", "decisions")):
+    rounds = names.rounds()
+    for label, xb, xm, say in (
+            (rounds, b.rounds, m.rounds,
+             lambda d: f"Games are {abs(d.value):.1f} {rounds.lower()} "
+                       f"{_more(d.value, 'longer', 'shorter')} (± {d.half_width:.1f})"),
+            ("Decisions", b.decisions, m.decisions,
+             lambda d: f"Games take {abs(d.value):.1f} {_more(d.value, 'more', 'fewer')} "
+                       f"decisions (± {d.half_width:.1f})")):
         if not (np.isfinite(xb).any() and np.isfinite(xm).any()):
             continue
         _measure(cmp, t, label, num(np.nanmean(xb)), num(np.nanmean(xm)),
-                 stats.paired(xm, xb, confidence),
-                 lambda d, what=what, more=more, less=less:
-                 f"Games are {abs(d.value):.1f} {what} {_more(d.value, more, less)} "
-                 f"(± {d.half_width:.1f})")
+                 stats.paired(xm, xb, confidence), say)
     if t.rows:
         cmp.tables.append(t)
 
@@ -316,8 +318,8 @@ def _plots(cmp, b, m, names, confidence) -> None:
                                    for s in range(b.p)
                                    for side, x in (("base", b), ("with the mods", m))]
     lengths = []
-    for label, xb, xm in (("Rounds", b.rounds, m.rounds), ("Decisions", b.decisions,
-                                                            m.decisions)):
+    for label, xb, xm in ((names.rounds(), b.rounds, m.rounds),
+                          ("Decisions", b.decisions, m.decisions)):
         xb, xm = xb[np.isfinite(xb)], xm[np.isfinite(xm)]
         if len(xb) and len(xm):
             lengths.append((label, {"base": xb, "with the mods": xm}))
