@@ -33,7 +33,7 @@ def need_matplotlib() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        click.echo(f"error: --html and --png draw plots, which need matplotlib: "
+        click.echo("error: --html and --png draw plots, which need matplotlib: "
                    "pip install 'rulebook[report]'", err=True)
         sys.exit(2)
 
