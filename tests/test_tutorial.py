@@ -119,3 +119,34 @@ def test_the_last_step_is_the_shipped_ruleset():
     assert sorted(final) == sorted(shipped)
     for name in shipped:
         assert final[name] == shipped[name], f"docs/tutorial.md and rulesets/lantern_row/{name} differ"
+
+
+def test_the_turn_shown_is_the_game_with_that_seed(tmp_path):
+    # step 7 shows the start of seed 5 against the greedy agent, answered 6 then 1
+    text = TUTORIAL.read_text(encoding="utf-8")
+    step7 = text.split("## Step 7", 1)[1].split("\n## ", 1)[0]
+    shown = re.search(r"```text\n(.*?)```", step7, re.S).group(1).splitlines()
+    write(tmp_path, steps()[max(steps())])
+    proc = subprocess.run([sys.executable, "-m", "interpreter", "play", "rulesets/lantern_row",
+                           "--agents", "human,greedy", "--seed", "5", "--save", "game.json"],
+                          cwd=tmp_path, input="6\n1\n", capture_output=True, text=True, timeout=600)
+    played = [line.rstrip() for line in proc.stdout.splitlines()]
+    # the answers and the terminal's help line are what a person types and sees
+    # only at a terminal; every other line is the game's own output
+    checked = [line.rstrip() for line in shown
+               if not line.startswith(">") and "type help" not in line]
+    assert len(checked) > 20
+    missing = [line for line in checked if line not in played]
+    assert not missing, missing
+
+
+def test_the_card_text_shown_is_what_cards_prints(tmp_path):
+    text = TUTORIAL.read_text(encoding="utf-8")
+    block = re.search(r"```text\n\$ rulebook cards (\S+) (.*?)\n(.*?)```", text, re.S)
+    assert block, "step 3 shows the output of rulebook cards"
+    write(tmp_path, steps()[max(steps())])
+    names = re.findall(r'"[^"]+"|\S+', block.group(2))
+    proc = rulebook("cards", block.group(1), *[n.strip('"') for n in names], cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    printed = " ".join(proc.stdout.split())
+    assert " ".join(block.group(3).split()) == printed
