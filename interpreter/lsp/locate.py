@@ -141,8 +141,9 @@ def place_at(text: str, line: int, col: int) -> Place:
         return p
     p.in_effect = p.key in EFFECT_KEYS or bool(p.parents and p.parents[0] in EFFECT_PARENTS)
     if p.key in VALUE_KEYS and not p.in_effect:
-        p.in_effect = False
         p.value_kinds = VALUE_KEYS[p.key]
+        if p.key == "type" and "spaces" in p.parents[:2]:
+            p.value_kinds = ("space_type",)  # a board space's type
     elif not p.in_effect and "cards" in p.parents[:3] and p.key not in ("id", "name"):
         p.value_kinds = ("card",)  # a scenario position: zone -> the cards in it
     return p

@@ -15,6 +15,7 @@ assembler keeps every read inside the ruleset's tree, as it always does.
 
 from __future__ import annotations
 
+import copy
 import functools
 import os
 import threading
@@ -86,6 +87,42 @@ class OverlayAssembler(Assembler):
             self.kinds[norm(mod)] = (doc, "mod")
 
 
+# effect text already parsed, by its text, grammar rule and place: the tree as the
+# parser made it (before checking annotates it), copied out for each use
+_PARSED: dict[tuple, object] = {}
+MAX_PARSED = 50_000
+
+
+@functools.lru_cache(maxsize=1)
+def builder_class():
+    """The loader's builder, with effect text that did not change taken from :data:`_PARSED`.
+
+    Parsing is most of a load's work, and a tree depends only on its text and
+    where it sits; everything after parsing (checking, compiling) runs as usual."""
+    from ..ruleset import _Builder
+
+    class Builder(_Builder):
+        def _parse(self, e, path, start, label):
+            value = e.data
+            for p in path:
+                value = value[p]
+            if not isinstance(value, str) or not value.strip():
+                return super()._parse(e, path, start, label)
+            origin = e.origin(*path)
+            key = (value, start, origin.file, tuple(tuple(seg) for seg in origin.lines))
+            kept = _PARSED.get(key)
+            if kept is not None:
+                return copy.deepcopy(kept)
+            before = len(self.diags)
+            tree = super()._parse(e, path, start, label)
+            if tree is not None and len(self.diags) == before:
+                if len(_PARSED) > MAX_PARSED:
+                    _PARSED.clear()
+                _PARSED[key] = copy.deepcopy(tree)
+            return tree
+    return Builder
+
+
 @dataclass
 class Loaded:
     """One load of a project: the ruleset (None if it could not be built) and its findings."""
@@ -132,7 +169,6 @@ class Project:
 
     def load(self, overlay: dict[str, str]) -> Loaded:
         """Load and check the whole project with ``overlay`` (normalised path -> text)."""
-        from ..ruleset import _Builder  # the loader's own builder: the same checks as validate
         with self.lock:
             diags = Diagnostics()
             asm = OverlayAssembler(diags, self.root, overlay)
@@ -143,7 +179,7 @@ class Project:
             kept = len(diags)
             ruleset = None
             try:
-                ruleset = _Builder(asm, diags, self.manifest).build(asm.mod_docs)
+                ruleset = builder_class()(asm, diags, self.manifest).build(asm.mod_docs)
             except Exception:  # a file left out by its errors can leave the rest unbuildable
                 ruleset = None
             if not clean:

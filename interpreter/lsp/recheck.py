@@ -25,7 +25,7 @@ from ..lang.checker import Checker
 from ..lang.symbols import SymbolTable
 from ..yamlload import Document
 from .chunks import parse_cards
-from .project import Loaded, norm
+from .project import Loaded, builder_class, norm
 
 
 class _NoCompiler:
@@ -105,7 +105,7 @@ def recheck_cards(loaded: Loaded, path: str, text: str) -> Rechecked | None:
     if rs is None or not loaded.clean_files or key not in loaded.documents \
             or loaded.documents[key][1] != "cards":
         return None
-    from ..ruleset import _Builder  # the loader's checks, run on this file's cards only
+    _Builder = builder_class()  # the loader's checks, run on this file's cards only
     diags = Diagnostics()
     name = display_path(Path(path))
     doc = parse_cards(text[1:] if text.startswith("\ufeff") else text, name, diags)
