@@ -35,6 +35,12 @@ class SimulateProblem(Exception):
     """The run cannot start as asked (the command turns it into a usage error)."""
 
 
+class Unavailable(click.ClickException):
+    """Where the games were to run cannot take them (Ray missing or unreachable): one line."""
+
+    exit_code = 2
+
+
 @dataclass
 class Run:
     """A simulate command as given, enough to say it again with ``--resume``."""
@@ -179,7 +185,7 @@ def simulate_run(run: Run, title: str, line_of: Callable, games: Callable, conte
             fh.close()
     elapsed = time.perf_counter() - start
     if problem and not tally.fresh and not already:
-        raise SimulateProblem(problem)
+        raise Unavailable(problem)
     for table in tally.tables(elapsed):
         console.print(table)
     for seed, error in run.errors:

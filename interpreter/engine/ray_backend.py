@@ -22,9 +22,12 @@ import dataclasses
 import hashlib
 import logging
 import os
+import re
 import shutil
+import socket
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 
 from .batches import BackendProblem, chunk_size, chunked, ordered
@@ -107,20 +110,58 @@ class RuleWorker:
         return fields
 
 
+def _answers(address: str) -> bool:
+    """Whether something listens at HOST:PORT (Ray itself would retry for minutes)."""
+    found = re.fullmatch(r"\[?([^\[\]]+?)\]?:(\d+)", address)
+    if not found:
+        return True  # auto, or a form Ray reads itself
+    try:
+        socket.create_connection((found[1], int(found[2])), timeout=5).close()
+    except OSError:
+        return False
+    return True
+
+
+@contextmanager
+def _stderr_quiet():
+    """Ray's C++ side logs its connection retries to the error stream before any setting
+    reaches it; while Ray starts or connects that stream goes nowhere (a failure still
+    comes back as an exception, and is reported in one line)."""
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as sink:
+            os.dup2(sink.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 def _connect(ray, address: str | None) -> bool:
     """Join or start Ray; True when this run started it (and so shuts it down)."""
     if ray.is_initialized():
         return False
+    if address and not _answers(address):
+        raise BackendProblem(f"cannot reach a Ray cluster at {address}: nothing answers "
+                             "there (is 'ray start --head' running on that machine?)")
+    os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")  # Ray's own C++ logging
     quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
     try:
-        if address:
-            ray.init(address=address, **quiet)
-        else:
-            ray.init(include_dashboard=False, **quiet)
+        with _stderr_quiet():
+            if address:
+                ray.init(address=address, **quiet)
+            else:
+                ray.init(include_dashboard=False, **quiet)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         where = f"at {address}" if address else "on this machine"
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        raise BackendProblem(f"cannot reach a Ray cluster {where}: {first}") from None
+        hint = (" (is it running, and does this machine have the cluster's token, if it "
+                "uses Ray's token authentication?)" if address else "")
+        raise BackendProblem(f"cannot reach a Ray cluster {where}: {first}{hint}") from None
     return True
 
 
@@ -132,11 +173,11 @@ def run_on_ray(path: str, mods: list[str], jobs: Iterable, todo: int, init: Call
         import ray
     except ImportError:
         raise BackendProblem(MISSING) from None
-    bundle = rule_files(path, mods)
     started = _connect(ray, address)
     actors: list = []
     out: dict = {}  # object ref -> (chunk index, actor)
     try:
+        bundle = rule_files(path, mods)
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         size = chunk_size(todo, cpus)
         count = max(1, min(cpus, -(-todo // size)))
