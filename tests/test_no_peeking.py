@@ -13,7 +13,10 @@ kind, with the same seed, to answer the decision in each copy: the answers
 must be the same.
 
 The agents come from the registry (every name it lists, so an agent added
-later is checked too). Agents that peek on purpose (the deck's top card, the
+later is checked too). They are checked fresh, with nothing kept from
+earlier decisions, on games played at random; and playing every seat of a
+game themselves, a copy of the seat's agent answering the twin, so what an
+agent keeps between decisions (a plan, a search tree) is checked too. Agents that peek on purpose (the deck's top card, the
 other players' hands, the random source) show that the machinery catches a
 peeking agent.
 """
@@ -21,6 +24,7 @@ peeking agent.
 from __future__ import annotations
 
 import random
+from copy import deepcopy
 
 import pytest
 
@@ -127,22 +131,32 @@ class _Enough(Exception):
 
 
 class _Checker(RandomAgent):
-    """Plays at random; at chosen decisions first asks the agents under test about twins."""
+    """Plays at random; at chosen decisions first asks the agents under test about twins.
 
-    def __init__(self, seed: int, kinds: dict, report: dict):
+    With ``players`` (one agent per seat) those agents play the game instead,
+    so they answer with what they kept from their earlier decisions (a plan,
+    a search tree): at a checked decision a copy of the seat's agent answers
+    the twin while the agent itself answers the game, and its answer is played."""
+
+    def __init__(self, seed: int, kinds: dict, report: dict, players: list | None = None,
+                 checks: int = CHECKS):
         super().__init__(seed)
         self.kinds = kinds  # label -> factory(seed) of the agents under test
         self.report = report
+        self.players = players
+        self.checks = checks
         self.count = 0
         self.twins = random.Random(seed + 1)
 
     def decide(self, decision, view, game):
         self.count += 1
-        if self.count > FIRST and (self.count - FIRST) % EVERY:
-            return super().decide(decision, view, game)
-        if self.report["checked"] >= CHECKS:
-            raise _Enough
         seat = decision.player
+        if self.count > FIRST and (self.count - FIRST) % EVERY:
+            if self.players is not None:
+                return _ask(self.players[seat], decision, game)
+            return super().decide(decision, view, game)
+        if self.report["checked"] >= self.checks:
+            raise _Enough
         real = copy_game(game)
         other, moved = twin(game, seat, self.twins)
         assert seen_by(real, seat) == seen_by(other, seat), \
@@ -152,16 +166,28 @@ class _Checker(RandomAgent):
         for (key, cards), (_, others) in zip(hidden_of(real, seat), hidden_of(other, seat)):
             if cards != others:
                 self.report["where"].add("hands" if key[1] >= 0 else "piles")
+        if self.players is not None:
+            label, agent = next(iter(self.kinds)), self.players[seat]
+            copy = deepcopy(agent)  # what it kept so far, and its random source
+            answers = [_ask(agent, decision, real), _ask(copy, decision, other)]
+            self._compare(label, decision, answers)
+            return answers[0]
         for label, factory in self.kinds.items():
-            answers = []
-            for copy in (real, other):
-                agent = factory(AGENT_SEED + seat)
-                shown = copy.view(seat) if getattr(agent, "wants_view", True) else None
-                answers.append(agent.decide(decision, shown, copy))
-            if answers[0] != answers[1]:
-                self.report["differ"].setdefault(label, []).append(
-                    (self.count, decision.kind, decision.prompt, answers))
+            answers = [_ask(factory(AGENT_SEED + seat), decision, copy)
+                       for copy in (real, other)]
+            self._compare(label, decision, answers)
         return super().decide(decision, view, game)
+
+    def _compare(self, label, decision, answers) -> None:
+        if answers[0] != answers[1]:
+            self.report["differ"].setdefault(label, []).append(
+                (self.count, decision.kind, decision.prompt, answers))
+
+
+def _ask(agent, decision, game):
+    """The agent's answer, given the view as the engine would give it."""
+    shown = game.view(decision.player) if getattr(agent, "wants_view", True) else None
+    return agent.decide(decision, shown, game)
 
 
 class _StopAt(RandomAgent):
@@ -176,11 +202,18 @@ class _StopAt(RandomAgent):
         return super().decide(decision, view, game)
 
 
-def check(name: str, players: int, kinds: dict, seed: int = 5) -> dict:
-    """Play a seeded random game and compare each agent's answers on twins."""
+def check(name: str, players: int, kinds: dict, seed: int = 5, playing: bool = False,
+          checks: int = CHECKS) -> dict:
+    """Play a seeded game and compare each agent's answers on twins.
+
+    The game is played at random, or with ``playing`` by the (one) agent under test."""
     rs = load_ruleset(name)
     report = {"checked": 0, "moved": 0, "differ": {}, "where": set()}
-    checker = _Checker(seed, kinds, report)
+    seats = None
+    if playing:
+        factory = next(iter(kinds.values()))
+        seats = [factory(AGENT_SEED + seat) for seat in range(players)]
+    checker = _Checker(seed, kinds, report, seats, checks)
     game = Game(rs, players, seed, [checker] * players)
     try:
         FlowRunner(game).play()
@@ -198,6 +231,36 @@ def test_an_agent_answers_alike_in_states_its_seat_cannot_tell_apart(agent, name
     assert report["moved"] * 2 >= report["checked"], \
         "most twins must really differ in what the seat cannot see"
     assert not report["differ"], report["differ"]
+
+
+def played() -> list[tuple[str, int]]:
+    """Per ruleset: solo when it has one, and its smallest game of several players."""
+    out = []
+    for name in dict.fromkeys(g for g, _ in GAMES):
+        counts = [n for g, n in GAMES if g == name]
+        several = min((n for n in counts if n > 1), default=None)
+        out += [(name, n) for n in counts if n == 1 or n == several]
+    return out
+
+
+PLAYED = played()
+
+
+@pytest.mark.parametrize("agent", registered())
+@pytest.mark.parametrize("name,players", PLAYED, ids=[f"{g}-{n}p" for g, n in PLAYED])
+def test_an_agent_answers_alike_after_playing_the_game_so_far(agent, name, players):
+    """The agent plays every seat, so what it kept between decisions is tested too."""
+    report = check(name, players, {agent: lambda seed: make(agent, seed)}, seed=9,
+                   playing=True, checks=24)
+    assert report["checked"] >= 10
+    assert report["moved"] * 2 >= report["checked"]
+    assert not report["differ"], report["differ"]
+
+
+def test_a_peeking_agent_is_caught_after_playing_too():
+    report = check("legacy_gears_of_time", 2, {"hands": lambda seed: HandPeeker()},
+                   playing=True, checks=30)
+    assert "hands" in report["differ"]
 
 
 @pytest.mark.parametrize("name,players", GAMES, ids=[f"{g}-{n}p" for g, n in GAMES])
