@@ -296,6 +296,13 @@ def test_components_change_reaches_other_files_and_mod_outside(work):
             line, col = where(MOD, "id: comet")
             locs = await s.definition(muri, line, col + len("id: co"))
             assert locs and locs[0].uri == from_fs_path(str(work / "mini" / "cards.yaml"))
+            # what the mod breaks in the ruleset's own files is told on the mod, not there
+            s.replace_all(muri, MOD.replace("gain 2 heat", "gain 2 plants") +
+                          "  - {op: remove, in: resources, id: heat}\n")
+            got = await s.wait_for(muri, lambda d: len(d) == 1 and d[0].range.start.line == 0)
+            assert "with this mod" in got[0].message and "4 errors" in got[0].message
+            assert "components.yaml" in got[0].message and "heat" in got[0].message
+            assert s.diagnostics.get(flow_uri) == []
         finally:
             await s.stop()
     run(main())

@@ -144,8 +144,12 @@ class RulebookServer(LanguageServer):
         start = time.perf_counter()
         loaded = await self.run(project.load, overlay)
         found = dict(loaded.diagnostics)
-        files = set(found) | set(loaded.documents)
-        files |= {f for f, items in self.published.items() if items and project.owns(f)}
+        if project.mods:
+            found = mod_findings(project, found)
+            files = set(found) | set(project.mods)
+        else:
+            files = set(found) | set(loaded.documents)
+            files |= {f for f, items in self.published.items() if items and project.owns(f)}
         files |= {f for f in overlay if self.of_file.get(f) is project}
         now = self.overlay()
         stale = {f for f in files if now.get(f) != overlay.get(f)}
@@ -223,6 +227,28 @@ class RulebookServer(LanguageServer):
         loaded = project.base  # names from the last load that no file error cut short
         return loaded.ruleset if loaded is not None and loaded.ruleset is not None \
             else project.good
+
+
+def mod_findings(project: Project, found: dict[str, list]) -> dict[str, list]:
+    """What a mod's project shows: the mod's own findings, and a line on those elsewhere.
+
+    The ruleset's own files are shown by their own project (without the mod), so
+    errors the mod causes there are summed up on the mod's first line instead."""
+    from ..errors import Diagnostic
+    from ..span import Span
+    mods = set(project.mods)
+    out = {m: list(found.get(m, [])) for m in mods}
+    elsewhere = [d for f, items in found.items() if f not in mods for d in items]
+    if elsewhere:
+        first = sorted(elsewhere, key=lambda d: (d.span.file, d.span.line, d.span.col))[0]
+        where = f"{first.span}: " if first.span else ""
+        many = f"{len(elsewhere)} errors" if len(elsewhere) > 1 else "an error"
+        mod = sorted(mods)[0]
+        out[mod].insert(0, Diagnostic(
+            first.code, f"with this mod, the ruleset has {many} in its own files; the first: "
+            f"{where}{first.message}", Span(mod, 1, 1), hint="rulebook validate --mod "
+            "FILE lists them all"))
+    return out
 
 
 server = RulebookServer()
