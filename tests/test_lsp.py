@@ -316,7 +316,7 @@ def test_shipped_card_file_and_server_errors_do_not_end_the_session(tmp_path):
             cards = ROOT / "rulesets" / "legacy_gears_of_time" / "cards"
             path = sorted(cards.glob("*.yaml"))[0]
             uri = s.open(path)
-            await s.wait_for(uri, lambda d: d == [], timeout=60)
+            await s.wait_for(uri, lambda d: d == [], timeout=150)
             syms = await s.client.text_document_document_symbol_async(
                 lsp.DocumentSymbolParams(text_document=lsp.TextDocumentIdentifier(uri=uri)))
             assert syms
