@@ -74,7 +74,7 @@ def test_a_game_with_ismcts_replays_from_its_record(loaded, tmp_path, capsys):
 
 def _counts(rs):
     low, high = rs.min_players, rs.max_players
-    return sorted({low, min(max(low, 2), high)})
+    return sorted({low, min(max(low, 2), high), high})
 
 
 CASES = [(name, n, ()) for name in RULESETS
@@ -308,7 +308,7 @@ def test_an_installed_agent_loads_from_its_entry_point(loaded, tmp_path, monkeyp
     monkeypatch.syspath_prepend(str(tmp_path))
     from interpreter.engine.agent_specs import known_names
     assert "first" in known_names()
-    agent = build("first:prefer=last", 3)
+    agent = build("first:prefer=last", 3, {})
     assert type(agent.inner).__module__ == "my_rulebook_agents" and agent.inner.last
     with pytest.raises(SpecError, match="has no parameter 'colour'"):
         check("first:colour=red")

@@ -126,7 +126,7 @@ def _entry_points() -> dict:
 
 
 def resolve(spec: Spec):
-    """The agent class (or factory) and its checked keyword arguments.
+    """The agent class (None for a built-in one) and its checked keyword arguments.
 
     Built-in agents get their parameters converted and checked; a Python agent
     gets them as text, checked against what its class accepts."""
@@ -139,7 +139,7 @@ def resolve(spec: Spec):
             kwargs[key] = table[key].read(spec.name, key, text)
         if "iterations" in kwargs and "seconds" in kwargs:
             raise SpecError(f"agent '{spec.name}': give iterations or seconds, not both")
-        return _builtin_class(spec.name), kwargs
+        return None, kwargs
     if spec.python:
         cls = _import(spec.name)
     else:
@@ -157,17 +157,6 @@ def resolve(spec: Spec):
                             f"{type(exc).__name__}: {_one_line(exc)}") from None
     _check_plugin(spec, cls)
     return cls, dict(spec.params)
-
-
-def _builtin_class(name: str):
-    if name == "human":
-        from .agents import HumanAgent
-        return HumanAgent
-    if name == "ismcts":
-        from .ismcts import ISMCTSAgent
-        return ISMCTSAgent
-    from .agents import GreedyAgent, RandomAgent
-    return {"random": RandomAgent, "greedy": GreedyAgent}[name]
 
 
 def _import(name: str):
@@ -238,15 +227,19 @@ def check(text: str) -> Spec:
     spec = parse(text)
     resolve(spec)
     if not spec.builtin:
-        build(text, 0)
+        build(text, 0, {})
     return spec
 
 
-def build(text: str, seed: int):
-    """The agent a spec names, with its own random source from ``seed``."""
+def build(text: str, seed: int, builtins: dict):
+    """The agent a spec names, with its own random source from ``seed``.
+
+    ``builtins`` holds the built-in agents' classes by name (the agents module
+    gives them, so this module never imports it)."""
     spec = parse(text)
     cls, kwargs = resolve(spec)
     if spec.builtin:
+        cls = builtins[spec.name]
         return cls(**kwargs) if spec.name == "human" else cls(seed, **kwargs)
     from .plugin import PluginAgent
     try:

@@ -298,7 +298,7 @@ def make_agent(kind: str, seed: int) -> Agent:
     Specs and their checks are in :mod:`.agent_specs`; a bad one is a ValueError
     (a :class:`~.agent_specs.SpecError`) with a one-line message."""
     from .agent_specs import build
-    return build(kind, seed)
+    return build(kind, seed, {"human": HumanAgent, **AGENTS})
 
 
 def agent_seed(game_seed: int, seat: int) -> int:
