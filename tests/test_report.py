@@ -18,9 +18,11 @@ from statistics import NormalDist
 
 import pytest
 
+from interpreter import load_ruleset
 from interpreter.cli import main
 from interpreter.lab import measures, results, stats
 from interpreter.lab.names import Names
+from interpreter.paths import shipped_rulesets
 from interpreter.lab.table import Table, correct
 from interpreter.lab.table import Test as LabTest
 
@@ -304,8 +306,8 @@ def test_names_come_from_the_ruleset_and_a_missing_one_is_said_once(tmp_path, ca
     assert code == 0 and out.count("showing ids") == 1 and "comet" in out
 
 
-SIMULATED = [("legacy_gears_of_time", 3, 8), ("terraforming_mars", 2, 2), ("timespan", 2, 3),
-             ("timespan", 1, 3)]
+# every shipped ruleset with two players, and a solo file
+SIMULATED = [(game, 2, 3) for game in shipped_rulesets()] + [("timespan", 1, 3)]
 
 
 @pytest.mark.parametrize("game, players, games", SIMULATED,
@@ -317,8 +319,7 @@ def test_report_on_real_simulated_games(tmp_path, capsys, game, players, games):
     code, out, err = run(capsys, "report", path, "--top", 5)
     assert code == 0, err
     assert "Traceback" not in out + err and "showing ids" not in out
-    from interpreter import load_ruleset
-    rs = load_ruleset(f"rulesets/{game}" if Path("rulesets").is_dir() else game)
+    rs = load_ruleset(game)
     res = results.read(path)
     rep = measures.build(res, Names(rs), 0.95, 5)
     titles = [t.title for t in rep.tables]
