@@ -209,7 +209,7 @@ def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worker
     names = names_mod.Names(mod_rs)
     cmp = paired.build(base, mod, paired.pairs_by_seed(base, mod), names, confidence, top)
     mod_names = ", ".join(names_mod.mod_name(m) for m in mods)
-    head = (f"{base_rs.name} against {base_rs.name} with {mod_names}: {cmp.pairs} paired "
+    head = (f"{base_rs.name} with {mod_names} against the base game: {cmp.pairs} paired "
             f"games ({games} seeds from {seed}, {players} players, agents "
             f"{', '.join(kinds)}) in {wall:.0f}s")
     for side, res in (("base", base), ("with the mods", mod)):
