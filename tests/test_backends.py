@@ -187,6 +187,26 @@ def test_compare_resume_carries_on_both_files(capsys, tmp_path):
     assert code == 2 and "--resume carries on the --out-base and --out-mod files" in err
 
 
+def test_a_worker_plays_from_the_shipped_text_alone(tmp_path):
+    import dataclasses
+    import shutil
+
+    from interpreter.engine import simulate as sim
+    from interpreter.engine.ray_backend import RuleWorker, rule_files
+    rules = tmp_path / "tiny"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "tiny", rules)
+    jobs = [(seed, 2, ["random", "greedy"], [], "action") for seed in (1, 2, 3)]
+    here = [dataclasses.asdict(s) for s in
+            sim.simulate(str(rules), [], 3, 2, ["random", "greedy"], [], 1)]
+    bundle = rule_files(str(rules), [])
+    shutil.rmtree(rules)  # a machine of the cluster does not have the files
+    worker = RuleWorker(bundle, sim._init, sim.play_one)
+    assert worker.problem() is None
+    assert worker.play_chunk(jobs) == here
+    other = RuleWorker({**bundle, "version": "0.0.0"}, sim._init, sim.play_one)
+    assert "install the same version on every machine" in other.problem()
+
+
 # --------------------------------------------------------------- shared machinery
 def test_ordered_puts_chunks_back_in_order_whatever_order_they_finish():
     sent = []

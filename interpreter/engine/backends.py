@@ -17,7 +17,6 @@ reading) cancels the work still out and ends the worker processes.
 from __future__ import annotations
 
 import os
-import queue
 import signal
 from collections.abc import Callable, Iterable, Iterator
 
@@ -68,26 +67,29 @@ def play_chunk(play: Callable, chunk: list) -> list:
 
 
 def _on_processes(path, mods, jobs, todo, workers, init, play, progress) -> Iterator:
-    import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
 
-    done: queue.SimpleQueue = queue.SimpleQueue()
-    pool = multiprocessing.Pool(workers, initializer=_quiet_init, initargs=(init, path, mods))
+    pool = ProcessPoolExecutor(workers, initializer=_quiet_init, initargs=(init, path, mods))
+    out: dict = {}  # future -> chunk index
     finished = False
 
     def submit(index, chunk):
-        pool.apply_async(play_chunk, (play, chunk),
-                         callback=lambda results: done.put((index, results, None)),
-                         error_callback=lambda exc: done.put((index, None, exc)))
+        out[pool.submit(play_chunk, play, chunk)] = index
 
     def next_done():
         while True:
-            try:
-                index, results, exc = done.get(timeout=0.5)
-            except queue.Empty:
-                continue  # wake now and then, so Ctrl-C is seen at once
-            if exc is not None:
-                raise exc
-            return index, results
+            # wake now and then, so Ctrl-C is seen at once
+            done, _ = wait(list(out), timeout=0.5, return_when=FIRST_COMPLETED)
+            if done:
+                break
+        future = min(done, key=out.get)
+        index = out.pop(future)
+        try:
+            return index, future.result()
+        except BrokenProcessPool:
+            raise BackendProblem("a worker process stopped before finishing its games (out "
+                                 "of memory, or ended from outside)") from None
 
     try:
         yield from ordered(chunked(jobs, chunk_size(todo, workers)), submit, next_done,
@@ -95,7 +97,20 @@ def _on_processes(path, mods, jobs, todo, workers, init, play, progress) -> Iter
         finished = True
     finally:
         if finished:
-            pool.close()
+            pool.shutdown(wait=True)
         else:
-            pool.terminate()  # stopped early: the work still out is dropped
-        pool.join()
+            _stop(pool)  # stopped early: the work still out is dropped
+
+
+def _stop(pool) -> None:
+    """End a process pool's workers now, whatever they are doing."""
+    stop = getattr(pool, "terminate_workers", None)  # Python 3.14 and later
+    if stop is not None:
+        stop()
+        return
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join()

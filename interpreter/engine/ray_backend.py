@@ -57,8 +57,9 @@ def rule_files(path: str, mods: list[str]) -> dict:
                              "workers as they are (a file is reached through a link, or "
                              "changed while loading); copy the ruleset without links and "
                              "try again")
+    from .. import __version__
     return {"root": display_path(root), "files": files, "mods": shipped_mods,
-            "content_hash": rs.content_hash}
+            "content_hash": rs.content_hash, "version": __version__}
 
 
 def _safe_name(name: str) -> PurePosixPath:
@@ -69,33 +70,47 @@ def _safe_name(name: str) -> PurePosixPath:
 
 
 class RuleWorker:
-    """One Ray actor: the ruleset loaded once from shipped text, then chunk after chunk."""
+    """One Ray actor: the ruleset loaded once from shipped text, then chunk after chunk.
+
+    A worker that cannot play (another Rulebook version, a load that fails)
+    says why through :meth:`problem` instead of dying, so the run can say it.
+    """
 
     def __init__(self, bundle: dict, init: Callable, play: Callable):
+        from .. import __version__
+        self.play, self.places, self.why = play, [], None
+        where = socket.gethostname()
+        if bundle["version"] != __version__:
+            self.why = (f"the machine {where} has Rulebook {__version__}, this one "
+                        f"{bundle['version']}; install the same version on every machine")
+            return
         folder = tempfile.mkdtemp(prefix="rulebook-")  # readable by this user only
         try:
             rules = os.path.join(folder, "rules")
             for name, data in bundle["files"]:
-                target = os.path.join(rules, *_safe_name(name).parts)
-                os.makedirs(os.path.dirname(target), exist_ok=True)
-                with open(target, "wb") as fh:
-                    fh.write(data)
+                self._write(os.path.join(rules, *_safe_name(name).parts), data)
             mods = []
             self.places = [(rules, bundle["root"])]
             for i, (shown, data) in enumerate(bundle["mods"]):
                 target = os.path.join(folder, "mods", str(i), os.path.basename(shown))
-                os.makedirs(os.path.dirname(target), exist_ok=True)
-                with open(target, "wb") as fh:
-                    fh.write(data)
+                self._write(target, data)
                 mods.append(target)
                 self.places.insert(0, (target, shown))
             init(rules, mods)
+        except Exception as exc:  # reported by the run, in one line
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            self.why = f"the ruleset did not load on the machine {where}: {first}"
         finally:
             shutil.rmtree(folder, ignore_errors=True)  # loaded: the files are not read again
-        self.play = play
 
-    def ready(self) -> bool:
-        return True
+    @staticmethod
+    def _write(target: str, data: bytes) -> None:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as fh:
+            fh.write(data)
+
+    def problem(self) -> str | None:
+        return self.why
 
     def play_chunk(self, chunk: list) -> list[dict]:
         return [self._plain(self.play(job)) for job in chunk]
@@ -184,6 +199,9 @@ def run_on_ray(path: str, mods: list[str], jobs: Iterable, todo: int, init: Call
         shipped = ray.put(bundle)
         worker = ray.remote(num_cpus=1)(RuleWorker)
         actors = [worker.remote(shipped, init, play) for _ in range(count)]
+        for why in ray.get([actor.problem.remote() for actor in actors]):
+            if why:
+                raise BackendProblem(why)
         busy = {i: 0 for i in range(count)}
 
         def submit(index, chunk):
