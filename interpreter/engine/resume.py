@@ -48,7 +48,7 @@ def _mod_names(mods) -> str:
 def difference(line: dict, context: dict, agents: list[str]) -> str | None:
     """What in a results line differs from this run's configuration, in words; or None."""
     there, here = line.get("ruleset") or {}, context.get("ruleset") or {}
-    if line.get("format") != context.get("format"):
+    if (line.get("format") or 1) != (context.get("format") or 1):  # none: before format
         return (f"its lines are in another version of the results format "
                 f"({line.get('format') or 'none'}, not {context.get('format') or 'none'})")
     if there.get("id") != here.get("id"):
