@@ -980,7 +980,7 @@ def _check_backend(backend: str, address: str | None) -> None:
 @click.option("--seed", type=_SEED, default=1, show_default=True,
               help="Seed of the first game.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Processes.")
+              help="Processes (--backend local; Ray runs one per CPU).")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write one JSON line per game.")
 @click.option("--no-check", is_flag=True, help="Skip invariant checks (faster).")
 @click.option("--check-every-decision", "every_decision", is_flag=True,
@@ -1089,7 +1089,7 @@ def report_cmd(results_file, ruleset_path, html, png, confidence, top):
 @click.option("--variant", "variants", multiple=True)
 @click.option("--seed", type=_SEED, default=1, show_default=True, help="Seed of the first game.")
 @click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Processes.")
+              help="Processes (--backend local; Ray runs one per CPU).")
 @click.option("--html", type=click.Path(dir_okay=False), help="Write one self-contained page.")
 @click.option("--png", type=click.Path(file_okay=False), help="Write the plots to this folder.")
 @click.option("--out-base", type=click.Path(dir_okay=False),
