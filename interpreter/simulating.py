@@ -145,6 +145,7 @@ def simulate_run(run: Run, title: str, line_of: Callable, games: Callable, conte
     ``line_of(summary)`` is a summary's line of the results file.
     """
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import Progress
     tally = Tally(run.players)
     fh, done, note = open_results(run, context, agents, tally)
@@ -158,11 +159,10 @@ def simulate_run(run: Run, title: str, line_of: Callable, games: Callable, conte
                    f"playing the other {run.games - already}")
     start = time.perf_counter()
     stopped = problem = None
-    stream = None
     try:
         with Progress(console=console, transient=True) as progress:
-            task = progress.add_task(f"{title}: {run.games} games", total=run.games,
-                                     completed=already)
+            task = progress.add_task(escape(visible(f"{title}: {run.games} games")),
+                                     total=run.games, completed=already)
             stream = games(done, lambda: progress.advance(task))
             try:
                 for summary in stream:
@@ -176,6 +176,8 @@ def simulate_run(run: Run, title: str, line_of: Callable, games: Callable, conte
                 stopped = "stopped by Ctrl-C"
             except BackendProblem as exc:
                 problem = str(exc)
+            except OSError as exc:  # the results file could not be written (disk full…)
+                problem = f"cannot write {visible(run.target)}: {exc.strerror or exc}"
             finally:
                 if stopped:
                     signal.signal(signal.SIGINT, signal.SIG_IGN)  # let the stop finish
