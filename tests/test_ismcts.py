@@ -371,3 +371,10 @@ def test_a_record_reads_agent_specs_as_text():
     assert "some_module" not in sys.modules
     assert "is not an agent" in check_recorded("robot")
     assert "is not a usable agent spec" in check_recorded("ismcts:iterations=zero")
+
+
+def test_a_time_budget_searches_at_least_once(loaded):
+    game, decision = _paused(loaded("legacy_gears_of_time"), 2, 7, 2)
+    agent = make_agent("ismcts:seconds=0.001", 5)
+    answer = agent.decide(decision, None, game)
+    assert decision.check(answer) is None and agent.last_iterations >= 1
