@@ -282,8 +282,11 @@ class FlowRunner:
             return None, opts
         if actions >= BIG_TURN:
             count = f" ({taken} taken this turn)" if taken else ""
-        elif actions > 1:
+        elif actions > 1 and taken < actions:
             count = f" (action {taken + 1} of {actions})"
+        elif taken >= actions:  # what is left are free actions
+            count = f" (your {actions} action{'s' if actions != 1 else ''} are taken; " \
+                    f"free actions only)" if actions > 1 else " (free actions only)"
         else:
             count = ""
         decision = Decision(seat, "action", f"{g.state.players[seat].name}: choose an "
