@@ -170,6 +170,11 @@ def _connect(ray, address: str | None) -> bool:
             if address:
                 ray.init(address=address, **quiet)
             else:
+                # Ray starts its workers with a niceness of 15, so that on a busy machine
+                # they get a fraction of what the local backend's processes get; a Ray
+                # started for this run plays at the same priority (RAY_worker_niceness
+                # set by the user still wins)
+                os.environ.setdefault("RAY_worker_niceness", "0")
                 ray.init(include_dashboard=False, **quiet)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         where = f"at {address}" if address else "on this machine"
