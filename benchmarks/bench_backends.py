@@ -74,8 +74,8 @@ def main() -> None:
             workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
             now = _resident_now()
             print(f"{opts.games} games, {opts.workers} workers: {local:.1f} s; main process: "
-                  f"{now} MiB resident at the end, peak {own:.1f} MiB (the peak is reached "
-                  f"while the ruleset loads); largest worker peak {workers:.1f} MiB")
+                  f"{now} MiB resident at the end, peak {own:.1f} MiB; largest worker "
+                  f"peak {workers:.1f} MiB")
             return
         on_ray = simulate([*base, "--backend", "ray", "--out", ray_file])
         with open(local_file, "rb") as a, open(ray_file, "rb") as b:
