@@ -612,3 +612,32 @@ def test_a_procedure_words_its_first_question(tmp_path):
     assert not diags
     out = run_scenario(rs, sc)
     assert out.passed, out.message
+
+
+class Prompts(ScriptedAgent):
+    def __init__(self, answers):
+        super().__init__(answers)
+        self.prompts = []
+
+    def decide(self, decision, view, game):
+        self.prompts.append(decision.prompt)
+        return super().decide(decision, view, game)
+
+
+def test_after_the_last_counted_action_the_prompt_says_free_actions_are_left(tmp_path):
+    import shutil
+    work = tmp_path / "t"
+    shutil.copytree(TINY, work)
+    flow = (work / "flow.yaml").read_text()
+    flow = flow.replace("  - id: famous\n    name: Get famous\n    do: raise fame\n",
+                        "  - id: famous\n    name: Get famous\n    free: true\n"
+                        "    once_per: turn\n    do: raise fame\n")
+    (work / "flow.yaml").write_text(flow)
+    rs = load_ruleset(work)
+    g = game(rs, answers=[])
+    agent = Prompts([0, 0, 0, 0])  # earn, earn, then the free action, then end the turn
+    g.agents = [agent] * 2
+    FlowRunner(g).turn("work", 0, 2, 1, rs.sections["phases"]["work"].data["turns"], False)
+    assert "(action 1 of 2)" in agent.prompts[0] and "(action 2 of 2)" in agent.prompts[1]
+    assert "(your 2 actions are taken; free actions only)" in agent.prompts[2]
+    assert not any("action 3 of 2" in p for p in agent.prompts)
