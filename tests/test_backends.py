@@ -145,12 +145,18 @@ def test_address_without_ray_is_refused(capsys):
     assert code == 2 and "--address is for --backend ray" in err
 
 
+def _default_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_keeps_whole_lines_and_says_how_to_carry_on(tmp_path):
     out = tmp_path / "r.jsonl"
     cmd = [sys.executable, "-m", "interpreter", "simulate", GAME, "-n", "300", "-p", "2",
            "--workers", "2", "--out", str(out)]
+    # a shell running CI in the background starts its children with SIGINT ignored, and
+    # such a Python never turns Ctrl-C into KeyboardInterrupt: give it a terminal's default
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=_default_sigint)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
         if out.exists() and out.read_bytes().count(b"\n") >= 3:
