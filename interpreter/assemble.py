@@ -103,10 +103,14 @@ class Assembler:
         self.mod_docs.append(doc)
         self.hasher.update(b"mod\0" + hash_text(doc.text) + b"\0")
 
+    def _read(self, path: Path, name: str) -> Document | None:
+        """A file's YAML (an editor's assembler reads its open buffers instead)."""
+        return load_yaml(path, self.diags, name)
+
     def document(self, path: Path, real: Path, expected: str | None
                  ) -> tuple[Document, str] | None:
         """One ruleset file, read, hashed and checked: its document and kind, or None."""
-        doc = load_yaml(path, self.diags, display_path(path))
+        doc = self._read(path, display_path(path))
         if doc is None:
             return None
         self.count(real, doc)
@@ -122,14 +126,18 @@ class Assembler:
             return None
         return doc, kind
 
-    def load_mod(self, mod: str) -> None:
-        """One mod file, read, checked and hashed after the ruleset's own files."""
-        doc = load_yaml(mod, self.diags, display_path(Path(mod)))
+    def load_mod(self, mod: str) -> Document | None:
+        """One mod file, read, checked and hashed after the ruleset's own files.
+
+        Its document, or None when it cannot be used."""
+        doc = self._read(Path(mod), display_path(Path(mod)))
         if doc is None:
-            return
+            return None
         if schemas.check_kind(doc, self.diags, "mod") and schemas.validate(doc, "mod",
                                                                           self.diags):
             self.count_mod(doc)
+            return doc
+        return None
 
     def _expand(self, base: Path, pattern: str, span: Span) -> list[Path]:
         """The files an include names, never leaving the ruleset's tree."""

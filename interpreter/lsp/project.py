@@ -22,7 +22,6 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import schema as schemas
 from ..assemble import Assembler, display_path
 from ..errors import Diagnostic, Diagnostics, suggest
 from ..paths import RULESET_FILE, find_ruleset, shipped_rulesets
@@ -60,31 +59,16 @@ class OverlayAssembler(Assembler):
         return load_yaml(path, self.diags, name, text=self.overlay.get(norm(path)))
 
     def document(self, path, real, expected):
-        doc = self._read(path, display_path(path))
-        if doc is None:
-            return None
-        self.count(real, doc)
-        kind = schemas.check_kind(doc, self.diags, expected)
-        if kind is None:
-            return None
-        if kind in ("mod", "scenarios"):
-            how = "pass it with --mod" if kind == "mod" else "put it in scenarios/"
-            self.diags.error("RB404", f"a {kind} file cannot be included in a ruleset; {how} "
-                             "instead", doc.span(("kind",)))
-            return None
-        if not schemas.validate(doc, kind, self.diags):
-            return None
-        self.kinds[norm(path)] = (doc, kind)
-        return doc, kind
+        found = super().document(path, real, expected)
+        if found is not None:
+            self.kinds[norm(path)] = found
+        return found
 
-    def load_mod(self, mod: str) -> None:
-        doc = self._read(Path(mod), display_path(Path(mod)))
-        if doc is None:
-            return
-        if schemas.check_kind(doc, self.diags, "mod") and schemas.validate(doc, "mod",
-                                                                          self.diags):
-            self.count_mod(doc)
+    def load_mod(self, mod: str) -> Document | None:
+        doc = super().load_mod(mod)
+        if doc is not None:
             self.kinds[norm(mod)] = (doc, "mod")
+        return doc
 
 
 # effect text already parsed, by its text, grammar rule and place: the tree as the
