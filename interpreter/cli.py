@@ -571,6 +571,17 @@ def _load(ruleset: str, mods: tuple[str, ...]):
         sys.exit(1)
 
 
+def _ai_seats(rs, players: int | None, spec: str | None, command: str):
+    """The player count (the ruleset's least by default) and the AI agent of each seat."""
+    players = players or rs.min_players
+    if not rs.min_players <= players <= rs.max_players:
+        raise UsageProblem(f"{rs.name} is for {rs.min_players}–{rs.max_players} players")
+    kinds = _agents(spec, players, False)
+    if "human" in kinds:
+        raise UsageProblem(f"{command} plays AI agents only; 'human' is for rulebook play")
+    return players, kinds
+
+
 def _agents(spec: str | None, players: int, interactive: bool) -> list[str]:
     """The agent spec of each seat, every one checked (a Python agent's class is loaded)."""
     from .engine.agent_specs import SpecError, check
@@ -994,12 +1005,7 @@ def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers,
     from .simulating import Run, SimulateProblem, simulate_run
     _check_backend(backend, address)
     rs = _load(ruleset, mods)
-    players = players or rs.min_players
-    if not rs.min_players <= players <= rs.max_players:
-        raise UsageProblem(f"{rs.name} is for {rs.min_players}–{rs.max_players} players")
-    kinds = _agents(agent_spec, players, False)
-    if "human" in kinds:
-        raise UsageProblem("simulate plays AI agents only; 'human' is for rulebook play")
+    players, kinds = _ai_seats(rs, players, agent_spec, "simulate")
     # every line says what was played, so it can be read on its own
     from .engine.results import results_context
     context = results_context(rs, variants, players)
@@ -1122,12 +1128,7 @@ def compare_cmd(ruleset, mods, games, players, agent_spec, variants, seed, worke
                                f"house rules ({', '.join(known) or 'it has none'})")
         files.append(str(found))
     modded = _load(ruleset, tuple(files))
-    players = players or base.min_players
-    if not base.min_players <= players <= base.max_players:
-        raise UsageProblem(f"{base.name} is for {base.min_players}–{base.max_players} players")
-    kinds = _agents(agent_spec, players, False)
-    if "human" in kinds:
-        raise UsageProblem("compare plays AI agents only; 'human' is for rulebook play")
+    players, kinds = _ai_seats(base, players, agent_spec, "compare")
     # where the games run: simulate()'s backend options (--backend, --address, ...) go here
     backend = {"backend": backend, "address": address}
     try:
