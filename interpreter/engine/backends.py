@@ -114,3 +114,11 @@ def _stop(pool) -> None:
         process.terminate()
     for process in processes:
         process.join()
+    # the pool's manager thread closes its wake-up pipe once the workers are gone; let it
+    # finish, and keep the exit handler of concurrent.futures from writing to that pipe
+    # (Python before 3.12 does, and prints a traceback at exit)
+    thread = getattr(pool, "_executor_manager_thread", None)
+    if thread is not None:
+        thread.join(timeout=10)
+        from concurrent.futures import process as futures_process
+        getattr(futures_process, "_threads_wakeups", {}).pop(thread, None)
