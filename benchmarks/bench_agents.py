@@ -6,7 +6,9 @@ alternating with the seed (odd seeds: the searcher sits first). A win counts
 1, a shared win 1/2; the win rate has a Wilson 95 % interval. Solo games
 report the share won (a ruleset's solo goal) and the ranks (medals) earned.
 The searcher's speed is measured on its own action decisions: iterations
-per CPU-second and CPU-seconds per decision. Everything runs in one process;
+per CPU-second and CPU-seconds per decision. Games run one after another, or
+``--workers`` at a time in processes of their own (each game is still timed
+in CPU-seconds, so the figures do not depend on how many run at once);
 nothing here is asserted anywhere.
 
     python benchmarks/bench_agents.py --games 20
@@ -85,24 +87,60 @@ def play(rs, players: int, seed: int, kinds: list[str], variants=(), clock=None)
     return result, time.process_time() - start
 
 
-def duel(name: str, spec: str, against: str, games: int, clock: Clock) -> dict:
-    rs = load_ruleset(str(ROOT / "rulesets" / name))
+_RULESETS: dict = {}
+
+
+def one_game(job: tuple) -> dict:
+    """Play one game of a job (ruleset, players, seed, agent kinds, variants): what came of it."""
+    name, players, seed, kinds, variants = job
+    rs = _RULESETS.get(name)
+    if rs is None:
+        rs = _RULESETS[name] = load_ruleset(str(ROOT / "rulesets" / name))
+    clock = Clock()
+    try:
+        result, spent = play(rs, players, seed, kinds, variants, clock)
+    except GameError as exc:
+        return {"seed": seed, "error": str(exc)}
+    return {"seed": seed, "scores": result.scores, "winners": result.winners,
+            "solo_won": result.solo_won, "rank": result.ranks[0] if result.ranks else None,
+            "spent": spent, "clock": (clock.decisions, clock.seconds, clock.iterations)}
+
+
+def played(jobs: list[tuple], workers: int, clock: Clock):
+    """The outcomes of the jobs in their order, ``workers`` processes at a time."""
+    if workers <= 1:
+        outcomes = map(one_game, jobs)
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+        pool = ProcessPoolExecutor(workers)
+        outcomes = pool.map(one_game, jobs)
+    for out in outcomes:
+        if "clock" in out:
+            decisions, seconds, iterations = out["clock"]
+            clock.decisions += decisions
+            clock.seconds += seconds
+            clock.iterations += iterations
+        yield out
+
+
+def duel(name: str, spec: str, against: str, games: int, clock: Clock, workers: int = 1,
+         first_seed: int = 1) -> dict:
     wins, seconds, errors = 0.0, [], 0
-    for seed in range(1, games + 1):
-        first = seed % 2 == 1
-        kinds = [spec, against] if first else [against, spec]
-        me = 0 if first else 1
-        try:
-            result, spent = play(rs, 2, seed, kinds, clock=clock)
-        except GameError as exc:
+    seeds = range(first_seed, first_seed + games)
+    jobs = [(name, 2, seed, [spec, against] if seed % 2 == 1 else [against, spec], ())
+            for seed in seeds]
+    for out in played(jobs, workers, clock):
+        seed = out["seed"]
+        me = 0 if seed % 2 == 1 else 1
+        if "error" in out:
             errors += 1
-            print(f"  {name} seed {seed}: {exc}", flush=True)
+            print(f"  {name} seed {seed}: {out['error']}", flush=True)
             continue
-        seconds.append(spent)
-        if me in result.winners:
-            wins += 1 / len(result.winners)
-        print(f"  {name} seed {seed}: seat {me + 1} {spec}, scores {result.scores}, "
-              f"winners {[w + 1 for w in result.winners]}, {spent:.1f} CPU-s", flush=True)
+        seconds.append(out["spent"])
+        if me in out["winners"]:
+            wins += 1 / len(out["winners"])
+        print(f"  {name} seed {seed}: seat {me + 1} {spec}, scores {out['scores']}, "
+              f"winners {[w + 1 for w in out['winners']]}, {out['spent']:.1f} CPU-s", flush=True)
     n = len(seconds)
     low, high = wilson(wins, n)
     return {"ruleset": name, "games": n, "wins": wins, "rate": wins / n if n else 0.0,
@@ -110,20 +148,20 @@ def duel(name: str, spec: str, against: str, games: int, clock: Clock) -> dict:
             "seconds": sum(seconds) / n if n else 0.0, "max_seconds": max(seconds or [0])}
 
 
-def solo(name: str, variant: str, spec: str, games: int, clock: Clock) -> dict:
-    rs = load_ruleset(str(ROOT / "rulesets" / name))
+def solo(name: str, variant: str, spec: str, games: int, clock: Clock, workers: int = 1,
+         first_seed: int = 1) -> dict:
     won, ranks, n = 0, Counter(), 0
-    for seed in range(1, games + 1):
-        try:
-            result, spent = play(rs, 1, seed, [spec], [variant] if variant else [], clock)
-        except GameError as exc:
-            print(f"  {name} {variant} seed {seed}: {exc}", flush=True)
+    jobs = [(name, 1, seed, [spec], (variant,) if variant else ())
+            for seed in range(first_seed, first_seed + games)]
+    for out in played(jobs, workers, clock):
+        if "error" in out:
+            print(f"  {name} {variant} seed {out['seed']}: {out['error']}", flush=True)
             continue
         n += 1
-        won += bool(result.solo_won)
-        ranks[result.ranks[0] or "none"] += 1
-        print(f"  {name} {variant} seed {seed}: score {result.scores[0]}, won "
-              f"{result.solo_won}, rank {result.ranks[0]}, {spent:.1f} CPU-s", flush=True)
+        won += bool(out["solo_won"])
+        ranks[out["rank"] or "none"] += 1
+        print(f"  {name} {variant} seed {out['seed']}: score {out['scores'][0]}, won "
+              f"{out['solo_won']}, rank {out['rank']}, {out['spent']:.1f} CPU-s", flush=True)
     low, high = wilson(won, n)
     return {"ruleset": name, "variant": variant, "games": n, "won": won, "low": low,
             "high": high, "ranks": dict(ranks)}
@@ -137,16 +175,21 @@ def main(argv=None) -> None:
     ap.add_argument("--against", default="greedy")
     ap.add_argument("--solo", default="", help="RULESET:VARIANT,... played solo by --spec")
     ap.add_argument("--solo-games", type=int, default=10)
+    ap.add_argument("--workers", type=int, default=1, help="games played at once (processes)")
+    ap.add_argument("--first-seed", type=int, default=1)
     args = ap.parse_args(argv)
+    wall = time.perf_counter()
     clock = Clock()
     rows = []
     if args.games:
         for name in [r for r in args.rulesets.split(",") if r]:
-            rows.append(duel(name, args.spec, args.against, args.games, clock))
+            rows.append(duel(name, args.spec, args.against, args.games, clock, args.workers,
+                             args.first_seed))
     solos = []
     for item in [s for s in args.solo.split(",") if s]:
         name, _, variant = item.partition(":")
-        solos.append(solo(name, variant, args.spec, args.solo_games, clock))
+        solos.append(solo(name, variant, args.spec, args.solo_games, clock, args.workers,
+                          args.first_seed))
     print(f"\n{args.spec} against {args.against}, 2 players, seats alternating")
     print("| ruleset | games | wins | win rate | Wilson 95 % | CPU-s per game (max) |")
     print("|---|---|---|---|---|---|")
@@ -165,6 +208,7 @@ def main(argv=None) -> None:
         print(f"\nsearch: {clock.decisions} action decisions, "
               f"{clock.iterations / clock.seconds:.0f} iterations per CPU-second, "
               f"{clock.seconds / clock.decisions:.3f} CPU-s per decision")
+    print(f"wall time {time.perf_counter() - wall:.0f} s with {args.workers} worker(s)")
 
 
 if __name__ == "__main__":

@@ -378,3 +378,75 @@ def test_a_time_budget_searches_at_least_once(loaded):
     agent = make_agent("ismcts:seconds=0.001", 5)
     answer = agent.decide(decision, None, game)
     assert decision.check(answer) is None and agent.last_iterations >= 1
+
+
+# ------------------------------------------------- beyond the seat's turn
+
+class _Watcher:
+    """Plays at random and notes where each turn says the flow goes on after it."""
+
+    wants_view = False
+    scripted = False
+
+    def __init__(self, seed):
+        self.rng, self.seen = random.Random(seed), []
+
+    def decide(self, decision, view, game):
+        if decision.kind == "action":
+            self.seen.append(game.after_turn)
+        if decision.is_range:
+            return self.rng.randint(decision.low, decision.high)
+        return self.rng.randrange(len(decision.options))
+
+
+@pytest.mark.parametrize("name, players", [("legacy_gears_of_time", 3),
+                                           ("terraforming_mars", 2), ("timespan", 2),
+                                           ("lantern_row", 2)])
+def test_a_turn_knows_where_the_flow_goes_on_after_it(loaded, name, players):
+    """The place a search plays a copy on from is where the flow itself goes on.
+
+    The game is stopped at the end of every turn and picked up again from the
+    place the flow gives there; every choice of action made during that turn
+    must have named the same place (or none, in a simultaneous phase), and the
+    game pieced together turn by turn ends as the same game played straight."""
+    from interpreter.engine.flow import FlowRunner, StopFlow
+    from interpreter.engine.session import new_game
+    rs = loaded(name)
+    straight = new_game(rs, players, 5, [_Watcher(9)] * players, (), None)
+    whole = FlowRunner(straight).play()
+    watcher = _Watcher(9)
+    game = new_game(rs, players, 5, [watcher] * players, (), None)
+    runner = FlowRunner(game)
+    runner.stop_at = lambda kind, _name: kind == "turn"
+    cursor, turns, asked = None, 0, 0
+    while True:
+        try:
+            result = runner.play(cursor)
+            break
+        except StopFlow as stop:
+            cursor, turns = stop.cursor, turns + 1
+            expected = stop.cursor if stop.cursor.stage == "turns" else None
+            assert all(c == expected for c in watcher.seen), (turns, watcher.seen, stop.cursor)
+            asked += bool(watcher.seen)  # (a seat with nothing to do is not asked)
+            watcher.seen = []
+    assert asked > 5
+    assert result.final_hash == whole.final_hash and result.scores == whole.scores
+
+
+def test_a_search_with_turns_plays_the_other_seats_replies(loaded, monkeypatch):
+    """With ``turns`` the copies are played past the seat's turn: other seats answer
+    in them, and the search's choices differ from a search that stops at its turn."""
+    from interpreter.engine import ismcts
+    movers = []
+    real = ismcts._Walker.decide
+
+    def noting(self, decision, view, game):
+        movers.append((self.search.agent.turns, decision.player))
+        return real(self, decision, view, game)
+    monkeypatch.setattr(ismcts._Walker, "decide", noting)
+    rs = loaded("legacy_gears_of_time")
+    _play(rs, 2, 4, ["ismcts:iterations=5:turns=2", "random"])
+    assert any(player == 1 for turns, player in movers if turns == 2)
+    movers.clear()
+    _play(rs, 2, 4, ["ismcts:iterations=5", "random"])
+    assert movers and {player for _, player in movers} == {0}

@@ -165,3 +165,36 @@ def test_your_own_hidden_cards_are_named_to_you_and_to_nobody_else(tmp_path):
     names = {e.data.get("name") for e in rs.cards.values()}
     told = drawn[-1].split(": ", 1)[1].split(", ")
     assert told and all(name in names for name in told)
+
+
+def test_a_gain_that_does_not_fit_says_nothing_came_in():
+    # Timespan's storage board holds at most a few of each good: a gain into a full
+    # store brings nothing, and the line says so before anything else
+    rs = load_ruleset("timespan")
+    game = Game(rs, 2, 1, [Agent(), Agent()])
+    me = game.state.players[0]
+    room = game.capacity(0, "food")
+    me.stock["food"] = room
+    game.change_stock(0, "food", 3, "gain")
+    assert game.log_lines[-1] == f"  {me.name} gains no food: 3 food would not fit " \
+                                 f"(stays at {room})"
+    me.stock["food"] = room - 1
+    game.change_stock(0, "food", 3, "gain")
+    assert game.log_lines[-1] == f"  {me.name} gains 1 food (now {room}; 2 more did not fit)"
+
+
+def test_the_only_hidden_card_is_taken_without_a_line_for_the_others():
+    # a card nobody else may see, taken because it was the only one: its owner is
+    # told which, and the others read nothing (not a line that says nothing)
+    rs = load_ruleset(GAME)
+    game = Game(rs, 2, 3, [Agent(), Agent()])
+    game.state.turn_seat = 0
+    only = next(c for c, s in game.state.cards.items() if s.def_id == "fire")
+    from interpreter.engine.game import CardRef
+    game.put(only, "hand", 0, 0)
+    before = len(game.log_lines)
+    game.choose_one([CardRef(only)], False)
+    new = game.log_lines[before:]
+    assert new == [""]  # the line only its owner sees
+    mine = game.private_lines[before][0]
+    assert "Fire" in mine and "the only choice, taken for you" in mine

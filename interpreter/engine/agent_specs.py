@@ -69,6 +69,7 @@ PARAMS: dict[str, dict[str, Param]] = {
         "widen": Param(float, 0.01, 1),
         "reward": Param(str, choices=("margin", "own")),
         "expand": Param(str, choices=("path", "one")),
+        "turns": Param(int, 0, 50),
     },
 }
 

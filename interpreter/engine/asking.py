@@ -68,7 +68,8 @@ class AskingMixin:
         """Log a choice made inside an action when everyone may know it.
 
         A choice the engine took because it was the only one says so, to the one
-        who would have made it even when it is not public."""
+        who would have made it even when it is not public; the others then read
+        nothing of it (what it did follows in the log)."""
         value = option.value
         who = self.state.players[decision.player].name
         if only and decision.kind != "action":
@@ -76,10 +77,9 @@ class AskingMixin:
                 return
             private = {decision.player: f"  {decision.prompt} → {option.label} (the only "
                                         "choice, taken for you)"}
-            if self._public_choice(decision, option):
-                self.log(f"  {who} takes {option.label} (the only choice)", private)
-            else:
-                self.log(f"  {who} makes the only choice there is", private)
+            public = self._public_choice(decision, option)
+            self.log(f"  {who} takes {option.label} (the only choice)" if public else "",
+                     private)
             return
         if self._public_choice(decision, option):
             self.log(f"  {who} chooses {option.label}")

@@ -208,6 +208,7 @@ class FlowRunner:
                     if g.state.over or seat in g.state.passed:
                         continue
                     alone = len(g.state.passed) == g.n - 1
+                    g.after_turn = Cursor(g.state.round, pid, "turns", index + 1)
                     self.turn(pid, seat, BIG_TURN if alone else actions,
                               int(turns.get("min_actions", 1)), turns, may_pass=True)
                     self._mark("turn", seat, Cursor(g.state.round, pid, "turns", index + 1))
@@ -227,6 +228,7 @@ class FlowRunner:
                 if g.state.over:
                     return
                 seat = order[index]
+                g.after_turn = Cursor(g.state.round, pid, "turns", index + 1, again)
                 self.turn(pid, seat, actions, required, turns, may_pass=False)
                 self._mark("turn", seat, Cursor(g.state.round, pid, "turns", index + 1, again))
 
@@ -250,6 +252,7 @@ class FlowRunner:
             if self.perform(pick, seat) and not (pick.action or {}).get("free"):
                 taken += 1
         g.state.turn_seat = NO_OWNER
+        g.after_turn = None
 
     def choose(self, pid: str, seat: int, taken: int, actions: int, required: int,
                turns: dict, may_pass: bool) -> ActionChoice:
@@ -305,6 +308,7 @@ class FlowRunner:
         phase; the phase ends when everyone has.
         """
         g = self.game
+        g.after_turn = None  # (a copy cannot be played on from inside one)
         order = self.order(turns)
         taken = {seat: 0 for seat in order}
         numbers = {}

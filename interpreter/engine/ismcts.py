@@ -15,11 +15,13 @@ number of a range); every decision of the iteration gets its node
 playout policy (``expand=one``, as in the paper).
 
 The engine asks decisions from deep inside the rules, so a copy of the game
-cannot be resumed from the middle of a rule; the horizon is therefore the
-seat's own turn: the action being chosen with all its inner choices, then up
-to ``depth`` further actions of the same turn (never more than the phase
-allows). There the ruleset's ``evaluation`` scores every seat, as a margin
-over the best other seat (``reward=margin``) or on its own (``reward=own``;
+cannot be resumed from the middle of a rule; the horizon is therefore first
+the seat's own turn: the action being chosen with all its inner choices,
+then up to ``depth`` further actions of the same turn (never more than the
+phase allows). With ``turns`` the copy is then played on from where the
+flow goes on after the real turn (``Game.after_turn``), every seat by the
+playout policy, until that many more turns have ended. There the ruleset's
+``evaluation`` scores every seat, as a margin over the best other seat (``reward=margin``) or on its own (``reward=own``;
 a solo game always scores its own), normalised by the lowest and highest
 values seen in this search, and every node on the path is credited with the
 score of the seat that moved into it. An action that cannot be carried out
@@ -216,7 +218,7 @@ class ISMCTSAgent(Agent):
 
     def __init__(self, seed: int, iterations: int | None = None, seconds: float | None = None,
                  playout: str = "random", depth: int = 2, c: float = 0.7, widen: float = 0.5,
-                 reward: str = "margin", expand: str = "path"):
+                 reward: str = "margin", expand: str = "path", turns: int = 0):
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None or seconds is not None \
             else DEFAULT_ITERATIONS
@@ -227,6 +229,7 @@ class ISMCTSAgent(Agent):
         self.widen = widen
         self.reward = reward
         self.expand = expand
+        self.turns = turns
         self.node: Node | None = None  # where the real game is in the last search's tree
         self.last_iterations = 0  # how many the last search ran (for the benchmarks)
 
@@ -281,6 +284,8 @@ class ISMCTSAgent(Agent):
             runner = FlowRunner(world)
             try:
                 done_it = self._turn(world, runner, walker, decision, seat, further)
+                if done_it and self.turns:
+                    self._beyond(world, runner, walker)
                 rewards = self._rewards(runner, world, seat) if done_it else None
             except (RequirementFailed, ActionRefused, RuleRuntimeError, RecursionError):
                 rewards = None
@@ -326,6 +331,33 @@ class ISMCTSAgent(Agent):
             if pick.key == "end" or not runner.perform(pick, seat):
                 return True  # (a further action that fails leaves the turn as it was)
         return True
+
+    def _beyond(self, world, runner, walker) -> None:
+        """Play the copy on past the seat's turn, every seat by the playout policy.
+
+        The flow picks up where the real turn will end (``Game.after_turn``) and
+        stops once ``turns`` more turns have ended, or at the end of the game. In a
+        simultaneous phase there is no such place, and the horizon stays the turn."""
+        from .flow import StopFlow
+        from .game import NO_OWNER
+        cursor = world.after_turn
+        if cursor is None or world.state.over:
+            return
+        walker.in_tree = False
+        world.state.turn_seat = NO_OWNER
+        ended = [0]
+
+        def stop(kind, name) -> bool:
+            ended[0] += kind == "turn"
+            return ended[0] >= self.turns
+
+        runner.stop_at = stop
+        try:
+            runner.play(cursor)
+        except StopFlow:
+            pass
+        finally:
+            runner.stop_at = None
 
     def _rewards(self, runner, world, seat: int) -> list[float]:
         values = [runner.evaluate(p) for p in range(world.n)]

@@ -66,6 +66,10 @@ class StocksMixin:
             room = f"; {lost} more did not fit" if lost > 0 else ""  # over the capacity
             line = f"  {p.name} {words} {self.amount_words(resource, moved)} " \
                    f"(now {p.stock[resource]}{room})"
+            if moved == 0 and lost > 0:  # nothing came in at all: say that first
+                line = f"  {p.name} gains no {self._res_name(resource)}: " \
+                       f"{self.amount_words(resource, lost)} would not fit " \
+                       f"(stays at {p.stock[resource]})"
             if last is not None and last[0] == key and self._last_line() == last[2]:
                 self._replace_last_line(line)
             else:
