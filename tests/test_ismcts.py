@@ -450,3 +450,35 @@ def test_a_search_with_turns_plays_the_other_seats_replies(loaded, monkeypatch):
     movers.clear()
     _play(rs, 2, 4, ["ismcts:iterations=5", "random"])
     assert movers and {player for _, player in movers} == {0}
+
+
+def test_a_choice_inside_an_action_taken_without_asking_is_searched(loaded):
+    """A choice inside an action nobody chose (the only one there was) is searched
+    from the action's start, not answered at random; ``inner=random`` keeps it random."""
+    from interpreter.engine.decisions import Decision
+    rs = loaded("terraforming_mars")  # its research phase offers only 'buy research cards'
+    searched = {}
+    for inner in ("search", "random"):
+        agent = make_agent(f"ismcts:iterations=6:inner={inner}", 3)
+        seen = []
+        real = agent.decide
+
+        def decide(decision: Decision, view, game, real=real, agent=agent, seen=seen):
+            before = agent.last_iterations = 0
+            answer = real(decision, view, game)
+            if game.state.phase == "research" and game.action_start is not None:
+                seen.append(agent.last_iterations != before)
+            return answer
+        agent.decide = decide
+        game = build_game(rs, 2, 3, ["random", "random"], ())
+        game.agents[0] = agent
+        game.keep_log = False
+        from interpreter.engine.flow import FlowRunner
+        runner = FlowRunner(game)
+        runner.stop_at = lambda kind, name: kind == "round" and name >= 3
+        from interpreter.engine.flow import StopFlow
+        with pytest.raises(StopFlow):
+            runner.play()
+        searched[inner] = seen
+    assert searched["search"] and any(searched["search"])
+    assert searched["random"] and not any(searched["random"])

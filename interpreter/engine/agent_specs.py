@@ -70,6 +70,7 @@ PARAMS: dict[str, dict[str, Param]] = {
         "reward": Param(str, choices=("margin", "own")),
         "expand": Param(str, choices=("path", "one")),
         "turns": Param(int, 0, 50),
+        "inner": Param(str, choices=("search", "random")),
     },
 }
 

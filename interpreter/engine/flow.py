@@ -471,17 +471,23 @@ class FlowRunner:
         g.hand_prompt = (pick.action or {}).get("prompt")  # for its first question
         g.log(f"{g.state.players[seat].name}: {pick.label}")
         g.hold_log()  # what the action did is told once it has succeeded
+        # for a search asked inside the action: the position it started from, how many
+        # answers the record held then, and the action (the copy replays from there)
+        g.action_start = (snap, len(g.record), pick, seat)
         try:
             g.run_code(key, self._frame(seat, pick.card, pick.bind))
         except (RequirementFailed, ActionRefused) as exc:
+            g.action_start = None
             g.restore(snap)
             g.release_log(keep=False)
             g.context, g.hand_prompt = "", None
             reason = getattr(exc, "message", None) or getattr(exc, "reason", str(exc))
             return self._refused(pick, seat, reason)
         except BaseException:
+            g.action_start = None
             g.release_log(keep=True)  # stopped for another reason: lose no line
             raise
+        g.action_start = None
         g.release_log(keep=True)
         g.context, g.hand_prompt = "", None
         if pick.card is None:

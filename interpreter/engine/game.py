@@ -72,6 +72,8 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         # so a search can play a copy of the game past it; None outside turns or in a
         # simultaneous phase, where everyone's choices resolve together
         self.after_turn = None
+        # while an action runs: (position before it, record length then, the action, seat)
+        self.action_start = None
         self._modifier_index: dict[str, dict[str, list[int]]] = {}
         self.decision_count = 0
         self.last_forced: Decision | None = None  # the last decision taken for its only answer

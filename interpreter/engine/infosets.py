@@ -70,7 +70,27 @@ def twin(game, seat: int, rng: random.Random, across: bool = True) -> tuple[obje
     hold one card, or copies of one card, per pool). The random source is
     always a new one."""
     clone = copy_game(game)
-    st = clone.state
+    moved = _redeal(game, clone.state, seat, rng, across)
+    if game.action_start is not None:
+        # an action under way keeps the position it started from (a search replays it
+        # from there); the cards hidden then are dealt again in the copy's copy of it
+        snap, *rest = game.action_start
+        then = game.__copy__()
+        then.state = snap
+        past = snap.clone()
+        moved |= _redeal(then, past, seat, rng, across)
+        clone.action_start = (past, *rest)
+    clone.private_lines = {line: _only(lines, seat)
+                           for line, lines in clone.private_lines.items()}
+    if clone.held is not None:
+        clone.held = [(line, _only(private, seat) if private else private)
+                      for line, private in clone.held]
+    return clone, moved
+
+
+def _redeal(game, st, seat: int, rng: random.Random, across: bool) -> bool:
+    """Deal the cards ``seat`` cannot see in ``game`` again, in ``st`` (a copy of its
+    state), and give ``st`` a new random source; whether any card lies differently."""
     moved = False
     for slots in hidden_pools(game, seat, across):
         pool = [st.zones[key][i] for key, i in slots]
@@ -90,12 +110,7 @@ def twin(game, seat: int, rng: random.Random, across: bool = True) -> tuple[obje
             if key[1] != NO_OWNER:
                 card.owner = key[1]
     st.rng = random.Random(rng.random())
-    clone.private_lines = {line: _only(lines, seat)
-                           for line, lines in clone.private_lines.items()}
-    if clone.held is not None:
-        clone.held = [(line, _only(private, seat) if private else private)
-                      for line, private in clone.held]
-    return clone, moved
+    return moved
 
 
 def hidden_pools(game, seat: int, across: bool = True) -> list[list[tuple]]:

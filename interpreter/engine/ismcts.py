@@ -38,8 +38,12 @@ smallest, then evenly spread values, at most 64 of them).
 
 After the search the agent takes the option tried most often, and answers
 the inner choices that follow in the real game from the same tree (the
-option with most visits among those the real decision allows); a choice the
-tree does not cover is answered at random. With ``iterations`` the agent is
+option with most visits among those the real decision allows). A choice
+inside an action that the tree does not cover (an action taken without
+asking, or one the search never reached) is searched from the action's start
+(``Game.action_start``: the copy is dealt from the position before it and
+replays the answers given in it so far; ``inner=random`` answers it at
+random instead); a choice outside any action is answered at random. With ``iterations`` the agent is
 deterministic for its seed; ``seconds`` stops on the clock, so its games do
 not repeat.
 """
@@ -102,19 +106,38 @@ def candidates(decision: Decision) -> list[int]:
     return [high, low] + [n for n in spread if n not in (high, low)]
 
 
+class _Diverged(Exception):
+    """A copy replayed from an action's start went another way than the real game."""
+
+
 class _Walker(Agent):
     """Answers every seat's decisions in one iteration: down the tree, then a playout."""
 
     name = "ismcts-walker"
     wants_view = False
 
-    def __init__(self, search: "Search", root: Node):
+    def __init__(self, search: "Search", root: Node, replay: list[int] | None = None,
+                 expect: Decision | None = None):
         self.search = search
         self.node = root
         self.path: list[tuple[int, Node]] = []  # (seat that moved, node moved into)
         self.in_tree = True
+        # a search from inside an action: the answers given in it so far, replayed, and
+        # the decision the tree starts at (this copy must reach the same one)
+        self.replay = list(replay) if replay else []
+        self.expect = expect
 
     def decide(self, decision, view, game):
+        if self.replay:
+            answer = self.replay.pop(0)
+            if decision.check(answer) is not None:
+                raise _Diverged
+            return answer
+        if self.expect is not None:
+            if (decision.player, decision.kind, decision.is_range) != \
+                    (self.expect.player, self.expect.kind, self.expect.is_range):
+                raise _Diverged
+            self.expect = None
         if not self.in_tree:
             return self.search.playout(decision, game)
         answers = candidates(decision)
@@ -218,7 +241,8 @@ class ISMCTSAgent(Agent):
 
     def __init__(self, seed: int, iterations: int | None = None, seconds: float | None = None,
                  playout: str = "random", depth: int = 2, c: float = 0.7, widen: float = 0.5,
-                 reward: str = "margin", expand: str = "path", turns: int = 0):
+                 reward: str = "margin", expand: str = "path", turns: int = 0,
+                 inner: str = "search"):
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None or seconds is not None \
             else DEFAULT_ITERATIONS
@@ -230,6 +254,7 @@ class ISMCTSAgent(Agent):
         self.reward = reward
         self.expand = expand
         self.turns = turns
+        self.inner = inner
         self.node: Node | None = None  # where the real game is in the last search's tree
         self.last_iterations = 0  # how many the last search ran (for the benchmarks)
 
@@ -242,6 +267,16 @@ class ISMCTSAgent(Agent):
             if answer is not None:
                 return answer
         self.node = None
+        start = game.action_start
+        if self.inner == "search" and start is not None \
+                and all(d == decision.player for d in game.deciders[start[1]:]):
+            # a choice inside an action the tree does not cover (an action taken
+            # without asking, or one the search never reached): search from its start
+            answer = self.follow(self.search(game, decision, start), decision, game,
+                                 fallback=True)
+            if answer is not None:
+                return answer
+            self.node = None
         if decision.is_range:
             return self.rng.randint(decision.low, decision.high)
         return self.rng.randrange(len(decision.options))
@@ -264,31 +299,54 @@ class ISMCTSAgent(Agent):
         self.node = node.children.get(best_key) if best_key else None
         return best
 
-    def search(self, game, decision: Decision) -> Node:
+    def search(self, game, decision: Decision, inside: tuple | None = None) -> Node:
+        """The tree of one search from ``decision``.
+
+        ``inside`` is ``Game.action_start`` for a decision inside a running action:
+        each copy is then dealt from the position before the action, the action is
+        carried out again with the answers given in it so far, and the tree starts
+        at the decision that follows (a copy that goes another way is dropped)."""
         from .flow import FlowRunner
         from .lookahead import determinise
         seat = decision.player
         root = Node()
         search = Search(self, game.n)
         further = self._further_actions(game)
+        base, replay = game, None
+        if inside is not None:
+            base = game.__copy__()
+            base.state = inside[0]
+            replay = game.record[inside[1]:]
         start = time.perf_counter()
-        done = 0
+        done = dropped = 0
         while True:
             if self.iterations is not None and done >= self.iterations:
                 break
             if self.seconds is not None and done and time.perf_counter() - start >= self.seconds:
                 break
-            world = determinise(game, seat, self.rng)
-            walker = _Walker(search, root)
+            if dropped > 2 * (self.iterations or 100) and dropped > 4 * done:
+                break  # this action rarely comes out the same in a copy: stop trying
+            world = determinise(base, seat, self.rng)
+            walker = _Walker(search, root, replay, decision if inside is not None else None)
             world.agents = [walker] * game.n
             runner = FlowRunner(world)
             try:
-                done_it = self._turn(world, runner, walker, decision, seat, further)
+                if inside is None:
+                    done_it = self._turn(world, runner, walker, decision, seat, further)
+                else:
+                    done_it = self._turn(world, runner, walker, None, inside[3], further,
+                                         inside[2])
                 if done_it and self.turns:
                     self._beyond(world, runner, walker)
                 rewards = self._rewards(runner, world, seat) if done_it else None
+            except _Diverged:
+                dropped += 1
+                continue
             except (RequirementFailed, ActionRefused, RuleRuntimeError, RecursionError):
                 rewards = None
+            if inside is not None and walker.expect is not None:
+                dropped += 1  # the action ended before it asked what the real game asks
+                continue
             search.backup(walker.path, rewards)
             root.visits += 1
             done += 1
@@ -303,16 +361,19 @@ class ISMCTSAgent(Agent):
             return 0, None
         return max(0, min(self.depth, int(turns.get("actions", 1)) - 1)), turns
 
-    def _turn(self, world, runner, walker, decision, seat, further) -> bool:
+    def _turn(self, world, runner, walker, decision, seat, further, choice=None) -> bool:
         """The chosen action with its inner choices, then up to ``further`` more actions.
 
-        False when the chosen action could not be carried out in this world (it was
-        rolled back): the worst outcome for the seat, as the real game would refuse it."""
+        The action is the walker's answer to ``decision``, or ``choice`` when it is
+        already under way in the real game. False when it could not be carried out in
+        this world (it was rolled back): the worst outcome for the seat, as the real
+        game would refuse it."""
         count, turns = further
-        index = walker.decide(decision, None, world)
-        choice = decision.options[index].value
-        if choice.key in ("end", "pass"):
-            return True
+        if choice is None:
+            index = walker.decide(decision, None, world)
+            choice = decision.options[index].value
+            if choice.key in ("end", "pass"):
+                return True
         if not runner.perform(choice, seat):
             return False
         pid = world.state.phase
