@@ -179,15 +179,17 @@ def main(argv=None) -> None:
     ap.add_argument("--first-seed", type=int, default=1)
     args = ap.parse_args(argv)
     wall = time.perf_counter()
-    clock = Clock()
+    clocks: dict[str, Clock] = {}  # the search's speed in each ruleset
     rows = []
     if args.games:
         for name in [r for r in args.rulesets.split(",") if r]:
+            clock = clocks[name] = Clock()
             rows.append(duel(name, args.spec, args.against, args.games, clock, args.workers,
                              args.first_seed))
     solos = []
     for item in [s for s in args.solo.split(",") if s]:
         name, _, variant = item.partition(":")
+        clock = clocks[f"{name} {variant} solo"] = Clock()
         solos.append(solo(name, variant, args.spec, args.solo_games, clock, args.workers,
                           args.first_seed))
     print(f"\n{args.spec} against {args.against}, 2 players, seats alternating")
@@ -204,10 +206,11 @@ def main(argv=None) -> None:
             ranks = ", ".join(f"{k} {v}" for k, v in sorted(s["ranks"].items()))
             print(f"| {s['ruleset']} {s['variant']} | {s['games']} | {s['won']} | "
                   f"{100 * s['low']:.0f}–{100 * s['high']:.0f} % | {ranks} |")
-    if clock.decisions:
-        print(f"\nsearch: {clock.decisions} action decisions, "
-              f"{clock.iterations / clock.seconds:.0f} iterations per CPU-second, "
-              f"{clock.seconds / clock.decisions:.3f} CPU-s per decision")
+    for name, clock in clocks.items():
+        if clock.decisions:
+            print(f"search in {name}: {clock.decisions} action decisions, "
+                  f"{clock.iterations / clock.seconds:.0f} iterations per CPU-second, "
+                  f"{clock.seconds / clock.decisions:.3f} CPU-s per decision")
     print(f"wall time {time.perf_counter() - wall:.0f} s with {args.workers} worker(s)")
 
 

@@ -150,7 +150,7 @@ class HumanAgent(Agent):
                 shown = f"  [dim]({_shown(detail)})[/dim]" if detail else ""
                 c.print(f"  [cyan]{mark:>2}[/cyan]. {_shown(label)}{shown}")
         if not self.helped and self.script is None:
-            c.print("[dim]  (type help for commands: state, card NAME, log, undo, save)[/dim]")
+            c.print("[dim]  (type help for commands: state, card NAME, log, undo, save to stop)[/dim]")
             self.helped = True
 
     def news(self, game, seat: int) -> None:
