@@ -21,8 +21,9 @@ then up to ``depth`` further actions of the same turn (never more than the
 phase allows). With ``turns`` the copy is then played on from where the
 flow goes on after the real turn (``Game.after_turn``), every seat by the
 playout policy, until that many more turns have ended. There the ruleset's
-``evaluation`` scores every seat, as a margin over the best other seat (``reward=margin``) or on its own (``reward=own``;
-a solo game always scores its own), normalised by the lowest and highest
+``evaluation`` scores every seat, as a margin over the best other seat
+(``reward=margin``) or on its own (``reward=own``; a solo game always
+scores its own), normalised by the lowest and highest
 values seen in this search, and every node on the path is credited with the
 score of the seat that moved into it. An action that cannot be carried out
 in a determinisation scores the worst value seen (the real game would
@@ -43,9 +44,9 @@ inside an action that the tree does not cover (an action taken without
 asking, or one the search never reached) is searched from the action's start
 (``Game.action_start``: the copy is dealt from the position before it and
 replays the answers given in it so far; ``inner=random`` answers it at
-random instead); a choice outside any action is answered at random. With ``iterations`` the agent is
-deterministic for its seed; ``seconds`` stops on the clock, so its games do
-not repeat.
+random instead); a choice outside any action is answered at random. With
+``iterations`` the agent is deterministic for its seed; ``seconds`` stops on
+the clock, so its games do not repeat.
 """
 
 from __future__ import annotations
