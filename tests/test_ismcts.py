@@ -482,3 +482,78 @@ def test_a_choice_inside_an_action_taken_without_asking_is_searched(loaded):
         searched[inner] = seen
     assert searched["search"] and any(searched["search"])
     assert searched["random"] and not any(searched["random"])
+
+
+# ------------------------------------------------------------------- backup
+
+def _backed_up(mode: str):
+    """A tree where the seat's action leads to its own choice of a good or a poor
+    answer (tried once and three times), and another action leads to another
+    seat's choice of the same two answers."""
+    from interpreter.engine.ismcts import Node, Search
+    search = Search(ISMCTSAgent(seed=1, backup=mode), 2)
+    root, mine, theirs = Node(), Node(), Node()
+    root.children = {"0|action|a": mine, "0|action|b": theirs}
+    good, poor, their_good, their_poor = Node(), Node(), Node(), Node()
+    mine.children = {"0|option|good": good, "0|option|poor": poor}
+    theirs.children = {"1|option|good": their_good, "1|option|poor": their_poor}
+    for child, reward in ((good, 10.0), (poor, 0.0), (poor, 0.0), (poor, 0.0)):
+        search.backup([(0, mine), (0, child)], [reward, -reward])
+    for child, reward in ((their_good, 10.0), (their_poor, 0.0), (their_poor, 0.0),
+                          (their_poor, 0.0)):
+        search.backup([(0, theirs), (1, child)], [reward, -reward])
+    return mine, theirs
+
+
+def test_with_max_backup_an_action_is_worth_the_best_of_its_own_choices():
+    mine, theirs = _backed_up("max")
+    # the seat makes its own next choice: the action is worth its best answer
+    assert mine.value == 10.0 and mine.visits == 4
+    # another seat answers next: what that seat will do is not the seat's to pick
+    assert theirs.value == 2.5
+
+
+def test_with_mean_backup_an_action_is_worth_the_average_of_its_tries():
+    mine, theirs = _backed_up("mean")
+    assert mine.value == 2.5 and theirs.value == 2.5
+
+
+def test_an_option_that_fails_is_worth_less_than_any_carried_out():
+    from interpreter.engine.ismcts import Node, Search
+    search = Search(ISMCTSAgent(seed=1), 2)
+    ok, poor, failing = Node(), Node(), Node()
+    search.backup([(0, ok)], [10.0, -10.0])
+    search.backup([(0, poor)], [0.0, 0.0])
+    search.backup([(0, failing)], None)  # the rules refused it in this copy
+    assert failing.value < poor.value < ok.value
+
+
+def test_an_action_the_real_game_refuses_is_not_chosen_again_there(tmp_path):
+    # the search may believe an action works that the real game refuses (what the
+    # seat cannot see decides it); asked again at the same point, the agent
+    # chooses something else, and may try it again once the position has changed
+    from interpreter.engine.decisions import Decision, Option
+    from interpreter.engine.flow import FlowRunner
+    from interpreter.engine.game import Game
+    from interpreter.engine.ismcts import Node
+    tiny = ROOT / "tests" / "fixtures" / "tiny"
+    rs = load_ruleset(tiny)
+    game = Game(rs, 2, 1, [])
+    choices = FlowRunner(game).available("work", 0, {"card_actions": False}, True)
+    choices.pop("__refused__")
+    opts = [Option(c.label, c, c.key) for c in choices.values()]
+    decision = Decision(0, "action", "choose an action", opts)
+    keys = [o.key for o in opts]
+    root = Node()
+    for rank, key in enumerate(keys):  # the search likes the first option best
+        child = root.children[f"0|action|{key}"] = Node()
+        child.visits, child.total = 10 - rank, 0.0
+    agent = ISMCTSAgent(seed=1)
+    agent.search = lambda game, decision, inside=None: root
+    assert agent.decide(decision, None, game) == 0
+    agent.action_failed(opts[0].label, "refused")
+    assert agent.decide(decision, None, game) == 1
+    agent.action_failed(opts[1].label, "refused")
+    assert agent.decide(decision, None, game) == 2
+    game.state.players[0].stock["gold"] = 5  # the position changes
+    assert agent.decide(decision, None, game) == 0

@@ -641,3 +641,26 @@ def test_after_the_last_counted_action_the_prompt_says_free_actions_are_left(tmp
     assert "(action 1 of 2)" in agent.prompts[0] and "(action 2 of 2)" in agent.prompts[1]
     assert "(your 2 actions are taken; free actions only)" in agent.prompts[2]
     assert not any("action 3 of 2" in p for p in agent.prompts)
+
+
+def test_a_refusal_says_a_phrased_condition_in_its_own_words(tmp_path):
+    # a function with a phrase stands for its condition in a refusal, unless its
+    # own parts would give the numbers (a comparison): then those are told
+    rs = _tiny_variant(tmp_path, action=(
+        "  - id: bargain\n    name: Bargain\n    if: a_bargain()\n    do: gain 1 gold\n"
+        "  - id: plain\n    name: Plain\n    if: any(k in cards_in(hand) where k.cost <= 1)\n"
+        "    do: gain 1 gold\n"
+        "  - id: rich\n    name: Rich\n    if: rich_enough()\n    do: gain 1 gold\n"),
+        flow_extra=(
+        "functions:\n"
+        "  - id: a_bargain\n    phrase: \"a card in your hand costs at most 1\"\n"
+        "    returns: bool\n    value: any(k in cards_in(hand) where k.cost <= 1)\n"
+        "  - id: rich_enough\n    phrase: \"you are rich\"\n    returns: bool\n"
+        "    value: stock(gold) >= 50\n"))
+    g = game(rs)
+    runner = FlowRunner(g)
+    refused = runner.available("work", 0, {"card_actions": False}, True)["__refused__"]
+    words = {k: (v if isinstance(v, str) else v()) for k, v in refused.items()}
+    assert words["Bargain"] == "only when a card in your hand costs at most 1"
+    assert words["Plain"].startswith("needs at least one of the cards in your hand")
+    assert words["Rich"].startswith("needs at least 50 gold; you have ")

@@ -71,6 +71,7 @@ PARAMS: dict[str, dict[str, Param]] = {
         "expand": Param(str, choices=("path", "one")),
         "turns": Param(int, 0, 50),
         "inner": Param(str, choices=("search", "random")),
+        "backup": Param(str, choices=("mean", "max")),
     },
 }
 

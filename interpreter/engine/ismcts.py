@@ -26,8 +26,12 @@ playout policy, until that many more turns have ended. There the ruleset's
 scores its own), normalised by the lowest and highest
 values seen in this search, and every node on the path is credited with the
 score of the seat that moved into it. An action that cannot be carried out
-in a determinisation scores the worst value seen (the real game would
-refuse it).
+in a determinisation scores below the worst value seen (the real game would
+refuse it). A node is worth the mean of its rewards, except that with
+``backup=max`` (the default) a node followed by its own seat's next choice
+is worth the best of the options tried there, once they hold half its
+visits: the seat makes that choice itself, so an action is not judged by
+the poor answers tried inside it.
 
 Nodes are keyed by what an option is, never by where it lies in a list or by
 the objects of one determinisation: an action by its key, a card by its
@@ -39,7 +43,8 @@ smallest, then evenly spread values, at most 64 of them).
 
 After the search the agent takes the option tried most often, and answers
 the inner choices that follow in the real game from the same tree (the
-option with most visits among those the real decision allows). A choice
+option with most visits among those the real decision allows); an action
+the real game then refuses is not chosen again at that position. A choice
 inside an action that the tree does not cover (an action taken without
 asking, or one the search never reached) is searched from the action's start
 (``Game.action_start``: the copy is dealt from the position before it and
@@ -68,7 +73,7 @@ DECLINING = {"end", "pass", "none", "no"}
 class Node:
     """One option taken from the parent: visits, times available, total reward."""
 
-    __slots__ = ("children", "order", "visits", "avail", "total")
+    __slots__ = ("children", "order", "visits", "avail", "total", "value")
 
     def __init__(self):
         self.children: dict = {}
@@ -76,6 +81,7 @@ class Node:
         self.visits = 0
         self.avail = 0
         self.total = 0.0
+        self.value = 0.0  # what the node is worth to its mover (``backup``: mean or max)
 
 
 def identity(decision: Decision, index: int, game) -> str:
@@ -205,8 +211,7 @@ class Search:
 
     def mean(self, child: Node, seat: int) -> float:
         lo, hi = self.low[seat], self.high[seat]
-        value = child.total / child.visits
-        return 0.5 if hi <= lo else (value - lo) / (hi - lo)
+        return 0.5 if hi <= lo else (child.value - lo) / (hi - lo)
 
     def playout(self, decision: Decision, game) -> int:
         rng = self.rng
@@ -222,16 +227,31 @@ class Search:
                 return doing[rng.randrange(len(doing))]
         return rng.randrange(n)
 
+    def failed(self, seat: int) -> float:
+        """What an option that could not be carried out is worth to ``seat``."""
+        lo, hi = self.low[seat], self.high[seat]
+        if lo == math.inf:
+            return -1.0
+        return lo - max(1.0, hi - lo)
+
     def backup(self, path: list[tuple[int, Node]], rewards: list[float] | None) -> None:
         if rewards is not None:
             for seat, value in enumerate(rewards):
                 self.low[seat] = min(self.low[seat], value)
                 self.high[seat] = max(self.high[seat], value)
-        for seat, node in path:
+        best = self.agent.backup == "max"
+        for i in range(len(path) - 1, -1, -1):
+            seat, node = path[i]
             node.visits += 1
-            # a rule that failed in this world: the worst value seen for the mover
-            node.total += rewards[seat] if rewards is not None else (
-                self.low[seat] if self.low[seat] != math.inf else 0.0)
+            # a rule that failed in this world: worse than anything seen for the mover,
+            # so a failing option never ties with one that can be carried out
+            node.total += rewards[seat] if rewards is not None else self.failed(seat)
+            node.value = node.total / node.visits
+            if best and i + 1 < len(path) and path[i + 1][0] == seat:
+                # the mover's own next choice: the node is worth its best option
+                tried = [c for c in node.children.values() if c.visits]
+                if 2 * sum(c.visits for c in tried) >= node.visits:
+                    node.value = max(c.value for c in tried)
 
 
 class ISMCTSAgent(Agent):
@@ -243,7 +263,7 @@ class ISMCTSAgent(Agent):
     def __init__(self, seed: int, iterations: int | None = None, seconds: float | None = None,
                  playout: str = "random", depth: int = 2, c: float = 0.7, widen: float = 0.5,
                  reward: str = "margin", expand: str = "path", turns: int = 0,
-                 inner: str = "search"):
+                 inner: str = "search", backup: str = "max"):
         self.rng = random.Random(seed)
         self.iterations = iterations if iterations is not None or seconds is not None \
             else DEFAULT_ITERATIONS
@@ -256,13 +276,23 @@ class ISMCTSAgent(Agent):
         self.expand = expand
         self.turns = turns
         self.inner = inner
+        self.backup = backup
         self.node: Node | None = None  # where the real game is in the last search's tree
+        # actions the real game refused at this point (it asks again): never chosen again
+        self.refused: tuple[str, set[str]] = ("", set())
+        self.last_key: str | None = None
         self.last_iterations = 0  # how many the last search ran (for the benchmarks)
 
     def decide(self, decision, view, game):
         if decision.kind == "action":
+            here = game.state.digest()  # (a refused action leaves the position as it was)
+            if self.refused[0] != here:
+                self.refused = (here, set())
             root = self.search(game, decision)
-            return self.follow(root, decision, game, fallback=False)
+            answer = self.follow(root, decision, game, fallback=False,
+                                 exclude=self.refused[1])
+            self.last_key = f"{decision.player}|action|{identity(decision, answer, game)}"
+            return answer
         if self.node is not None:
             answer = self.follow(self.node, decision, game, fallback=True)
             if answer is not None:
@@ -282,11 +312,20 @@ class ISMCTSAgent(Agent):
             return self.rng.randint(decision.low, decision.high)
         return self.rng.randrange(len(decision.options))
 
-    def follow(self, node: Node, decision: Decision, game, fallback: bool):
+    def action_failed(self, label: str, reason: str) -> None:
+        """The real game refused the action chosen last: it is not chosen again here."""
+        if self.last_key is not None:
+            self.refused[1].add(self.last_key)
+        self.node = None
+
+    def follow(self, node: Node, decision: Decision, game, fallback: bool,
+               exclude: set[str] = frozenset()):
         """The most visited of the options the real decision allows (None: none visited)."""
         best, best_key, best_rank = None, None, (0, -math.inf)
         for a in candidates(decision):
             key = f"{decision.player}|{decision.kind}|{identity(decision, a, game)}"
+            if key in exclude:
+                continue
             child = node.children.get(key)
             if child is None or not child.visits:
                 continue
@@ -296,7 +335,9 @@ class ISMCTSAgent(Agent):
         if best is None:
             if fallback:
                 return None
-            best, best_key = candidates(decision)[0], None
+            left = [a for a in candidates(decision) if f"{decision.player}|{decision.kind}|"
+                    f"{identity(decision, a, game)}" not in exclude]
+            best, best_key = (left or candidates(decision))[0], None
         self.node = node.children.get(best_key) if best_key else None
         return best
 

@@ -931,7 +931,10 @@ class Words:
             if inner is not None and isinstance(tree, ast.Expr):
                 if entry is not None and entry.data.get("reason"):
                     return str(entry.data["reason"])
-                return self.why_not(tree, inner, depth + 1)
+                if entry is None or entry.data.get("phrase") is None or _gives_numbers(tree):
+                    return self.why_not(tree, inner, depth + 1)
+                # a condition's phrase is a clause ('you meet the goal'): told as it is
+                return "only when " + self.cond(e, ctx)
         if isinstance(e, ast.Call) and e.func == "meets_requirements" and frame is not None:
             card = self._value(e.args[0], ctx) if e.args else _NO_VALUE
             if card not in (_NO_VALUE, None):
@@ -1112,6 +1115,13 @@ def _int_or_none(text: str) -> int | None:
         return int(text)
     except (TypeError, ValueError):
         return None
+
+
+def _gives_numbers(e: ast.Expr) -> bool:
+    """Whether a condition's own refusal would carry numbers (a comparison, or parts of one)."""
+    if isinstance(e, ast.Binary) and e.op == "and":
+        return _gives_numbers(e.left) or _gives_numbers(e.right)
+    return isinstance(e, ast.Binary) and e.op in _COMPARE
 
 
 def needs(cond: str) -> str:
