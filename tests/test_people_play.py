@@ -198,3 +198,36 @@ def test_the_only_hidden_card_is_taken_without_a_line_for_the_others():
     assert new == [""]  # the line only its owner sees
     mine = game.private_lines[before][0]
     assert "Fire" in mine and "the only choice, taken for you" in mine
+
+
+def test_the_status_line_says_the_round_once_and_leaves_bookkeeping_off():
+    from interpreter.engine.render import status_lines
+    rs = load_ruleset("terraforming_mars")
+    game = Game(rs, 2, 1, [Agent(), Agent()])
+    game.state.round = 2
+    game.state.tracks["generation"] = 2  # the generation marker stands at the round
+    view = game.view(0)
+    shared = status_lines(view, game)[1].plain
+    # the round is told once; the marker saying the same is not repeated, and the
+    # last plant conversion's flag (status: false) is not a player's concern
+    assert shared.count("Generation") == 1 and shared.startswith("Generation 2")
+    assert "Final plant conversion" not in shared
+    assert "Temperature -30 °C" in shared and "Oxygen 0 %" in shared
+    game.state.tracks["generation"] = 5  # a track that says something else is shown
+    assert "Generation 5" in status_lines(game.view(0), game)[1].plain
+
+
+def test_the_log_tells_a_players_action_in_the_third_person():
+    from interpreter.engine.session import build_game, run
+    from interpreter.lang.words import told
+    # an option is said to its chooser; the log tells everyone what that player did
+    assert told("Move your camel to a wonder") == "Move their camel to a wonder"
+    assert told("Your turn, yours to take") == "Their turn, theirs to take"
+    assert told("Take 2 coins") == "Take 2 coins"
+    rs = load_ruleset("lantern_row")
+    game = build_game(rs, 2, 1, ["random", "random"])
+    run(game)
+    actions = [line for line in game.log_lines if line.startswith("Player ")
+               and ": " in line and " your " in f" {line.split(': ', 1)[1]} ".lower()]
+    assert not actions, actions[:3]
+    assert any(line.endswith(": Hang a lantern in their stall") for line in game.log_lines)

@@ -202,6 +202,9 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
             "amount": string("How an amount of it reads, {n} the number and {s} an 's' "
                              "unless n is 1, e.g. '{n} culture' (default: with the unit, or "
                              "'your <name> is at least n')."),
+            "status": boolean("Whether the status line shown before each decision includes "
+                              "it (default true); 'state' always lists it. For bookkeeping "
+                              "a player need not watch."),
             "emits": ref("id", "An event fired after each move of at least one step, with "
                          "params player, track and steps (declare it under 'events')."),
             "rewards": arr("What reaching a value gives.", obj(

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from ..lang.gensupport import reading
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
+from ..lang.words import told
 from .decisions import ActionRefused, Decision, Option
 from .game import NO_OWNER, Game
 
@@ -350,7 +351,7 @@ class FlowRunner:
         reason = self.blocked(self._code_key(pick), pick.action, seat, pick.card, pick.use_key,
                               pick.bind)
         if reason is not None:
-            g.log(f"{g.state.players[seat].name}: {pick.label}")
+            g.log(f"{g.state.players[seat].name}: {told(pick.label)}")
             return self._refused(pick, seat, reason if isinstance(reason, str) else reason())
         return self.perform(pick, seat)
 
@@ -469,7 +470,7 @@ class FlowRunner:
         key = self._code_key(pick) + ("do",)
         g.context = pick.label
         g.hand_prompt = (pick.action or {}).get("prompt")  # for its first question
-        g.log(f"{g.state.players[seat].name}: {pick.label}")
+        g.log(f"{g.state.players[seat].name}: {told(pick.label)}")
         g.hold_log()  # what the action did is told once it has succeeded
         # for a search asked inside the action: the position it started from, how many
         # answers the record held then, and the action (the copy replays from there)

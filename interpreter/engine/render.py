@@ -84,13 +84,23 @@ def status_lines(view: dict, game) -> list[Text]:
         if key not in me["stock"]:
             parts.append(f"{game.thing_name(key)} production {value}")
     for key, value in me["tracks"].items():
-        parts.append(f"{_track_name(game, key)} {value}")
+        if _on_status(game, key):
+            parts.append(f"{_track_name(game, key)} {value}")
     out = [Text(visible(f"You, {me['name']}: " + " · ".join(parts)), style="green")]
-    head = f"{_first_up(game.rs.words.rounds)} {view['round']}"
-    shared = [f"{_track_name(game, k)} {v}{_unit(game, k)}" for k, v in view["tracks"].items()]
+    rounds = game.rs.words.rounds
+    head = f"{_first_up(rounds)} {view['round']}"
+    # a track named like the rounds and at the same number would only say the head again
+    shared = [f"{_track_name(game, k)} {v}{_unit(game, k)}" for k, v in view["tracks"].items()
+              if _on_status(game, k)
+              and not (v == view["round"] and _track_name(game, k).lower() == rounds.lower())]
     out.append(Text(visible(" · ".join([head, game.phase_name(view["phase"])] + shared)),
                     style="cyan"))
     return out
+
+
+def _on_status(game, key: str) -> bool:
+    """Whether the track is on the status line (``status: false`` keeps bookkeeping off)."""
+    return (game.track_decl.get(key) or {}).get("status", True) is not False
 
 
 def _first_up(text: str) -> str:

@@ -1117,6 +1117,19 @@ def _int_or_none(text: str) -> int | None:
         return None
 
 
+_SECOND_PERSON = re.compile(r"\b(your|yours|yourself)\b", re.IGNORECASE)
+_THIRD = {"your": "their", "yours": "theirs", "yourself": "themselves"}
+
+
+def told(label: str) -> str:
+    """An option's words, said to the chooser ('Move your camel'), as the log tells
+    everyone what a player did ('Player 2: Move their camel')."""
+    def swap(m: re.Match) -> str:
+        word = _THIRD[m.group(1).lower()]
+        return word.capitalize() if m.group(1)[0].isupper() else word
+    return _SECOND_PERSON.sub(swap, label)
+
+
 def _gives_numbers(e: ast.Expr) -> bool:
     """Whether a condition's own refusal would carry numbers (a comparison, or parts of one)."""
     if isinstance(e, ast.Binary) and e.op == "and":
