@@ -513,6 +513,20 @@ def test_with_max_backup_an_action_is_worth_the_best_of_its_own_choices():
     assert theirs.value == 2.5
 
 
+def test_with_max_backup_another_seats_answers_are_never_the_best_option():
+    from interpreter.engine.ismcts import Node, Search
+    search = Search(ISMCTSAgent(seed=1, backup="max"), 2)
+    mine, own, other = Node(), Node(), Node()
+    mine.children = {"0|option|own": own, "1|option|other": other}
+    # in most worlds the seat answers next; in one, the other seat did (and did well)
+    for _ in range(3):
+        search.backup([(0, mine), (0, own)], [2.0, -2.0])
+    search.backup([(0, mine), (1, other)], [-8.0, 8.0])
+    search.backup([(0, mine), (0, own)], [2.0, -2.0])
+    # the other seat's 8 is its own reward, not the seat's: the best of its own is 2
+    assert mine.value == 2.0
+
+
 def test_with_mean_backup_an_action_is_worth_the_average_of_its_tries():
     mine, theirs = _backed_up("mean")
     assert mine.value == 2.5 and theirs.value == 2.5

@@ -248,8 +248,10 @@ class Search:
             node.total += rewards[seat] if rewards is not None else self.failed(seat)
             node.value = node.total / node.visits
             if best and i + 1 < len(path) and path[i + 1][0] == seat:
-                # the mover's own next choice: the node is worth its best option
-                tried = [c for c in node.children.values() if c.visits]
+                # the mover's own next choice: the node is worth its best option (among
+                # the mover's own; in another world another seat may have answered next)
+                mine = f"{seat}|"
+                tried = [c for k, c in node.children.items() if c.visits and k.startswith(mine)]
                 if 2 * sum(c.visits for c in tried) >= node.visits:
                     node.value = max(c.value for c in tried)
 
