@@ -1122,8 +1122,8 @@ _THIRD = {"your": "their", "yours": "theirs", "yourself": "themselves"}
 
 
 def told(label: str) -> str:
-    """An option's words, said to the chooser ('Move your camel'), as the log tells
-    everyone what a player did ('Player 2: Move their camel')."""
+    """An option's words, said to the chooser ('Move your token'), as the log tells
+    everyone what a player did ('Player 2: Move their token')."""
     def swap(m: re.Match) -> str:
         word = _THIRD[m.group(1).lower()]
         return word.capitalize() if m.group(1)[0].isupper() else word
