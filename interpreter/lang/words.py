@@ -1126,7 +1126,7 @@ def told(label: str) -> str:
     everyone what a player did ('Player 2: Move their token')."""
     def swap(m: re.Match) -> str:
         word = _THIRD[m.group(1).lower()]
-        return word.capitalize() if m.group(1)[0].isupper() else word
+        return word[0].upper() + word[1:] if m.group(1)[0].isupper() else word
     return _SECOND_PERSON.sub(swap, label)
 
 
