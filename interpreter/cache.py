@@ -18,13 +18,23 @@ so this module keeps to a few rules:
 - every document is named and stamped by a key (:func:`key_for`) that covers
   what it was made from, Rulebook's own code and data and the Python running
   it. A file that is missing, damaged, too large or stamped otherwise reads
-  as no entry (None); nothing here ever raises to the caller.
+  as no entry (None); nothing here ever raises to the caller;
+- every file is sealed (:func:`seal`): its first line holds an HMAC-SHA256 of
+  its name and its contents under a secret key of this user's, kept apart
+  from the cache in the user's state folder (``$RULEBOOK_STATE_DIR``, else
+  ``$XDG_STATE_HOME/rulebook``, else ``~/.local/state/rulebook``), made
+  once, owner-only. A file planted in the cache, restored from another
+  machine's, or changed after it was written does not carry that seal and
+  reads as no entry: what a load takes from the cache is what this user's
+  own Rulebook wrote. Readers still check what they read (see
+  :mod:`interpreter.lang.astjson`), so a sealed file cannot run code either.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 import json
 import os
 import re
@@ -32,7 +42,7 @@ import stat
 import sys
 from pathlib import Path
 
-FORMAT = "rulebook-cache/1"
+FORMAT = "rulebook-cache/2"
 MAX_BYTES = 64 * 1024 * 1024
 KEEP = 64  # entries of each kind kept; older ones are removed when a new one is written
 
@@ -48,6 +58,17 @@ def cache_dir() -> Path | None:
                                                                   ".cache")
         folder = Path(base) / "rulebook"
     # a relative place (no home folder known) would follow the working folder around
+    return folder if folder.is_absolute() else None
+
+
+def state_dir() -> Path | None:
+    """Where the secret key that seals the cache lives: apart from the cache itself."""
+    if os.environ.get("RULEBOOK_STATE_DIR"):
+        folder = Path(os.environ["RULEBOOK_STATE_DIR"])
+    else:
+        base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"),
+                                                                  ".local", "state")
+        folder = Path(base) / "rulebook"
     return folder if folder.is_absolute() else None
 
 
@@ -124,6 +145,71 @@ def _file(folder: Path, key: str) -> Path | None:
     return folder / f"{key}.json" if isinstance(key, str) and _KEY.fullmatch(key) else None
 
 
+_KEY_BYTES = 32
+
+
+def _secret() -> bytes | None:
+    """This user's sealing key, made on first use; None when it cannot be kept safely."""
+    folder = state_dir()
+    return None if folder is None else _secret_in(folder)
+
+
+@functools.lru_cache(maxsize=4)
+def _secret_in(folder: Path) -> bytes | None:
+    path = folder / "cache-key"
+    for _ in range(2):
+        raw = read_private(path, 2 * _KEY_BYTES)
+        if raw is not None:
+            try:
+                key = bytes.fromhex(raw.decode("ascii"))
+            except (UnicodeDecodeError, ValueError):
+                return None
+            return key if len(key) == _KEY_BYTES else None
+        try:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if not _usable(folder):
+                return None
+            import secrets
+            import tempfile
+            fd, tmp = tempfile.mkstemp(prefix=".key-", dir=folder)  # 0600
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(secrets.token_hex(_KEY_BYTES).encode("ascii"))
+                    fh.flush()
+                    os.fsync(fh.fileno())
+                try:
+                    os.link(tmp, path)  # never replaces a key another process made first
+                except FileExistsError:
+                    pass
+            finally:
+                os.unlink(tmp)
+        except OSError:
+            return None
+    return None
+
+
+def _mac(key: bytes, name: str, body: bytes) -> str:
+    return hmac.new(key, name.encode("utf-8") + b"\0" + body, hashlib.sha256).hexdigest()
+
+
+def seal(name: str, body: bytes) -> bytes | None:
+    """``body`` with a first line that proves this user's Rulebook wrote it as ``name``."""
+    key = _secret()
+    if key is None:
+        return None
+    return f"{FORMAT} {_mac(key, name, body)}\n".encode("ascii") + body
+
+
+def unseal(name: str, raw: bytes) -> bytes | None:
+    """The body :func:`seal` wrote as ``name``; None unless the seal is this user's."""
+    key = _secret()
+    line, sep, body = raw.partition(b"\n")
+    if key is None or not sep:
+        return None
+    expected = f"{FORMAT} {_mac(key, name, body)}".encode("ascii")
+    return body if hmac.compare_digest(line, expected) else None
+
+
 def read_private(path: Path, limit: int = MAX_BYTES) -> bytes | None:
     """A cache file's bytes, if it is a regular file of ours that nobody else may write,
     not a link, and at most ``limit`` bytes; None otherwise."""
@@ -151,10 +237,11 @@ def load(key: str) -> dict | None:
     if folder is None or _file(folder, key) is None or not _usable(folder):
         return None
     raw = read_private(_file(folder, key))
-    if raw is None:
+    body = None if raw is None else unseal(key, raw)
+    if body is None:
         return None
     try:
-        document = json.loads(raw)
+        document = json.loads(body)
     except Exception:  # damaged, truncated, foreign: as good as missing
         return None
     if not isinstance(document, dict) or document.get("format") != FORMAT \
@@ -173,12 +260,15 @@ def store(key: str, document: dict) -> bool:
     try:
         text = json.dumps(dict(document, format=FORMAT, key=key), ensure_ascii=False,
                           separators=(",", ":"), allow_nan=False)
+        sealed = seal(key, text.encode("utf-8"))
+        if sealed is None:
+            return False
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         if not _usable(folder):
             return False
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=folder)  # 0600
         with os.fdopen(fd, "wb") as fh:
-            fh.write(text.encode("utf-8"))
+            fh.write(sealed)
         os.replace(tmp, _file(folder, key))
         tmp = None
         _prune(folder, key.split("-", 1)[0])

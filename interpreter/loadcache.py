@@ -153,7 +153,19 @@ class Cached:
         """[(key, tree)] in the order a fresh load made them, and who needs an acting player."""
         trees = astjson.loads(self.entry.pop("asts"), self.files, table)
         needs = astjson.loads(self.entry.pop("needs_acting"), self.files, table)
-        return [(tuple(key), tree) for key, tree in trees], needs
+        out = []
+        for key, tree in trees:
+            if type(key) is not tuple or not all(type(k) in (str, int) for k in key) \
+                    or not isinstance(tree, (astjson.ast.Effect, astjson.ast.Expr)):
+                raise ValueError("an entry that is not a key and a tree")
+            if key[:1] in (("procedure",), ("function",)) and (
+                    len(key) != 2 or getattr(table.callables.get(key[1]), "kind", None)
+                    != key[0]):
+                raise ValueError("a tree for a procedure the ruleset does not declare")
+            out.append((key, tree))
+        if not isinstance(needs, dict):
+            raise ValueError("needs_acting is not a table")
+        return out, needs
 
 
 def lookup(manifest_path: Path, mods: list[str]) -> tuple[Assembler, Cached] | None:

@@ -24,7 +24,7 @@ from .entries import (COMPONENT_LISTS, FLOW_LISTS, FLOW_SINGLES, Entry,  # noqa:
 from .errors import Diagnostics, RulebookError, suggest
 from .lang import ast
 from .lang import types as T
-from .lang.checker import Checker, Context
+from .lang.checker import RESERVED, Checker, Context
 from .lang.compiler import Compiler
 from .lang.parser import EffectSyntaxError, parse
 from .lang.symbols import Callable_, Symbol, SymbolTable
@@ -307,7 +307,7 @@ class _Builder:
             self._declare(ident, kind, e, e.span("id"), data=e.data)
         for ident, e in self.sections["modifiers"].items():
             self._declare(ident, "modifier", e, e.span("id"), data=e.data)
-            self.table.modifier_params[ident] = self._params(e, "params")
+            self.table.modifier_params[ident] = self._params(e, "params", variables=True)
         for ident, e in self.sections["events"].items():
             self.table.events[ident] = T.RecordType(ident, tuple(self._params(e, "params")))
         for ident, e in self.sections["card_fields"].items():
@@ -330,7 +330,7 @@ class _Builder:
             self._declare(name, "constant", e, e.doc.key_span(e.path), typ=t, data=v)
         for section, kind in (("procedures", "procedure"), ("functions", "function")):
             for ident, e in self.sections[section].items():
-                params = self._params(e, "params")
+                params = self._params(e, "params", variables=True)
                 returns = T.NONE
                 if kind == "function":
                     returns = T.parse_type(e.data["returns"]) or T.ANY
@@ -344,9 +344,15 @@ class _Builder:
                                                         returns, e.span("id"),
                                                         e.get("prompt"))
 
-    def _params(self, e: Entry, key: str) -> list[tuple[str, T.Type]]:
+    def _params(self, e: Entry, key: str, variables: bool = False) -> list[tuple[str, T.Type]]:
+        """The declared parameters; ``variables`` when they become the body's variables
+        (reported there, once: a parameter may not take a name the language binds)."""
         out = []
         for name, tname in (e.get(key) or {}).items():
+            if variables and name in RESERVED:
+                self.diags.error("RB305", f"'{name}' is reserved (the language gives it its own "
+                                 "value); choose another parameter name",
+                                 e.key_span(key, name))
             t = T.parse_type(str(tname))
             if t is None:
                 self.diags.error("RB204", f"unknown type '{tname}' for parameter '{name}'",

@@ -5,12 +5,18 @@ relative file name; a local referencing registry resolves those references,
 so nothing is ever fetched over a network. Errors are translated into
 positioned diagnostics: the path jsonschema reports is looked up in the
 document's position table, so each error points at the offending key or value.
+
+A ``pattern`` is matched as JSON Schema means it (ECMA-262, as editors and
+other checkers read the same schemas): ``$`` is the end of the text, never
+the place before a final line break as in Python's ``re``, so "foo" with a
+line break after it is not an id; and character classes are ASCII.
 """
 
 from __future__ import annotations
 
 import functools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -54,19 +60,61 @@ def registry():
 
 
 @functools.lru_cache(maxsize=None)
-def validator(kind: str):
+def whole(pattern: str) -> re.Pattern:
+    """A schema's pattern as ECMA-262 reads it: ``$`` ends the text, classes are ASCII."""
+    out, i, in_class = [], 0, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+        elif c == "$":
+            c = r"\Z"
+        out.append(c)
+        i += 1
+    return re.compile("".join(out), re.ASCII)
+
+
+def _pattern(validator, pattern, instance, schema):
+    from jsonschema.exceptions import ValidationError
+    if validator.is_type(instance, "string") and not whole(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(validator, patterns, instance, schema):
+    if not validator.is_type(instance, "object"):
+        return
+    for pattern, subschema in patterns.items():
+        for k, v in instance.items():
+            if whole(pattern).search(k):
+                yield from validator.descend(v, subschema, path=k, schema_path=pattern)
+
+
+@functools.lru_cache(maxsize=1)
+def _validator_class():
     import jsonschema
+    return jsonschema.validators.extend(
+        jsonschema.Draft202012Validator,
+        {"pattern": _pattern, "patternProperties": _pattern_properties})
+
+
+@functools.lru_cache(maxsize=None)
+def validator(kind: str):
     name = KINDS[kind]
     schema = dict(_schemas()[name])
     schema["$id"] = name  # so relative references resolve in the registry
-    return jsonschema.Draft202012Validator(schema, registry=registry())
+    return _validator_class()(schema, registry=registry())
 
 
 @functools.lru_cache(maxsize=None)
 def sub_validator(reference: str):
     """A validator for one part of a schema, e.g. ``cards.schema.json#/$defs/card``."""
-    import jsonschema
-    return jsonschema.Draft202012Validator({"$ref": reference}, registry=registry())
+    return _validator_class()({"$ref": reference}, registry=registry())
 
 
 def report_at(doc: Document, prefix: tuple, err, diags: Diagnostics) -> None:

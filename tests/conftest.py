@@ -11,17 +11,21 @@ from interpreter import load_ruleset
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 
-# The parser-table cache of the commands the suite runs goes to a private folder of
-# this run, not the user's own cache.
-_OWN_CACHE = None
-if "RULEBOOK_CACHE_DIR" not in os.environ:
-    _OWN_CACHE = os.environ["RULEBOOK_CACHE_DIR"] = tempfile.mkdtemp(prefix="rulebook-cache-")
+# The caches of the commands the suite runs go to private folders of this run, not
+# the user's own.
+_OWN_FOLDERS = []
+for _variable, _prefix in (("RULEBOOK_CACHE_DIR", "rulebook-cache-"),
+                           ("RULEBOOK_STATE_DIR", "rulebook-state-")):
+    # the cache's sealing key too: the suite never writes in the user's own folders
+    if _variable not in os.environ:
+        os.environ[_variable] = tempfile.mkdtemp(prefix=_prefix)
+        _OWN_FOLDERS.append(os.environ[_variable])
 
 
 def pytest_unconfigure(config):
-    if _OWN_CACHE:
-        import shutil
-        shutil.rmtree(_OWN_CACHE, ignore_errors=True)
+    import shutil
+    for folder in _OWN_FOLDERS:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -46,6 +46,20 @@ def entries(where: Path) -> list[Path]:
     return sorted(where.glob("ruleset-*.json")) if where.is_dir() else []
 
 
+def read_entry(path: Path) -> dict:
+    """An entry's document: the JSON after its seal line."""
+    seal, body = path.read_bytes().split(b"\n", 1)
+    assert seal.startswith(cache.FORMAT.encode() + b" ")
+    return json.loads(body)
+
+
+def write_entry(path: Path, document: dict) -> None:
+    """Write an entry as the user's own Rulebook would, sealed with the user's key: what
+    only someone who holds that key could plant."""
+    body = json.dumps(document).encode()
+    path.write_bytes(cache.seal(path.stem, body))
+
+
 @pytest.fixture
 def no_parsing(monkeypatch):
     """Within the test, reading YAML, checking schemas or parsing effects fails loudly."""
@@ -193,22 +207,22 @@ def test_a_damaged_entry_is_ignored_and_made_again(folder, damage):
     assert loadcache.lookup(find_ruleset(MINI), []) is None
     again = load_ruleset(MINI)
     assert again.content_hash == first.content_hash
-    assert json.loads(entry.read_text(encoding="utf-8"))["content_hash"] == first.content_hash
+    assert read_entry(entry)["content_hash"] == first.content_hash
     assert loadcache.lookup(find_ruleset(MINI), []) is not None
 
 
 def test_an_entry_that_does_not_fit_the_files_is_ignored(folder):
     first = load_ruleset(MINI)
     (entry,) = entries(folder)
-    document = json.loads(entry.read_text(encoding="utf-8"))
+    document = read_entry(entry)
     sha = document["files"][0]["sha"]
     document["files"][0]["sha"] = "0" * 64  # says it was made from another manifest
-    entry.write_text(json.dumps(document), encoding="utf-8")
+    write_entry(entry, document)
     assert loadcache.lookup(find_ruleset(MINI), []) is None
     # the files fit, but the trees are not ones this code could have written
     document["files"][0]["sha"] = sha
     document["asts"] = '[[{"T":["card","comet","play"]},{"N":"NoSuchNode"}]]'
-    entry.write_text(json.dumps(document), encoding="utf-8")
+    write_entry(entry, document)
     assert loadcache.lookup(find_ruleset(MINI), []) is not None
     again = load_ruleset(MINI)  # goes on from the files
     assert list(again.asts) == list(first.asts)
@@ -221,9 +235,9 @@ def test_a_pointer_never_leads_out_of_the_folder(folder, tmp_path):
     outside = tmp_path / "outside.json"
     shutil.copy(entry, outside)
     os.chmod(outside, 0o600)
-    pointer = json.loads(where.read_text(encoding="utf-8"))
+    pointer = read_entry(where)
     pointer["entry"] = os.path.relpath(outside.with_suffix(""), folder)  # '../../outside'
-    where.write_text(json.dumps(pointer), encoding="utf-8")
+    write_entry(where, pointer)
     assert loadcache.lookup(find_ruleset(MINI), []) is None
     assert cache.load(pointer["entry"]) is None
     assert not cache.store("../escape-" + "0" * 40, {"a": 1})
@@ -238,7 +252,7 @@ def test_the_cache_is_private_and_holds_json(folder):
     for path in files:
         assert stat.S_IMODE(os.stat(path).st_mode) == 0o600, path
         if path.suffix == ".json":
-            assert isinstance(json.loads(path.read_text(encoding="utf-8")), dict)
+            assert isinstance(read_entry(path), dict)
 
 
 @pytest.mark.parametrize("mode", [0o770, 0o707, 0o777])

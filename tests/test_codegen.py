@@ -101,9 +101,9 @@ def test_emitted_source_is_python_that_names_the_rule_parts(mini):
     comp = next(v.compiler for v in mini.code.values() if hasattr(v, "compiler"))
     text = comp.generate_all()
     compile(text, "<emitted>", "exec")  # the whole text is valid Python
-    assert "def P_function__triangle" not in text  # entries are F<n>, procedures aliased
-    assert "P_function__triangle = F" in text
-    assert "P_procedure__warm_everyone = F" in text
+    assert "def P_function__n_triangle" not in text  # entries are F<n>, procedures aliased
+    assert "P_function__n_triangle = F" in text
+    assert "P_procedure__n_warm_everyone = F" in text
 
 
 def test_a_pure_functions_part_without_its_parameters_is_worked_out_once_while_reading(mini):

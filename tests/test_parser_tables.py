@@ -15,6 +15,7 @@ import pytest
 import yaml
 from lark import Lark
 
+from interpreter import cache as cache_module
 from interpreter.lang import parser as P
 from interpreter.lang import tables
 
@@ -71,7 +72,9 @@ def test_the_cache_is_private_and_holds_only_literals(cache):
     assert stat.S_IMODE(os.stat(cache).st_mode) == 0o700
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     import ast
-    assert isinstance(ast.literal_eval(path.read_text(encoding="utf-8")), dict)
+    seal, body = path.read_text(encoding="utf-8").split("\n", 1)
+    assert seal.startswith(cache_module.FORMAT + " ")
+    assert isinstance(ast.literal_eval(body), dict)
     assert not list(cache.glob("*.tmp"))  # the temporary file was renamed into place
 
 
@@ -83,10 +86,49 @@ def test_no_cache_when_turned_off(cache, monkeypatch):
 
 
 def _planted(cache: Path, text: str) -> Path:
+    """A file in place of the tables, sealed with the user's own key: what only someone
+    who can read that key could plant, so the checks after the seal are what is tested."""
     tables.save(GRAMMAR, P.LARK_OPTIONS, fresh())
     path = the_file(cache)
-    path.write_text(text, encoding="utf-8")
+    path.write_bytes(cache_module.seal(path.stem, text.encode("utf-8")))
     return path
+
+
+# Rule 'gain' made to build the tree of rule 'lose': every 'gain 2 heat' would then
+# take heat away. The tables stay well-formed and keep their stamp.
+GAIN_RULE = "{'origin': {'name': 'gain', '__type__': 'NonTerminal'}"
+AS_LOSE = "{'origin': {'name': 'lose', '__type__': 'NonTerminal'}"
+
+
+def test_poisoned_tables_are_noticed_by_their_seal_and_never_used(cache):
+    tables.save(GRAMMAR, P.LARK_OPTIONS, fresh())
+    path = the_file(cache)
+    seal, body = path.read_bytes().split(b"\n", 1)
+    poisoned = body.decode("utf-8").replace(GAIN_RULE, AS_LOSE)
+    assert poisoned != body.decode("utf-8")
+    # sealed by the user's own key, the poison would be obeyed: the attack is real
+    path.write_bytes(cache_module.seal(path.stem, poisoned.encode("utf-8")))
+    tree = cached().parse("gain 2 heat\n", start="effect")
+    assert "lose" in str(tree) and "gain" not in str(tree)
+    # as a planted file carries it (the seal the file had, or any other), it is refused
+    for line in (seal, seal[:-8] + b"00000000", b"", b"rulebook-cache/2"):
+        path.write_bytes(line + b"\n" + poisoned.encode("utf-8"))
+        assert cached() is None
+    # and a command parses as the grammar says, rebuilding the tables
+    tree = P._lark.__wrapped__().parse("gain 2 heat\n", start="effect")
+    assert "gain" in str(tree) and "lose" not in str(tree)
+    assert cached().parse("gain 2 heat\n", start="effect") == tree
+
+
+def test_a_key_kept_in_the_cache_folder_is_not_the_one_that_seals_it(cache, monkeypatch):
+    # the key lives apart: a cache folder copied from elsewhere (a restored CI cache, an
+    # unpacked archive) brings no key that would make its files trusted
+    tables.save(GRAMMAR, P.LARK_OPTIONS, fresh())
+    state = Path(os.environ["RULEBOOK_STATE_DIR"])
+    assert (state / "cache-key").is_file()
+    assert not (state / "cache-key").resolve().is_relative_to(cache.resolve())
+    monkeypatch.setenv("RULEBOOK_STATE_DIR", str(cache.parent / "another-machine"))
+    assert cached() is None  # sealed under another key
 
 
 def test_a_planted_file_with_code_in_it_is_not_run(cache, tmp_path):

@@ -13,7 +13,11 @@ Only these kinds of values are written; anything else (a closure a later
 stage hung on a node, say) raises :class:`Unencodable`, and the caller then
 keeps nothing rather than something incomplete. Reading builds dataclass
 instances of known classes and nothing else: the text cannot name a class of
-its own choosing or cause any code to run.
+its own choosing or cause any code to run. Each node read is held to what the
+parser and the checker could have made (:data:`_SHAPES`): names are names of
+the grammar, operators, verbs and modes come from the grammar's fixed lists,
+ids are ids the symbol table declares, and every child is a node of the
+right kind. Anything else raises ``ValueError``, and the caller loads afresh.
 """
 
 from __future__ import annotations
@@ -21,10 +25,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import re
+
 from ..span import SealedSpan, Span
 from . import ast
 from . import types as T
 from .builtins import AGGREGATES, BUILTINS
+from .runtime import MAX_INT
 from .symbols import Callable_, SymbolTable
 
 NODES = {name: cls for name, cls in vars(ast).items()
@@ -143,6 +150,7 @@ class _Decoder:
                 d["type"] = _SINGLETONS[d["type"]]
             node = cls.__new__(cls)
             node.__dict__.update(d)
+            _check_node(node, self.table)
             return node
         if "S" in d:
             where, line, col, end_line, end_col = d["S"]
@@ -171,3 +179,155 @@ class _Decoder:
         if "A" in d:
             return AGGREGATES[d["A"]]
         raise ValueError(f"unknown object {sorted(d)[:3]}")
+
+
+# ------------------------------------------------------------------ node shapes
+# What each field of a node may hold, as the parser and the checker make it. A
+# node read from JSON with anything else is refused (see _check_node).
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")  # the grammar's NAME
+_TEXT = re.compile(r'[^"\\\n]*\Z')  # the inside of the grammar's STRING
+
+
+def _is_expr(v) -> bool:
+    return isinstance(v, ast.Expr)
+
+
+def _is_stmt(v) -> bool:
+    return isinstance(v, ast.Stmt)
+
+
+def _opt(test):
+    return lambda v: v is None or test(v)
+
+
+def _list_of(test):
+    return lambda v: type(v) is list and all(test(x) for x in v)
+
+
+def _one_of(*words):
+    return lambda v: type(v) is str and v in words
+
+
+def _name(v) -> bool:
+    return type(v) is str and _NAME.match(v) is not None
+
+
+def _text(v) -> bool:
+    return type(v) is str and _TEXT.match(v) is not None
+
+
+def _span(v) -> bool:
+    return type(v) is Span
+
+
+def _bool(v) -> bool:
+    return type(v) is bool
+
+
+def _literal(v) -> bool:
+    if v is None or type(v) is bool:
+        return True
+    if type(v) is int:
+        return -MAX_INT <= v <= MAX_INT
+    return _text(v)
+
+
+def _kwargs(v) -> bool:
+    return type(v) is dict and all(_name(k) and _is_expr(x) for k, x in v.items())
+
+
+def _branch(v) -> bool:
+    return type(v) is tuple and len(v) == 2 and _is_expr(v[0]) and _block(v[1])
+
+
+_block = _list_of(_is_stmt)
+
+_SHAPES = {
+    "Literal": {"value": _literal},
+    "Name": {"id": _name},
+    "Field": {"obj": _is_expr, "name": _name, "name_span": _opt(_span)},
+    "Call": {"func": _name, "args": _list_of(_is_expr), "kwargs": _kwargs,
+             "func_span": _opt(_span)},
+    "Comprehension": {"func": _name, "var": _name, "source": _is_expr,
+                      "where": _opt(_is_expr), "value": _opt(_is_expr),
+                      "func_span": _opt(_span)},
+    "ListExpr": {"items": _list_of(_is_expr)},
+    "Unary": {"op": _one_of("-", "not"), "operand": _is_expr},
+    "Binary": {"op": _one_of("+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=",
+                             "and", "or", "has", "lacks"),
+               "left": _is_expr, "right": _is_expr},
+    "Conditional": {"cond": _is_expr, "then": _is_expr, "other": _is_expr},
+    "AnyOf": {"noun": _name},
+    "Gain": {"verb": _one_of("gain", "lose", "pay"), "amount": _is_expr, "resource": _name,
+             "resource_span": _span, "production": _bool, "player": _opt(_is_expr)},
+    "Raise": {"verb": _one_of("raise", "lower"), "track": _name, "track_span": _span,
+              "steps": _opt(_is_expr), "player": _opt(_is_expr)},
+    "Place": {"tile": _name, "tile_span": _span, "mode": _one_of("rules", "on", "where",
+                                                                 "anywhere"),
+              "target": _opt(_is_expr), "player": _opt(_is_expr), "bind": _opt(_name)},
+    "Transfer": {"verb": _one_of("add", "remove", "move", "steal"), "up_to": _bool,
+                 "amount": _is_expr, "resource": _name, "resource_span": _span,
+                 "source": _opt(_is_expr), "dest": _opt(_is_expr)},
+    "Let": {"name": _name, "value": _is_expr},
+    "Set": {"name": _name, "value": _is_expr, "player": _opt(_is_expr),
+            "target_kind": _one_of("local", "track")},
+    "AsPlayer": {"player": _is_expr, "body": _block},
+    "Return": {"value": _opt(_is_expr)},
+    "Require": {"cond": _is_expr, "message": _opt(_text)},
+    "Emit": {"event": _name, "event_span": _span, "args": _list_of(_is_expr),
+             "kwargs": _kwargs},
+    "Run": {"block": _name, "block_span": _span, "card": _is_expr},
+    "CallStmt": {"call": lambda v: type(v) is ast.Call},
+    "Pass": {},
+    "If": {"branches": _list_of(_branch), "orelse": _opt(_block)},
+    "For": {"var": _name, "iterable": _is_expr, "body": _block},
+    "Repeat": {"count": _is_expr, "body": _block},
+    "While": {"cond": _is_expr, "body": _block},
+    "Break": {},
+    "May": {"body": _block, "orelse": _opt(_block)},
+    "Choose": {"options": _list_of(_block), "labels": _list_of(_opt(_text))},
+    "Effect": {"body": _block, "source": lambda v: type(v) is str},
+}
+# the checker's notes: the ids it resolved a name to, and what a call or
+# comprehension stands for (checked against the symbol table in _check_node)
+_NOTES = {"type", "binding", "canonical", "resource_id", "track_id", "tile_id", "target",
+          "target_kind"}
+
+
+def _check_node(node: ast.Node, table: SymbolTable) -> None:
+    """Refuse a node the parser and the checker could not have made (ValueError)."""
+    name = type(node).__name__
+    shape = _SHAPES.get(name)
+    if shape is None:
+        raise ValueError(f"a {name} node")
+    fields = node.__dict__
+    for key, value in fields.items():
+        test = shape.get(key)
+        if test is not None:
+            if not test(value):
+                raise ValueError(f"a {name} node's {key}")
+        elif key == "span":
+            if not _span(value):
+                raise ValueError(f"a {name} node's span")
+        elif key not in _NOTES:
+            raise ValueError(f"a {name} node with a field {key!r}")
+    if "type" in fields and not (fields["type"] is None or isinstance(fields["type"], T.Type)):
+        raise ValueError(f"a {name} node's type")
+    binding = fields.get("binding")
+    if binding is not None and binding != "local":
+        # a declared name, bound as the checker binds it: to the kind it is declared as
+        kinds = {sym.kind for sym in table.candidates(fields["id"])}
+        if not (binding in kinds or binding == "track_symbol"
+                and kinds & {"track", "player_track"}):
+            raise ValueError(f"a name's binding: '{fields['id']}' is not a {binding}")
+    for key in ("canonical", "resource_id", "track_id", "tile_id"):
+        ident = fields.get(key)
+        if ident is not None and ident != "?" and not (
+                type(ident) is str and table.get(ident) is not None):
+            raise ValueError(f"a {name} node's {key}: not a declared id")
+    if "target" in fields and name in ("Call", "Comprehension"):
+        target, func = fields["target"], fields["func"]
+        known = (AGGREGATES.get(func) if name == "Comprehension"
+                 else BUILTINS.get(func) or table.callables.get(func))
+        if known is None or target is not known:
+            raise ValueError(f"a {name} node's target is not what '{func}' names")

@@ -38,7 +38,12 @@ _MAX_INDENT = 30
 _MAX_BLOCKS = 12
 _MAX_EXPR_DEPTH = 30
 
-_COMPARE = {"==", "!=", "<", "<=", ">", ">="}
+# The operators of the language and the Python each is written as: the only
+# operator tokens generated code contains (a tree from anywhere else, the cache
+# say, that names another is refused, never written out)
+_COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+_ARITHMETIC = {"+": "+", "-": "-", "*": "*"}
+_LOGIC = {"and": "and", "or": "or"}
 _INLINE_AGG = {"any", "all", "count", "sum", "filter", "map", "first"}
 _IMPURE_KINDS = {"choice", "random", "effect"}
 # builtins whose lists are no longer than the game's own collections (its cards,
@@ -129,12 +134,20 @@ class Source:
 def pyname(kind: str, name: str) -> str:
     """The Python name of a declared procedure or function in generated code.
 
-    Declared ids are lower-case ASCII words; anything else (however it got
-    here) is spelled out in hexadecimal, so it can never be a Python keyword,
-    clash with another after Unicode normalisation, or end the line."""
-    if not (name.isascii() and name.isidentifier() and name.islower()):
-        name = "x" + name.encode("utf-8").hex()
-    return f"P_{kind}__{name}"
+    The mapping is one-to-one: a declared id (lower-case ASCII words) is
+    written as it is after ``n_``, and anything else (however it got here)
+    is spelled out in hexadecimal after ``x_``, so it can never be a Python
+    keyword, clash with another name after Unicode normalisation, end the
+    line, or be mistaken for a plain id that happens to look like hex."""
+    if kind not in ("procedure", "function"):
+        raise Unwritable(f"a declaration of kind {kind!r}")
+    if name.isascii() and name.isidentifier() and name.islower():
+        return f"P_{kind}__n_{name}"
+    return f"P_{kind}__x_{name.encode('utf-8', 'surrogatepass').hex()}"
+
+
+class Unwritable(Exception):
+    """A tree the generator has no fixed Python for (it came from outside the checker)."""
 
 
 class CodeGen:
@@ -561,12 +574,16 @@ class CodeGen:
 
     def e_Unary(self, e: ast.Unary, scope: Scope) -> str:
         operand = self.expr(e.operand, scope)
-        return f"(-{operand})" if e.op == "-" else f"(not {operand})"
+        if e.op == "-":
+            return f"(-{operand})"
+        if e.op == "not":
+            return f"(not {operand})"
+        raise Unwritable(f"the operator {e.op!r}")
 
     def e_Binary(self, e: ast.Binary, scope: Scope) -> str:
         left, right, op = self.expr(e.left, scope), self.expr(e.right, scope), e.op
-        if op in ("and", "or"):
-            return f"({left} {op} {right})"
+        if op in _LOGIC:
+            return f"({left} {_LOGIC[op]} {right})"
         if op == "has":
             return f"({right} in {left})"
         if op == "lacks":
@@ -575,7 +592,10 @@ class CodeGen:
         if op in ("//", "%"):
             return f"_div({left}, {right}, {span}, {op == '//'})"
         if op in _COMPARE:
-            return f"({left} {op} {right})"
+            return f"({left} {_COMPARE[op]} {right})"
+        if op not in _ARITHMETIC:
+            raise Unwritable(f"the operator {op!r}")
+        op = _ARITHMETIC[op]
         if scope.iterable:
             return f"_overflow({left} {op} {right}, {span})"
         tmp = self.src.fresh("_a")
@@ -675,8 +695,10 @@ class CodeGen:
             return None
         if not _inlinable(body, self.table, set(params) | {"you"}):
             return None
-        codes = {name: self.expr(a, scope) for name, a in given.items()}
-        codes["you"] = scope.comp["you"] if "you" in scope.comp else f"{scope.V}.get('you')"
+        # the caller's 'you', unless a parameter has that name: a parameter is bound to
+        # its argument, as it is when the function is called rather than written out
+        codes = {"you": scope.comp["you"] if "you" in scope.comp else f"{scope.V}.get('you')"}
+        codes.update((name, self.expr(a, scope)) for name, a in given.items())
         inner = replace(scope, comp=codes, hoist=None, pure_fn=None, bound=frozenset())
         self._inlining.append(e.func)
         try:

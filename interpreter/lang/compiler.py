@@ -5,7 +5,8 @@ checked (``effect``/``expression`` hand back a placeholder at once), then
 :meth:`Compiler.finish` makes the module; each entry's source is generated
 with :mod:`.codegen`, compiled with Python's own compiler, and put where its
 placeholder was. The module sees no Python builtin beyond the few the
-generated code itself uses, and no name the rules could choose. Small pieces
+generated code itself uses, and no name the rules could choose; each piece of
+source is checked by :mod:`.pycheck` to hold nothing else before it runs. Small pieces
 compiled later (a scenario's check, a value the words need) each get a small
 module of their own that calls into the ruleset's.
 
@@ -22,6 +23,7 @@ from typing import Any, Callable
 
 from . import ast
 from . import gensupport as G
+from . import pycheck
 from . import unparse
 from .codegen import CodeGen, Source, pyname
 from .runtime import MAX_CALL_DEPTH, Frame, RuleRuntimeError
@@ -120,7 +122,9 @@ class _Unit:
         for const in names[self.consts_done:]:
             self.namespace[const] = src.consts[const]
         self.consts_done = len(names)
-        exec(compile(text, filename, "exec"), self.namespace)  # noqa: S102 (our own source)
+        # only source that holds nothing but what the generator writes is ever run
+        tree = pycheck.check(text, filename)
+        exec(compile(tree, filename, "exec"), self.namespace)  # noqa: S102 (our own source)
         fn = self.namespace[name]
         p.real = G.entry(fn, p.node.span, p.kind == "effect")
         p.real.compiler = self.compiler

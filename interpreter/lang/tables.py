@@ -15,7 +15,11 @@ meets all of these:
   them (made with modes 0700 and 0600);
 - it is not a symbolic link, and it is not too large;
 - it is named and stamped with a hash of the grammar, the parser options,
-  Lark's version and Python's.
+  Lark's version and Python's;
+- it carries this user's seal (:func:`interpreter.cache.seal`): a keyed hash
+  of its contents under a key kept apart from the cache, so tables planted
+  or edited by anyone but this user's Rulebook (say, ones that parse every
+  ``gain`` as ``lose``) are noticed and never used.
 
 Anything else is ignored and the tables are built afresh. Writes go to a
 temporary file in the same folder, which then replaces the old one, so a
@@ -34,7 +38,7 @@ from typing import Any
 
 from .. import cache
 
-FORMAT = "rulebook-parser-tables/1"
+FORMAT = "rulebook-parser-tables/2"
 MAX_BYTES = 4 * 1024 * 1024
 
 
@@ -66,11 +70,13 @@ def load(grammar: str, options: dict, postlex) -> Any | None:
             return None
     except OSError:
         return None
-    raw = cache.read_private(folder / f"parser-{key[:32]}.txt", MAX_BYTES)
-    if raw is None:
+    name = f"parser-{key[:32]}"
+    raw = cache.read_private(folder / f"{name}.txt", MAX_BYTES)
+    body = None if raw is None else cache.unseal(name, raw)
+    if body is None:
         return None
     try:
-        saved = pyast.literal_eval(raw.decode("utf-8"))
+        saved = pyast.literal_eval(body.decode("utf-8"))
         if not isinstance(saved, dict) or saved.get("stamp") != key:
             return None
         from lark import Lark
@@ -93,16 +99,19 @@ def save(grammar: str, options: dict, parser) -> None:
     try:
         data, memo = parser.memo_serialize([TerminalDef, Rule])
         data["options"]["postlex"] = None  # an object of ours, given again on loading
-        text = repr({"stamp": key, "data": data, "memo": memo})
+        name = f"parser-{key[:32]}"
+        sealed = cache.seal(name, repr({"stamp": key, "data": data, "memo": memo}).encode())
+        if sealed is None:
+            return
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         if not _private(os.lstat(folder), stat.S_ISDIR):
             return
         fd, tmp = tempfile.mkstemp(prefix=".parser-", suffix=".tmp", dir=folder)
         with os.fdopen(fd, "wb") as fh:
-            fh.write(text.encode("utf-8"))
+            fh.write(sealed)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, folder / f"parser-{key[:32]}.txt")
+        os.replace(tmp, folder / f"{name}.txt")
         tmp = None
     except Exception:
         pass
