@@ -161,6 +161,17 @@ def test_item2_a_mod_inside_the_folder_or_a_house_rule_is_named(tmp_path):
     assert lines_of((folder / "own.jsonl").read_bytes())[0]["mods"][0]["file"] == "mine.yaml"
     assert "My Own House Rule" in clean(rulebook("report", "own.jsonl", cwd=folder), 0)
     assert "Three rounds" in clean(rulebook("report", "house.jsonl", cwd=folder), 0)
+    # a mod kept elsewhere is named again with --mod, as a record's is
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "other.yaml").write_text(
+        f"kind: mod\nid: other\nname: Kept Elsewhere\ntarget: {GAME}\nchanges: []\n",
+        encoding="utf-8")
+    clean(rulebook("simulate", GAME, "-n", "2", "-p", "2", "--mod", "elsewhere/other.yaml",
+                   "--out", "results/other.jsonl", cwd=tmp_path), 0)
+    out = clean(rulebook("report", "other.jsonl", cwd=folder), 0)
+    assert "Kept Elsewhere" not in out and "other.jsonl:1: the mod " in out
+    assert "Kept Elsewhere" in clean(rulebook("report", "other.jsonl", "--mod",
+                                              "../elsewhere/other.yaml", cwd=folder), 0)
 
 
 # ------------------------------------------------------------------ item 4: results never lost
@@ -406,9 +417,10 @@ def test_item12_ray_auto_refuses_a_stale_cluster_in_one_line(tmp_path, stale_ray
 
 def test_item12_ray_without_an_address_starts_its_own_not_the_stale_one(tmp_path,
                                                                         stale_ray_folder):
-    """Without --address a new Ray is started for the run, whatever Ray's folder names;
-    the driver has no scipy, matplotlib or numpy (an install without the report extra)."""
-    env = dict(stale_ray_folder, RAY_ADDRESS="")
+    """Without --address a new Ray is started for the run, whatever Ray's folder or
+    RAY_ADDRESS names; the driver has no scipy, matplotlib or numpy (an install without
+    the report extra)."""
+    env = dict(stale_ray_folder, RAY_ADDRESS=_dead_address())
     proc = rulebook("simulate", GAME, "-n", "2", "-p", "2", "--backend", "ray", "--out",
                     "r.jsonl", cwd=tmp_path, env=env, timeout=300,
                     missing=("scipy", "matplotlib", "numpy"))
