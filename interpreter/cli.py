@@ -1006,9 +1006,11 @@ def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers,
     _check_backend(backend, address)
     rs = _load(ruleset, mods)
     players, kinds = _ai_seats(rs, players, agent_spec, "simulate")
-    # every line says what was played, so it can be read on its own
+    # every line says what was played, so it can be read on its own; mods are named from
+    # the results file's folder, where a report looks for them
     from .engine.results import results_context
-    context = results_context(rs, variants, players)
+    target = resume or out
+    context = results_context(rs, variants, players, Path(target).parent if target else None)
     check = False if no_check else ("decision" if every_decision else "action")
     run = Run(ruleset, games, players, agent_spec, list(variants), list(mods), seed, workers,
               "--no-check" if no_check else ("--check-every-decision" if every_decision
@@ -1066,20 +1068,32 @@ def test_cmd(ruleset, mods, select):
 @click.argument("results_file", metavar="RESULTS.jsonl", type=click.Path(dir_okay=False))
 @click.option("--ruleset", "ruleset_path", default=None,
               help="The ruleset to take names from (default: the shipped one the file names).")
+@click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False),
+              help="A mod the games were played with, to take names from (repeatable; "
+                   "default: the file's own mods, found in its folder).")
 @click.option("--html", type=click.Path(dir_okay=False), help="Write one self-contained page.")
 @click.option("--png", type=click.Path(file_okay=False), help="Write the plots to this folder.")
 @click.option("--confidence", type=click.FloatRange(0.5, 0.999), default=0.95,
               show_default=True, help="Confidence level of the intervals.")
 @click.option("--top", type=click.IntRange(min=1), default=15, show_default=True,
               help="Rows shown per card table (all are tested).")
-def report_cmd(results_file, ruleset_path, html, png, confidence, top):
+def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top):
     """Win rates, per-card figures, scores and lengths of simulated games, with intervals."""
+    from .engine.results_file import LineProblem, refuse_special
     from .lab.commands import report as run_report
-    if not Path(results_file).is_file():
+    if not os.path.exists(results_file):
         raise UsageProblem(f"results file '{results_file}' not found")
+    try:
+        refuse_special(results_file, results_file)  # a pipe would make the reading wait
+    except LineProblem as exc:
+        raise UsageProblem(str(exc)) from None
     if ruleset_path and find_ruleset(ruleset_path) is None:
         raise _no_such_ruleset(ruleset_path)
-    sys.exit(run_report(results_file, ruleset_path, html, png, confidence, top, load_ruleset))
+    for m in mods:
+        if not Path(m).is_file():
+            raise UsageProblem(f"mod file '{m}' not found")
+    sys.exit(run_report(results_file, ruleset_path, html, png, confidence, top, load_ruleset,
+                        mods))
 
 
 @cli.command("compare")
@@ -1114,10 +1128,15 @@ def report_cmd(results_file, ruleset_path, html, png, confidence, top):
 def compare_cmd(ruleset, mods, games, players, agent_spec, variants, seed, workers, html, png,
                 out_base, out_mod, confidence, top, no_check, resume, backend, address):
     """Play the same seeds with and without mods, and say what changed, with intervals."""
-    from .lab.commands import compare as run_compare, find_mod, shipped_mods
+    from .lab.commands import compare as run_compare, find_mod, need_lab, shipped_mods
+    need_lab(html or png)  # before anything is loaded or played
     _check_backend(backend, address)
     if resume and not (out_base and out_mod):
         raise UsageProblem("--resume carries on the --out-base and --out-mod files; give both")
+    from .simulating import same_file
+    if out_base and out_mod and same_file(out_base, out_mod):
+        raise UsageProblem("--out-base and --out-mod name the same file; each side's games "
+                           "need a file of their own")
     base = _load(ruleset, ())
     files = []
     for raw in mods:

@@ -84,10 +84,11 @@ class Run:
         return " ".join(shlex.quote(w) for w in words)
 
 
-def _same_file(a: str, b: str) -> bool:
+def same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file (or, where one is not there yet, one place)."""
     try:
         return os.path.samefile(a, b)
-    except OSError:
+    except (OSError, ValueError):  # not there yet, or a name no file system takes
         return os.path.abspath(a) == os.path.abspath(b)
 
 
@@ -104,7 +105,7 @@ def open_results(run: Run, context: dict, agents: list[str], tally: Tally):
         except OSError as exc:
             raise SimulateProblem(f"--out: cannot write '{run.out}': "
                                   f"{exc.strerror or exc}") from None
-    if run.out and not _same_file(run.out, run.resume):
+    if run.out and not same_file(run.out, run.resume):
         raise SimulateProblem("--resume appends to the file it names; leave out --out, or "
                               "give the same file to both")
     shown = visible(run.resume)

@@ -12,7 +12,10 @@ up in a result (an error's file name) is put back to the name it has here,
 so a result is the same, byte for byte, as the local backend's.
 
 Without an address a private Ray instance is started for the run and shut
-down after it; with ``auto`` or ``HOST:PORT`` the run joins a running cluster.
+down after it (a new one, always: never a cluster named by ``RAY_ADDRESS`` or
+left behind in Ray's temporary folder); with ``auto`` or ``HOST:PORT`` the
+run joins a running cluster, after checking that something answers there,
+so a stale address is refused in seconds rather than waited on.
 Ray's own logging is kept off the terminal where Ray allows it.
 """
 
@@ -25,6 +28,7 @@ import os
 import re
 import shutil
 import socket
+import stat
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -156,11 +160,56 @@ def _stderr_quiet():
         os.close(saved)
 
 
+def _auto_address() -> tuple[str | None, str]:
+    """The cluster ``--address auto`` would join, and where that address comes from.
+
+    Ray reads it from ``RAY_ADDRESS``, else from the file ``ray start`` leaves
+    in Ray's temporary folder; that file outlives the cluster it names when
+    the cluster is stopped uncleanly, and Ray then waits minutes on a dead
+    address. Where this Ray has no such file (another version), None.
+    """
+    found = os.environ.get("RAY_ADDRESS")
+    if found:
+        return found, "RAY_ADDRESS"
+    import importlib
+    for module in ("ray._common.utils", "ray._private.utils"):  # newer Rays, then older
+        try:
+            where = importlib.import_module(module).get_ray_address_file(None)
+        except Exception:  # noqa: BLE001 - a Ray that keeps it elsewhere
+            continue
+        try:  # without waiting: anyone may put a pipe in a shared temporary folder
+            fd = os.open(where, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        except (OSError, ValueError):
+            return None, ""
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None, ""
+            text = os.read(fd, 200).decode("utf-8", "replace").strip()
+        except OSError:
+            return None, ""
+        finally:
+            os.close(fd)
+        return text or None, where
+    return None, ""
+
+
 def _connect(ray, address: str | None) -> bool:
-    """Join or start Ray; True when this run started it (and so shuts it down)."""
+    """Join or start Ray; True when this run started it (and so shuts it down).
+
+    Without an address a new Ray is started here, always: Ray's own default
+    would join whatever cluster its temporary folder last named, which may
+    have stopped long ago.
+    """
     if ray.is_initialized():
         return False
-    if address and not _answers(address):
+    if address == "auto":
+        found, source = _auto_address()
+        if found and not _answers(found):
+            raise BackendProblem(f"cannot reach the Ray cluster at {found} that --address auto "
+                                 f"found (in {source}): nothing answers there; start it "
+                                 "again with 'ray start --head', or leave out --address to "
+                                 "start Ray on this machine for the run")
+    elif address and not _answers(address):
         raise BackendProblem(f"cannot reach a Ray cluster at {address}: nothing answers "
                              "there (is 'ray start --head' running on that machine?)")
     os.environ.setdefault("RAY_BACKEND_LOG_LEVEL", "error")  # Ray's own C++ logging
@@ -175,13 +224,15 @@ def _connect(ray, address: str | None) -> bool:
                 # started for this run plays at the same priority (RAY_worker_niceness
                 # set by the user still wins)
                 os.environ.setdefault("RAY_worker_niceness", "0")
-                ray.init(include_dashboard=False, **quiet)
-    except (ConnectionError, RuntimeError, ValueError) as exc:
+                # "local": a new Ray, never one named by RAY_ADDRESS or Ray's temp folder
+                ray.init(address="local", include_dashboard=False, **quiet)
+    except Exception as exc:  # noqa: BLE001 - whatever Ray raises, said in one line
         where = f"at {address}" if address else "on this machine"
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         hint = (" (is it running, and does this machine have the cluster's token, if it "
                 "uses Ray's token authentication?)" if address else "")
-        raise BackendProblem(f"cannot reach a Ray cluster {where}: {first}{hint}") from None
+        verb = "reach" if address else "start"
+        raise BackendProblem(f"cannot {verb} a Ray cluster {where}: {first}{hint}") from None
     return True
 
 

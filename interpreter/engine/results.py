@@ -11,7 +11,11 @@ seat, for ``simulate --out`` (the format is in docs/results.md).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..lang import types as T
+from ..tree import name_from
+from .results_file import FORMAT
 from .state import CardRef
 
 TALLIES = (("played", "played"), ("gained", "gained"), ("actions", "action"),
@@ -71,13 +75,20 @@ def encode(game, value, kind=None):
     return ident if isinstance(ident, str) else str(value)
 
 
-FORMAT = 1  # bumped when a field of a results line changes meaning
+def results_context(rs, variants, players: int, folder=None) -> dict:
+    """What every line of a results file says about the games it is one of.
 
-
-def results_context(rs, variants, players: int) -> dict:
-    """What every line of a results file says about the games it is one of."""
+    ``folder`` is the results file's folder: each mod's file is written
+    relative to it, with '/' separators, the way a game record names its
+    mods, since that is the only place a report looks for them.
+    """
+    mods = []
+    for m in rs.mod_info:
+        mod = dict(m)
+        if folder is not None and mod.get("file"):
+            mod["file"] = name_from(Path(folder), mod["file"])
+        mods.append(mod)
     return {"format": FORMAT,
             "ruleset": {"id": rs.id, "name": rs.name, "version": rs.version,
                         "content_hash": rs.content_hash},
-            "mods": [dict(m) for m in rs.mod_info], "variants": sorted(variants),
-            "players": players}
+            "mods": mods, "variants": sorted(variants), "players": players}

@@ -1,20 +1,27 @@
 """Carrying on a results file: which seeds it holds, and whether this run may add to it.
 
 A results file (one JSON line per game, see docs/results.md) may be cut short
-by Ctrl-C or a lost machine. :func:`read_results` reads it line by line,
-checks that every line was made with the configuration of this run (the
-same rule files by content hash, mods, variants, player count and agents)
-and says which seeds it already holds. A last line without its line end is
-what an interrupted write leaves: it is dropped (the file is cut back to its
-last whole line when the run appends) and its game played again. Any other
-line that is not a results line stops the resume with its place.
+by Ctrl-C or a lost machine. :func:`read_results` reads it line by line
+through :mod:`.results_file` (a regular file only, lines of bounded length,
+each line's fields checked), checks that every line was made with the
+configuration of this run (the same rule files by content hash, mods,
+variants, player count and agents) and says which seeds it already holds.
+
+A last line without its line end is what an interrupted write leaves. It is
+dropped (the file is cut back to its last whole line when the run appends)
+and its game played again, but only when whole results lines of this
+configuration come before it and it begins like one: a file whose only line
+has no line end could be anything, and is refused. A last line that is a
+whole results line missing only its line end is kept. Any refusal leaves the
+file exactly as it was: nothing is written before every line has passed.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from .results_file import LineProblem, check, lines, open_file, parse
 
 
 class ResumeProblem(Exception):
@@ -28,7 +35,8 @@ class Carried:
     seeds: set[int] = field(default_factory=set)
     lines: int = 0
     keep_bytes: int = 0  # the file up to here is whole lines
-    torn: bool = False  # a last line without its line end was found (and is dropped)
+    torn: bool = False  # a last line cut off in the middle was found (and is dropped)
+    unended: bool = False  # the last line is whole but has no line end (one is added)
 
 
 def _listing(values) -> str:
@@ -80,40 +88,59 @@ def read_results(path: str, shown: str, context: dict, agents: list[str],
 
     Raises :class:`ResumeProblem` (with ``shown``, the file's name for people,
     and the line) when a line is not a results line or was made differently.
+    Nothing is written here.
     """
     carried = Carried()
     try:
-        fh = open(path, "rb")
-    except OSError as exc:
-        raise ResumeProblem(f"{shown}: cannot read it: {exc.strerror or exc}") from None
-    with fh:
-        number = 0
-        for raw in fh:
-            number += 1
-            if not raw.endswith(b"\n"):
-                carried.torn = True  # cut off in the middle of writing it
-                break
-            if not raw.strip():
-                carried.keep_bytes += len(raw)
-                continue
-            try:
-                line = json.loads(raw)
-            except (ValueError, UnicodeDecodeError) as exc:
-                raise ResumeProblem(f"{shown}:{number}: line {number} is not a results line "
-                                    f"({exc})") from None
-            if not isinstance(line, dict) or not isinstance(line.get("seed"), int):
-                raise ResumeProblem(f"{shown}:{number}: line {number} is not a results line "
-                                    "(it has no seed)")
-            why = difference(line, context, agents)
-            if why:
-                raise ResumeProblem(f"{shown}:{number}: this run cannot carry the file on: "
-                                    f"{why}")
-            carried.seeds.add(line["seed"])
-            carried.lines += 1
-            carried.keep_bytes += len(raw)
-            if each:
-                each(line)
+        with open_file(path, shown) as fh:
+            for number, raw in lines(fh, shown):
+                if not _line(carried, number, raw, shown, context, agents, each):
+                    break
+    except LineProblem as exc:
+        raise ResumeProblem(str(exc)) from None
     return carried
+
+
+def _line(carried: Carried, number: int, raw: bytes, shown: str, context: dict,
+          agents: list[str], each) -> bool:
+    """Take one line into ``carried``; False once the last line has been dropped."""
+    ended = raw.endswith(b"\n")
+    if not raw.strip():
+        carried.keep_bytes += len(raw)
+        return True
+    place = f"{shown}:{number}"
+    try:
+        line = parse(raw, place)
+    except LineProblem as exc:
+        if ended:
+            raise ResumeProblem(f"{place}: line {number} is not a results line: "
+                                f"{exc.detail}") from None
+        if not carried.lines:
+            raise ResumeProblem(
+                f"{place}: the file's only line is not a whole results line (it has no line "
+                "end and is not JSON); it is not a file this run can carry on, and it is "
+                "left as it is (give another file, or delete this one to start again)") \
+                from None
+        if not raw.lstrip().startswith(b"{"):
+            raise ResumeProblem(f"{place}: the last line is not the start of a results line; "
+                                "the file is left as it is") from None
+        carried.torn = True  # cut off in the middle of writing it
+        return False
+    try:
+        check(line, place)
+    except LineProblem as exc:
+        raise ResumeProblem(f"{place}: line {number} is not a results line: "
+                            f"{exc.detail}") from None
+    why = difference(line, context, agents)
+    if why:
+        raise ResumeProblem(f"{place}: this run cannot carry the file on: {why}")
+    carried.seeds.add(line["seed"])
+    carried.lines += 1
+    carried.keep_bytes += len(raw)
+    carried.unended = not ended
+    if each:
+        each(line)
+    return True
 
 
 def reopen(path: str, shown: str, context: dict, agents: list[str],
@@ -125,10 +152,16 @@ def reopen(path: str, shown: str, context: dict, agents: list[str],
     """
     carried = read_results(path, shown, context, agents, each)
     try:
-        fh = open(path, "a", encoding="utf-8")
+        fh = open_file(path, shown, append=True)
+    except LineProblem as exc:
+        raise ResumeProblem(str(exc)) from None
+    try:
         if carried.torn:
             fh.truncate(carried.keep_bytes)
+        elif carried.unended:
+            fh.write("\n")  # the last game's line is whole; the next one starts below it
     except OSError as exc:
+        fh.close()
         raise ResumeProblem(f"{shown}: cannot write it: {exc.strerror or exc}") from None
     note = (f"{shown}: its last line was cut off (an interrupted run); it is dropped and "
             "that game played again" if carried.torn else None)

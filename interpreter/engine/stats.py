@@ -38,11 +38,11 @@ class _Mean:
 
 def _fields(result) -> tuple:
     """What a tally reads from one game, from a summary or a results line."""
-    if isinstance(result, dict):
+    if isinstance(result, dict):  # checked by engine.results_file when it was read
         winners = [seat - 1 for seat in result.get("winners") or []]
         return (result.get("error"), list(result.get("agents") or []),
-                list(result.get("scores") or []), winners, result.get("rounds", 0),
-                result.get("decisions", 0), result.get("finished", True),
+                list(result.get("scores") or []), winners, result.get("rounds") or 0,
+                result.get("decisions") or 0, result.get("finished") is not False,
                 result.get("ranks") or [], result.get("solo_won"))
     return (result.error, result.agents, result.scores, result.winners, result.rounds,
             result.decisions, result.finished, result.ranks or [], result.solo_won)

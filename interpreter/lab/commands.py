@@ -15,6 +15,8 @@ from pathlib import Path
 
 import click
 
+from ..safe_text import visible
+
 EXTRA_HINT = ("the balance lab needs scipy and matplotlib: "
               "pip install 'rulebook[report]'")
 
@@ -38,25 +40,34 @@ def need_matplotlib() -> None:
         sys.exit(2)
 
 
+def need_lab(plots) -> None:
+    """What ``report`` and ``compare`` need before they do anything: scipy, and matplotlib
+    when they are to draw ``plots``; else the one-line hint and exit 2."""
+    need_scipy()
+    if plots:
+        need_matplotlib()
+
+
 def console():
     from rich.console import Console
     return Console(highlight=False, emoji=False)
 
 
 def report(path: str, ruleset: str | None, html: str | None, png: str | None,
-           confidence: float, top: int, load) -> int:
-    """``rulebook report``; ``load(path, mods)`` loads a ruleset (for its names)."""
-    need_scipy()
-    if html or png:
-        need_matplotlib()
+           confidence: float, top: int, load, mods=()) -> int:
+    """``rulebook report``; ``load(path, mods)`` loads a ruleset (for its names).
+
+    ``ruleset`` and ``mods`` are the ``--ruleset`` and ``--mod`` options, if given.
+    """
+    need_lab(html or png)
     from . import measures, names as names_mod, results, terminal
     start = time.perf_counter()
     try:
         res = results.read(path)
     except results.ResultsProblem as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(f"error: {visible(str(exc))}", err=True)
         return 1
-    names = names_mod.for_results(res, ruleset, load)
+    names = names_mod.for_results(res, ruleset, load, mods)
     rep = measures.build(res, names, confidence, top)
     rep.notes[:0] = [f"{path}:{line}: line skipped: {why}" for line, why in res.skipped]
     if res.errors:
@@ -139,7 +150,7 @@ def _play(rs, mods, games, players, kinds, variants, seed, workers, check, out_p
     from ..engine.results import results_context
     from ..engine.resume import reopen
     from ..engine.simulate import simulate
-    context = results_context(rs, variants, players)
+    context = results_context(rs, variants, players, Path(out_path).parent)
     done = set()
     if resume and Path(out_path).exists():
         fh, done, _ = reopen(str(out_path), str(out_path), context, kinds)
@@ -166,26 +177,37 @@ def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worker
     """
     import tempfile
 
+    need_lab(html or png)
     from rich.progress import Progress
 
-    from ..engine.resume import ResumeProblem
+    from ..engine.results import results_context
+    from ..engine.results_file import LineProblem, refuse_special
+    from ..engine.resume import ResumeProblem, read_results
+    from ..engine.saves import SaveProblem, prepare
     from . import names as names_mod, paired, results, terminal
-    need_scipy()
-    if html or png:
-        need_matplotlib()
     out = console()
     paths = []
     with tempfile.TemporaryDirectory(prefix="rulebook-compare-") as tmp:
         for given, default in ((out_base, "base.jsonl"), (out_mod, "mods.jsonl")):
             if given:
-                from ..engine.saves import SaveProblem, prepare
                 try:
+                    refuse_special(given, given)  # written, then read back: a regular file
                     paths.append(prepare(given))
-                except SaveProblem as exc:
-                    click.echo(f"error: {exc}", err=True)
+                except (SaveProblem, LineProblem) as exc:
+                    click.echo(f"error: {visible(str(exc))}", err=True)
                     return 2
             else:
                 paths.append(Path(tmp) / default)
+        if resume:  # both files checked before either is written to
+            for rs, path in ((base_rs, paths[0]), (mod_rs, paths[1])):
+                if not path.exists():
+                    continue
+                try:
+                    read_results(str(path), str(path),
+                                 results_context(rs, variants, players, path.parent), kinds)
+                except ResumeProblem as exc:
+                    click.echo(f"error: --resume {visible(str(exc))}", err=True)
+                    return 2
         start = time.perf_counter()
         try:
             with Progress(console=out, transient=True) as progress:
@@ -198,13 +220,13 @@ def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worker
                        err=True)
             return 2
         except ResumeProblem as exc:
-            click.echo(f"error: --resume {exc}", err=True)
+            click.echo(f"error: --resume {visible(str(exc))}", err=True)
             return 2
         wall = time.perf_counter() - start
         try:
             base, mod = results.read(paths[0]), results.read(paths[1])
         except results.ResultsProblem as exc:
-            click.echo(f"error: {exc}", err=True)
+            click.echo(f"error: {visible(str(exc))}", err=True)
             return 1
     names = names_mod.Names(mod_rs)
     cmp = paired.build(base, mod, paired.pairs_by_seed(base, mod), names, confidence, top)
@@ -220,8 +242,6 @@ def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worker
     terminal.show(out, cmp.tables, cmp.notes)
     out.print()
     from rich.text import Text
-
-    from ..safe_text import visible
     out.print(Text(visible(head), style="bold"))
     for line in cmp.verdicts:
         out.print(Text("  " + visible(line)))

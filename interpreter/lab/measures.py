@@ -84,7 +84,7 @@ def _overview(res, names, confidence) -> Table:
     version = f" {info['version']}" if info.get("version") else ""
     t.rows.append(["Ruleset", names.ruleset(str(info.get("name") or info.get("id") or "?"))
                    + version])
-    t.rows.append(["Mods", ", ".join(names.mod(m) for m in res.mods) or "none"])
+    t.rows.append(["Mods", ", ".join(names.mods(res.mods)) or "none"])
     t.rows.append(["Variants", ", ".join(names.value(str(v)) for v in res.variants) or "none"])
     t.rows.append(["Players", str(res.players)])
     t.rows.append(["Games analysed", str(res.games)])

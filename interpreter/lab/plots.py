@@ -12,6 +12,13 @@ from __future__ import annotations
 
 import io
 
+LABEL = 60  # characters of a label drawn; a longer one is cut short with '…'
+
+
+def label(text) -> str:
+    text = str(text)
+    return text if len(text) <= LABEL else text[:LABEL - 1] + "…"
+
 
 def draw(plots: dict, confidence: float) -> list[tuple[str, bytes]]:
     import matplotlib
@@ -25,13 +32,16 @@ def draw(plots: dict, confidence: float) -> list[tuple[str, bytes]]:
               ("agent_rates", _rates, "Win rate by agent", "win rate"),
               ("top_items", _forest, "", ""),
               ("changes", _forest, "", ""))
+    # every label comes from a results file or a ruleset, which strangers write: text is
+    # drawn as it is, never read as math ('$...$') or handed to LaTeX, and cut short
     with matplotlib.rc_context({"figure.dpi": 100, "font.size": 9,
-                                "svg.hashsalt": "rulebook", "path.simplify": True}):
-        for key, maker, title, label in makers:
+                                "svg.hashsalt": "rulebook", "path.simplify": True,
+                                "text.parse_math": False, "text.usetex": False}):
+        for key, maker, title, unit in makers:
             data = plots.get(key)
             if not data:
                 continue
-            fig = maker(plt, data, title, label, confidence)
+            fig = maker(plt, data, title, unit, confidence)
             if fig is None:
                 continue
             buf = io.BytesIO()
@@ -42,20 +52,20 @@ def draw(plots: dict, confidence: float) -> list[tuple[str, bytes]]:
     return images
 
 
-def _distributions(plt, groups, title, label, confidence):
+def _distributions(plt, groups, title, unit, confidence):
     groups = [(name, x) for name, x in groups if len(x)]
     if not groups:
         return None
     fig, ax = plt.subplots(figsize=(7, 0.5 * len(groups) + 1.5))
     ax.boxplot([x for _, x in groups], orientation="horizontal", showmeans=True)
-    ax.set_yticks(range(1, len(groups) + 1), [name for name, _ in groups])
+    ax.set_yticks(range(1, len(groups) + 1), [label(name) for name, _ in groups])
     ax.invert_yaxis()
-    ax.set_xlabel(label)
+    ax.set_xlabel(unit)
     ax.set_title(title)
     return fig
 
 
-def _lengths(plt, groups, title, label, confidence):
+def _lengths(plt, groups, title, unit, confidence):
     """One histogram per measure; several series (base, with the mods) share its bins."""
     import numpy as np
     fig, axes = plt.subplots(1, len(groups), figsize=(4.5 * len(groups), 3), squeeze=False)
@@ -67,16 +77,16 @@ def _lengths(plt, groups, title, label, confidence):
         bins = np.linspace(low - 0.5, high + 0.5, int(min(30, high - low + 1)) + 1)
         for (side, x), colour in zip(series.items(), ("#4a7ab5", "#b5504a")):
             ax.hist(x, bins=bins, color=colour, alpha=0.6 if len(series) > 1 else 1,
-                    label=side or None)
+                    label=label(side) if side else None)
         if len(series) > 1:
             ax.legend()
-        ax.set_title(f"{title}: {name.lower()}")
+        ax.set_title(label(f"{title}: {name.lower()}"))
         ax.set_ylabel("games")
     fig.tight_layout()
     return fig
 
 
-def _rates(plt, rates, title, label, confidence):
+def _rates(plt, rates, title, unit, confidence):
     rates = [(name, e) for name, e in rates if e is not None]
     if not rates:
         return None
@@ -86,16 +96,16 @@ def _rates(plt, rates, title, label, confidence):
     low = [100 * (e.value - e.low) for _, e in rates]
     high = [100 * (e.high - e.value) for _, e in rates]
     ax.errorbar(values, ys, xerr=[low, high], fmt="o", capsize=4, color="#4a7ab5")
-    ax.set_yticks(ys, [name for name, _ in rates])
+    ax.set_yticks(ys, [label(name) for name, _ in rates])
     ax.invert_yaxis()
-    ax.set_xlabel(f"{label} (%), with {confidence:.0%} intervals")
+    ax.set_xlabel(f"{unit} (%), with {confidence:.0%} intervals")
     ax.set_title(title)
     return fig
 
 
-def _forest(plt, data, title, label, confidence):
+def _forest(plt, data, title, unit, confidence):
     """One row per effect: the difference and its interval, and the line of no effect."""
-    title, rows = data[0], data[1]
+    title, rows = label(data[0]), data[1]
     unit = data[2] if len(data) > 2 else "win-rate difference (points)"
     scale = data[3] if len(data) > 3 else 100
     rows = [(name, d) for name, d in rows if d is not None][:20]
