@@ -23,6 +23,7 @@ from . import __version__
 from . import report
 from .errors import Diagnostic, Diagnostics, RulebookError, suggest
 from .paths import RULESET_FILE, find_ruleset, shipped_rulesets
+from .numtext import clipped
 from .safe_text import visible
 from .span import SealedSpan
 from .tree import is_inside, tree_of
@@ -43,6 +44,54 @@ def load_ruleset(path, mods=None):
 
 class UsageProblem(click.UsageError):
     exit_code = 2
+
+
+def _unusable_name(value) -> str | None:
+    """Why a path from the command line cannot name a file here (too long…), in words."""
+    from .userfiles import name_problem
+    problem = name_problem(value) if isinstance(value, str) else None
+    return f"'{clipped(value)}': {problem}" if problem else None
+
+
+class _Name(click.ParamType):
+    """A ruleset's name or path (or any PATH): a name the system cannot use is a usage error."""
+
+    name = "text"
+
+    def convert(self, value, param, ctx):
+        problem = _unusable_name(value)
+        if problem:
+            self.fail(problem, param, ctx)
+        return value
+
+
+class _Path(click.Path):
+    """click.Path, with a name the system cannot use (too long…) refused as a usage error."""
+
+    def convert(self, value, param, ctx):
+        problem = _unusable_name(value)
+        if problem:
+            self.fail(problem, param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class _Whole(click.IntRange):
+    """A whole number option: the digits 0 to 9 only (not '٣' or '1_000'), within its range."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            from .numtext import NumberProblem, whole
+            try:
+                value = whole(value.strip(), f"'{clipped(value)}'")
+            except NumberProblem:
+                self.fail(f"'{clipped(value)}' is not a whole number written with the digits "
+                          "0 to 9", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+NAME = _Name()
 
 
 def _links_out(path: Path) -> bool:
@@ -73,10 +122,10 @@ def _ruleset_of(path: Path) -> Path | None:
 
 def _top_level_value(path: Path, key: str) -> str | None:
     """A top-level ``key: value`` of a YAML file, read cheaply before loading it."""
+    from .userfiles import Unreadable, read_regular
     try:
-        with open(path, "rb") as fh:
-            head = fh.read(65536).decode("utf-8", errors="replace")
-    except OSError:
+        head = read_regular(path, 65536)[:65536].decode("utf-8", errors="replace")
+    except Unreadable:
         return None
     for line in head.splitlines():
         if line.startswith(f"{key}:"):
@@ -202,6 +251,21 @@ def _mod_target(path: Path, raw: str, named: dict[str, str]) -> str | _Problem:
         doc.span(("target",)), hint=hint),))
 
 
+def _check_mod_files(mods) -> None:
+    """Every --mod names a regular file (a pipe is refused, never opened: it would block)."""
+    from .userfiles import kind_problem
+    for m in mods:
+        problem = _unusable_name(m)
+        if problem:
+            raise UsageProblem(f"mod file {problem}")
+        try:
+            problem = kind_problem(os.stat(m).st_mode)
+        except OSError:
+            raise UsageProblem(f"mod file '{m}' not found") from None
+        if problem:
+            raise UsageProblem(f"mod file '{m}': {problem}")
+
+
 def _no_such_ruleset(raw: str) -> UsageProblem:
     """The one usage error every command gives for a ruleset it cannot find."""
     from .errors import suggest
@@ -223,8 +287,8 @@ def cli(no_cache):
 
 
 @cli.command()
-@click.argument("paths", nargs=-1)
-@click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False),
+@click.argument("paths", nargs=-1, type=NAME)
+@click.option("--mod", "mods", multiple=True, type=_Path(dir_okay=False),
               help="A mod overlay to layer on the ruleset (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(report.FORMATS), default="text",
               show_default=True, help="How to print errors.")
@@ -236,9 +300,7 @@ def validate(paths, mods, fmt, quiet):
     rule file (its ruleset is checked), or a mod file (checked against its
     target). With no PATH, every shipped ruleset is checked.
     """
-    for m in mods:
-        if not Path(m).is_file():
-            raise UsageProblem(f"mod file '{m}' not found")
+    _check_mod_files(mods)
     plan = _plan(paths, mods)
     fmt = report.resolve_format(fmt)
     if not plan:
@@ -329,7 +391,7 @@ def _summary_table(rows) -> None:
 
 @cli.command()
 @click.argument("kind", required=False)
-@click.option("--out", "out_dir", type=click.Path(file_okay=False),
+@click.option("--out", "out_dir", type=_Path(file_okay=False),
               help="Write every schema into this directory.")
 def schema(kind, out_dir):
     """Export the JSON Schemas (for editor settings).
@@ -358,7 +420,7 @@ def schema(kind, out_dir):
 
 
 @cli.command()
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=_Path(dir_okay=False), default=None,
               help="Where to write the reference (default: print it).")
 def docs(out):
     """Generate the effect-language reference from the builtin registry."""
@@ -372,9 +434,9 @@ def docs(out):
 
 
 @cli.command()
-@click.argument("ruleset")
+@click.argument("ruleset", type=NAME)
 @click.argument("card_ids", nargs=-1, metavar="[ID]...")
-@click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False),
+@click.option("--mod", "mods", multiple=True, type=_Path(dir_okay=False),
               help="A mod to apply first (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]),
               default="text", show_default=True, help="How to print the catalogue.")
@@ -428,11 +490,11 @@ def cards(ruleset, card_ids, mods, fmt):
 
 
 @cli.command("compile")
-@click.argument("ruleset")
-@click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False),
+@click.argument("ruleset", type=NAME)
+@click.option("--mod", "mods", multiple=True, type=_Path(dir_okay=False),
               help="A mod to apply first (repeatable).")
 @click.option("--emit", is_flag=True, help="Print the Python the rules compile to.")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=_Path(dir_okay=False), default=None,
               help="Write the Python to this file instead.")
 def compile_cmd(ruleset, mods, emit, out):
     """Compile a ruleset's effects to Python, and show that Python with --emit.
@@ -545,14 +607,35 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     except KeyboardInterrupt:
         sys.exit(130)
-    except Exception as exc:  # a bug in rulebook, not in the user's files
-        message = (f"internal error (a bug in rulebook, please report it with the command "
-                   f"you ran): {type(exc).__name__}: {exc}")
+    except OSError as exc:
+        if not _bad_name(exc):
+            _internal_error(exc, doc)
+        # a name no system call takes (too long, a loop of links) that reached a
+        # command without passing through a checked option: the user's, not a bug
+        message = f"'{clipped(str(exc.filename))}': {_bad_name(exc)}"
         if doc:
-            click.echo(report.usage_error(doc, message, exit_code=3))
-        click.echo(visible(message, multiline=True), err=True)
-        sys.exit(3)
+            click.echo(report.usage_error(doc, message))
+        else:
+            click.echo(visible(f"Error: {message}"), err=True)
+        sys.exit(2)
+    except Exception as exc:  # a bug in rulebook, not in the user's files
+        _internal_error(exc, doc)
     sys.exit(result if isinstance(result, int) else 0)
+
+
+def _bad_name(exc: OSError) -> str | None:
+    from .userfiles import bad_name
+    return bad_name(exc) if exc.filename is not None else None
+
+
+def _internal_error(exc: BaseException, doc: str | None):
+    """A bug in rulebook, not in the user's files: said in one line, exit 3."""
+    message = (f"internal error (a bug in rulebook, please report it with the command "
+               f"you ran): {type(exc).__name__}: {exc}")
+    if doc:
+        click.echo(report.usage_error(doc, message, exit_code=3))
+    click.echo(visible(message, multiline=True), err=True)
+    sys.exit(3)
 
 
 # ----------------------------------------------------------------- playing games
@@ -561,9 +644,7 @@ def _load(ruleset: str, mods: tuple[str, ...]):
         if Path(ruleset).is_dir():
             raise UsageProblem(f"'{ruleset}' is a directory with no {RULESET_FILE}")
         raise _no_such_ruleset(ruleset)
-    for m in mods:
-        if not Path(m).is_file():
-            raise UsageProblem(f"mod file '{m}' not found")
+    _check_mod_files(mods)
     try:
         return load_ruleset(ruleset, list(mods))
     except RulebookError as exc:
@@ -601,13 +682,21 @@ def _agents(spec: str | None, players: int, interactive: bool) -> list[str]:
     return kinds
 
 
-def _record_agents(kinds: list[str]) -> list[str]:
-    """A record's agents seated again; one written in Python is never imported from a record."""
-    from .engine.agent_specs import SpecError, from_record
+def _record_agents(rec) -> list[str]:
+    """A record's agents seated again: never one written in Python (it is never imported
+    from a record), never one with a budget past what a record may ask for."""
+    from .engine.agent_specs import RecordSeatRefused, from_record, parse
     try:
-        return from_record(kinds)
-    except SpecError as exc:
-        raise UsageProblem(str(exc)) from None
+        return from_record(rec.agents)
+    except RecordSeatRefused as exc:
+        at = rec.error("agents", "", exc.seat)
+        kinds = list(rec.agents)
+        spec = parse(kinds[exc.seat])
+        example = ""
+        if spec.builtin:  # the same agent with its usual budget
+            kinds[exc.seat] = spec.name
+            example = f" (for example --agents {','.join(kinds)})"
+        raise UsageProblem(f"{at.path}:{at.line}:{at.col}: {exc}{example}") from None
 
 
 AGENTS_HELP = ("Comma-separated agents by seat, or one for all: human, random, greedy, ismcts, "
@@ -615,21 +704,21 @@ AGENTS_HELP = ("Comma-separated agents by seat, or one for all: human, random, g
                "ismcts:iterations=400,greedy (see docs/agents.md).")
 
 
-_SEED = click.IntRange(-(2 ** 63 - 1), 2 ** 63 - 1)
+_SEED = _Whole(-(2 ** 63 - 1), 2 ** 63 - 1)
 
 
 @cli.command()
-@click.argument("ruleset")
-@click.option("--players", "-p", type=click.IntRange(min=1), default=None,
+@click.argument("ruleset", type=NAME)
+@click.option("--players", "-p", type=_Whole(min=1), default=None,
               help="Number of players.")
 @click.option("--seed", type=_SEED, default=None, help="Random seed (default: random).")
 @click.option("--agents", "agent_spec", default=None,
               help=AGENTS_HELP + " Default: you, then greedy.")
 @click.option("--variant", "variants", multiple=True, help="A variant to play (repeatable).")
-@click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False))
-@click.option("--save", "save_path", type=click.Path(dir_okay=False),
+@click.option("--mod", "mods", multiple=True, type=_Path(dir_okay=False))
+@click.option("--save", "save_path", type=_Path(dir_okay=False),
               help="Save the game record here (also when you type 'save' at a prompt).")
-@click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False),
+@click.option("--resume", "resume_path", type=_Path(exists=True, dir_okay=False),
               help="Resume a saved game from its record (--agents may hand seats over).")
 @click.option("--log/--no-log", default=None, help="Print the game log (default: when no human).")
 def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_path, log):
@@ -649,7 +738,7 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         rec, rs, mods = _resume(ruleset, resume_path, players, seed, variants, mods)
         players, seed, variants = rec.players, rec.seed, tuple(rec.variants)
         kinds = (_agents(agent_spec, players, sys.stdin.isatty()) if agent_spec
-                 else _record_agents(rec.agents))
+                 else _record_agents(rec))
         prefix = rec.decisions
         save_path = save_path or resume_path
     else:
@@ -757,10 +846,8 @@ def _resume(ruleset, path, players, seed, variants, mods):
                            "from its record: " + "; ".join(differ))
     if find_ruleset(ruleset) is None:
         raise _no_such_ruleset(ruleset)
-    if mods:  # mods given again (perhaps from a new place) must be the record's mods
-        for m in mods:
-            if not Path(m).is_file():
-                raise UsageProblem(f"mod file '{m}' not found")
+    # mods given again (perhaps from a new place) must be the record's mods
+    _check_mod_files(mods)
     try:
         rs = load_for_record(rec, path, ruleset, list(mods) if mods else None)
     except RecordError as exc:
@@ -776,9 +863,16 @@ def _record_error(exc) -> None:
     sys.exit(1)
 
 
-def _resume_hint(ruleset: str, path) -> str:
+def _resume_hint(ruleset: str, path, agents: list[str] | None = None) -> str:
+    """The command that carries a saved game on; with --agents when the record's own agents
+    would not be seated again (one in Python, or a budget past what a record may ask)."""
     import shlex
-    return f"rulebook play {shlex.quote(ruleset)} --resume {shlex.quote(str(path))}"
+
+    from .engine.agent_specs import record_problem
+    command = f"rulebook play {shlex.quote(ruleset)} --resume {shlex.quote(str(path))}"
+    if agents and any(record_problem(kind) for kind in agents):
+        command += f" --agents {shlex.quote(','.join(agents))}"
+    return command
 
 
 def _save_unfinished(rec, save_to, stem, ruleset, why, console) -> None:
@@ -793,7 +887,7 @@ def _save_unfinished(rec, save_to, stem, ruleset, why, console) -> None:
     n = len(rec.decisions)
     try:
         click.echo(f"{why}; saved after {n} decision{'' if n == 1 else 's'} to {path}")
-        click.echo(f"resume with: {_resume_hint(ruleset, path)}")
+        click.echo(f"resume with: {_resume_hint(ruleset, path, rec.agents)}")
     except OSError:  # the terminal is gone (a hang-up); the game is saved all the same
         pass
 
@@ -864,13 +958,13 @@ class _hangup_as_interrupt:
 
 
 @cli.command()
-@click.argument("record", type=click.Path(exists=True, dir_okay=False))
-@click.option("--ruleset", "ruleset_path", default=None,
+@click.argument("record", type=_Path(exists=True, dir_okay=False))
+@click.option("--ruleset", "ruleset_path", type=NAME, default=None,
               help="Ruleset location if it is not a shipped one.")
 @click.option("--step", is_flag=True, help="Show the game log line by line; press Enter to go on.")
 @click.option("--decisions", "show_decisions", is_flag=True,
               help="Print every decision as its player saw it, with the answer given.")
-@click.option("--at", "at", type=int, default=None, metavar="N",
+@click.option("--at", "at", type=_Whole(), default=None, metavar="N",
               help="Print the deciding player's view at decision N, and stop.")
 def replay(record, ruleset_path, step, show_decisions, at):
     """Replay a game from its record and check the final state hash."""
@@ -903,9 +997,10 @@ def replay(record, ruleset_path, step, show_decisions, at):
         click.echo(visible(f"{exc.span or record}: error: {exc.message}"))
         sys.exit(1)
     if played.result is None:
+        again = _resume_hint(ruleset_path or played.record.ruleset, record, played.record.agents)
         click.echo(f"replayed {len(played.game.record)} decisions; the record stops before the "
                    "end of the game and has no final hash, so the result is unverified; "
-                   f"carry on with: {_resume_hint(ruleset_path or played.record.ruleset, record)}")
+                   f"carry on with: {again}")
         sys.exit(1)
     console.print(score_table(played.game, played.result))
     if same is None:
@@ -1027,8 +1122,8 @@ def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers,
 
 
 @cli.command("test")
-@click.argument("ruleset")
-@click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False))
+@click.argument("ruleset", type=NAME)
+@click.option("--mod", "mods", multiple=True, type=_Path(dir_okay=False))
 @click.option("-k", "select", default=None, help="Only scenarios whose id contains this text.")
 def test_cmd(ruleset, mods, select):
     """Run a ruleset's scenario tests (its scenarios/*.yaml files)."""

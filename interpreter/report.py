@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from urllib.parse import quote
 
 from . import __version__
 from .errors import CODES, Diagnostic
 from .safe_text import visible
 from .span import SealedSpan
+from .userfiles import Unreadable, read_regular
 
 FORMATS = ("text", "json", "github", "sarif", "auto")
 
@@ -33,10 +33,10 @@ class _Sources:
 
     def line(self, file: str, line: int) -> str | None:
         if file not in self.cache:
-            try:
-                raw = Path(file).read_bytes()[:8 * 1024 * 1024]
+            try:  # a regular file only: the place of an error may be a pipe, never read
+                raw = read_regular(file, 8 * 1024 * 1024)[:8 * 1024 * 1024]
                 self.cache[file] = raw.decode("utf-8", errors="replace").splitlines()
-            except OSError:
+            except Unreadable:
                 self.cache[file] = []
         lines = self.cache[file]
         return lines[line - 1] if 0 < line <= len(lines) else None

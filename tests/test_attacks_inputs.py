@@ -1,0 +1,295 @@
+"""Bad input through scenario files, agent specs, records and the command line (issue 24).
+
+Each case runs the real command line in a subprocess, as an attacker or a
+careless user would, and expects what the issue promises: a positioned
+error (``file:line:col`` where there is a file, the option's name where there
+is none), exit 1 for a bad file and 2 for a bad command line, within the
+subprocess's timeout (so never a hang), never exit 3 or a traceback.
+
+- item 5: huge numbers and digits of other scripts in scenario files and
+  agent specs, a seed of thousands of digits, names longer than the system
+  allows (on the command line, in an include, in a record), named pipes given
+  as records, rule files, mods and scenario files, and a record asking for an
+  agent budget it did not get from the command line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TINY = ROOT / "tests" / "fixtures" / "tiny"
+HUGE = "7" * 5000  # past Python's 4,300 digits for int(): int() raises on it
+BIG = str(10 ** 400)  # int() reads it; no seat, seed or count is that large
+LONG = "x" * 300 + ".yaml"  # one name past the 255 bytes a file name may have
+FIFOS = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+
+
+def rulebook(*args, cwd: Path, timeout: int = 60) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("GITHUB_ACTIONS", None)
+    return subprocess.run([sys.executable, "-m", "interpreter", *args], cwd=cwd, env=env,
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def refused(proc: subprocess.CompletedProcess, code: int) -> str:
+    """The output of a command that refused its input cleanly with ``code``."""
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == code, out
+    assert "Traceback" not in out and "internal error" not in out, out
+    return out
+
+
+@pytest.fixture
+def game(tmp_path) -> Path:
+    """A copy of the tiny ruleset, with an empty scenarios folder."""
+    root = tmp_path / "game"
+    shutil.copytree(TINY, root)
+    (root / "scenarios").mkdir()
+    return root
+
+
+def scenario(game: Path, body: str) -> None:
+    (game / "scenarios" / "s.yaml").write_text(
+        "kind: scenarios\nscenarios:\n  - id: s\n" + body, encoding="utf-8")
+
+
+# ------------------------------------------------------- item 5: numbers in scenarios
+SCENARIO_NUMBERS = {
+    # name: (scenario body, line:col of the error, words of the message)
+    "seat count of 401 digits": (
+        f"    players: {BIG}\n    steps:\n      - expect: true\n",
+        "4:14", "Tiny is for 1–4 players, not 1000"),
+    "a million seats": (
+        "    players: 1000000\n    steps:\n      - expect: true\n",
+        "4:14", "Tiny is for 1–4 players, not 1000000"),
+    "seed of 401 digits": (
+        f"    players: 2\n    seed: {BIG}\n    steps:\n      - expect: true\n",
+        "5:11", "a seed is a whole number from"),
+    "agent seed in a superscript digit": (
+        "    players: 2\n    steps:\n      - advance: turn\n        agents: 'random:²'\n",
+        "7:17", "the seed of agent 'random' must be a whole number, not '²'"),
+    "agent seed in Arabic-Indic digits": (
+        "    players: 2\n    steps:\n      - advance: turn\n        agents: 'random:٣'\n",
+        "7:17", "(write it with the digits 0 to 9)"),
+    "agent seed of 5,000 digits": (
+        f"    players: 2\n    steps:\n      - advance: turn\n        agents: 'random:{HUGE}'\n",
+        "7:17", "(5,000 characters)"),
+    "agent seat of 5,000 digits": (
+        f"    players: 2\n    steps:\n      - advance: turn\n        agents:\n"
+        f"          ? '{HUGE}'\n          : random\n",
+        "9:13", "a seat must be a whole number"),
+    "position seat of 5,000 digits": (
+        f"    players: 2\n    position:\n      players:\n        ? '{HUGE}'\n"
+        "        : {stock: {gold: 1}}\n    steps:\n      - expect: true\n",
+        "8:11", "a seat must be a whole number"),
+    "position seat ending in a newline": (
+        "    players: 2\n    position:\n      players:\n        \"1\\n\": {stock: {gold: 1}}\n"
+        "    steps:\n      - expect: true\n",
+        "7:16", "a seat must be a whole number, not '1\\n'"),
+    "result seat of 5,000 digits": (
+        f"    players: 2\n    steps:\n      - advance: game\n      - result:\n"
+        f"          scores:\n            ? '{HUGE}'\n            : 3\n",
+        "10:15", "a seat must be a whole number"),
+    "turn of 401 digits": (
+        f"    players: 2\n    position:\n      turn: {BIG}\n    steps:\n      - expect: true\n",
+        "6:13", "seat 10000000000000000000000… (401 characters) does not exist"),
+}
+
+
+@pytest.mark.parametrize("name", list(SCENARIO_NUMBERS))
+def test_item5_numbers_in_a_scenario_file_are_positioned_errors(name, game):
+    body, place, words = SCENARIO_NUMBERS[name]
+    scenario(game, body)
+    for command in ("test", "validate"):
+        out = refused(rulebook(command, "game", cwd=game.parent), 1)
+        (message,) = [line for line in out.splitlines() if "error[RB204]" in line]
+        assert message.startswith(f"game/scenarios/s.yaml:{place}: error[RB204]"), out
+        assert words in message, (command, message)
+        assert HUGE not in message and BIG not in message  # quoted cut short, not in full
+
+
+def test_item5_a_scenario_with_too_many_seats_is_not_played(game):
+    """The seat count is refused before a game is set up for it (a million seats)."""
+    scenario(game, "    players: 1000000\n    steps:\n      - expect: true\n")
+    out = refused(rulebook("test", "game", cwd=game.parent), 1)
+    assert "0 passed, 1 failed" in out and "FAIL" not in out, out
+
+
+# ------------------------------------------------------- item 5: agent specs and seeds
+@pytest.mark.parametrize("spec, words", [
+    ("random:²", "'random:²' is not an agent spec"),
+    ("ismcts:depth=٣", "depth must be a whole number, not '٣' (write it with the digits 0 to 9)"),
+    ("ismcts:iterations=1_000", "iterations must be a whole number, not '1_000'"),
+    ("ismcts:seconds=1_0", "seconds must be a number, not '1_0'"),
+    ("ismcts:seconds=nan", "seconds must be a number, not 'nan'"),
+    ("ismcts:seconds=1e999", "seconds must be a finite number"),
+    (f"ismcts:iterations={HUGE}", "iterations must be a whole number, not '7777"),
+    (f"greedy:rollouts={BIG}", "rollouts must be a whole number"),
+])
+def test_item5_bad_numbers_in_an_agent_spec_are_usage_errors(spec, words, tmp_path):
+    out = refused(rulebook("play", str(TINY), "-p", "2", "--agents", spec, cwd=tmp_path), 2)
+    assert f"--agents: " in out and words in out, out
+    assert HUGE not in out and "players ·" not in out  # cut short; nothing was played
+
+
+@pytest.mark.parametrize("option", [("--seed", HUGE), ("--seed", "٣"), ("--players", "٢"),
+                                    ("--seed", "1_000"), ("--players", BIG)])
+def test_item5_numbers_on_the_command_line_are_ascii_and_bounded(option, tmp_path):
+    out = refused(rulebook("play", str(TINY), "--agents", "random", *option, cwd=tmp_path), 2)
+    assert f"Invalid value for '{option[0]}" in out, out
+    assert HUGE not in out and "players ·" not in out
+
+
+def _record(tmp_path: Path) -> dict:
+    proc = rulebook("play", str(TINY), "-p", "2", "--seed", "4", "--agents", "random",
+                    "--no-log", "--save", "rec.json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return json.loads((tmp_path / "rec.json").read_text(encoding="utf-8"))
+
+
+def test_item5_a_record_seed_of_5000_digits_is_placed(tmp_path):
+    text = json.dumps(_record(tmp_path), indent=1).replace('"seed": 4', f'"seed": {HUGE}')
+    (tmp_path / "bad.json").write_text(text, encoding="utf-8")
+    line = text[:text.index(HUGE)].count("\n") + 1
+    for args in (["replay", "bad.json", "--ruleset", str(TINY)],
+                 ["play", str(TINY), "--resume", "bad.json"]):
+        out = refused(rulebook(*args, cwd=tmp_path), 1)
+        assert f"bad.json:{line}:10: error: not a valid record" in out, out
+        assert "thousands of digits" in out and "set_int_max_str_digits" not in out, out
+
+
+# --------------------------------------------------- item 5: names longer than allowed
+@pytest.mark.parametrize("args", [
+    ["validate", LONG], ["validate", "RULES", "--mod", LONG], ["cards", LONG],
+    ["cards", "RULES", "--mod", LONG], ["compile", LONG], ["compile", "RULES", "--out", LONG],
+    ["test", LONG], ["test", "RULES", "--mod", LONG], ["play", LONG],
+    ["play", "RULES", "--save", LONG, "--agents", "random"], ["play", "RULES", "--resume", LONG],
+    ["play", "RULES", "--mod", LONG], ["replay", LONG], ["replay", "rec.json", "--ruleset", LONG],
+    ["schema", "--out", LONG], ["docs", "--out", LONG],
+    ["simulate", LONG], ["simulate", "RULES", "--mod", LONG],
+    ["validate", ("d" * 200 + "/") * 30 + "f.yaml"],
+], ids=lambda args: " ".join(a if len(a) < 20 else "LONG" for a in args))
+def test_item5_a_name_longer_than_the_system_allows_is_a_usage_error(args, tmp_path):
+    (tmp_path / "rec.json").write_text("{}", encoding="utf-8")
+    args = [str(TINY) if a == "RULES" else a for a in args]
+    out = refused(rulebook(*args, cwd=tmp_path), 2)
+    assert "the name is longer than this system allows" in out, out
+    assert "… (" in out and LONG not in out  # the name quoted cut short
+
+
+@pytest.mark.parametrize("include", [LONG, f"sub/{LONG}", f"sub/{'d' * 300}/cards.yaml"])
+def test_item5_an_include_longer_than_the_system_allows_is_placed(include, game):
+    (game / "sub").mkdir()
+    manifest = game / "ruleset.yaml"
+    text = manifest.read_text(encoding="utf-8").replace(
+        "include: [components.yaml, flow.yaml, cards.yaml]",
+        f"include: [components.yaml, flow.yaml, cards.yaml, '{include}']")
+    manifest.write_text(text, encoding="utf-8")
+    line = text[:text.index(include)].count("\n") + 1
+    out = refused(rulebook("validate", "game", cwd=game.parent), 1)
+    assert f"game/ruleset.yaml:{line}:51: error[RB403]: included file" in out, out
+    assert "the name is longer than this system allows" in out, out
+    assert include not in out.splitlines()[0]  # the message quotes it cut short
+
+
+def test_item5_a_record_naming_a_mod_longer_than_the_system_allows_is_placed(tmp_path):
+    record = _record(tmp_path)
+    record["mods"] = [LONG]
+    text = json.dumps(record, indent=1)
+    (tmp_path / "bad.json").write_text(text, encoding="utf-8")
+    line = text[:text.index('"mods"')].count("\n") + 1
+    out = refused(rulebook("play", str(TINY), "--resume", "bad.json", cwd=tmp_path), 1)
+    assert f"bad.json:{line}:" in out and "the name is longer than this system allows" in out
+
+
+# --------------------------------------------------------------- item 5: named pipes
+@FIFOS
+@pytest.mark.parametrize("args", [["replay", "pipe.json", "--ruleset", "RULES"],
+                                  ["play", "RULES", "--resume", "pipe.json"]])
+def test_item5_a_named_pipe_given_as_a_record_is_refused_without_waiting(args, tmp_path):
+    os.mkfifo(tmp_path / "pipe.json")
+    args = [str(TINY) if a == "RULES" else a for a in args]
+    out = refused(rulebook(*args, cwd=tmp_path, timeout=30), 1)
+    assert "pipe.json:1:1: error: cannot read the record: this is neither a regular file " \
+           "nor a folder (a pipe or a device?)" in out, out
+
+
+@FIFOS
+@pytest.mark.parametrize("command", ["validate", "test", "play"])
+def test_item5_a_named_pipe_given_as_a_mod_is_refused_without_waiting(command, tmp_path):
+    os.mkfifo(tmp_path / "mod.yaml")
+    out = refused(rulebook(command, str(TINY), "--mod", "mod.yaml", cwd=tmp_path,
+                           timeout=30), 2)
+    assert "mod file 'mod.yaml': this is neither a regular file nor a folder" in out, out
+
+
+@FIFOS
+def test_item5_a_named_pipe_among_the_scenario_files_is_refused_without_waiting(game):
+    os.mkfifo(game / "scenarios" / "pipe.yaml")
+    for command in ("validate", "test"):
+        out = refused(rulebook(command, "game", cwd=game.parent, timeout=30), 1)
+        assert "game/scenarios/pipe.yaml:1:1: error[RB100]: cannot read file: this is " \
+               "neither a regular file nor a folder" in out, (command, out)
+
+
+@FIFOS
+def test_item5_a_named_pipe_included_by_a_ruleset_is_refused_without_waiting(game):
+    (game / "cards.yaml").unlink()
+    os.mkfifo(game / "cards.yaml")
+    out = refused(rulebook("validate", "game", cwd=game.parent, timeout=30), 1)
+    assert "error[RB403]: included file 'cards.yaml' is not read: this is neither a regular " \
+           "file nor a folder" in out, out
+
+
+# ------------------------------------------------- item 5: a record's agent budgets
+@pytest.mark.parametrize("agents, seat, words", [
+    (["random", "ismcts:seconds=3600"], 2, "whose seconds is 3600, more than a record may "
+                                          "ask for (at most 5)"),
+    (["ismcts:iterations=1000000", "random"], 1, "whose iterations is 1,000,000"),
+    (["random", "greedy:rollouts=1000"], 2, "whose rollouts is 1,000"),
+])
+def test_item5_resume_refuses_an_agent_budget_the_record_asks_for(agents, seat, words,
+                                                                  tmp_path):
+    record = _record(tmp_path)
+    record.update(agents=agents, final_hash=None, scores=None)
+    text = json.dumps(record, indent=1)
+    (tmp_path / "bad.json").write_text(text, encoding="utf-8")
+    line = text[:text.index(f'"{agents[seat - 1]}"')].count("\n") + 1
+    out = refused(rulebook("play", str(TINY), "--resume", "bad.json", cwd=tmp_path), 2)
+    assert f"bad.json:{line}:3: seat {seat} of the record was played by" in out, out
+    assert words in out and "say who plays each seat with --agents" in out, out
+    # the same agent with its usual budget is offered, and giving --agents plays on
+    kinds = list(agents)
+    kinds[seat - 1] = kinds[seat - 1].split(":")[0]
+    assert f"--agents {','.join(kinds)}" in out, out
+    proc = rulebook("play", str(TINY), "--resume", "bad.json", "--agents", "random",
+                    "--no-log", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_item5_a_budget_within_what_a_record_may_ask_is_seated_again(tmp_path):
+    record = _record(tmp_path)
+    record.update(agents=["random", "ismcts:iterations=20"], final_hash=None, scores=None)
+    (tmp_path / "ok.json").write_text(json.dumps(record), encoding="utf-8")
+    proc = rulebook("play", str(TINY), "--resume", "ok.json", "--no-log", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "agents random, ismcts:iterations=20" in proc.stdout
+
+
+def test_item5_the_resume_command_names_a_budget_a_record_cannot_ask_for(tmp_path):
+    """A game saved with a large budget says how to resume it with that budget."""
+    proc = rulebook("play", str(TINY), "-p", "2", "--seed", "2", "--agents",
+                    "human,greedy:rollouts=20", "--save", "g.json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr  # the input ended at once
+    assert "resume with: rulebook play" in proc.stdout, proc.stdout
+    hint = proc.stdout.split("resume with: ", 1)[1].splitlines()[0]
+    assert hint.endswith("--resume g.json --agents human,greedy:rollouts=20"), hint
