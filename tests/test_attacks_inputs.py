@@ -293,3 +293,18 @@ def test_item5_the_resume_command_names_a_budget_a_record_cannot_ask_for(tmp_pat
     assert "resume with: rulebook play" in proc.stdout, proc.stdout
     hint = proc.stdout.split("resume with: ", 1)[1].splitlines()[0]
     assert hint.endswith("--resume g.json --agents human,greedy:rollouts=20"), hint
+
+
+@pytest.mark.parametrize("answer", ["²", "٣", HUGE])
+def test_item5_a_persons_answer_in_other_digits_is_refused_and_the_game_kept(answer, tmp_path):
+    """A person (or a script on standard input) answering a prompt with '²' or '٣'."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-m", "interpreter", "play", str(TINY), "-p", "2",
+                           "--seed", "1", "--agents", "human,random", "--save", "g.json"],
+                          cwd=tmp_path, env=env, input=answer + "\n", capture_output=True,
+                          text=True, timeout=60)
+    out = refused(proc, 1)
+    assert "<stdin>:1:1: error: line 1 of the answers" in out, out
+    assert ("write the number with the digits 0 to 9" if answer != HUGE
+            else "choose a number from 1 to 4") in out, out
+    assert HUGE not in out and (tmp_path / "g.json").is_file()
