@@ -24,7 +24,7 @@ from . import report
 from .errors import Diagnostic, Diagnostics, RulebookError, suggest
 from .paths import RULESET_FILE, find_ruleset, shipped_rulesets
 from .numtext import clipped
-from .safe_text import visible
+from .safe_text import json_text, visible
 from .span import SealedSpan
 from .tree import is_inside, tree_of
 from .yamlload import load_yaml
@@ -413,7 +413,7 @@ def schema(kind, out_dir):
         name = KINDS.get(kind, f"{kind}.schema.json")
         if name not in files:
             raise UsageProblem(f"unknown schema '{kind}'; one of: {', '.join(KINDS)}, common")
-        click.echo(json.dumps(files[name], indent=2, ensure_ascii=False))
+        click.echo(json_text(files[name], indent=2))
         return
     for name in files:
         click.echo(str(schema_dir() / name))
@@ -462,8 +462,8 @@ def cards(ruleset, card_ids, mods, fmt):
     if fmt == "json":
         for e in entries:
             e.pop("lines")
-        click.echo(json.dumps({"ruleset": rs.id, "cards": entries}, indent=2,
-                              ensure_ascii=False))
+        # rule-file text: written as JSON escapes where a terminal would act on it
+        click.echo(json_text({"ruleset": rs.id, "cards": entries}, indent=2))
         return
     if fmt == "markdown":
         click.echo(f"# {_md(rs.name)}: cards\n")
@@ -544,8 +544,7 @@ def list_cmd(fmt):
                      "variants": [{"id": vid, "name": entry.get("name") or vid}
                                   for vid, entry in rs.sections["variants"].items()]})
     if fmt == "json":
-        click.echo(json.dumps({"rulesets": rows, "broken": broken}, indent=2,
-                              ensure_ascii=False))
+        click.echo(json_text({"rulesets": rows, "broken": broken}, indent=2))
     else:
         from rich.console import Console
         from rich.table import Table
@@ -555,7 +554,8 @@ def list_cmd(fmt):
                              no_wrap=col != "variants")
         for row in rows:
             low, high = row["players"]["min"], row["players"]["max"]
-            table.add_row(row["ruleset"], row["name"], f"{low}–{high}" if low != high else str(low),
+            table.add_row(row["ruleset"], visible(row["name"]),
+                          f"{low}–{high}" if low != high else str(low),
                           ", ".join(v["id"] for v in row["variants"]) or "-")
         console = Console(highlight=False, emoji=False)
         console.print(table, markup=False)

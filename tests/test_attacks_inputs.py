@@ -308,3 +308,72 @@ def test_item5_a_persons_answer_in_other_digits_is_refused_and_the_game_kept(ans
     assert ("write the number with the digits 0 to 9" if answer != HUGE
             else "choose a number from 1 to 4") in out, out
     assert HUGE not in out and (tmp_path / "g.json").is_file()
+
+
+# -------------------------------------------------------------- item 11: JSON output
+# C1 controls (U+009B is a one-byte CSI, U+0085 a next-line), DEL, direction marks,
+# embeddings, overrides and isolates, a line separator and an Arabic letter mark
+TERMINAL_ACTS_ON = "\x9b2J\x85\x7f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069" \
+                   "\u200e\u200f\u061c\u2028\u2029\x1b[31m"
+
+
+def _no_raw(out: str) -> None:
+    for ch in TERMINAL_ACTS_ON:
+        if ch not in "[23Jm1":
+            assert ch not in out, (repr(ch), repr(out[:400]))
+
+
+def test_item11_json_text_escapes_what_a_terminal_acts_on_and_means_the_same():
+    from interpreter.safe_text import json_text
+    value = {"name": "Comet " + TERMINAL_ACTS_ON + " é ß 火", f"k{TERMINAL_ACTS_ON}": [1, "\t\n"]}
+    text = json_text(value, indent=2)
+    _no_raw(text)
+    assert json.loads(text) == value
+    assert "é ß 火" in text and "\\u009b2J" in text and "\\u202e" in text
+
+
+def _hostile_card(tmp_path: Path) -> Path:
+    game = tmp_path / "game"
+    shutil.copytree(TINY, game)
+    cards = game / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace(
+        "    name: Coupon\n", f"    name: {json.dumps(TERMINAL_ACTS_ON)}\n", 1), encoding="utf-8")
+    return game
+
+
+def test_item11_cards_as_json_escape_controls_and_direction_marks(tmp_path):
+    game = _hostile_card(tmp_path)
+    proc = rulebook("cards", "game", "coupon", "--format", "json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    _no_raw(proc.stdout)
+    (card,) = json.loads(proc.stdout)["cards"]
+    assert card["name"] == TERMINAL_ACTS_ON  # the same text, only written with escapes
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif"])
+def test_item11_validate_documents_escape_controls_and_direction_marks(fmt, tmp_path):
+    """A rule file whose very name holds them: diagnostics name their file as it is."""
+    game = tmp_path / "game"
+    shutil.copytree(TINY, game)
+    manifest = game / "ruleset.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(
+        "cards.yaml]", "cards.yaml, 'extra/*.yaml']"), encoding="utf-8")
+    (game / "extra").mkdir()
+    name = f"evil{TERMINAL_ACTS_ON}.yaml"
+    (game / "extra" / name).write_text("kind: cards\ncards: 7\n", encoding="utf-8")
+    proc = rulebook("validate", "game", "--format", fmt, cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    _no_raw(proc.stdout)
+    document = json.loads(proc.stdout)
+    shown = json.dumps(document, ensure_ascii=False)
+    assert name in shown or name.replace(" ", "%20") in shown or "evil" in shown, proc.stdout
+    if fmt == "json":
+        (diag,) = document["diagnostics"]
+        assert diag["file"] == f"game/extra/{name}"  # the same name, only written escaped
+
+
+def test_item11_a_usage_error_document_escapes_a_hostile_file_name(tmp_path):
+    proc = rulebook("validate", f"no{TERMINAL_ACTS_ON}.yaml", "--format", "json", cwd=tmp_path)
+    assert proc.returncode == 2
+    _no_raw(proc.stdout)
+    assert TERMINAL_ACTS_ON in json.loads(proc.stdout)["error"]["message"]
