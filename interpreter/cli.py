@@ -122,15 +122,8 @@ def _ruleset_of(path: Path) -> Path | None:
 
 def _top_level_value(path: Path, key: str) -> str | None:
     """A top-level ``key: value`` of a YAML file, read cheaply before loading it."""
-    from .userfiles import Unreadable, read_regular
-    try:
-        head = read_regular(path, 65536)[:65536].decode("utf-8", errors="replace")
-    except Unreadable:
-        return None
-    for line in head.splitlines():
-        if line.startswith(f"{key}:"):
-            return line.split(":", 1)[1].split("#", 1)[0].strip().strip("'\"")
-    return None
+    from .walk import top_level_value
+    return top_level_value(path, key)
 
 
 def _kind_of(path: Path) -> str | None:
@@ -150,6 +143,7 @@ def _plan(paths: tuple[str, ...],
     """Which rulesets to load, each with the mods to layer on it."""
     plan: dict[str | _Problem, list[str]] = {}
     order: list[str | _Problem] = []
+    paths = _expand_folders(paths or (".",))  # no PATH: the current folder, as ruff does
     named = _named_rulesets(paths)
 
     def add(target: str | _Problem, mod_list: list[str]):
@@ -160,12 +154,6 @@ def _plan(paths: tuple[str, ...],
             if m not in plan[target]:
                 plan[target].append(m)
 
-    if not paths:
-        for name in shipped_rulesets():
-            add(str(find_ruleset(name)), list(mods))
-        if not order:
-            raise UsageProblem("no rulesets found; give a PATH")
-        return [(t, plan[t]) for t in order]
     for raw in paths:
         p = Path(raw)
         if _links_out(p):
@@ -194,13 +182,51 @@ def _plan(paths: tuple[str, ...],
         if manifest is None:
             if not p.exists():
                 raise _no_such_ruleset(raw)
-            add(f"missing:{raw}" if p.is_dir() else f"special:{raw}", [])
+            add(f"special:{raw}", [])  # (a folder was walked: it is not here)
             continue
         add(str(manifest), list(mods))
     return [(t, plan[t]) for t in order]
 
 
-def _named_rulesets(paths: tuple[str, ...]) -> dict[str, str]:
+class _OneLine(click.ClickException):
+    """A usage error said in one line (no usage text above it), exit 2."""
+
+    exit_code = 2
+
+
+def _expand_folders(paths) -> list[str]:
+    """The PATHs with each folder replaced by the rulesets and mods found in it and below.
+
+    A folder with none below it that lies inside a ruleset (its ``cards/``)
+    stands for that ruleset, as a file there does. Any other folder with
+    nothing to check is a usage error: a linter that checks nothing must not
+    look like one that found nothing wrong.
+    """
+    from .walk import TooLarge, rule_files_below
+    out: list[str] = []
+    for raw in paths:
+        if not os.path.isdir(raw):
+            out.append(raw)
+            continue
+        try:
+            found = rule_files_below(raw)
+        except TooLarge as exc:
+            raise _OneLine(exc.message) from None
+        if not found:  # a folder of a ruleset (its cards/, say) belongs to that ruleset
+            enclosing = _ruleset_of(Path(raw) / RULESET_FILE)
+            if enclosing is not None:
+                out.append(os.path.relpath(enclosing) if not os.path.isabs(raw)
+                           else str(enclosing))
+                continue
+            where = "the current folder" if os.path.abspath(raw) == os.getcwd() else f"'{raw}'"
+            raise _OneLine(f"nothing to check in {where}: no {RULESET_FILE} and no mod "
+                               "(a YAML file of kind: mod) in it or below, outside hidden "
+                               "folders")
+        out.extend(path for path, _ in found)
+    return out
+
+
+def _named_rulesets(paths) -> dict[str, str]:
     """Ruleset id → manifest, for each ruleset given as a directory or a manifest."""
     out: dict[str, str] = {}
     for raw in paths:
@@ -296,9 +322,11 @@ def cli(no_cache):
 def validate(paths, mods, fmt, quiet):
     """Check rulesets (and mods) without playing.
 
-    PATH is a ruleset directory, its ruleset.yaml, a shipped ruleset name, any
-    rule file (its ruleset is checked), or a mod file (checked against its
-    target). With no PATH, every shipped ruleset is checked.
+    PATH is a folder (every ruleset.yaml and mod in it or below, hidden and
+    environment folders skipped), a ruleset's ruleset.yaml, a shipped ruleset
+    name, any rule file (its ruleset is checked), or a mod file (checked
+    against its target). With no PATH, the current folder is checked; a folder
+    with nothing to check is an error.
     """
     _check_mod_files(mods)
     plan = _plan(paths, mods)
@@ -319,10 +347,9 @@ def validate(paths, mods, fmt, quiet):
         summary = None
         if isinstance(target, _Problem):
             diags, name = list(target.diagnostics), target.name
-        elif target.startswith(("orphan:", "missing:", "special:")):
+        elif target.startswith(("orphan:", "special:")):
             kind, raw = target.split(":", 1)
             msg = {"orphan": f"this file is not inside a ruleset (no {RULESET_FILE} above it)",
-                   "missing": f"no {RULESET_FILE} in this directory",
                    "special": "this is neither a regular file nor a directory (a pipe or a "
                               "device?), so it is not read"}[kind]
             # the message is about where the file is, so its text is not quoted

@@ -377,3 +377,85 @@ def test_item11_a_usage_error_document_escapes_a_hostile_file_name(tmp_path):
     assert proc.returncode == 2
     _no_raw(proc.stdout)
     assert TERMINAL_ACTS_ON in json.loads(proc.stdout)["error"]["message"]
+
+
+# ------------------------------------------- item 12: validate with no path, or a folder
+def _broken(folder: Path) -> Path:
+    """A copy of the tiny ruleset with an unknown resource in a card, at cards.yaml:29:45."""
+    shutil.copytree(TINY, folder)
+    with open(folder / "cards.yaml", "a", encoding="utf-8") as fh:
+        fh.write("  - {id: zz, name: Z, cost: 1, play: gain 2 goold}\n")
+    return folder
+
+
+def test_item12_validate_with_no_path_checks_the_current_folder_and_fails_on_a_broken_ruleset(
+        tmp_path):
+    _broken(tmp_path / "games" / "mine")
+    for cwd, shown in [(tmp_path, "games/mine/cards.yaml"), (tmp_path / "games", "mine/cards.yaml"),
+                       (tmp_path / "games" / "mine", "cards.yaml")]:
+        for args in (["validate"], ["validate", "."]):
+            out = refused(rulebook(*args, "-q", cwd=cwd), 1)
+            assert f"{shown}:29:45: error[RB301]: unknown resource 'goold'" in out, (cwd, out)
+
+
+def test_item12_a_folder_inside_a_ruleset_checks_that_ruleset(tmp_path):
+    game = _broken(tmp_path / "mine")
+    (game / "scenarios").mkdir()
+    out = refused(rulebook("validate", "-q", cwd=game / "scenarios"), 1)
+    assert "cards.yaml:29:45: error[RB301]" in out, out
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_item12_a_folder_with_nothing_to_check_is_a_one_line_usage_error(fmt, tmp_path):
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "ci.yaml").write_text("name: checks\non: [push]\n", encoding="utf-8")
+    _broken(tmp_path / ".hidden" / "game")  # hidden folders are not looked in
+    proc = rulebook("validate", "--format", fmt, cwd=tmp_path)
+    out = refused(proc, 2)
+    if fmt == "text":
+        assert proc.stdout == "" and len(proc.stderr.strip().splitlines()) == 1, out
+        assert proc.stderr.startswith("Error: nothing to check in the current folder"), out
+    else:
+        assert "nothing to check" in json.loads(proc.stdout)["error"]["message"]
+    out = refused(rulebook("validate", "notes", cwd=tmp_path), 2)
+    assert "nothing to check in 'notes'" in out
+
+
+def test_item12_the_walk_skips_hidden_and_environment_folders(tmp_path):
+    shutil.copytree(TINY, tmp_path / "games" / "good")
+    for skipped in [".git/x", ".venv/lib/x", "node_modules/pkg", "venv/x", "__pycache__/x",
+                    "build/x", "dist/x", "any_env_name/lib/x"]:
+        _broken(tmp_path / skipped / "game")
+    (tmp_path / "any_env_name" / "pyvenv.cfg").write_text("home = /usr\n", encoding="utf-8")
+    proc = rulebook("validate", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "tiny" in proc.stdout and "ok" in proc.stdout
+
+
+def test_item12_the_walk_checks_mods_against_their_ruleset(tmp_path):
+    shutil.copytree(TINY, tmp_path / "game")
+    (tmp_path / "game" / "mods").mkdir()
+    (tmp_path / "game" / "mods" / "typo.yaml").write_text(
+        "kind: mod\nid: typo\ntarget: tiny\nchanges:\n  - {op: remove, in: cards, id: cupon}\n",
+        encoding="utf-8")
+    (tmp_path / "loose.yaml").write_text(
+        "kind: mod\nid: lost\ntarget: tiny_game\nchanges: []\n", encoding="utf-8")
+    out = refused(rulebook("validate", "-q", cwd=tmp_path), 1)
+    assert "game/mods/typo.yaml:5:33: error[RB500]: no entry 'cupon' in cards" in out, out
+    assert "loose.yaml:3:9: error[RB500]: this mod targets 'tiny_game'" in out, out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="symbolic links")
+def test_item12_the_walk_does_not_follow_links_out_of_the_folder(tmp_path):
+    outside = tmp_path / "outside"
+    _broken(outside / "game")
+    (outside / "secret.yaml").write_text("kind: mod\nid: s\ntarget: SECRET-7f3a\nchanges: []\n",
+                                         encoding="utf-8")
+    repo = tmp_path / "repo"
+    shutil.copytree(TINY, repo / "game")
+    (repo / "linked_game").symlink_to(outside / "game")
+    (repo / "linked_mod.yaml").symlink_to(outside / "secret.yaml")
+    (repo / "game" / "loop").symlink_to(repo)  # a link back up: walked once
+    proc = rulebook("validate", cwd=repo)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "SECRET" not in proc.stdout + proc.stderr and "goold" not in proc.stdout
