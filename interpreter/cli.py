@@ -758,6 +758,7 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
     from .engine.render import score_table
     from .engine.saves import SaveProblem, prepare
     from .engine.session import GameError, build_game, make_record, place_in_record, run
+    from .engine.stopping import StopSignals, shield
     from .engine.transcript import ScriptAnswerRefused, ScriptReader
     console = Console(highlight=False, emoji=False)
     prefix = rec = None
@@ -803,12 +804,13 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
                   f"agents {', '.join(kinds)}")
 
     def stop(why: str, code: int):
+        shield()  # nothing cuts the save short (a closed terminal sends SIGHUP twice)
         _save_unfinished(make_record(game, rs, kinds, None, list(mods)), save_to,
                          f"{rs.id}-{seed}", ruleset, why, console)
         sys.exit(code)
 
     try:
-        with _hangup_as_interrupt(human):
+        with StopSignals():  # Ctrl-C, a closed terminal, a polite kill: saved (below)
             while True:
                 try:
                     result = run(game)
@@ -847,6 +849,7 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
     if result.solo_won is not None:
         console.print("You win!" if result.solo_won else "You lose: the goal was not reached.")
     if save_to:
+        shield()
         _save_finished(make_record(game, rs, kinds, result, list(mods)), save_to,
                        f"{rs.id}-{seed}", console)
     console.print(f"{result.decisions} decisions · final state #{result.final_hash[:12]}")
@@ -916,6 +919,17 @@ def _save_unfinished(rec, save_to, stem, ruleset, why, console) -> None:
         click.echo(f"{why}; saved after {n} decision{'' if n == 1 else 's'} to {path}")
         click.echo(f"resume with: {_resume_hint(ruleset, path, rec.agents)}")
     except OSError:  # the terminal is gone (a hang-up); the game is saved all the same
+        _terminal_gone()
+
+
+def _terminal_gone() -> None:
+    """Point the standard streams at nowhere, so exiting does not fail on a closed terminal."""
+    try:
+        sink = os.open(os.devnull, os.O_WRONLY)
+        for fd in (1, 2):
+            os.dup2(sink, fd)
+        os.close(sink)
+    except OSError:
         pass
 
 
@@ -951,37 +965,6 @@ def _saving_input(inner):
             raise _SaveNow()
         return raw
     return read
-
-
-class _hangup_as_interrupt:
-    """While a person plays, a closed terminal or a polite kill is handled like Ctrl-C."""
-
-    def __init__(self, active: bool):
-        self.active = active
-        self.old: dict = {}
-
-    def __enter__(self):
-        import signal
-        if not self.active:
-            return self
-        for name in ("SIGHUP", "SIGTERM"):
-            sig = getattr(signal, name, None)
-            if sig is not None:
-                try:
-                    self.old[sig] = signal.signal(sig, self._raise)
-                except (ValueError, OSError):  # not the main thread
-                    pass
-        return self
-
-    @staticmethod
-    def _raise(signum, frame):
-        raise KeyboardInterrupt
-
-    def __exit__(self, *exc):
-        import signal
-        for sig, handler in self.old.items():
-            signal.signal(sig, handler)
-        return False
 
 
 @cli.command()

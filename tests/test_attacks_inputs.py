@@ -459,3 +459,80 @@ def test_item12_the_walk_does_not_follow_links_out_of_the_folder(tmp_path):
     proc = rulebook("validate", cwd=repo)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "SECRET" not in proc.stdout + proc.stderr and "goold" not in proc.stdout
+
+
+# ------------------------------------------------ item 12: closing the terminal saves
+def _play_on_a_terminal(tmp_path: Path):
+    """``rulebook play`` with a pseudo-terminal as its controlling terminal, at its 2nd prompt.
+
+    Returns the process and the terminal's master side; closing the master is
+    closing the terminal window: the kernel hangs the game up (SIGHUP).
+    """
+    import fcntl
+    import pty
+    import select
+    import termios
+    import time
+    master, slave = pty.openpty()
+
+    def own_terminal():  # in the child, after setsid: this terminal becomes its own
+        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+        for name in ("SIGINT", "SIGHUP", "SIGTERM"):  # as a person's terminal gives them
+            import signal
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter", "play", str(TINY), "-p", "2",
+                             "--seed", "5", "--agents", "human,greedy"], cwd=tmp_path, env=env,
+                            stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
+                            preexec_fn=own_terminal)
+    os.close(slave)
+    seen, prompts, end = b"", 0, time.monotonic() + 120
+    while prompts < 2:
+        assert time.monotonic() < end and proc.poll() is None, seen.decode(errors="replace")
+        if select.select([master], [], [], 1)[0]:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            seen += chunk
+            if seen.rstrip().endswith(b">"):
+                prompts += 1
+                seen = b""
+                if prompts == 1:
+                    os.write(master, b"1\n")
+    return proc, master
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals and signals")
+@pytest.mark.parametrize("how", ["close the terminal", "close it, and the shell hangs up too"])
+def test_item12_closing_the_terminal_saves_the_game_and_it_resumes(how, tmp_path):
+    import signal
+    import time
+    proc, master = _play_on_a_terminal(tmp_path)
+    try:
+        os.close(master)  # the window is closed: the kernel sends SIGHUP
+        if how != "close the terminal":
+            # the shell, hung up too, sends its jobs SIGHUP again, while the game saves
+            for _ in range(300):
+                try:
+                    os.kill(proc.pid, signal.SIGHUP)
+                except ProcessLookupError:
+                    break
+                time.sleep(0.002)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    saved = tmp_path / "tiny-5.record.json"
+    assert saved.is_file(), sorted(p.name for p in tmp_path.iterdir())
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+    from interpreter.engine.record import Record
+    record = Record.load(saved)
+    assert len(record.decisions) >= 1 and record.final_hash is None
+    # and it carries on: the recorded answers are played again, then the script's
+    proc = subprocess.run([sys.executable, "-m", "interpreter", "play", str(TINY), "--resume",
+                           saved.name], cwd=tmp_path, input="1\n" * 200, capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "decisions · final state #" in proc.stdout, proc.stdout
