@@ -295,6 +295,13 @@ def _check_mod_files(mods) -> None:
 def _no_such_ruleset(raw: str) -> UsageProblem:
     """The one usage error every command gives for a ruleset it cannot find."""
     from .errors import suggest
+    from .userfiles import kind_problem
+    try:  # there, but a pipe or a device: said so, never opened
+        problem = kind_problem(os.stat(raw).st_mode)
+    except (OSError, ValueError):
+        problem = None
+    if problem and not os.path.isdir(raw):
+        return UsageProblem(f"'{clipped(raw)}': {problem}")
     known = shipped_rulesets()
     hint = suggest(Path(raw).name, known)
     return UsageProblem(f"'{raw}' is neither a file, a directory nor a shipped ruleset "
@@ -669,6 +676,9 @@ def _internal_error(exc: BaseException, doc: str | None):
 def _load(ruleset: str, mods: tuple[str, ...]):
     if find_ruleset(ruleset) is None:
         if Path(ruleset).is_dir():
+            manifest = Path(ruleset) / RULESET_FILE
+            if os.path.lexists(manifest):  # there, but not a regular file (a pipe?)
+                raise _no_such_ruleset(str(manifest))
             raise UsageProblem(f"'{ruleset}' is a directory with no {RULESET_FILE}")
         raise _no_such_ruleset(ruleset)
     _check_mod_files(mods)

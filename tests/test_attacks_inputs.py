@@ -250,6 +250,17 @@ def test_item5_a_named_pipe_included_by_a_ruleset_is_refused_without_waiting(gam
            "file nor a folder" in out, out
 
 
+@FIFOS
+@pytest.mark.parametrize("args, code", [(["validate", "game"], 1), (["play", "game"], 2),
+                                        (["test", "game"], 2), (["cards", "game"], 2),
+                                        (["play", "game/ruleset.yaml"], 2)])
+def test_item5_a_named_pipe_as_a_ruleset_manifest_is_refused_without_waiting(args, code, game):
+    (game / "ruleset.yaml").unlink()
+    os.mkfifo(game / "ruleset.yaml")
+    out = refused(rulebook(*args, cwd=game.parent, timeout=30), code)
+    assert "game/ruleset.yaml" in out and "neither a regular file nor a" in out, out
+
+
 # ------------------------------------------------- item 5: a record's agent budgets
 @pytest.mark.parametrize("agents, seat, words", [
     (["random", "ismcts:seconds=3600"], 2, "whose seconds is 3600, more than a record may "
