@@ -547,3 +547,58 @@ def test_item12_closing_the_terminal_saves_the_game_and_it_resumes(how, tmp_path
                           text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "decisions · final state #" in proc.stdout, proc.stdout
+
+
+# ------------------------------------------- item 5: scenario files, fuzzed in-process
+def _hostile_scenarios():
+    from hypothesis import strategies as st
+    numbers = st.one_of(st.integers(-3, 6), st.integers(-(10 ** 30), 10 ** 30),
+                        st.sampled_from([10 ** 400, 2 ** 63, -(2 ** 63), 10 ** 6]))
+    digits = st.one_of(numbers.map(str), st.sampled_from(
+        ["²", "٣", "1_0", " 1", "1\n", "", "+1", "-0", "٣٣", "७", "1e3", HUGE, "0x1"]))
+    seat_map = st.dictionaries(digits, st.just({"stock": {"gold": 1}}), max_size=3)
+    step = st.one_of(
+        st.fixed_dictionaries({"expect": st.just(True), "as": numbers}),
+        st.fixed_dictionaries({"advance": st.sampled_from(["turn", "round", "game"]),
+                               "agents": st.one_of(
+                                   st.sampled_from(["random", "greedy", "passive"]),
+                                   digits.map(lambda d: f"random:{d}"),
+                                   st.dictionaries(digits, st.sampled_from(
+                                       ["random", "passive", "random:²"]), max_size=3))}),
+        st.fixed_dictionaries({"result": st.fixed_dictionaries(
+            {"scores": st.dictionaries(digits, numbers, max_size=2),
+             "winners": st.lists(numbers, max_size=2)})}),
+        st.fixed_dictionaries({"action": st.just("earn"), "decider": numbers}))
+    position = st.fixed_dictionaries({}, optional={
+        "turn": numbers, "players": seat_map, "passed": st.lists(numbers, max_size=2),
+        "turn_order": st.lists(numbers, max_size=3)})
+    return st.fixed_dictionaries(
+        {"id": st.just("s"), "players": st.one_of(st.integers(1, 4), numbers),
+         "steps": st.lists(step, min_size=1, max_size=3)},
+        optional={"seed": numbers, "position": position})
+
+
+def test_item5_no_scenario_file_of_hostile_numbers_raises(tmp_path_factory):
+    """Any such scenario file loads to positioned errors or runs; nothing raises or hangs."""
+    import yaml
+    from hypothesis import HealthCheck, given, settings
+
+    from interpreter import load_ruleset
+    from interpreter.engine.scenario import load_scenarios, run_scenario
+    from interpreter.errors import Diagnostics
+    rs = load_ruleset(str(TINY))
+    folder = tmp_path_factory.mktemp("fuzz")
+
+    @settings(max_examples=150, deadline=None,
+              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(_hostile_scenarios())
+    def check(scenario):
+        path = folder / "s.yaml"
+        path.write_text(yaml.safe_dump({"kind": "scenarios", "scenarios": [scenario]},
+                                       allow_unicode=True, width=10 ** 6), encoding="utf-8")
+        diags = Diagnostics()
+        for sc in load_scenarios(rs, path, diags):
+            run_scenario(rs, sc)  # passes or fails with a message; never raises
+        for d in diags:
+            assert d.span is not None and d.span.line >= 1, d.headline()
+    check()
