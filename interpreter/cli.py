@@ -84,7 +84,7 @@ class _Whole(click.IntRange):
         if isinstance(value, str):
             from .numtext import NumberProblem, whole
             try:
-                value = whole(value.strip(), f"'{clipped(value)}'")
+                value = whole(value.strip())
             except NumberProblem:
                 self.fail(f"'{clipped(value)}' is not a whole number written with the digits "
                           "0 to 9", param, ctx)
@@ -220,8 +220,7 @@ def _expand_folders(paths) -> list[str]:
                 continue
             where = "the current folder" if os.path.abspath(raw) == os.getcwd() else f"'{raw}'"
             raise _OneLine(f"nothing to check in {where}: no {RULESET_FILE} and no mod "
-                               "(a YAML file of kind: mod) in it or below, outside hidden "
-                               "folders")
+                           "(a YAML file of kind: mod) in it or below, outside hidden folders")
         out.extend(path for path, _ in found)
     return out
 
