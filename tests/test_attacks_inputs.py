@@ -287,6 +287,19 @@ def test_item5_resume_refuses_an_agent_budget_the_record_asks_for(agents, seat, 
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def test_item5_a_record_budget_past_any_agent_bound_is_a_bad_record(tmp_path):
+    """ismcts:iterations=10**9 is past what even --agents takes: the record itself is bad."""
+    record = _record(tmp_path)
+    record.update(agents=["random", f"ismcts:iterations={10 ** 9}"], final_hash=None,
+                  scores=None)
+    text = json.dumps(record, indent=1)
+    (tmp_path / "bad.json").write_text(text, encoding="utf-8")
+    line = text[:text.index("ismcts:")].count("\n") + 1
+    out = refused(rulebook("play", str(TINY), "--resume", "bad.json", cwd=tmp_path), 1)
+    assert f"bad.json:{line}:3: error: item 2 of \"agents\" is not a usable agent spec" in out
+    assert "iterations must be at most 1000000" in out, out
+
+
 def test_item5_a_budget_within_what_a_record_may_ask_is_seated_again(tmp_path):
     record = _record(tmp_path)
     record.update(agents=["random", "ismcts:iterations=20"], final_hash=None, scores=None)
