@@ -137,7 +137,7 @@ def test_item5_a_scenario_with_too_many_seats_is_not_played(game):
 ])
 def test_item5_bad_numbers_in_an_agent_spec_are_usage_errors(spec, words, tmp_path):
     out = refused(rulebook("play", str(TINY), "-p", "2", "--agents", spec, cwd=tmp_path), 2)
-    assert f"--agents: " in out and words in out, out
+    assert "--agents: " in out and words in out, out
     assert HUGE not in out and "players ·" not in out  # cut short; nothing was played
 
 
