@@ -20,9 +20,11 @@ from pathlib import Path
 
 from . import schema as schemas
 from .errors import Diagnostics, suggest
+from .numtext import clipped
 from .paths import RULESET_FILE
 from .span import SealedSpan, Span
 from .tree import MAGIC, GlobTooLarge, OutsideTree, glob_in, is_inside, resolve_in, tree_of
+from .userfiles import kind_problem, name_problem
 from .yamlload import Document, load_yaml
 
 
@@ -156,11 +158,24 @@ class Assembler:
                              hint=f"a ruleset is the folder of its {RULESET_FILE}; its files "
                                   "include only files in that folder and below")
             return []
+        problem = name_problem(full)
+        if problem:  # a name the system refuses (too long, a loop of links)
+            self.diags.error("RB403", f"included file '{clipped(pattern)}' cannot be read: "
+                             f"{problem}", span)
+            return []
+        try:
+            problem = kind_problem(os.stat(full).st_mode)
+        except OSError:
+            problem = None  # not there: said below, with names to suggest
+        if problem:  # a folder, a pipe (never opened: reading it would wait), a device
+            self.diags.error("RB403", f"included file '{clipped(pattern)}' is not read: "
+                             f"{problem}", span)
+            return []
         if not full.is_file():
             # names to suggest, from the folder it names only if that is in the tree too
             near = ([p.name for p in full.parent.glob("*.yaml")]
                     if full.parent.is_dir() and is_inside(full.parent, self.tree) else [])
-            self.diags.error("RB403", f"included file '{pattern}' not found", span,
+            self.diags.error("RB403", f"included file '{clipped(pattern)}' not found", span,
                              hint=suggest(full.name, near))
             return []
         return [full]

@@ -23,7 +23,8 @@ from . import __version__
 from . import report
 from .errors import Diagnostic, Diagnostics, RulebookError, suggest
 from .paths import RULESET_FILE, find_ruleset, shipped_rulesets
-from .safe_text import visible
+from .numtext import clipped
+from .safe_text import json_text, visible
 from .span import SealedSpan
 from .tree import is_inside, tree_of
 from .yamlload import load_yaml
@@ -43,6 +44,54 @@ def load_ruleset(path, mods=None):
 
 class UsageProblem(click.UsageError):
     exit_code = 2
+
+
+def _unusable_name(value) -> str | None:
+    """Why a path from the command line cannot name a file here (too long…), in words."""
+    from .userfiles import name_problem
+    problem = name_problem(value) if isinstance(value, str) else None
+    return f"'{clipped(value)}': {problem}" if problem else None
+
+
+class _Name(click.ParamType):
+    """A ruleset's name or path (or any PATH): a name the system cannot use is a usage error."""
+
+    name = "text"
+
+    def convert(self, value, param, ctx):
+        problem = _unusable_name(value)
+        if problem:
+            self.fail(problem, param, ctx)
+        return value
+
+
+class _Path(click.Path):
+    """click.Path, with a name the system cannot use (too long…) refused as a usage error."""
+
+    def convert(self, value, param, ctx):
+        problem = _unusable_name(value)
+        if problem:
+            self.fail(problem, param, ctx)
+        return super().convert(value, param, ctx)
+
+
+class _Whole(click.IntRange):
+    """A whole number option: the digits 0 to 9 only (not '٣' or '1_000'), within its range."""
+
+    name = "integer"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str):
+            from .numtext import NumberProblem, whole
+            try:
+                value = whole(value.strip())
+            except NumberProblem:
+                self.fail(f"'{clipped(value)}' is not a whole number written with the digits "
+                          "0 to 9", param, ctx)
+        return super().convert(value, param, ctx)
+
+
+NAME = _Name()
 
 
 def _links_out(path: Path) -> bool:
@@ -73,15 +122,8 @@ def _ruleset_of(path: Path) -> Path | None:
 
 def _top_level_value(path: Path, key: str) -> str | None:
     """A top-level ``key: value`` of a YAML file, read cheaply before loading it."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(65536).decode("utf-8", errors="replace")
-    except OSError:
-        return None
-    for line in head.splitlines():
-        if line.startswith(f"{key}:"):
-            return line.split(":", 1)[1].split("#", 1)[0].strip().strip("'\"")
-    return None
+    from .walk import top_level_value
+    return top_level_value(path, key)
 
 
 def _kind_of(path: Path) -> str | None:
@@ -101,6 +143,7 @@ def _plan(paths: tuple[str, ...],
     """Which rulesets to load, each with the mods to layer on it."""
     plan: dict[str | _Problem, list[str]] = {}
     order: list[str | _Problem] = []
+    paths = _expand_folders(paths or (".",))  # no PATH: the current folder, as ruff does
     named = _named_rulesets(paths)
 
     def add(target: str | _Problem, mod_list: list[str]):
@@ -111,12 +154,6 @@ def _plan(paths: tuple[str, ...],
             if m not in plan[target]:
                 plan[target].append(m)
 
-    if not paths:
-        for name in shipped_rulesets():
-            add(str(find_ruleset(name)), list(mods))
-        if not order:
-            raise UsageProblem("no rulesets found; give a PATH")
-        return [(t, plan[t]) for t in order]
     for raw in paths:
         p = Path(raw)
         if _links_out(p):
@@ -145,13 +182,50 @@ def _plan(paths: tuple[str, ...],
         if manifest is None:
             if not p.exists():
                 raise _no_such_ruleset(raw)
-            add(f"missing:{raw}" if p.is_dir() else f"special:{raw}", [])
+            add(f"special:{raw}", [])  # (a folder was walked: it is not here)
             continue
         add(str(manifest), list(mods))
     return [(t, plan[t]) for t in order]
 
 
-def _named_rulesets(paths: tuple[str, ...]) -> dict[str, str]:
+class _OneLine(click.ClickException):
+    """A usage error said in one line (no usage text above it), exit 2."""
+
+    exit_code = 2
+
+
+def _expand_folders(paths) -> list[str]:
+    """The PATHs with each folder replaced by the rulesets and mods found in it and below.
+
+    A folder with none below it that lies inside a ruleset (its ``cards/``)
+    stands for that ruleset, as a file there does. Any other folder with
+    nothing to check is a usage error: a linter that checks nothing must not
+    look like one that found nothing wrong.
+    """
+    from .walk import TooLarge, rule_files_below
+    out: list[str] = []
+    for raw in paths:
+        if not os.path.isdir(raw):
+            out.append(raw)
+            continue
+        try:
+            found = rule_files_below(raw)
+        except TooLarge as exc:
+            raise _OneLine(exc.message) from None
+        if not found:  # a folder of a ruleset (its cards/, say) belongs to that ruleset
+            enclosing = _ruleset_of(Path(raw) / RULESET_FILE)
+            if enclosing is not None:
+                out.append(os.path.relpath(enclosing) if not os.path.isabs(raw)
+                           else str(enclosing))
+                continue
+            where = "the current folder" if os.path.abspath(raw) == os.getcwd() else f"'{raw}'"
+            raise _OneLine(f"nothing to check in {where}: no {RULESET_FILE} and no mod "
+                           "(a YAML file of kind: mod) in it or below, outside hidden folders")
+        out.extend(path for path, _ in found)
+    return out
+
+
+def _named_rulesets(paths) -> dict[str, str]:
     """Ruleset id → manifest, for each ruleset given as a directory or a manifest."""
     out: dict[str, str] = {}
     for raw in paths:
@@ -202,9 +276,31 @@ def _mod_target(path: Path, raw: str, named: dict[str, str]) -> str | _Problem:
         doc.span(("target",)), hint=hint),))
 
 
+def _check_mod_files(mods) -> None:
+    """Every --mod names a regular file (a pipe is refused, never opened: it would block)."""
+    from .userfiles import kind_problem
+    for m in mods:
+        problem = _unusable_name(m)
+        if problem:
+            raise UsageProblem(f"mod file {problem}")
+        try:
+            problem = kind_problem(os.stat(m).st_mode)
+        except OSError:
+            raise UsageProblem(f"mod file '{m}' not found") from None
+        if problem:
+            raise UsageProblem(f"mod file '{m}': {problem}")
+
+
 def _no_such_ruleset(raw: str) -> UsageProblem:
     """The one usage error every command gives for a ruleset it cannot find."""
     from .errors import suggest
+    from .userfiles import kind_problem
+    try:  # there, but a pipe or a device: said so, never opened
+        problem = kind_problem(os.stat(raw).st_mode)
+    except (OSError, ValueError):
+        problem = None
+    if problem and not os.path.isdir(raw):
+        return UsageProblem(f"'{clipped(raw)}': {problem}")
     known = shipped_rulesets()
     hint = suggest(Path(raw).name, known)
     return UsageProblem(f"'{raw}' is neither a file, a directory nor a shipped ruleset "
@@ -223,8 +319,8 @@ def cli(no_cache):
 
 
 @cli.command()
-@click.argument("paths", nargs=-1)
-@click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False),
+@click.argument("paths", nargs=-1, type=NAME)
+@click.option("--mod", "mods", multiple=True, type=_Path(dir_okay=False),
               help="A mod overlay to layer on the ruleset (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(report.FORMATS), default="text",
               show_default=True, help="How to print errors.")
@@ -232,13 +328,13 @@ def cli(no_cache):
 def validate(paths, mods, fmt, quiet):
     """Check rulesets (and mods) without playing.
 
-    PATH is a ruleset directory, its ruleset.yaml, a shipped ruleset name, any
-    rule file (its ruleset is checked), or a mod file (checked against its
-    target). With no PATH, every shipped ruleset is checked.
+    PATH is a folder (every ruleset.yaml and mod in it or below, hidden and
+    environment folders skipped), a ruleset's ruleset.yaml, a shipped ruleset
+    name, any rule file (its ruleset is checked), or a mod file (checked
+    against its target). With no PATH, the current folder is checked; a folder
+    with nothing to check is an error.
     """
-    for m in mods:
-        if not Path(m).is_file():
-            raise UsageProblem(f"mod file '{m}' not found")
+    _check_mod_files(mods)
     plan = _plan(paths, mods)
     fmt = report.resolve_format(fmt)
     if not plan:
@@ -257,10 +353,9 @@ def validate(paths, mods, fmt, quiet):
         summary = None
         if isinstance(target, _Problem):
             diags, name = list(target.diagnostics), target.name
-        elif target.startswith(("orphan:", "missing:", "special:")):
+        elif target.startswith(("orphan:", "special:")):
             kind, raw = target.split(":", 1)
             msg = {"orphan": f"this file is not inside a ruleset (no {RULESET_FILE} above it)",
-                   "missing": f"no {RULESET_FILE} in this directory",
                    "special": "this is neither a regular file nor a directory (a pipe or a "
                               "device?), so it is not read"}[kind]
             # the message is about where the file is, so its text is not quoted
@@ -329,7 +424,7 @@ def _summary_table(rows) -> None:
 
 @cli.command()
 @click.argument("kind", required=False)
-@click.option("--out", "out_dir", type=click.Path(file_okay=False),
+@click.option("--out", "out_dir", type=_Path(file_okay=False),
               help="Write every schema into this directory.")
 def schema(kind, out_dir):
     """Export the JSON Schemas (for editor settings).
@@ -351,14 +446,14 @@ def schema(kind, out_dir):
         name = KINDS.get(kind, f"{kind}.schema.json")
         if name not in files:
             raise UsageProblem(f"unknown schema '{kind}'; one of: {', '.join(KINDS)}, common")
-        click.echo(json.dumps(files[name], indent=2, ensure_ascii=False))
+        click.echo(json_text(files[name], indent=2))
         return
     for name in files:
         click.echo(str(schema_dir() / name))
 
 
 @cli.command()
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=_Path(dir_okay=False), default=None,
               help="Where to write the reference (default: print it).")
 def docs(out):
     """Generate the effect-language reference from the builtin registry."""
@@ -372,9 +467,9 @@ def docs(out):
 
 
 @cli.command()
-@click.argument("ruleset")
+@click.argument("ruleset", type=NAME)
 @click.argument("card_ids", nargs=-1, metavar="[ID]...")
-@click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False),
+@click.option("--mod", "mods", multiple=True, type=_Path(dir_okay=False),
               help="A mod to apply first (repeatable).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]),
               default="text", show_default=True, help="How to print the catalogue.")
@@ -400,8 +495,8 @@ def cards(ruleset, card_ids, mods, fmt):
     if fmt == "json":
         for e in entries:
             e.pop("lines")
-        click.echo(json.dumps({"ruleset": rs.id, "cards": entries}, indent=2,
-                              ensure_ascii=False))
+        # rule-file text: written as JSON escapes where a terminal would act on it
+        click.echo(json_text({"ruleset": rs.id, "cards": entries}, indent=2))
         return
     if fmt == "markdown":
         click.echo(f"# {_md(rs.name)}: cards\n")
@@ -428,11 +523,11 @@ def cards(ruleset, card_ids, mods, fmt):
 
 
 @cli.command("compile")
-@click.argument("ruleset")
-@click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False),
+@click.argument("ruleset", type=NAME)
+@click.option("--mod", "mods", multiple=True, type=_Path(dir_okay=False),
               help="A mod to apply first (repeatable).")
 @click.option("--emit", is_flag=True, help="Print the Python the rules compile to.")
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=_Path(dir_okay=False), default=None,
               help="Write the Python to this file instead.")
 def compile_cmd(ruleset, mods, emit, out):
     """Compile a ruleset's effects to Python, and show that Python with --emit.
@@ -482,8 +577,7 @@ def list_cmd(fmt):
                      "variants": [{"id": vid, "name": entry.get("name") or vid}
                                   for vid, entry in rs.sections["variants"].items()]})
     if fmt == "json":
-        click.echo(json.dumps({"rulesets": rows, "broken": broken}, indent=2,
-                              ensure_ascii=False))
+        click.echo(json_text({"rulesets": rows, "broken": broken}, indent=2))
     else:
         from rich.console import Console
         from rich.table import Table
@@ -493,7 +587,8 @@ def list_cmd(fmt):
                              no_wrap=col != "variants")
         for row in rows:
             low, high = row["players"]["min"], row["players"]["max"]
-            table.add_row(row["ruleset"], row["name"], f"{low}–{high}" if low != high else str(low),
+            table.add_row(row["ruleset"], visible(row["name"]),
+                          f"{low}–{high}" if low != high else str(low),
                           ", ".join(v["id"] for v in row["variants"]) or "-")
         console = Console(highlight=False, emoji=False)
         console.print(table, markup=False)
@@ -545,25 +640,47 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     except KeyboardInterrupt:
         sys.exit(130)
-    except Exception as exc:  # a bug in rulebook, not in the user's files
-        message = (f"internal error (a bug in rulebook, please report it with the command "
-                   f"you ran): {type(exc).__name__}: {exc}")
+    except OSError as exc:
+        if not _bad_name(exc):
+            _internal_error(exc, doc)
+        # a name no system call takes (too long, a loop of links) that reached a
+        # command without passing through a checked option: the user's, not a bug
+        message = f"'{clipped(str(exc.filename))}': {_bad_name(exc)}"
         if doc:
-            click.echo(report.usage_error(doc, message, exit_code=3))
-        click.echo(visible(message, multiline=True), err=True)
-        sys.exit(3)
+            click.echo(report.usage_error(doc, message))
+        else:
+            click.echo(visible(f"Error: {message}"), err=True)
+        sys.exit(2)
+    except Exception as exc:  # a bug in rulebook, not in the user's files
+        _internal_error(exc, doc)
     sys.exit(result if isinstance(result, int) else 0)
+
+
+def _bad_name(exc: OSError) -> str | None:
+    from .userfiles import bad_name
+    return bad_name(exc) if exc.filename is not None else None
+
+
+def _internal_error(exc: BaseException, doc: str | None):
+    """A bug in rulebook, not in the user's files: said in one line, exit 3."""
+    message = (f"internal error (a bug in rulebook, please report it with the command "
+               f"you ran): {type(exc).__name__}: {exc}")
+    if doc:
+        click.echo(report.usage_error(doc, message, exit_code=3))
+    click.echo(visible(message, multiline=True), err=True)
+    sys.exit(3)
 
 
 # ----------------------------------------------------------------- playing games
 def _load(ruleset: str, mods: tuple[str, ...]):
     if find_ruleset(ruleset) is None:
         if Path(ruleset).is_dir():
+            manifest = Path(ruleset) / RULESET_FILE
+            if os.path.lexists(manifest):  # there, but not a regular file (a pipe?)
+                raise _no_such_ruleset(str(manifest))
             raise UsageProblem(f"'{ruleset}' is a directory with no {RULESET_FILE}")
         raise _no_such_ruleset(ruleset)
-    for m in mods:
-        if not Path(m).is_file():
-            raise UsageProblem(f"mod file '{m}' not found")
+    _check_mod_files(mods)
     try:
         return load_ruleset(ruleset, list(mods))
     except RulebookError as exc:
@@ -601,13 +718,21 @@ def _agents(spec: str | None, players: int, interactive: bool) -> list[str]:
     return kinds
 
 
-def _record_agents(kinds: list[str]) -> list[str]:
-    """A record's agents seated again; one written in Python is never imported from a record."""
-    from .engine.agent_specs import SpecError, from_record
+def _record_agents(rec) -> list[str]:
+    """A record's agents seated again: never one written in Python (it is never imported
+    from a record), never one with a budget past what a record may ask for."""
+    from .engine.agent_specs import RecordSeatRefused, from_record, parse
     try:
-        return from_record(kinds)
-    except SpecError as exc:
-        raise UsageProblem(str(exc)) from None
+        return from_record(rec.agents)
+    except RecordSeatRefused as exc:
+        at = rec.error("agents", "", exc.seat)
+        kinds = list(rec.agents)
+        spec = parse(kinds[exc.seat])
+        example = ""
+        if spec.builtin:  # the same agent with its usual budget
+            kinds[exc.seat] = spec.name
+            example = f" (for example --agents {','.join(kinds)})"
+        raise UsageProblem(f"{at.path}:{at.line}:{at.col}: {exc}{example}") from None
 
 
 AGENTS_HELP = ("Comma-separated agents by seat, or one for all: human, random, greedy, ismcts, "
@@ -615,21 +740,21 @@ AGENTS_HELP = ("Comma-separated agents by seat, or one for all: human, random, g
                "ismcts:iterations=400,greedy (see docs/agents.md).")
 
 
-_SEED = click.IntRange(-(2 ** 63 - 1), 2 ** 63 - 1)
+_SEED = _Whole(-(2 ** 63 - 1), 2 ** 63 - 1)
 
 
 @cli.command()
-@click.argument("ruleset")
-@click.option("--players", "-p", type=click.IntRange(min=1), default=None,
+@click.argument("ruleset", type=NAME)
+@click.option("--players", "-p", type=_Whole(min=1), default=None,
               help="Number of players.")
 @click.option("--seed", type=_SEED, default=None, help="Random seed (default: random).")
 @click.option("--agents", "agent_spec", default=None,
               help=AGENTS_HELP + " Default: you, then greedy.")
 @click.option("--variant", "variants", multiple=True, help="A variant to play (repeatable).")
-@click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False))
-@click.option("--save", "save_path", type=click.Path(dir_okay=False),
+@click.option("--mod", "mods", multiple=True, type=_Path(dir_okay=False))
+@click.option("--save", "save_path", type=_Path(dir_okay=False),
               help="Save the game record here (also when you type 'save' at a prompt).")
-@click.option("--resume", "resume_path", type=click.Path(exists=True, dir_okay=False),
+@click.option("--resume", "resume_path", type=_Path(exists=True, dir_okay=False),
               help="Resume a saved game from its record (--agents may hand seats over).")
 @click.option("--log/--no-log", default=None, help="Print the game log (default: when no human).")
 def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_path, log):
@@ -642,6 +767,7 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
     from .engine.render import score_table
     from .engine.saves import SaveProblem, prepare
     from .engine.session import GameError, build_game, make_record, place_in_record, run
+    from .engine.stopping import StopSignals, shield
     from .engine.transcript import ScriptAnswerRefused, ScriptReader
     console = Console(highlight=False, emoji=False)
     prefix = rec = None
@@ -649,7 +775,7 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         rec, rs, mods = _resume(ruleset, resume_path, players, seed, variants, mods)
         players, seed, variants = rec.players, rec.seed, tuple(rec.variants)
         kinds = (_agents(agent_spec, players, sys.stdin.isatty()) if agent_spec
-                 else _record_agents(rec.agents))
+                 else _record_agents(rec))
         prefix = rec.decisions
         save_path = save_path or resume_path
     else:
@@ -687,12 +813,13 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
                   f"agents {', '.join(kinds)}")
 
     def stop(why: str, code: int):
+        shield()  # nothing cuts the save short (a closed terminal sends SIGHUP twice)
         _save_unfinished(make_record(game, rs, kinds, None, list(mods)), save_to,
                          f"{rs.id}-{seed}", ruleset, why, console)
         sys.exit(code)
 
     try:
-        with _hangup_as_interrupt(human):
+        with StopSignals():  # Ctrl-C, a closed terminal, a polite kill: saved (below)
             while True:
                 try:
                     result = run(game)
@@ -731,6 +858,7 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
     if result.solo_won is not None:
         console.print("You win!" if result.solo_won else "You lose: the goal was not reached.")
     if save_to:
+        shield()
         _save_finished(make_record(game, rs, kinds, result, list(mods)), save_to,
                        f"{rs.id}-{seed}", console)
     console.print(f"{result.decisions} decisions · final state #{result.final_hash[:12]}")
@@ -757,10 +885,8 @@ def _resume(ruleset, path, players, seed, variants, mods):
                            "from its record: " + "; ".join(differ))
     if find_ruleset(ruleset) is None:
         raise _no_such_ruleset(ruleset)
-    if mods:  # mods given again (perhaps from a new place) must be the record's mods
-        for m in mods:
-            if not Path(m).is_file():
-                raise UsageProblem(f"mod file '{m}' not found")
+    # mods given again (perhaps from a new place) must be the record's mods
+    _check_mod_files(mods)
     try:
         rs = load_for_record(rec, path, ruleset, list(mods) if mods else None)
     except RecordError as exc:
@@ -776,9 +902,16 @@ def _record_error(exc) -> None:
     sys.exit(1)
 
 
-def _resume_hint(ruleset: str, path) -> str:
+def _resume_hint(ruleset: str, path, agents: list[str] | None = None) -> str:
+    """The command that carries a saved game on; with --agents when the record's own agents
+    would not be seated again (one in Python, or a budget past what a record may ask)."""
     import shlex
-    return f"rulebook play {shlex.quote(ruleset)} --resume {shlex.quote(str(path))}"
+
+    from .engine.agent_specs import record_problem
+    command = f"rulebook play {shlex.quote(ruleset)} --resume {shlex.quote(str(path))}"
+    if agents and any(record_problem(kind) for kind in agents):
+        command += f" --agents {shlex.quote(','.join(agents))}"
+    return command
 
 
 def _save_unfinished(rec, save_to, stem, ruleset, why, console) -> None:
@@ -793,8 +926,19 @@ def _save_unfinished(rec, save_to, stem, ruleset, why, console) -> None:
     n = len(rec.decisions)
     try:
         click.echo(f"{why}; saved after {n} decision{'' if n == 1 else 's'} to {path}")
-        click.echo(f"resume with: {_resume_hint(ruleset, path)}")
+        click.echo(f"resume with: {_resume_hint(ruleset, path, rec.agents)}")
     except OSError:  # the terminal is gone (a hang-up); the game is saved all the same
+        _terminal_gone()
+
+
+def _terminal_gone() -> None:
+    """Point the standard streams at nowhere, so exiting does not fail on a closed terminal."""
+    try:
+        sink = os.open(os.devnull, os.O_WRONLY)
+        for fd in (1, 2):
+            os.dup2(sink, fd)
+        os.close(sink)
+    except OSError:
         pass
 
 
@@ -832,45 +976,14 @@ def _saving_input(inner):
     return read
 
 
-class _hangup_as_interrupt:
-    """While a person plays, a closed terminal or a polite kill is handled like Ctrl-C."""
-
-    def __init__(self, active: bool):
-        self.active = active
-        self.old: dict = {}
-
-    def __enter__(self):
-        import signal
-        if not self.active:
-            return self
-        for name in ("SIGHUP", "SIGTERM"):
-            sig = getattr(signal, name, None)
-            if sig is not None:
-                try:
-                    self.old[sig] = signal.signal(sig, self._raise)
-                except (ValueError, OSError):  # not the main thread
-                    pass
-        return self
-
-    @staticmethod
-    def _raise(signum, frame):
-        raise KeyboardInterrupt
-
-    def __exit__(self, *exc):
-        import signal
-        for sig, handler in self.old.items():
-            signal.signal(sig, handler)
-        return False
-
-
 @cli.command()
-@click.argument("record", type=click.Path(exists=True, dir_okay=False))
-@click.option("--ruleset", "ruleset_path", default=None,
+@click.argument("record", type=_Path(exists=True, dir_okay=False))
+@click.option("--ruleset", "ruleset_path", type=NAME, default=None,
               help="Ruleset location if it is not a shipped one.")
 @click.option("--step", is_flag=True, help="Show the game log line by line; press Enter to go on.")
 @click.option("--decisions", "show_decisions", is_flag=True,
               help="Print every decision as its player saw it, with the answer given.")
-@click.option("--at", "at", type=int, default=None, metavar="N",
+@click.option("--at", "at", type=_Whole(), default=None, metavar="N",
               help="Print the deciding player's view at decision N, and stop.")
 def replay(record, ruleset_path, step, show_decisions, at):
     """Replay a game from its record and check the final state hash."""
@@ -903,9 +1016,10 @@ def replay(record, ruleset_path, step, show_decisions, at):
         click.echo(visible(f"{exc.span or record}: error: {exc.message}"))
         sys.exit(1)
     if played.result is None:
+        again = _resume_hint(ruleset_path or played.record.ruleset, record, played.record.agents)
         click.echo(f"replayed {len(played.game.record)} decisions; the record stops before the "
                    "end of the game and has no final hash, so the result is unverified; "
-                   f"carry on with: {_resume_hint(ruleset_path or played.record.ruleset, record)}")
+                   f"carry on with: {again}")
         sys.exit(1)
     console.print(score_table(played.game, played.result))
     if same is None:
@@ -1029,8 +1143,8 @@ def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers,
 
 
 @cli.command("test")
-@click.argument("ruleset")
-@click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False))
+@click.argument("ruleset", type=NAME)
+@click.option("--mod", "mods", multiple=True, type=_Path(dir_okay=False))
 @click.option("-k", "select", default=None, help="Only scenarios whose id contains this text.")
 def test_cmd(ruleset, mods, select):
     """Run a ruleset's scenario tests (its scenarios/*.yaml files)."""

@@ -8,15 +8,14 @@ under GitHub Actions and ``text`` elsewhere.
 
 from __future__ import annotations
 
-import json
 import os
-from pathlib import Path
 from urllib.parse import quote
 
 from . import __version__
 from .errors import CODES, Diagnostic
-from .safe_text import visible
+from .safe_text import json_text, visible
 from .span import SealedSpan
+from .userfiles import Unreadable, read_regular
 
 FORMATS = ("text", "json", "github", "sarif", "auto")
 
@@ -33,10 +32,10 @@ class _Sources:
 
     def line(self, file: str, line: int) -> str | None:
         if file not in self.cache:
-            try:
-                raw = Path(file).read_bytes()[:8 * 1024 * 1024]
+            try:  # a regular file only: the place of an error may be a pipe, never read
+                raw = read_regular(file, 8 * 1024 * 1024)[:8 * 1024 * 1024]
                 self.cache[file] = raw.decode("utf-8", errors="replace").splitlines()
-            except OSError:
+            except Unreadable:
                 self.cache[file] = []
         lines = self.cache[file]
         return lines[line - 1] if 0 < line <= len(lines) else None
@@ -76,8 +75,8 @@ def text(diags: list[Diagnostic], color: bool = False) -> str:
 
 
 def as_json(diags: list[Diagnostic], summary: dict | None = None) -> str:
-    return json.dumps({"diagnostics": [d.to_dict() for d in diags],
-                       "summary": summary or {}}, indent=2, ensure_ascii=False)
+    return json_text({"diagnostics": [d.to_dict() for d in diags], "summary": summary or {}},
+                     indent=2)
 
 
 def _gh_escape(value: str, prop: bool = False) -> str:
@@ -128,9 +127,9 @@ def sarif(diags: list[Diagnostic]) -> str:
                 "artifactLocation": {"uri": _uri_reference(d.span.file)},
                 "region": region}}]
         results.append(result)
-    return json.dumps(_sarif_log({"tool": {"driver": {"name": "rulebook", "version": __version__,
-                                                      "rules": rules}},
-                                  "results": results}), indent=2, ensure_ascii=False)
+    return json_text(_sarif_log({"tool": {"driver": {"name": "rulebook", "version": __version__,
+                                                     "rules": rules}},
+                                 "results": results}), indent=2)
 
 
 def _uri_reference(file: str) -> str:
@@ -156,17 +155,17 @@ def usage_error(fmt: str, message: str, exit_code: int = 2) -> str:
     """
     kind = "usage" if exit_code == 2 else "internal"
     if fmt == "json":
-        return json.dumps({"diagnostics": [], "summary": {},
-                           "error": {"kind": kind, "message": message, "exit_code": exit_code}},
-                          indent=2, ensure_ascii=False)
+        return json_text({"diagnostics": [], "summary": {},
+                          "error": {"kind": kind, "message": message, "exit_code": exit_code}},
+                         indent=2)
     if fmt == "sarif":
         note = {"level": "error", "message": {"text": message},
                 "descriptor": {"id": f"rulebook-{kind}-error"}}
-        return json.dumps(_sarif_log({
+        return json_text(_sarif_log({
             "tool": {"driver": {"name": "rulebook", "version": __version__}},
             "invocations": [{"executionSuccessful": False, "exitCode": exit_code,
                              "toolExecutionNotifications": [note]}],
-            "results": []}), indent=2, ensure_ascii=False)
+            "results": []}), indent=2)
     title = _gh_escape(f"rulebook {kind} error", True)
     return f"::error title={title}::{_gh_escape(message)}"
 

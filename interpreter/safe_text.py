@@ -8,12 +8,16 @@ differently from what it says. :func:`visible` is the one place such text
 goes through before it reaches a terminal: every control character and
 every bidirectional or line-separating format character is shown as an
 escape (``ESC`` as ``\\x1b``, U+202E as ``\\u202e``). Rulebook's own colour
-codes are added after it, so they keep working. JSON and SARIF output need
-none of this: ``json.dumps`` escapes control characters already.
+codes are added after it, so they keep working. JSON and SARIF output goes
+through :func:`json_text`: ``json.dumps`` escapes the C0 controls but, writing
+Unicode as itself, leaves DEL, the C1 controls and the direction marks raw,
+so those are written as ``\\uXXXX`` escapes too (the document decodes to the
+same text, and a terminal that shows it is safe).
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 # C0 controls, DEL and C1 controls; the bidirectional marks, embeddings,
@@ -44,3 +48,17 @@ def visible(text, multiline: bool = False) -> str:
         text = str(text)
     pattern = _MULTI_LINE if multiline else _ONE_LINE
     return pattern.sub(_escape, text)
+
+
+def _json_escape(match: re.Match) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def json_text(value, **options) -> str:
+    """``json.dumps(value)`` with Unicode kept readable but no character a terminal acts on.
+
+    Every character :func:`visible` escapes is written as a ``\\uXXXX`` escape
+    (only strings can hold them, so the document means exactly the same).
+    ``options`` go to ``json.dumps`` (``indent``, ``sort_keys``…).
+    """
+    return _MULTI_LINE.sub(_json_escape, json.dumps(value, ensure_ascii=False, **options))

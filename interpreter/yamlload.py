@@ -17,6 +17,7 @@ from typing import Any
 
 from .errors import Diagnostics
 from .span import Span, TextOrigin
+from .userfiles import Unreadable, read_regular
 
 # PyYAML is imported when a file is first parsed, not with this module: a ruleset
 # loaded from the cache is not parsed again (see interpreter/loadcache.py).
@@ -190,12 +191,15 @@ def load_yaml(path: str | os.PathLike, diags: Diagnostics, display: str | None =
 
 
 def read_text(path: str | os.PathLike, diags: Diagnostics, name: str) -> str | None:
-    """A rule file's text, as parsing sees it: UTF-8, no NUL, not too large, no byte order mark."""
+    """A rule file's text, as parsing sees it: UTF-8, no NUL, not too large, no byte order mark.
+
+    Only a regular file is read (:mod:`interpreter.userfiles`): a pipe or a
+    device named as a rule file is an error, never a wait.
+    """
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        diags.error("RB100", f"cannot read file: {exc.strerror or exc}", Span(name, 1, 1))
+        raw = read_regular(path, MAX_FILE_BYTES)
+    except Unreadable as exc:
+        diags.error("RB100", f"cannot read file: {exc.message}", Span(name, 1, 1))
         return None
     if len(raw) > MAX_FILE_BYTES:
         diags.error("RB103", f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB; "

@@ -232,7 +232,11 @@ def test_readme_github_actions_steps(work, checkout, elsewhere):
     proc = run(["bash", "-c", command], elsewhere, env=env, timeout=SLOW)
     assert proc.returncode == 0, f"{command}: {shown(proc)}"
 
-    # the repository being checked: the workflow validates rulesets/my_game
+    # a repository with no rules yet: the check fails, it does not pass on nothing
+    proc = run(["bash", "-c", check], elsewhere, env=env)
+    assert proc.returncode == 2 and "nothing to check" in proc.stderr, f"{check}: {shown(proc)}"
+
+    # the repository being checked: the workflow validates every ruleset in it
     game = elsewhere / "rulesets" / "my_game"
     shutil.copytree(ROOT / "rulesets" / "timespan", game)
     proc = run(["bash", "-c", check], elsewhere, env=env)

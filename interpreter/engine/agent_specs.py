@@ -11,8 +11,10 @@ parameter, a bad value.
 Naming a Python agent runs its module's code. That is the user's choice on
 their own command line; a record, a scenario or a rule file never makes
 Rulebook import anything: :func:`check_recorded` reads a record's specs as
-text only, and :func:`from_record` refuses to seat a Python agent a record
-names (the user says who plays with ``--agents``).
+text only, and :func:`from_record` seats neither a Python agent a record
+names nor a built-in one whose budget is past :data:`RECORD_BUDGET`
+(``ismcts:seconds=3600`` would make each of that seat's decisions take an
+hour); the user says who plays with ``--agents`` instead.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass, field
+
+from ..numtext import NumberProblem, clipped, decimal, whole
 
 GROUP = "rulebook.agents"
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
@@ -40,20 +44,14 @@ class Param:
         what = f"agent '{agent}': {name}"
         if self.choices:
             if text not in self.choices:
-                raise SpecError(f"{what} is one of {', '.join(self.choices)}, not '{text}'")
+                raise SpecError(f"{what} is one of {', '.join(self.choices)}, not "
+                                f"'{clipped(text)}'")
             return text
-        try:
-            value = self.kind(text)
-        except ValueError:
-            noun = "a whole number" if self.kind is int else "a number"
-            raise SpecError(f"{what} must be {noun}, not '{text}'") from None
-        if self.kind is float and value != value or value in (float("inf"), float("-inf")):
-            raise SpecError(f"{what} must be a finite number, not '{text}'")
-        if self.low is not None and value < self.low:
-            raise SpecError(f"{what} must be at least {self.low:g}, not '{text}'")
-        if self.high is not None and value > self.high:
-            raise SpecError(f"{what} must be at most {self.high:g}, not '{text}'")
-        return value
+        read = whole if self.kind is int else decimal
+        try:  # the digits 0 to 9 only: not '²', '٣', '1_000' or 'nan'
+            return read(text, what, self.low, self.high)
+        except NumberProblem as exc:
+            raise SpecError(exc.message) from None
 
 
 PARAMS: dict[str, dict[str, Param]] = {
@@ -98,18 +96,18 @@ def parse(text: str) -> Spec:
     while parts and "=" not in parts[0]:
         names.append(parts.pop(0))
     if not names or len(names) > 2 or any(not _NAME.match(n) for n in names):
-        raise SpecError(f"'{raw}' is not an agent spec: write NAME or MODULE:CLASS, then "
-                        "any parameters as :KEY=VALUE")
+        raise SpecError(f"'{clipped(raw)}' is not an agent spec: write NAME or MODULE:CLASS, "
+                        "then any parameters as :KEY=VALUE")
     if len(names) == 2 and names[0] in PARAMS:
-        raise SpecError(f"'{raw}': parameter '{names[1]}' must read KEY=VALUE")
+        raise SpecError(f"'{clipped(raw)}': parameter '{names[1]}' must read KEY=VALUE")
     params: dict[str, str] = {}
     for part in parts:
         key, eq, value = part.partition("=")
         key = key.strip()
         if not eq or not key or not value.strip():
-            raise SpecError(f"'{raw}': parameter '{part}' must read KEY=VALUE")
+            raise SpecError(f"'{clipped(raw)}': parameter '{part}' must read KEY=VALUE")
         if key in params:
-            raise SpecError(f"'{raw}': parameter '{key}' is given twice")
+            raise SpecError(f"'{clipped(raw)}': parameter '{key}' is given twice")
         params[key] = value.strip()
     return Spec(raw, ":".join(names), params, python=len(names) == 2)
 
@@ -271,12 +269,47 @@ def check_recorded(text) -> str | None:
     return None
 
 
+# The most a record may ask of a built-in agent that resume seats again. A record
+# is a file anyone can hand you, and an agent's budget is how long each of its
+# decisions takes: 'ismcts:seconds=3600' from a record would look like a hang. A
+# larger budget is given with --agents, on the command line, where the user sees it.
+RECORD_BUDGET = {"greedy": {"rollouts": 10, "first_choices": 32},
+                 "ismcts": {"iterations": 1000, "seconds": 5, "depth": 5, "turns": 2}}
+
+
+class RecordSeatRefused(SpecError):
+    """A record's agent that resume does not seat again; ``seat`` is its index (from 0)."""
+
+    def __init__(self, seat: int, message: str):
+        super().__init__(message)
+        self.seat = seat
+
+
+def record_problem(text: str) -> str | None:
+    """Why resume does not seat a record's agent again by itself, or None."""
+    spec = parse(text)
+    if spec.python:
+        return "an agent written in Python; a record never makes Rulebook load code"
+    if not spec.builtin:  # an installed entry point: installing it was the user's choice
+        return None
+    _, kwargs = resolve(spec)
+    for key, most in RECORD_BUDGET.get(spec.name, {}).items():
+        if key in kwargs and kwargs[key] > most:
+            value = kwargs[key]
+            shown = f"{value:g}" if isinstance(value, float) else f"{value:,}"
+            return (f"whose {key} is {shown}, more than a record may ask for (at most "
+                    f"{most:,}): a record does not choose how long an agent thinks")
+    return None
+
+
 def from_record(texts: list[str]) -> list[str]:
-    """A record's agents, to seat again; a Python agent it names is refused, not imported."""
-    for seat, text in enumerate(texts, 1):
-        spec = parse(text)
-        if not spec.builtin:
-            raise SpecError(f"seat {seat} of the record was played by '{text}', an agent "
-                            "written in Python; a record never makes Rulebook load code, so "
-                            "say who plays each seat with --agents")
+    """A record's agents, to seat again: a Python agent or a budget past RECORD_BUDGET is refused.
+
+    Nothing is imported; the user says who plays instead, with --agents."""
+    for seat, text in enumerate(texts):
+        problem = record_problem(text)
+        if problem:
+            raise RecordSeatRefused(seat, f"seat {seat + 1} of the record was played by "
+                                    f"'{clipped(text)}', {problem}; say who plays each seat "
+                                    "with --agents")
     return list(texts)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 
+from ..numtext import NumberProblem, whole
 from ..safe_text import visible
 from .agent_base import Agent, RandomAgent, ScriptedAgent, ScriptExhausted, StoppedAt
 from .decisions import Decision
@@ -210,7 +211,11 @@ class HumanAgent(Agent):
             self.show(decision, view, game, full=True)
             return True
         if word == "log" and (not rest or rest.strip().isdigit()):
-            n = int(rest) if rest.strip() else 30
+            try:  # the digits 0 to 9 ('log ²' is a number to nobody)
+                n = whole(rest.strip(), "the number of lines", 0) if rest.strip() else 30
+            except NumberProblem as exc:
+                c.print(f"[red]{_shown(exc.message)}[/red]")
+                return True
             total = len(game.log_lines)
             lines = [game.log_line_for(i, decision.player) for i in range(total)]
             for line in [x for x in lines if x][-n:]:
@@ -245,7 +250,12 @@ class HumanAgent(Agent):
         if not raw:
             return None, "type the number of your choice (or help)"
         if raw.lstrip("-").isdigit():
-            n = int(raw)
+            if not raw.isascii():  # '²' or '٣': Python reads some of those, or fails
+                return None, "write the number with the digits 0 to 9"
+            try:
+                n = whole(raw)
+            except NumberProblem:  # more digits than any number of the game
+                n = -10 ** 40 if raw.startswith("-") else 10 ** 40
             if decision.is_range:
                 problem = decision.check(n)
                 return (n, None) if problem is None else (None, problem)

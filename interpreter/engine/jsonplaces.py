@@ -91,6 +91,9 @@ def read_object(text: str) -> tuple[dict[str, Member], tuple[int, int]]:
         except RecursionError:
             fail("the JSON is nested too deeply", offset)
         except ValueError as exc:  # NaN/Infinity, or an integer with too many digits
+            if "digits" in str(exc):  # Python's own limit, said without naming Python's knob
+                fail("not a usable JSON value (a number of thousands of digits, far more than "
+                     "any value can have)", offset)
             fail(f"not a usable JSON value ({exc})", offset)
 
     skip = _skip

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import numtext
 from ..errors import Diagnostics, suggest
 from ..span import Span
 from .game import NO_OWNER, CardRef, CardState, Game
@@ -66,13 +67,12 @@ class _Reader:
         self.ok = False
 
     def seat(self, value: Any, path: tuple) -> int | None:
-        seat = int(value)
-        if not 1 <= seat <= self.n:
-            self.diags.error("RB204", f"seat {seat} does not exist with {self.n} players",
-                             self.span(*path))
+        try:  # a list item's number or a key's text: digits 0 to 9, within the seats
+            return numtext.seat(value, self.n) - 1
+        except numtext.NumberProblem as exc:
+            self.diags.error("RB204", exc.message, self.span(*path))
             self.ok = False
             return None
-        return seat - 1
 
     def known(self, section: str, ident: str, what: str, path: tuple) -> bool:
         names = self.rs.sections[section] if section != "cards" else self.rs.cards

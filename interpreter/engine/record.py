@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..lang.runtime import MAX_INT
+from ..userfiles import Unreadable, read_regular
 from .jsonplaces import JsonProblem, Member, read_object
 
 FORMAT = "rulebook-record/1"
@@ -163,10 +164,9 @@ class Record:
     def load(cls, path: str | Path) -> "Record":
         p = str(path)
         try:
-            with open(path, "rb") as fh:
-                raw = fh.read(MAX_BYTES + 1)
-        except OSError as exc:
-            raise RecordError(p, f"cannot read the record: {exc.strerror or exc}") from None
+            raw = read_regular(path, MAX_BYTES)  # a pipe or a device is refused, not waited on
+        except Unreadable as exc:
+            raise RecordError(p, f"cannot read the record: {exc.message}") from None
         if len(raw) > MAX_BYTES:
             raise RecordError(p, f"the file is larger than {MAX_BYTES // 2 ** 20} MiB, far "
                               "more than any game's record; it is not read")

@@ -15,17 +15,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .. import numtext
 from .. import schema as schemas
 from ..errors import Diagnostics
 from ..lang import types as T
 from ..lang.checker import Checker, Context
 from ..lang.compiler import Compiler
 from ..lang.parser import EffectSyntaxError, parse
+from ..numtext import clipped
 from ..ruleset import Ruleset, display_path
 from ..span import SealedSpan, Span
 from ..tree import is_inside, tree_of
 from ..yamlload import Document, load_yaml
 from .position import read_position
+from .record import MAX_SEED
 from .scenario_data import Outcome, Scenario, Step
 
 
@@ -78,8 +81,14 @@ def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics,
         ids.add(data["id"])
         label = f"scenario '{data['id']}'"
         if not rs.min_players <= data["players"] <= rs.max_players:
-            diags.error("RB204", f"{rs.name} is for {rs.min_players}–{rs.max_players} players",
-                        doc.span(base + ("players",)))
+            diags.error("RB204", f"{rs.name} is for {rs.min_players}–{rs.max_players} players, "
+                        f"not {clipped(str(data['players']), 24)}", doc.span(base + ("players",)))
+            continue  # nothing more can be checked, nor played, with that many seats
+        seed = data.get("seed", 1)
+        if not -MAX_SEED <= seed <= MAX_SEED:
+            diags.error("RB204", f"a seed is a whole number from {-MAX_SEED} to {MAX_SEED}, not "
+                        f"{clipped(str(seed), 24)}", doc.span(base + ("seed",)))
+            continue
         position = None
         if "position" in data:
             position = read_position(rs, doc, base + ("position",), data["players"], diags)
@@ -91,9 +100,11 @@ def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics,
         for j, sd in enumerate(data["steps"]):
             where = base + ("steps", j)
             seat = sd.get("as", 1)
-            if seat > data["players"]:
-                diags.error("RB204", f"seat {seat} does not exist with {data['players']} players",
-                            doc.span(where + ("as",)))
+            seat_ok = seat <= data["players"]
+            if not seat_ok:
+                diags.error("RB204", f"seat {clipped(str(seat), 24)} does not exist with "
+                            f"{data['players']} players", doc.span(where + ("as",)))
+                seat = 1
             kinds = [k for k in STEP_KINDS if k in sd]
             looks = any(k in sd for k in ("offers", "asks", "refuses", "decider"))
             if len(kinds) > 1 or not kinds and not looks:
@@ -112,13 +123,15 @@ def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics,
                         asks=sd.get("asks"), result=sd.get("result"),
                         decider=sd["decider"] - 1 if "decider" in sd else None)
             if step.decider is not None and step.decider >= data["players"]:
-                diags.error("RB204", f"seat {step.decider + 1} does not exist with "
-                            f"{data['players']} players", doc.span(where + ("decider",)))
+                diags.error("RB204", f"seat {clipped(str(step.decider + 1), 24)} does not exist "
+                            f"with {data['players']} players", doc.span(where + ("decider",)))
                 step.broken = True
             if kind == "advance":
                 step.advance = _advance_target(rs, sd["advance"], doc, where, diags)
                 step.broken = step.advance is None
-                step.agents = _agents(sd.get("agents"), data["players"], doc, where, diags)
+                agents = _agents(sd.get("agents"), data["players"], doc, where, diags)
+                step.agents = agents or {}
+                step.broken = step.broken or agents is None
             elif kind == "logged":
                 step.logged = sd["logged"]
             elif kind == "result":
@@ -163,9 +176,10 @@ def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics,
                     step.which = _which_action(rs, step.action, sd["which"],
                                                doc.span(where + ("which",)), diags)
                     step.broken = step.which is None
+            step.broken = step.broken or not seat_ok
             steps.append(step)
         out.append(Scenario(data["id"], data.get("description", ""), doc.span(base + ("id",)),
-                            doc.file, data["players"], data.get("seed", 1),
+                            doc.file, data["players"], seed,
                             list(data.get("variants", [])), list(data.get("decisions", [])),
                             setup, steps, "setup" in data and setup is None, position,
                             "position" in data))
@@ -214,26 +228,44 @@ def _advance_target(rs: Ruleset, value, doc, where, diags) -> tuple | None:
 SCENARIO_AGENTS = ("passive", "random", "greedy")
 
 
-def _agents(value, players: int, doc, where, diags) -> dict:
+def _agents(value, players: int, doc, where, diags) -> dict | None:
+    """Seat index → agent spec of an advance step's ``agents``; None if any is wrong."""
     if value is None:
         return {}
-    items = [(seat + 1, value, where + ("agents",)) for seat in range(players)] \
-        if isinstance(value, str) else [(int(k), v, where + ("agents", k))
-                                         for k, v in value.items()]
-    out = {}
-    for seat, spec, at in items:
-        if not 1 <= seat <= players:
-            diags.error("RB204", f"seat {seat} does not exist with {players} players",
-                        doc.span(at))
+    if isinstance(value, str):  # one agent for every seat
+        return dict.fromkeys(range(players), value) \
+            if _agent_fits(value, doc.span(where + ("agents",)), diags) else None
+    out: dict | None = {}
+    for key, spec in value.items():
+        at = doc.span(where + ("agents", key))
+        try:
+            seat = numtext.seat(key, players)
+        except numtext.NumberProblem as exc:
+            diags.error("RB204", exc.message, at)
+            out = None
             continue
-        kind, colon, own = spec.partition(":")
-        if kind not in SCENARIO_AGENTS or colon and not own.isdigit():
-            from ..errors import suggest
-            diags.error("RB401", f"unknown agent '{spec}': choose passive, random, greedy or "
-                        "random:SEED", doc.span(at), hint=suggest(kind, SCENARIO_AGENTS))
-            return {}
-        out[seat - 1] = spec
+        if not _agent_fits(spec, at, diags):
+            out = None
+        elif out is not None:
+            out[seat - 1] = spec
     return out
+
+
+def _agent_fits(spec: str, at: Span, diags) -> bool:
+    """Whether ``spec`` is a scenario agent: passive, random, greedy or random:SEED."""
+    kind, colon, own = spec.partition(":")
+    if kind not in SCENARIO_AGENTS:
+        from ..errors import suggest
+        diags.error("RB401", f"unknown agent '{clipped(spec)}': choose passive, random, greedy "
+                    "or random:SEED", at, hint=suggest(kind, SCENARIO_AGENTS))
+        return False
+    if colon:
+        try:  # the digits 0 to 9, in a seed's range
+            numtext.whole(own, f"the seed of agent '{kind}'", -MAX_SEED, MAX_SEED)
+        except numtext.NumberProblem as exc:
+            diags.error("RB204", exc.message, at)
+            return False
+    return True
 
 
 def _result_fits(rs: Ruleset, result: dict, players: int, doc, where, diags) -> bool:
@@ -251,12 +283,13 @@ def _result_fits(rs: Ruleset, result: dict, players: int, doc, where, diags) -> 
                             hint=suggest(part, list(names)))
                 ok = False
     seats = [("winners", i, s) for i, s in enumerate(result.get("winners", []))]
-    seats += [(part, k, int(k)) for part in ("scores", "ranks", "parts")
+    seats += [(part, k, k) for part in ("scores", "ranks", "parts")
               for k in result.get(part, {})]
     for part, key, seat in seats:
-        if not 1 <= seat <= players:
-            diags.error("RB204", f"seat {seat} does not exist with {players} players",
-                        doc.span(where + (part, key)))
+        try:
+            numtext.seat(seat, players)
+        except numtext.NumberProblem as exc:
+            diags.error("RB204", exc.message, doc.span(where + (part, key)))
             ok = False
     return ok
 
