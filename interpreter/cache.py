@@ -214,7 +214,9 @@ def read_private(path: Path, limit: int = MAX_BYTES) -> bytes | None:
     """A cache file's bytes, if it is a regular file of ours that nobody else may write,
     not a link, and at most ``limit`` bytes; None otherwise."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        # without waiting: a pipe planted in the folder is refused below, not waited on
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                     | getattr(os, "O_NONBLOCK", 0))
     except OSError:
         return None
     try:

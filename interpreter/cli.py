@@ -1095,16 +1095,16 @@ def _check_backend(backend: str, address: str | None) -> None:
 
 @cli.command()
 @click.argument("ruleset")
-@click.option("-n", "--games", type=click.IntRange(1, 1_000_000), default=100,
+@click.option("-n", "--games", type=_Whole(1, 1_000_000), default=100,
               show_default=True, help="How many games (1 to 1,000,000).")
-@click.option("--players", "-p", type=click.IntRange(min=1), default=None)
+@click.option("--players", "-p", type=_Whole(min=1), default=None)
 @click.option("--agents", "agent_spec", default="random", show_default=True,
               help=AGENTS_HELP)
 @click.option("--variant", "variants", multiple=True)
 @click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False))
 @click.option("--seed", type=_SEED, default=1, show_default=True,
               help="Seed of the first game.")
-@click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--workers", "-w", type=_Whole(min=1), default=1, show_default=True,
               help="Processes (--backend local; Ray runs one per CPU).")
 @click.option("--out", type=click.Path(dir_okay=False), help="Write one JSON line per game.")
 @click.option("--no-check", is_flag=True, help="Skip invariant checks (faster).")
@@ -1189,7 +1189,7 @@ def test_cmd(ruleset, mods, select):
 @click.option("--png", type=click.Path(file_okay=False), help="Write the plots to this folder.")
 @click.option("--confidence", type=click.FloatRange(0.5, 0.999), default=0.95,
               show_default=True, help="Confidence level of the intervals.")
-@click.option("--top", type=click.IntRange(min=1), default=15, show_default=True,
+@click.option("--top", type=_Whole(min=1), default=15, show_default=True,
               help="Rows shown per card table (all are tested).")
 def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top):
     """Win rates, per-card figures, scores and lengths of simulated games, with intervals."""
@@ -1215,14 +1215,14 @@ def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top):
 @click.option("--mod", "mods", multiple=True, required=True,
               help="A mod file, or the name of one in the ruleset's mods/ folder "
                    "(repeatable; layered in order).")
-@click.option("-n", "--games", type=click.IntRange(2, 1_000_000), default=200,
+@click.option("-n", "--games", type=_Whole(2, 1_000_000), default=200,
               show_default=True, help="Seeds to play, each on both sides.")
-@click.option("--players", "-p", type=click.IntRange(min=1), default=None)
+@click.option("--players", "-p", type=_Whole(min=1), default=None)
 @click.option("--agents", "agent_spec", default="random", show_default=True,
               help="Comma-separated agents by seat (random, greedy), or one for all.")
 @click.option("--variant", "variants", multiple=True)
 @click.option("--seed", type=_SEED, default=1, show_default=True, help="Seed of the first game.")
-@click.option("--workers", "-w", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--workers", "-w", type=_Whole(min=1), default=1, show_default=True,
               help="Processes (--backend local; Ray runs one per CPU).")
 @click.option("--html", type=click.Path(dir_okay=False), help="Write one self-contained page.")
 @click.option("--png", type=click.Path(file_okay=False), help="Write the plots to this folder.")
@@ -1232,7 +1232,7 @@ def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top):
               help="Keep the modded games' results here (JSON lines).")
 @click.option("--confidence", type=click.FloatRange(0.5, 0.999), default=0.95,
               show_default=True, help="Confidence level of the intervals.")
-@click.option("--top", type=click.IntRange(min=1), default=15, show_default=True,
+@click.option("--top", type=_Whole(min=1), default=15, show_default=True,
               help="Rows listed per card table (all are tested).")
 @click.option("--no-check", is_flag=True, help="Skip invariant checks (faster).")
 @click.option("--resume", is_flag=True,

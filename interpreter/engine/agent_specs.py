@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from ..numtext import NumberProblem, clipped, decimal, whole
 
 GROUP = "rulebook.agents"
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.-]*$")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
 
 
 class SpecError(ValueError):
