@@ -50,9 +50,10 @@ def run(ruleset, text, budget=None, **kw):
 def test_loops_are_charged_per_iteration(mini):
     budget = Budget()
     run(mini, "repeat 10:\n  for p in players():\n    pass", budget)
-    # one step for the run, 10 for the repeat, and per iteration the two iterations
-    # of the for (reading the seats, one of the game's own collections, is free)
-    assert budget.used == 1 + 10 + 10 * 2
+    # one step for the run (its one statement, the repeat); each of the 10 turns of the
+    # repeat runs a statement and a call (the for and players()); each of the two turns
+    # of the for in each runs one statement (pass)
+    assert budget.used == 1 + 10 * 2 + 10 * 2 * 1
 
 
 def test_an_effect_over_its_limit_stops_where_the_work_is(mini):
@@ -89,8 +90,9 @@ def test_runs_between_two_decisions_share_the_limit_per_decision(mini):
 def test_comprehensions_and_calls_are_charged(mini):
     budget = Budget(effect_steps=10 ** 9, decision_steps=10 ** 9)
     run(mini, "count(x in range(1, 100) where x > 50)", budget, start="expression")
-    # the run, the range() call and the 100 numbers it makes, and the 100 items counted
-    assert budget.used == 1 + 1 + 100 + 100
+    # the run (two operations: the count and the range() call), the 100 numbers range()
+    # makes and a step for making them, and for each of the 100 items its condition
+    assert budget.used == 2 + 1 + 100 + 100 * 1
 
 
 def test_lists_cost_their_length_so_doubling_stops(mini):
@@ -271,11 +273,17 @@ def test_at_run_time_a_missing_player_is_a_positioned_error_not_a_crash(mini):
     assert "no player" in info.value.message and info.value.span.line == 1
 
 
-def test_lookahead_copies_get_a_budget_of_their_own():
+def test_lookahead_copies_get_a_budget_of_their_own_that_counts_on_from_the_game():
     import copy
     rs = load_ruleset(TINY)
     game = Game(rs, 2, 1, [None, None])
     game.budget.charge(5, None)
+    game.budget.new_decision()
     clone = copy.copy(game)
-    assert clone.budget is not game.budget and clone.budget.used == 0
+    # the copy is the same game played on: its steps and decisions so far count for it
+    assert clone.budget is not game.budget
+    assert clone.budget.used == 5 and clone.budget.decisions == 1
+    clone.budget.charge(10, None)
+    clone.budget.new_decision()
+    assert game.budget.used == 5 and game.budget.decisions == 1  # the copy's are its own
     assert game.frame(0).budget is game.budget
