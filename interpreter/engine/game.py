@@ -22,7 +22,8 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from ..lang.runtime import MAX_CARDS, Budget, Frame, RuleRuntimeError
+from ..lang.runtime import (MAX_CARDS, MAX_INT, Budget, Frame, RuleRuntimeError,
+                            shown_number)
 from ..ruleset import Ruleset
 from .asking import AskingMixin
 from .board import BoardMixin
@@ -124,7 +125,26 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self._field_tables: dict[str, dict] = {}  # card id -> its fields (see card_field)
         self.state = self._initial_state(names)
 
+    # the declared numbers a game starts from and keeps within: (section, path in an entry)
+    _DECLARED_NUMBERS = (("resources", ("start",)), ("resources", ("min",)),
+                         ("resources", ("production", "start")),
+                         ("resources", ("production", "min")), ("tracks", ("start",)),
+                         ("tracks", ("min",)), ("tracks", ("max",)), ("tracks", ("step",)))
+
+    def _check_declared_numbers(self) -> None:
+        """Stocks and tracks start, and are kept, within the bound rules compute in."""
+        for section, path in self._DECLARED_NUMBERS:
+            for entry in self.rs.sections[section].values():
+                value = entry.data
+                for key in path:
+                    value = value.get(key) if isinstance(value, dict) else None
+                if isinstance(value, int) and not -MAX_INT <= value <= MAX_INT:
+                    raise RuleRuntimeError(f"the number {shown_number(value)} is beyond the "
+                                           f"limit of {MAX_INT:,} (10^18) in magnitude",
+                                           entry.span(*path))
+
     def _initial_state(self, names) -> State:
+        self._check_declared_numbers()
         players = []
         for seat in range(self.n):
             p = PlayerState(seat, names[seat] if names and seat < len(names)

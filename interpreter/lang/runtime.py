@@ -143,6 +143,13 @@ class Budget:
                                 "that sets itself off?)", span)
 
 
+def shown_number(value: int) -> str:
+    """A number for a message: in full when short, else its first digits and its length."""
+    text = str(abs(value))
+    sign = "-" if value < 0 else ""
+    return f"{sign}{text}" if len(text) <= 30 else f"{sign}{text[:12]}…({len(text)} digits)"
+
+
 def check_int(value: int, span: Span | None) -> int:
     """``value`` if it is within the integer bound, else a positioned rule error."""
     if -MAX_INT <= value <= MAX_INT:
