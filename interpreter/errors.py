@@ -42,6 +42,7 @@ CODES: dict[str, str] = {
     "RB304": "statement not allowed here",
     "RB305": "name already bound",
     "RB306": "number beyond the integer bound",
+    "RB307": "negative amount",
     # ruleset semantics
     "RB400": "duplicate id",
     "RB401": "unknown reference",

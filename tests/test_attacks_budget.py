@@ -3,10 +3,14 @@
 The issue asks that nested repeat/for/count loops of 10,000 each, doubly
 recursive procedures and repeated squaring all stop with a positioned rule
 error naming the limit, never a hang, a memory blow-up or a traceback, and
-that oversized literals and deep nesting are refused by ``validate``. Each
-mod in ``tests/attacks/budget/`` targets ``tests/fixtures/tiny`` and runs
-through the real command line in its own process, all of them at once;
-every case must end (exit 1) well within the timeout.
+that oversized literals and deep nesting are refused by ``validate``. Issue
+24 (item 6) adds the work the budget did not count: reading a large deck in
+a loop, putting 10,000 items in order, a game of endless decisions, turns or
+work, loops with long bodies, and more cards than a game may hold. Each mod
+in ``tests/attacks/budget/`` (or written here, when too big to keep as a
+file) targets ``tests/fixtures/tiny`` and runs through the real command line
+in its own process, all of them at once; every case must end (exit 1) well
+within the timeout.
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.lang.runtime import DECISION_STEPS, EFFECT_STEPS, MAX_CALL_DEPTH
+from interpreter.lang.runtime import (DECISION_STEPS, EFFECT_STEPS, GAME_STEPS, MAX_CALL_DEPTH,
+                                      MAX_CARDS, MAX_DECISIONS)
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent
@@ -32,6 +37,10 @@ VALIDATE = ("validate", TINY)
 
 PER_EFFECT = f"this effect did more than {EFFECT_STEPS} steps (the limit per effect)"
 PER_DECISION = (f"did more than {DECISION_STEPS} steps (the limit per decision)")
+PER_GAME = f"the game did more than {GAME_STEPS:,} steps in all (the limit per game)"
+DECISIONS = f"the game has asked more than {MAX_DECISIONS:,} decisions without ending " \
+    "(the limit per game)"
+CARDS = f"the ruleset's cards come to more than {MAX_CARDS:,} in one game"
 NUMBER_BOUND = "beyond the limit of 1,000,000,000,000,000,000 (10^18)"
 
 # mod file -> (command, what the message must say, text on the line it points at)
@@ -48,6 +57,12 @@ EXPECTED = {
     "decision_budget": (PLAY, PER_DECISION, "if: \"count(i in range(1, 1000)"),
     "big_literal": (VALIDATE, "error[RB306]: the number 1000000000000000000000 is larger",
                     "1000000000000000000000"),
+    # issue 24, item 6: work the budget did not count
+    "deck_read_in_loop": (PLAY, PER_EFFECT, "all_cards_in(deck)"),
+    "long_order": (PLAY, PER_EFFECT, "choose_order(range(1, 10000))"),
+    "endless_decisions": (PLAY, DECISIONS, "count: 1000"),
+    "endless_turns": (PLAY, PER_DECISION, "repeat: 1000000000"),
+    "endless_work": (PLAY, PER_GAME, "repeat 1000:"),
     "setup_needs_player": (VALIDATE, "error[RB304]: 'give' needs an acting player, but there "
                            "is none in setup", "value: give()"),
 }
@@ -75,6 +90,30 @@ def _deep_mods(folder: Path) -> dict[str, Path]:
     return out
 
 
+def _big_mods(folder: Path) -> dict[str, Path]:
+    """A loop whose body is 1,000 statements long, and 100 more cards of 100 copies each."""
+    body = "".join("          let x = 1 + 2\n" for _ in range(1000))
+    long_body = ("  - op: replace\n    in: flow\n    id: setup\n    value: |\n"
+                 "      repeat 10000:\n        repeat 100:\n" + body)
+    many_cards = "".join(f"  - {{op: add, in: cards, value: {{id: pebble{i}, name: Pebble {i}, "
+                         "type: gadget, cost: 1, copies: 100}}\n" for i in range(1, 102))
+    out = {}
+    for name, change in (("long_body", long_body), ("many_cards", many_cards)):
+        path = folder / f"{name}.yaml"
+        path.write_text(f"kind: mod\nid: {name}\ntarget: tiny\nchanges:\n{change}",
+                        encoding="utf-8")
+        out[name] = path
+    return out
+
+
+# issue 24, item 6: without a step per statement, the loop runs a billion statements;
+# without a limit on cards, the game holds 10,106 (10,000 cards take 2.4 GB at 100 times)
+BIG_EXPECTED = {
+    "long_body": (PLAY, PER_EFFECT, "repeat 100:"),
+    "many_cards": (PLAY, CARDS, "id: pebble100,"),
+}
+
+
 DEEP_EXPECTED = {
     "deep_parentheses": "error[RB300]: brackets nested too deeply",
     "deep_negation": "error[RB300]: effect nested too deeply",
@@ -94,6 +133,8 @@ def results(tmp_path_factory):
         jobs[name] = (path, [*command, "--mod", str(path)])
     for name, path in _deep_mods(tmp_path_factory.mktemp("deep")).items():
         jobs[name] = (path, [*VALIDATE, "--mod", str(path)])
+    for name, path in _big_mods(tmp_path_factory.mktemp("big")).items():
+        jobs[name] = (path, [*BIG_EXPECTED[name][0], "--mod", str(path)])
     running = {name: subprocess.Popen([sys.executable, "-m", "interpreter", *args], cwd=ROOT,
                                       env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                       stderr=subprocess.STDOUT, text=True)
@@ -116,11 +157,11 @@ def _clean_failure(code, text):
     assert "Traceback" not in text and "internal error" not in text, text
 
 
-@pytest.mark.parametrize("name", sorted(EXPECTED))
+@pytest.mark.parametrize("name", sorted(EXPECTED) + sorted(BIG_EXPECTED))
 def test_hostile_work_ends_with_a_positioned_error(results, name):
     code, text, path = results[name]
     _clean_failure(code, text)
-    _, message, pointed = EXPECTED[name]
+    _, message, pointed = EXPECTED[name] if name in EXPECTED else BIG_EXPECTED[name]
     assert message in text, text
     found = re.search(re.escape(str(path)) + r":(\d+):(\d+): ", text)
     assert found, f"no position in {path}:\n{text}"

@@ -140,3 +140,34 @@ def test_every_error_names_its_place(mini):
 def test_statement_argument_errors(mini, text):
     _, diags = check(mini, text)
     assert diags and all(d.code in ("RB301", "RB302") for d in diags)
+
+
+# issue 24, item 9: an amount written out below zero turns the statement around
+@pytest.mark.parametrize("text, verb, value, col", [
+    ("lose -2 plants", "lose", -2, 6),
+    ("pay -1 mc", "pay", -1, 5),
+    ("gain -3 heat", "gain", -3, 6),
+    ("gain 2 - 5 heat production", "gain", -3, 6),
+    ("lose -1 mc production", "lose", -1, 6),
+    ("add -1 microbe to this", "add", -1, 5),
+    ("remove up to -4 plants from any player", "remove", -4, 14),
+    ("steal -(2 * 3) plants from any opponent", "steal", -6, 7),
+    ("raise temperature by -2", "raise", -2, 22),
+])
+def test_a_negative_amount_written_out_is_refused_at_the_amount(mini, text, verb, value, col):
+    _, diags = check(mini, text)
+    assert codes(diags) == ["RB307"], diags
+    assert diags[0].message == f"'{verb}' needs an amount of 0 or more, but this is {value}"
+    assert diags[0].span.col == col
+
+
+def test_a_negative_amount_says_how_to_go_the_other_way(mini):
+    _, diags = check(mini, "lose -2 plants\ngain -1 heat production\nlower temperature by -1")
+    assert [d.hint for d in diags] == ["write 'gain 2 plants' instead",
+                                       "write 'lose 1 heat production' instead",
+                                       "write 'raise temperature by 1' instead"]
+
+
+def test_amounts_worked_out_while_the_game_runs_are_left_to_the_game(mini):
+    _, diags = check(mini, "let n = stock(heat) - 5\npay n mc\ngain 0 heat\nlose 0 - 0 mc")
+    assert codes(diags) == []

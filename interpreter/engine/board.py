@@ -16,10 +16,10 @@ class BoardMixin:
     """The board: spaces, their neighbours, tiles and placing them."""
 
     def spaces(self):
-        return list(self.space_decl)
+        return self.charged(list(self.space_decl))
 
     def neighbours(self, space):
-        return list(self.rs.adjacency.get(space, []))
+        return self.charged(list(self.rs.adjacency.get(space, [])))
 
     def space_field(self, space, name):
         decl = self.space_decl[space]

@@ -56,13 +56,27 @@ class CardsMixin:
             return (zone, player)
         return (zone, NO_OWNER)
 
+    # The lists handed to rules are copies, and a copy is work: a step per card, charged
+    # to the budget here, where the copy is made (a rule reading a large deck in a loop
+    # runs out of steps instead of time).
     def cards_in(self, zone, player):
-        return list(self.state.zones[self._zone_key(zone, player)])
+        out = list(self.state.zones[self._zone_key(zone, player)])
+        budget = self.budget
+        budget.used += len(out)
+        if budget.used > budget.limit:
+            raise budget.exceeded(None)
+        return out
 
     def all_cards_in(self, zone):
         if self.zone_scope[zone] == "player":
-            return [c for seat in range(self.n) for c in self.state.zones[(zone, seat)]]
-        return list(self.state.zones[(zone, NO_OWNER)])
+            out = [c for seat in range(self.n) for c in self.state.zones[(zone, seat)]]
+        else:
+            out = list(self.state.zones[(zone, NO_OWNER)])
+        budget = self.budget
+        budget.used += len(out)
+        if budget.used > budget.limit:
+            raise budget.exceeded(None)
+        return out
 
     def zone_of(self, card):
         return self.state.cards[card].zone
@@ -81,7 +95,12 @@ class CardsMixin:
         if table is None:
             table = self._field_table(c.def_id)
         if name == "tags":
-            return list(table["tags"])
+            tags = table["tags"]
+            budget = self.budget  # a copy: a step per tag (see cards_in)
+            budget.used += len(tags)
+            if budget.used > budget.limit:
+                raise budget.exceeded(None)
+            return list(tags)
         return table.get(name)
 
     def _field_table(self, def_id: str) -> dict:

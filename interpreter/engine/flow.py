@@ -9,6 +9,7 @@ back and refused with its reason.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..lang.gensupport import reading
@@ -87,6 +88,7 @@ class FlowRunner:
         # stop_at(kind, name) -> bool: asked at the end of each turn ("turn", seat), phase
         # ("phase", id) and round ("round", number); True stops the flow there (StopFlow)
         self.stop_at = None
+        self.kept = 64  # how many counts of turns and rounds may pile up (see forget)
 
     def _mark(self, kind: str, name, cursor: Cursor) -> None:
         if self.stop_at is not None and not self.game.state.over and self.stop_at(kind, name):
@@ -117,6 +119,7 @@ class FlowRunner:
             if resume is None:
                 g.state.round = number
                 g.state.passed = set()
+                self.forget("round")
                 g.log(f"— {rounds.get('name', 'Round')} {number} —")
             skipping = resume is not None
             for pid, entry in phases:
@@ -237,6 +240,11 @@ class FlowRunner:
     def turn(self, pid: str, seat: int, actions: int, required: int, turns: dict,
              may_pass: bool) -> None:
         g = self.game
+        budget = g.budget  # a turn is a step: a flow that turns without asking runs out
+        budget.used += 1
+        if budget.used > budget.limit:
+            raise budget.exceeded(self._turns_span(pid))
+        self.forget("turn")
         g.state.turn_seat = seat
         g.state.turn_number += 1
         taken = 0
@@ -254,6 +262,29 @@ class FlowRunner:
                 taken += 1
         g.state.turn_seat = NO_OWNER
         g.after_turn = None
+
+    def _turns_span(self, pid: str):
+        """Where a phase's turns are declared: the flow's own work is reported there."""
+        entry = self.rs.sections["phases"].get(pid)
+        return entry.span("turns") if entry is not None else self.game.budget.where
+
+    def forget(self, scope: str) -> None:
+        """A new round or turn: what was counted for the ones before is never read again.
+
+        Events counted per round or turn and actions used once per round or turn
+        are dropped once their round or turn is over (those of turns in batches,
+        whenever they have doubled), so a long game's state, copied before every
+        action, does not grow with every turn it has had."""
+        st = self.game.state
+        size = len(st.history) + len(st.used)
+        if scope == "turn" and size <= self.kept:
+            return  # dropped once they have doubled: the work stays in step with the turns
+        old = ("round", "turn") if scope == "round" else ("turn",)
+        if any(k[2] in old for k in st.history):
+            st.history = Counter({k: v for k, v in st.history.items() if k[2] not in old})
+        if any(k[2][0] in old for k in st.used):
+            st.used = {k for k in st.used if k[2][0] not in old}
+        self.kept = 2 * (len(st.history) + len(st.used)) + 64
 
     def choose(self, pid: str, seat: int, taken: int, actions: int, required: int,
                turns: dict, may_pass: bool) -> ActionChoice:
@@ -374,6 +405,7 @@ class FlowRunner:
         out: dict = {}
         refused: dict[str, str] = {}
         allowed = turns.get("actions_from")
+        looked = len(self.rs.sections["actions"])  # the work: a step per action and card
         for aid, entry in self.rs.sections["actions"].items():
             if allowed is not None and aid not in allowed:
                 continue
@@ -394,6 +426,7 @@ class FlowRunner:
                 break
             if zone not in g.in_play_zones or owner not in (seat, NO_OWNER):
                 continue
+            looked += len(cards)
             for card in cards:
                 if g.state.cards[card].owner != seat:
                     continue
@@ -412,6 +445,10 @@ class FlowRunner:
                             refused[choice.label] = reason
                             continue
                         out[choice.key] = choice
+        budget = g.budget
+        budget.used += looked + len(out) + len(refused)
+        if budget.used > budget.limit:
+            raise budget.exceeded(self._turns_span(pid))
         out["__refused__"] = refused
         return out
 

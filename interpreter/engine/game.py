@@ -22,7 +22,8 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from ..lang.runtime import Budget, Frame, RuleRuntimeError
+from ..lang.runtime import (MAX_CARDS, MAX_INT, Budget, Frame, RuleRuntimeError,
+                            shown_number)
 from ..ruleset import Ruleset
 from .asking import AskingMixin
 from .board import BoardMixin
@@ -88,7 +89,9 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self.memo = self.zmemo = None
         self.check_invariants = False  # check them before every decision (--check-every-decision)
         self.check_actions = False  # check them after every action and at the end (simulations)
-        self.budget = Budget()  # the work effects may do per effect run and per decision
+        # the work effects may do per effect run, per decision and per game
+        self.budget = Budget()
+        self.budget.where = self._flow_span()
         comp = ruleset
         self.zone_decl = {zid: (e.data if isinstance(e.data, dict) else {"id": zid})
                           for zid, e in comp.sections["zones"].items()}
@@ -122,7 +125,26 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self._field_tables: dict[str, dict] = {}  # card id -> its fields (see card_field)
         self.state = self._initial_state(names)
 
+    # the declared numbers a game starts from and keeps within: (section, path in an entry)
+    _DECLARED_NUMBERS = (("resources", ("start",)), ("resources", ("min",)),
+                         ("resources", ("production", "start")),
+                         ("resources", ("production", "min")), ("tracks", ("start",)),
+                         ("tracks", ("min",)), ("tracks", ("max",)), ("tracks", ("step",)))
+
+    def _check_declared_numbers(self) -> None:
+        """Stocks and tracks start, and are kept, within the bound rules compute in."""
+        for section, path in self._DECLARED_NUMBERS:
+            for entry in self.rs.sections[section].values():
+                value = entry.data
+                for key in path:
+                    value = value.get(key) if isinstance(value, dict) else None
+                if isinstance(value, int) and not -MAX_INT <= value <= MAX_INT:
+                    raise RuleRuntimeError(f"the number {shown_number(value)} is beyond the "
+                                           f"limit of {MAX_INT:,} (10^18) in magnitude",
+                                           entry.span(*path))
+
     def _initial_state(self, names) -> State:
+        self._check_declared_numbers()
         players = []
         for seat in range(self.n):
             p = PlayerState(seat, names[seat] if names and seat < len(names)
@@ -155,7 +177,14 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
                 raise RuleRuntimeError("the ruleset declares cards but no shared zone to hold "
                                        "them", entry.span("id"))
             owner = NO_OWNER if self.zone_decl[zone].get("scope", "shared") == "shared" else 0
-            for _ in range(int(entry.data.get("copies", 1) or 1)):
+            copies = int(entry.data.get("copies", 1) or 1)
+            if number + copies > MAX_CARDS:  # checked before any is made
+                where = entry.span("copies") if "copies" in entry.data else entry.span("id")
+                raise RuleRuntimeError(
+                    f"the ruleset's cards come to more than {MAX_CARDS:,} in one game with "
+                    f"this card's {copies} cop{'y' if copies == 1 else 'ies'} ({number:,} "
+                    "before it; the limit per game)", where)
+            for _ in range(copies):
                 number += 1
                 cards[number] = CardState(cid, zone, owner)
                 zones[(zone, owner)].append(CardRef(number))
@@ -163,17 +192,37 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         return State(players, tracks, zones, cards, spaces, random.Random(self.seed),
                      list(range(self.n)), _owned=set(cards))
 
+    def _flow_span(self):
+        """Where a game that goes on too long is reported: the flow's rounds, else its
+        first phase with turns, else nowhere in particular."""
+        rounds = self.rs.singles.get("rounds")
+        if rounds is not None:
+            return rounds.key_span()
+        for entry in self.rs.sections["phases"].values():
+            if isinstance(entry.data, dict) and entry.data.get("turns"):
+                return entry.span("turns")
+        return None
+
     def frame(self, you: int | None = None, **extra) -> Frame:
         variables = {"you": you}
         variables.update(extra)
         return Frame(self, variables, 0, self.budget)
 
     def __copy__(self) -> "Game":
-        """A shallow copy (for lookahead) with a work budget of its own."""
+        """A shallow copy (for lookahead): it carries on the game's count of work and
+        decisions, with allowances of its own for an effect and a decision."""
         clone = Game.__new__(Game)
         clone.__dict__.update(self.__dict__)
-        clone.budget = type(self.budget)(self.budget.effect_steps, self.budget.decision_steps)
+        clone.budget = self.budget.carried_on()
         return clone
+
+    def charged(self, items: list) -> list:
+        """A list of the game's handed to rules: a step per item, as copying it is work."""
+        budget = self.budget
+        budget.used += len(items)
+        if budget.used > budget.limit:
+            raise budget.exceeded(None)
+        return items
 
     def run_code(self, key: tuple, frame: Frame):
         code = self.rs.code.get(key)
@@ -182,7 +231,13 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         return code(frame)
 
     def snapshot(self):
-        return self.state.clone()
+        """A copy of the state to go back to (before an action, to try an option): work in
+        step with the state's size, charged as a step per card and per space."""
+        state, budget = self.state, self.budget
+        budget.used += len(state.cards) + len(state.spaces)
+        if budget.used > budget.limit:
+            raise budget.exceeded(None)
+        return state.clone()
 
     def restore(self, snap) -> None:
         self.state = snap

@@ -4,11 +4,16 @@ The part of :class:`~.game.Game` that reads and changes a player's stock and
 production of each resource (with floors and capacities, refusing a payment
 that cannot be made), resources held on cards and moved between cards and
 players, and a player's pieces placed on cards and taken back.
+
+Amounts are whole numbers within the integer bound (10^18), and none of the
+numbers kept here ever leaves it. A negative amount is a rule error where it
+would turn the statement around (losing, paying, adding or taking a negative
+amount), naming the amount; a negative ``gain`` is a loss, and said so.
 """
 
 from __future__ import annotations
 
-from ..lang.runtime import RuleRuntimeError
+from ..lang.runtime import MAX_INT, RuleRuntimeError, shown_number
 from .decisions import ActionRefused, Decision
 from .state import BIG, CardRef
 
@@ -37,24 +42,56 @@ class StocksMixin:
             return found
         return code(self.frame(player))
 
+    @staticmethod
+    def _amount(amount, words, negative_ok=False) -> int:
+        """The amount of a statement, checked: a number within the bound, and not below 0
+        unless the statement may take it so. ``words()`` says the statement with the
+        amount ('pay -3 gold') for the error."""
+        if amount.__class__ is int and -MAX_INT <= amount <= MAX_INT and (
+                amount >= 0 or negative_ok):
+            return amount
+        if amount is None:
+            raise RuleRuntimeError(f"cannot {words()}: the amount is none, not a number")
+        if not isinstance(amount, int):
+            raise RuleRuntimeError(f"cannot {words()}: the amount is not a number")
+        if -MAX_INT <= amount <= MAX_INT:
+            if amount >= 0 or negative_ok:
+                return int(amount)
+            raise RuleRuntimeError(f"cannot {words()}: the amount is negative")
+        raise RuleRuntimeError(f"cannot {words()}: the amount is beyond the limit of "
+                               f"{MAX_INT:,} (10^18)")
+
+    @staticmethod
+    def _beyond(value, what: str) -> RuleRuntimeError:
+        """The error for a number the game keeps (a stock, a production) leaving the bound."""
+        return RuleRuntimeError(f"{what} would be {shown_number(value)}, beyond the limit of "
+                                f"{MAX_INT:,} (10^18)")
+
     def change_stock(self, player, resource, amount, verb):
         p = self.state.players[player]
         if resource not in self.resource_decl:
             raise RuleRuntimeError(f"'{resource}' is not a resource players hold")
+        if amount.__class__ is not int or not 0 <= amount <= MAX_INT:
+            amount = self._amount(amount, lambda: f"{verb} {shown_number(amount)} "
+                                  f"{self._res_name(resource)}",
+                                  verb == "gain")
         have = p.stock.get(resource, 0)
         floor = int(self.resource_decl[resource].get("min", 0))
         if verb == "gain" and amount < 0:
             verb, amount = "lose", -amount
         if verb == "gain":
             cap = self.capacity(player, resource)
-            p.stock[resource] = min(have + amount, max(cap, have))
+            now = min(have + amount, max(cap, have))
         elif verb == "pay":
             if have - amount < floor:
                 raise ActionRefused(f"needs {self.amount_words(resource, amount)} to pay; "
                                     f"{self._you_have(player)} {have}")
-            p.stock[resource] = have - amount
+            now = have - amount
         else:
-            p.stock[resource] = max(floor, have - amount)
+            now = max(floor, have - amount)
+        if not -MAX_INT <= now <= MAX_INT:
+            raise self._beyond(now, f"{p.name}'s {self._res_name(resource)}")
+        p.stock[resource] = now
         if self.logging and (p.stock[resource] != have or verb == "gain" and amount > 0):
             moved = abs(p.stock[resource] - have)
             key = ("stock", player, resource, verb)
@@ -88,10 +125,18 @@ class StocksMixin:
         return self.rs.words.thing("resource", resource, 2)
 
     def change_production(self, player, resource, amount):
+        # a production goes up or down: the sign of the amount says which, as the log does
         p = self.state.players[player]
+        if amount.__class__ is not int or not -MAX_INT <= amount <= MAX_INT:
+            amount = self._amount(amount, lambda: f"change {p.name}'s "
+                                  f"{self.rs.words.thing('resource', resource, 1)} production "
+                                  f"by {shown_number(amount)}", True)
         prod = self.resource_decl[resource].get("production")
         floor = prod.get("min", 0) if isinstance(prod, dict) else 0
         now = p.production.get(resource, 0)
+        if not -MAX_INT <= now + amount <= MAX_INT:
+            raise self._beyond(now + amount, f"{p.name}'s "
+                               f"{self.rs.words.thing('resource', resource, 1)} production")
         if now + amount < floor:
             who = "your" if player == self._acting() else f"{p.name}'s"
             name = self.rs.words.thing("resource", resource, 1)
@@ -146,11 +191,15 @@ class StocksMixin:
 
     def transfer(self, verb, resource, amount, up_to, source, dest, player):
         cards = self.state.cards
+        if amount.__class__ is not int or not 0 <= amount <= MAX_INT:
+            amount = self._amount(amount, lambda: f"{verb} {'up to ' if up_to else ''}"
+                                  f"{shown_number(amount)} "
+                                  f"{self._card_res(resource, 2).split(' ', 1)[1]}")
         if verb == "add":
             if dest is None:
                 raise ActionRefused("there is no card to add to")
             r = self.state.card_w(dest).resources
-            r[resource] = r.get(resource, 0) + amount
+            r[resource] = self._on_card(r.get(resource, 0) + amount, resource, dest)
             if self.logging and amount:
                 self.log(f"  {self.card_name(dest)}: +{self._card_res(resource, amount)} "
                          f"(now {r[resource]})")
@@ -191,9 +240,15 @@ class StocksMixin:
         if verb == "move" and dest is not None:
             if isinstance(dest, CardRef):
                 r = self.state.card_w(dest).resources
-                r[resource] = r.get(resource, 0) + amount
+                r[resource] = self._on_card(r.get(resource, 0) + amount, resource, dest)
             else:
                 self.change_stock(dest, resource, amount, "gain")
+
+    def _on_card(self, value, resource, card) -> int:
+        if value > MAX_INT:
+            raise self._beyond(value, f"the {self._card_res(resource, 2).split(' ', 1)[1]} on "
+                               f"{self.card_name(card)}")
+        return value
 
     def _card_res(self, resource, n) -> str:
         w = self.rs.words

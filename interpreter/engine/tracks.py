@@ -7,7 +7,7 @@ step reached, and emits the track's event; setting a track clamps the value.
 
 from __future__ import annotations
 
-from ..lang.runtime import RuleRuntimeError
+from ..lang.runtime import MAX_INT, RuleRuntimeError, shown_number
 from .state import BIG
 
 
@@ -66,6 +66,12 @@ class TracksMixin:
             self.run_code(("track", track, "reward", i), self.frame(player))
 
     def set_track(self, track, value, player):
+        if value.__class__ is not int or not -MAX_INT <= value <= MAX_INT:
+            name = self.track_decl[track].get("name") or track.replace("_", " ")
+            if not isinstance(value, int):
+                raise RuleRuntimeError(f"cannot set {name} to none: it is not a number")
+            raise RuleRuntimeError(f"cannot set {name} to {shown_number(value)}: beyond the "
+                                   f"limit of {MAX_INT:,} (10^18)")
         decl = self.track_decl[track]
         value = max(decl.get("min", -BIG), min(decl.get("max", BIG), value))
         holder = self.state.players[player].tracks if decl.get("scope") == "player" \

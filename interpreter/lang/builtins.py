@@ -475,9 +475,16 @@ def _choose_number(rt, low, high):
 
 
 @builtin("choose_order", [Param("items", T.list_of(T.ANY))], _same_as_first,
-         "Ask the acting player to put the items in an order.", kind="choice",
+         "Ask the acting player to put the items in an order (one question per place, "
+         "each listing the items left).", kind="choice",
          phrase='{items} in an order you choose')
 def _choose_order(rt, items):
+    # the questions list n-1, n-2, … items: that work (n(n-1)/2 steps) is charged to the
+    # budget before the first is asked, so a long list stops at once, not after hours
+    n = len(items)
+    budget = getattr(rt, "budget", None)
+    if budget is not None and n > 1:
+        budget.charge(n * (n - 1) // 2, None)
     return rt.choose_order(items)
 
 

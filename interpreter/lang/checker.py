@@ -182,8 +182,49 @@ class Checker:
             return f"the on_place of tile '{key[5:]}'"
         return f"'{key}'"
 
+    # ------------------------------------------------ amounts written out negative
+    _OTHER_WAY = {"gain": "lose", "lose": "gain", "raise": "lower", "lower": "raise"}
+
+    def _not_negative(self, amount: ast.Expr, s: ast.Stmt, ctx) -> None:
+        """An amount written out below zero (a number, a constant, or + - * of those)
+        would turn 'gain', 'pay', 'add', 'raise'… around: refused, at the amount."""
+        value = self._written_int(amount)
+        if value is None or value >= 0:
+            return
+        what = f"'{amount.id}' is {value}" if isinstance(amount, ast.Name) else \
+            f"this is {value}"
+        other, hint = self._OTHER_WAY.get(s.verb), None
+        if other and isinstance(s, ast.Gain):
+            hint = f"write '{other} {-value} {s.resource}" + \
+                   (" production'" if s.production else "'") + " instead"
+        elif other:
+            hint = f"write '{other} {s.track} by {-value}' instead"
+        self.error("RB307", f"'{s.verb}' needs an amount of 0 or more, but {what}",
+                   amount.span, ctx, hint)
+
+    def _written_int(self, e: ast.Expr) -> int | None:
+        """The value of a number written out in the rule; None when it is worked out as
+        the game runs."""
+        if isinstance(e, ast.Literal):
+            v = e.value
+        elif isinstance(e, ast.Name) and e.binding == "constant":
+            sym = self.table.get(e.id, ("constant",))
+            v = sym.data if sym is not None else None
+        elif isinstance(e, ast.Unary) and e.op == "-":
+            v = self._written_int(e.operand)
+            v = None if v is None else -v
+        elif isinstance(e, ast.Binary) and e.op in ("+", "-", "*"):
+            a, b = self._written_int(e.left), self._written_int(e.right)
+            if a is None or b is None:
+                return None
+            v = a + b if e.op == "+" else a - b if e.op == "-" else a * b
+        else:
+            return None
+        return v if isinstance(v, int) and not isinstance(v, bool) else None
+
     def s_Gain(self, s: ast.Gain, ctx):
         self.expect(s.amount, T.INT, ctx, "the amount")
+        self._not_negative(s.amount, s, ctx)
         kinds = ("resource",)
         rid = self._symbol(s.resource, kinds, s.resource_span, ctx, "resource")
         if rid is None:
@@ -203,6 +244,7 @@ class Checker:
         s.track_id = tid
         if s.steps is not None:
             self.expect(s.steps, T.INT, ctx, "the number of steps")
+            self._not_negative(s.steps, s, ctx)
         sym = self.table.get(s.track, ("track", "player_track"))
         needs_player = sym is None or sym.kind == "player_track"
         self._player(s.player, ctx, s.span if needs_player else None, f"'{s.verb}'")
@@ -230,6 +272,7 @@ class Checker:
 
     def s_Transfer(self, s: ast.Transfer, ctx):
         self.expect(s.amount, T.INT, ctx, "the amount")
+        self._not_negative(s.amount, s, ctx)
         # stealing needs someone to receive, "up to" someone to decide; adding does not
         if s.verb == "steal" or s.up_to:
             self._need_you(s.span, ctx, "'steal'" if s.verb == "steal" else f"'{s.verb} up to'")

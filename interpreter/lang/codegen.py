@@ -177,8 +177,13 @@ class CodeGen:
             self.buf.append((0, f"def {name}(rt, B, d, V):", span))
         else:  # the caller says where the call is, for the errors
             self.buf.append((0, f"def {name}(rt, B, d, V, at=None):", span))
-            self.emit("B.used += 1", span)
-            self.emit("if B.used > B.limit: raise B.exceeded(at)", span)
+        # a run pays for what it does outside its loops (a top-level run has paid a step)
+        cost = weight(node.body if kind == "effect" else node) - (callee is None)
+        if cost:
+            self.emit(f"B.used += {cost}", span)
+            self.emit(f"if B.used > B.limit: raise B.exceeded({'at' if callee else 'None'})",
+                      span)
+        if callee is not None:
             self.emit(f"if d > _MAXD: raise _too_deep_calls({callee!r}, at)", span)
         scope = Scope(params=params, pure_fn=pure_name)
         if kind == "effect":
@@ -416,7 +421,7 @@ class CodeGen:
     def s_For(self, s: ast.For, scope: Scope) -> None:
         span = self.src.const(s.span, "S")
         self.emit(f"for {scope.V}[{s.var!r}] in _items(B, {span}, "
-                  f"{self.expr(s.iterable, scope)}):", s.span)
+                  f"{self.expr(s.iterable, scope)}, {weight(s.body)}):", s.span)
         self.sub(s.body, scope, s.span, loop=True)
 
     def s_Repeat(self, s: ast.Repeat, scope: Scope) -> None:
@@ -426,7 +431,7 @@ class CodeGen:
         self.emit(f"if {n} > {MAX_REPEAT}: raise _RuleError(f'repeat {{{n}}} is more than the "
                   f"limit of {MAX_REPEAT}', {span})", s.span)
         self.emit(f"{n} = max({n}, 0)", s.span)
-        self.emit(f"B.used += {n}", s.span)
+        self.emit(f"B.used += {n} * {weight(s.body)}", s.span)
         self.emit(f"if B.used > B.limit: raise B.exceeded({span})", s.span)
         self.emit(f"for _ in range({n}):", s.span)
         self.sub(s.body, scope, s.span, loop=True)
@@ -440,7 +445,7 @@ class CodeGen:
         self.emit(f"{turns} += 1", s.span)
         self.emit(f"if {turns} > {MAX_REPEAT}: raise _RuleError('this loop ran {MAX_REPEAT} "
                   f"times and its condition still holds', {span})", s.span)
-        self.emit("B.used += 1", s.span)
+        self.emit(f"B.used += {weight([s.cond, s.body])}", s.span)
         self.emit(f"if B.used > B.limit: raise B.exceeded({span})", s.span)
         self.indent -= 1
         self.sub(s.body, scope, s.span, loop=True)
@@ -739,7 +744,9 @@ class CodeGen:
         agg = e.target
         name = agg.name
         span = self.src.const(e.span, "S")
-        items = f"_items(B, {span}, {self.expr(e.source, replace(scope, iterable=True))})"
+        per_item = weight([x for x in (e.where, e.value) if x is not None])
+        items = (f"_items(B, {span}, {self.expr(e.source, replace(scope, iterable=True))}, "
+                 f"{per_item})")
         local = self.src.fresh("_c")
         inline = name in _INLINE_AGG and agg.kind != "choice"
         # parts that do not depend on the item are worked out once; not inside a lambda
@@ -819,6 +826,38 @@ def _worth_keeping(e) -> bool:
         return True
     calls = [n for n in ast.walk(e) if isinstance(n, ast.Call)]
     return len(calls) >= 3 or any(n.func in _MAKES_LISTS for n in calls)
+
+
+# what is charged a step each time it runs: statements and operations; names and
+# literals cost nothing of their own
+_OPERATIONS = (ast.Stmt, ast.Call, ast.Binary, ast.Unary, ast.Field, ast.Conditional,
+               ast.ListExpr, ast.AnyOf, ast.Comprehension)
+_NOT_CHILDREN = frozenset({"span", "type", "target", "purpose"})
+
+
+def weight(node) -> int:
+    """The steps one run of ``node`` (a body, an expression, or a list of them) costs, at
+    least 1: a step per statement and per operation (a call, an operator, a field…),
+    except in the loops and comprehensions inside it, which pay per turn and per item.
+    So a loop whose body is long pays for each statement of it in every turn."""
+    n, stack = 0, [node]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, ast.Node):
+            n += isinstance(x, _OPERATIONS)
+            if isinstance(x, ast.For):
+                stack.append(x.iterable)
+            elif isinstance(x, ast.Repeat):
+                stack.append(x.count)
+            elif isinstance(x, ast.Comprehension):
+                stack.append(x.source)
+            elif not isinstance(x, ast.While):
+                stack.extend(v for k, v in vars(x).items() if k not in _NOT_CHILDREN)
+    return max(n, 1)
 
 
 def _plain(e) -> bool:

@@ -67,8 +67,7 @@ def entry(body, span, effect: bool):
             frame.rt.memo = None  # the state may change: what was read is not kept
         if depth == 0:  # a top-level run: one step, and a fresh allowance
             budget.effect_start = used = budget.used
-            budget.limit = limit = min(used + budget.effect_steps,
-                                       budget.decision_start + budget.decision_steps)
+            budget.limit = limit = min(used + budget.effect_steps, budget.cap)
             budget.used = used = used + 1
             if used > limit:
                 raise budget.exceeded(span)
@@ -80,10 +79,11 @@ def entry(body, span, effect: bool):
         except RecursionError:
             raise too_deep(span) from None
         except RuleRuntimeError as exc:
-            if exc.span is not None or not effect:
+            if exc.span is not None:
                 raise
-            # the runtime found the problem; point at the effect that asked for it
-            raise RuleRuntimeError(exc.message, span) from None
+            # the runtime found the problem (a limit, a bad value): point at the rule
+            # that asked for it, or at this effect or expression as a whole
+            raise RuleRuntimeError(exc.message, asked_at(exc) or span) from None
         except MAPPED as exc:
             raise rule_error(exc, span) from None
         finally:
@@ -95,6 +95,19 @@ def entry(body, span, effect: bool):
     run.direct = body
     run.span = span
     return run
+
+
+def asked_at(exc: BaseException):
+    """The rule position of the innermost generated line an error passed through, or None."""
+    tb, last = exc.__traceback__, None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename in MODULES:
+            last = tb
+        tb = tb.tb_next
+    if last is None:
+        return None
+    spans = MODULES[last.tb_frame.f_code.co_filename].spans
+    return spans[last.tb_lineno - 1] if 0 < last.tb_lineno <= len(spans) else None
 
 
 _CALL = re.compile(r"_b(\d+)\(")
@@ -133,10 +146,11 @@ def rule_error(exc: BaseException, span) -> RuleRuntimeError:
 
 
 # ------------------------------------------------------------------ budget
-def items(B, span, source) -> list:
-    """The items a comprehension or loop goes over, each one a step."""
+def items(B, span, source, weight=1) -> list:
+    """The items a comprehension or loop goes over, each ``weight`` steps: what the loop's
+    body or the comprehension's condition and value cost in one turn."""
     out = list(source)
-    B.used += len(out)
+    B.used += len(out) * weight
     if B.used > B.limit:
         raise B.exceeded(span)
     return out
@@ -322,7 +336,8 @@ def by_zones(rt, key, compute):
     The runtime forgets what it keeps (``rt.zmemo = None``) whenever a card
     changes zone or a zone is shuffled; a different state object (a copy, a
     state put back) never sees another state's values. A list is handed out
-    as a copy, so no caller can change what is kept."""
+    as a copy, so no caller can change what is kept; the copy costs a step per
+    item, as a list read from the game does."""
     state = getattr(rt, "state", None)
     found = getattr(rt, "zmemo", None)
     if found is None or found[0] is not state:
@@ -334,9 +349,16 @@ def by_zones(rt, key, compute):
         value = table[key]
     except KeyError:
         value = table[key] = compute()
+        return list(value) if value.__class__ is list else value  # computing it was charged
     except TypeError:  # an argument that cannot be a key (a list)
         return compute()
-    return list(value) if value.__class__ is list else value
+    if value.__class__ is list:
+        B = rt.budget
+        B.used += len(value)
+        if B.used > B.limit:
+            raise B.exceeded(None)
+        return list(value)
+    return value
 
 
 class reading:

@@ -15,11 +15,16 @@ from ..span import Span
 MAX_CALL_DEPTH = 200
 MAX_REPEAT = 10_000
 # The work budget: every loop iteration, comprehension item, call and top-level run
-# is a step. The most real games were measured to use (benchmarks/bench_budget.py,
-# random and greedy agents, every shipped ruleset) is 28,263 steps in one effect
-# run and 38,570 between two decisions; the limits are 35x and 39x those.
-EFFECT_STEPS = 1_000_000
-DECISION_STEPS = 1_500_000
+# is a step, and so is every item of a list read from the game or made by a builtin.
+# The most real games were measured to use (benchmarks/bench_budget.py --all, random
+# and greedy agents, every shipped ruleset and player count; benchmarks/README.md) is
+# 28,144 steps in one effect run, 50,442 between two decisions, 1,446,567 in a game,
+# 648 decisions and 307 cards: each limit is 30 times that or more.
+EFFECT_STEPS = 1_000_000  # in one top-level run of an effect or expression
+DECISION_STEPS = 1_500_000  # between two answered decisions
+GAME_STEPS = 50_000_000  # in one game, from its setup to its final scoring
+MAX_DECISIONS = 50_000  # answered decisions in one game
+MAX_CARDS = 10_000  # cards in one game (every copy counts)
 # Integers computed by rules stay within this bound (a literal, a sum, a product).
 MAX_INT = 10 ** 18
 
@@ -49,43 +54,69 @@ class RequirementFailed(Exception):
 
 
 class Budget:
-    """The work effects may do: a limit per top-level effect run and per decision.
+    """The work effects may do: a limit per top-level effect run, per decision and per game.
 
     ``used`` counts every step ever charged; ``limit`` is the count at which the
-    nearer of the two limits runs out, so charging is one addition and one
+    nearest of the limits runs out, so charging is one addition and one
     comparison. A top-level run (:meth:`start`, when ``active`` is 0) opens the
-    effect's allowance; :meth:`new_decision` opens the decision's. ``active`` is
-    how deeply effect runs are nested (a procedure's body, a trigger set off by
-    an effect); nested runs are paid for where they start, by the call or emit.
+    effect's allowance; :meth:`new_decision` opens the decision's, and counts
+    the game's answered decisions. ``cap`` is where the decision's allowance or
+    the game's, whichever comes first, runs out. ``active`` is how deeply effect
+    runs are nested (a procedure's body, a trigger set off by an effect); nested
+    runs are paid for where they start, by the call or emit. ``where`` is the
+    place the limits per game are reported at when no rule is running (the
+    flow's rounds, say), or None.
     """
 
-    __slots__ = ("used", "limit", "effect_start", "decision_start", "active",
-                 "effect_steps", "decision_steps")
+    __slots__ = ("used", "limit", "cap", "effect_start", "decision_start", "active",
+                 "effect_steps", "decision_steps", "game_steps", "max_decisions", "decisions",
+                 "where")
 
-    def __init__(self, effect_steps: int = EFFECT_STEPS, decision_steps: int = DECISION_STEPS):
+    def __init__(self, effect_steps: int = EFFECT_STEPS, decision_steps: int = DECISION_STEPS,
+                 game_steps: int = GAME_STEPS, max_decisions: int = MAX_DECISIONS):
         self.effect_steps = effect_steps
         self.decision_steps = decision_steps
+        self.game_steps = game_steps
+        self.max_decisions = max_decisions
+        self.decisions = 0
+        self.where: Span | None = None
         self.used = 0
         self.effect_start = 0
         self.decision_start = 0
         self.active = 0
-        self.limit = decision_steps
+        self.cap = self.limit = min(decision_steps, game_steps)
+
+    def carried_on(self) -> "Budget":
+        """The budget of a copy of the game (a lookahead): the game's counts so far, with
+        fresh allowances for an effect and a decision."""
+        out = type(self)(self.effect_steps, self.decision_steps, self.game_steps,
+                         self.max_decisions)
+        out.effect_start = out.decision_start = self.used
+        out.used = self.used
+        out.decisions, out.where = self.decisions, self.where
+        out.cap = out.limit = min(self.used + self.decision_steps, self.game_steps)
+        return out
 
     def start(self, span: Span | None) -> None:
         """A top-level run of an effect or expression starts: one step, a fresh allowance.
 
         (The compiled runs do the same inline; this is for runtimes and measurements.)"""
         self.effect_start = self.used
-        self.limit = min(self.used + self.effect_steps,
-                         self.decision_start + self.decision_steps)
+        self.limit = min(self.used + self.effect_steps, self.cap)
         self.used += 1
         if self.used > self.limit:
             raise self.exceeded(span)
 
     def new_decision(self) -> None:
-        """A decision was answered: the work before it no longer counts."""
+        """A decision was answered: the work before it no longer counts, but the decision
+        does, against the limit per game."""
+        self.decisions += 1
+        if self.decisions > self.max_decisions:
+            raise RuleRuntimeError(
+                f"the game has asked more than {self.max_decisions:,} decisions without "
+                "ending (the limit per game); do its rounds or turns ever end?", self.where)
         self.decision_start = self.used
-        limit = self.used + self.decision_steps
+        self.cap = limit = min(self.used + self.decision_steps, self.game_steps)
         if self.active:
             limit = min(limit, self.effect_start + self.effect_steps)
         self.limit = limit
@@ -96,16 +127,28 @@ class Budget:
             raise self.exceeded(span)
 
     def exceeded(self, span: Span | None) -> RuleRuntimeError:
-        if self.used > self.effect_start + self.effect_steps:
+        """The error for the limit in force (``limit``): the nearest one, which ran out."""
+        if self.active and self.limit == self.effect_start + self.effect_steps:
             return RuleRuntimeError(f"this effect did more than {self.effect_steps} steps "
                                     "(the limit per effect)", span)
+        if self.limit == self.game_steps:
+            return RuleRuntimeError(f"the game did more than {self.game_steps:,} steps in all "
+                                    "(the limit per game)", span or self.where)
         return RuleRuntimeError(f"the effects run since the last decision did more than "
-                                f"{self.decision_steps} steps (the limit per decision)", span)
+                                f"{self.decision_steps} steps (the limit per decision)",
+                                span or self.where)
 
     @staticmethod
     def too_deep(span: Span | None) -> RuleRuntimeError:
         return RuleRuntimeError(f"effects nested deeper than {MAX_CALL_DEPTH} (a trigger "
                                 "that sets itself off?)", span)
+
+
+def shown_number(value: int) -> str:
+    """A number for a message: in full when short, else its first digits and its length."""
+    text = str(abs(value))
+    sign = "-" if value < 0 else ""
+    return f"{sign}{text}" if len(text) <= 30 else f"{sign}{text[:12]}…({len(text)} digits)"
 
 
 def check_int(value: int, span: Span | None) -> int:
