@@ -49,6 +49,8 @@ EXPECTED = {
                       None, "1000000000000000000000000000000"),
     "negative_pay": (PLAY, 1, "error: cannot pay -5 gold: the amount is negative", None,
                      "pay cost_now gold"),
+    "negative_production_loss": (PLAY, 1, "error: cannot lose -5 gold production: the amount "
+                                 "is negative", None, "lose cut gold production"),
     "production_past_bound": (PLAY, 1, "gold production would be 2000000000000000000, "
                               + BOUND, None, "gain 1000000000000000000 gold production"),
     "start_past_bound": (PLAY, 1, "the number 100000000000…(31 digits) is beyond the limit",

@@ -124,10 +124,16 @@ class StocksMixin:
     def _res_name(self, resource):
         return self.rs.words.thing("resource", resource, 2)
 
-    def change_production(self, player, resource, amount):
-        # a production goes up or down: the sign of the amount says which, as the log does
+    def change_production(self, player, resource, amount, verb="gain"):
+        # 'gain' moves a production by the amount, up or down as its sign says (as the log
+        # does); 'lose' and 'pay' take it down by an amount that may not be below 0
         p = self.state.players[player]
-        if amount.__class__ is not int or not -MAX_INT <= amount <= MAX_INT:
+        if verb != "gain":
+            taken = amount
+            amount = -self._amount(taken, lambda: f"{verb} {shown_number(taken)} "
+                                   f"{self.rs.words.thing('resource', resource, 1)} "
+                                   "production")
+        elif amount.__class__ is not int or not -MAX_INT <= amount <= MAX_INT:
             amount = self._amount(amount, lambda: f"change {p.name}'s "
                                   f"{self.rs.words.thing('resource', resource, 1)} production "
                                   f"by {shown_number(amount)}", True)

@@ -297,8 +297,7 @@ class CodeGen:
         res = repr(s.resource_id) if s.resource_id is not None else f"{scope.V}[{s.resource!r}]"
         amount = self.expr(s.amount, scope)
         if s.production:
-            sign = "" if s.verb == "gain" else "-"
-            self.emit(f"rt.change_production({player}, {res}, {sign}({amount}))", s.span)
+            self.emit(f"rt.change_production({player}, {res}, {amount}, {s.verb!r})", s.span)
         else:
             self.emit(f"rt.change_stock({player}, {res}, {amount}, {s.verb!r})", s.span)
 
