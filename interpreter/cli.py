@@ -610,9 +610,9 @@ def _record_agents(kinds: list[str]) -> list[str]:
         raise UsageProblem(str(exc)) from None
 
 
-AGENTS_HELP = ("Comma-separated agents by seat, or one for all: human, random, greedy, ismcts, "
-               "an installed agent, or MODULE:CLASS; parameters follow colons, e.g. "
-               "ismcts:iterations=400,greedy (see docs/agents.md).")
+AGENTS_HELP = ("Comma-separated agents by seat, or one for all: human, random, first, last, "
+               "greedy, ismcts, an installed agent, or MODULE:CLASS; parameters follow "
+               "colons, e.g. ismcts:iterations=400,greedy (see docs/agents.md).")
 
 
 _SEED = click.IntRange(-(2 ** 63 - 1), 2 ** 63 - 1)

@@ -1,9 +1,10 @@
 """Decisions: asking a seat, the choices effects make, and trial runs.
 
 The part of :class:`~.game.Game` that hands a decision to the deciding seat's
-agent (never asking a decision with one legal answer), validates and records
-the answer and logs it when it is public; builds the decisions of the
-choices inside effects (choose one of, a number, an order, 'may', a player or
+agent (never asking a decision with one legal answer, nor, inside an action,
+offering an answer the game refused at that position before: see
+:mod:`.refusals`), validates and records the answer and logs it when it is
+public; builds the decisions of the choices inside effects (choose one of, a number, an order, 'may', a player or
 a space); and runs an effect as a trial on a snapshot to learn whether (and
 why not) it can be carried out.
 """
@@ -14,6 +15,7 @@ from typing import Any, Callable
 
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from .decisions import ActionRefused, Decision, IllegalAnswer, Option
+from .refusals import Stretch, narrow, together
 from .state import CardRef
 
 
@@ -25,7 +27,11 @@ class AskingMixin:
     """Decisions: asking a seat, the choices effects make, and trial runs."""
 
     def decide(self, decision: Decision) -> int:
-        """Ask the deciding seat's agent; validate and record the answer."""
+        """Ask the deciding seat's agent; validate and record the answer.
+
+        Inside an action, what the game refused before at this position is not
+        offered (:mod:`.refusals`): the answer returned is always one of the
+        decision as built (an index into its options, or a number in its range)."""
         if decision.count() == 0:
             raise ActionRefused(f"nothing can be chosen for: {decision.prompt}")
         if self.dry_run:
@@ -33,12 +39,38 @@ class AskingMixin:
         if self.hand_prompt and decision.kind != "action":  # the author's own words
             decision.prompt_text = self._prompt(str(self.hand_prompt))  # for the first one,
             self.hand_prompt = None  # asked or not
+        memory = self.refusals
+        if memory.ids is None:  # outside an action: nothing is ever refused and asked again
+            return self._ask(decision)
+        refused = memory.here()
+        answer = self._ask(decision) if not refused else self._ask_narrowed(decision, refused)
+        memory.reached(decision, answer)
+        return answer
+
+    def _ask_narrowed(self, decision: Decision, refused: dict) -> int:
+        """Ask ``decision`` without the answers refused at this position before."""
+        asked, back = narrow(decision, refused)
+        if asked is None:
+            raise ActionRefused(together(decision, refused))
+        answer = self._ask(asked, log=asked.kind == decision.kind)
+        if back is not None:
+            return back[answer]
+        if asked.is_range or not isinstance(asked.options[answer].value, Stretch):
+            return answer
+        low, high = asked.options[answer].value  # a stretch of a long range: then the number
+        stretch = Decision(asked.player, "number", decision.prompt_text, low=low, high=high,
+                           refused_text=asked.refused_text, about=decision.about)
+        return self._ask(stretch)
+
+    def _ask(self, decision: Decision, log: bool = True) -> int:
+        """Hand the decision to its seat's agent, unless it has one answer; record it."""
         if decision.count() == 1:
             # one rule everywhere: a decision with a single legal answer is not asked,
             # and the record does not hold it
             self.last_forced = decision
             if not decision.is_range:
-                self._log_choice(decision, decision.options[0], only=True)
+                if log:
+                    self._log_choice(decision, decision.options[0], only=True)
             elif self.logging:  # the one who would have answered is told
                 self.log("", {decision.player: f"  {decision.prompt} → {decision.low} "
                                                "(the only choice, taken for you)"})
@@ -60,7 +92,7 @@ class AskingMixin:
         self.record.append(int(answer))
         self.deciders.append(decision.player)
         self.budget.new_decision()
-        if decision.kind != "action" and not decision.is_range:
+        if log and decision.kind != "action" and not decision.is_range:
             self._log_choice(decision, decision.options[int(answer)])
         return int(answer)
 

@@ -16,6 +16,7 @@ from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from ..lang.words import told
 from .decisions import ActionRefused, Decision, Option
 from .game import NO_OWNER, Game
+from .refusals import shown as refused_text
 
 MAX_ROUNDS = 1000
 MAX_ACTIONS_PER_TURN = 500
@@ -240,6 +241,7 @@ class FlowRunner:
         g.state.turn_seat = seat
         g.state.turn_number += 1
         taken = 0
+        g.refusals.forget()  # (a new position: what was refused before no longer applies)
         for _ in range(MAX_ACTIONS_PER_TURN):
             if g.state.over:
                 break
@@ -252,6 +254,7 @@ class FlowRunner:
                 break
             if self.perform(pick, seat) and not (pick.action or {}).get("free"):
                 taken += 1
+        g.refusals.forget()
         g.state.turn_seat = NO_OWNER
         g.after_turn = None
 
@@ -343,6 +346,7 @@ class FlowRunner:
                     if pick.key == "end":
                         done.add(seat)
                         break
+                g.refusals.forget()  # the next seat's action starts from another position
         g.state.turn_seat = NO_OWNER
 
     def resolve(self, pick: ActionChoice, seat: int) -> bool:
@@ -373,6 +377,9 @@ class FlowRunner:
         g = self.game
         out: dict = {}
         refused: dict[str, str] = {}
+        tried = g.refusals.actions(seat)  # refused when tried at this very position
+        if tried:
+            tried = {key: refused_text(reason) for key, reason in tried.items()}
         allowed = turns.get("actions_from")
         for aid, entry in self.rs.sections["actions"].items():
             if allowed is not None and aid not in allowed:
@@ -384,7 +391,7 @@ class FlowRunner:
             for choice in self._expand(ActionChoice(f"action:{aid}", label, action),
                                        ("action", aid), seat):
                 reason = self.blocked(("action", aid), action, seat, None, choice.use_key,
-                                      choice.bind)
+                                      choice.bind) or tried.get(choice.key)
                 if reason:
                     refused[choice.label] = reason
                     continue
@@ -407,7 +414,7 @@ class FlowRunner:
                     for choice in self._expand(ActionChoice(key, label, action, card, i),
                                                code, seat):
                         reason = self.blocked(code, action, seat, card, choice.use_key,
-                                              choice.bind)
+                                              choice.bind) or tried.get(choice.key)
                         if reason:
                             refused[choice.label] = reason
                             continue
@@ -475,6 +482,7 @@ class FlowRunner:
         # for a search asked inside the action: the position it started from, how many
         # answers the record held then, and the action (the copy replays from there)
         g.action_start = (snap, len(g.record), pick, seat)
+        g.refusals.begin(seat, pick.key)  # its answers, remembered if it is refused
         try:
             g.run_code(key, self._frame(seat, pick.card, pick.bind))
         except (RequirementFailed, ActionRefused) as exc:
@@ -483,12 +491,15 @@ class FlowRunner:
             g.release_log(keep=False)
             g.context, g.hand_prompt = "", None
             reason = getattr(exc, "message", None) or getattr(exc, "reason", str(exc))
+            g.refusals.refuse(reason)  # not offered again at this position
             return self._refused(pick, seat, reason)
         except BaseException:
             g.action_start = None
+            g.refusals.end()
             g.release_log(keep=True)  # stopped for another reason: lose no line
             raise
         g.action_start = None
+        g.refusals.forget()  # the position has moved on
         g.release_log(keep=True)
         g.context, g.hand_prompt = "", None
         if pick.card is None:

@@ -1,0 +1,198 @@
+"""Refused answers, remembered where they were refused, so that every game goes on.
+
+An action that fails while it runs is rolled back and its seat is asked again,
+from the same position. Were the same options offered again, an agent that
+answers the same way at the same position (any deterministic agent) would be
+refused for ever. So the engine remembers what the game refused, by position:
+
+- While an action runs, each decision it reaches (asked, or taken because it
+  had one answer) adds to the action's *path* the answer taken, known by what
+  it is in the decision as the rules built it: an option by its place in the
+  full list, a number by itself. The path starts with the seat and the
+  action's key. The path up to a decision is that decision's position: the
+  same position before the action, the same action and the same answers
+  give the same state and the same decision.
+- When the action is refused, its last answer is refused at the position it
+  was given at, with the reason. A decision left with nothing to choose
+  refuses, in turn, the answer that led to it (with the reason its answers
+  had), up to the action itself.
+- A decision reached again at a remembered position offers only the answers
+  not refused there and lists the others among its refusals, as 'refused:'
+  and the reason. A number range keeps its ends out when they were refused;
+  a range with a refused number inside it is offered as the list of the
+  numbers left (a long one as a choice of stretch first, then the number).
+  The flow lists a refused action with its reason, among the actions the
+  rules do not allow now.
+
+A refusal takes one answer away at one position, and a position has finitely
+many answers, so no position is asked for ever: the action is refused at last,
+and ending the turn or passing never is. The memory lasts as long as the
+position: the flow forgets it when an action succeeds and when a turn ends,
+and whatever else changes the state between actions (a scenario's steps)
+forgets it too. A copy of the game (for a search) takes a copy of it, so the
+copy asks the questions the game asks.
+
+This module imports only :mod:`.decisions`.
+"""
+
+from __future__ import annotations
+
+from .decisions import Decision, Option
+
+MAX_LISTED_NUMBERS = 100  # a range with holes is offered as a list up to this many numbers
+MAX_REASONS = 3  # reasons quoted when every answer of a decision was refused for its own
+_NONE: dict = {}
+
+
+class Refusals:
+    """What the game refused at the positions of the current attempt, and its path."""
+
+    __slots__ = ("known", "ids", "steps")
+
+    def __init__(self):
+        self.known: dict[tuple, dict] = {}  # position -> {answer: reason (words)}
+        self.ids: list | None = None  # [seat, action key, answer, …] while an action runs
+        self.steps: list = []  # (decision, how many answers it had) for each answer of ids
+
+    def copy(self) -> "Refusals":
+        new = Refusals()
+        new.known = {where: dict(refused) for where, refused in self.known.items()}
+        return new
+
+    def forget(self) -> None:
+        """The position has changed: nothing refused before applies any longer."""
+        if self.known:
+            self.known = {}
+        self.ids = None
+
+    # --------------------------------------------------------------- the action
+    def actions(self, seat: int) -> dict:
+        """The seat's actions refused at this position: action key -> reason."""
+        return self.known.get((seat,), _NONE) if self.known else _NONE
+
+    def begin(self, seat: int, key: str) -> None:
+        """An action starts: the decisions it reaches make up its path."""
+        self.ids = [seat, key]
+        self.steps = []
+
+    def end(self) -> None:
+        """The action is over (done, or stopped for another reason than a refusal)."""
+        self.ids = None
+
+    def refuse(self, reason: str) -> None:
+        """The running action was refused: its last answer is not offered there again."""
+        ids, steps = self.ids, self.steps
+        self.ids = None
+        if ids is None:
+            return
+        while len(ids) > 1:
+            refused = self.known.setdefault(tuple(ids[:-1]), {})
+            refused[ids[-1]] = reason
+            if len(ids) == 2:
+                return  # the action itself is refused: the flow offers the others
+            decision, total = steps[-1]
+            if len(refused) < total:
+                return  # something is left to try there
+            reason = together(decision, refused)
+            ids, steps = ids[:-1], steps[:-1]
+
+    # ------------------------------------------------------------ its decisions
+    def here(self) -> dict:
+        """The answers refused at the decision the running action reaches now."""
+        if not self.known:
+            return _NONE
+        return self.known.get(tuple(self.ids), _NONE)
+
+    def reached(self, decision: Decision, answer: int) -> None:
+        """The running action reached ``decision`` and took ``answer`` (as the rules built it)."""
+        self.ids.append(answer)
+        self.steps.append((decision, decision.count()))
+
+
+def together(decision: Decision, refused: dict) -> str:
+    """Why nothing can be chosen at a decision whose every answer was refused."""
+    reasons = list(dict.fromkeys(refused.values()))
+    if len(reasons) == 1:
+        return reasons[0]
+    parts = [f"{_answer_words(decision, a)}: {r}" for a, r in list(refused.items())[:MAX_REASONS]]
+    more = len(refused) - MAX_REASONS
+    return (f"no answer to '{decision.prompt}' can be carried out ({'; '.join(parts)}"
+            + (f"; and {more} more" if more > 0 else "") + ")")
+
+
+def _answer_words(decision: Decision, answer) -> str:
+    if decision.is_range or not 0 <= answer < len(decision.options):
+        return str(answer)
+    return decision.options[answer].label
+
+
+def shown(reason: str) -> str:
+    """A remembered refusal as a person reads it beside the option."""
+    return f"refused: {reason}"
+
+
+def narrow(decision: Decision, refused: dict):
+    """The decision without its refused answers, and how its answers map back.
+
+    Returns (None, None) when nothing is left. Otherwise the decision to ask
+    and a list mapping each of its answers (an index) to the answer of the full
+    decision, or None when its answers are the full decision's (a range with
+    its refused ends cut off answers numbers). A long range with refused
+    numbers inside it comes back as a choice of :class:`Stretch` options, mapped
+    by None too: the caller asks the stretch, then the number in it."""
+    if decision.is_range:
+        return _narrow_range(decision, refused)
+    keep = [i for i in range(len(decision.options)) if i not in refused]
+    if not keep:
+        return None, None
+    return _like(decision, [decision.options[i] for i in keep], refused), keep
+
+
+def _narrow_range(decision: Decision, refused: dict):
+    low, high = decision.low, decision.high
+    holes = sorted(n for n in refused if low <= n <= high)
+    while holes and holes[0] == low:
+        holes.pop(0)
+        low += 1
+    while holes and holes[-1] == high:
+        holes.pop()
+        high -= 1
+    if low > high:
+        return None, None
+    if not holes:
+        narrowed = _like(decision, [], refused)
+        narrowed.low, narrowed.high = low, high
+        return narrowed, None
+    if high - low + 1 - len(holes) <= MAX_LISTED_NUMBERS:
+        gone = set(holes)
+        numbers = [n for n in range(low, high + 1) if n not in gone]
+        return _like(decision, [Option(str(n), n, str(n)) for n in numbers], refused), numbers
+    runs, start = [], low
+    for hole in holes:
+        if start < hole:
+            runs.append((start, hole - 1))
+        start = hole + 1
+    runs.append((start, high))
+    options = [Option(f"from {a} to {b}" if a != b else str(a), Stretch(a, b),
+                      f"{a}-{b}" if a != b else str(a)) for a, b in runs]
+    stretches = _like(decision, options, refused)
+    stretches.kind = "option"
+    return stretches, None
+
+
+class Stretch(tuple):
+    """Numbers from low to high, offered as one option when a long range has holes."""
+
+    def __new__(cls, low: int, high: int):
+        return super().__new__(cls, (low, high))
+
+
+def _like(decision: Decision, options: list, refused: dict) -> Decision:
+    """A decision like ``decision`` with these options, listing the refused answers."""
+    def reasons() -> dict:
+        out = dict(decision.refused)
+        for answer, reason in refused.items():
+            out[_answer_words(decision, answer)] = shown(reason)
+        return out
+    return Decision(decision.player, decision.kind, decision.prompt_text, options,
+                    refused_text=reasons, optional=decision.optional, about=decision.about)
