@@ -40,11 +40,13 @@ class AskingMixin:
             decision.prompt_text = self._prompt(str(self.hand_prompt))  # for the first one,
             self.hand_prompt = None  # asked or not
         memory = self.refusals
-        if memory.ids is None:  # outside an action: nothing is ever refused and asked again
+        path = memory.ids  # the answers of the action running now (None: none runs)
+        if path is None:  # outside an action: nothing is ever refused and asked again
             return self._ask(decision)
-        refused = memory.here()
-        answer = self._ask(decision) if not refused else self._ask_narrowed(decision, refused)
-        memory.reached(decision, answer)
+        refused = memory.known.get(tuple(path)) if memory.known else None
+        answer = self._ask_narrowed(decision, refused) if refused else self._ask(decision)
+        path.append(answer)  # the position of the next decision (see refusals.py)
+        memory.steps.append(decision)
         return answer
 
     def _ask_narrowed(self, decision: Decision, refused: dict) -> int:

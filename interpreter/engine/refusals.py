@@ -51,8 +51,11 @@ class Refusals:
 
     def __init__(self):
         self.known: dict[tuple, dict] = {}  # position -> {answer: reason (words)}
-        self.ids: list | None = None  # [seat, action key, answer, …] while an action runs
-        self.steps: list = []  # (decision, how many answers it had) for each answer of ids
+        # while an action runs: [seat, action key, answer, …], each answer the one taken
+        # at a decision it reached, as the rules built it (an index, or a number); the
+        # engine's decide() adds them, and each decision to ``steps``
+        self.ids: list | None = None
+        self.steps: list = []  # the decisions answered by ids[2:], in order
 
     def copy(self) -> "Refusals":
         new = Refusals()
@@ -90,24 +93,11 @@ class Refusals:
             refused[ids[-1]] = reason
             if len(ids) == 2:
                 return  # the action itself is refused: the flow offers the others
-            decision, total = steps[-1]
-            if len(refused) < total:
+            decision = steps[-1]
+            if len(refused) < decision.count():
                 return  # something is left to try there
             reason = together(decision, refused)
             ids, steps = ids[:-1], steps[:-1]
-
-    # ------------------------------------------------------------ its decisions
-    def here(self) -> dict:
-        """The answers refused at the decision the running action reaches now."""
-        if not self.known:
-            return _NONE
-        return self.known.get(tuple(self.ids), _NONE)
-
-    def reached(self, decision: Decision, answer: int) -> None:
-        """The running action reached ``decision`` and took ``answer`` (as the rules built it)."""
-        self.ids.append(answer)
-        self.steps.append((decision, decision.count()))
-
 
 def together(decision: Decision, refused: dict) -> str:
     """Why nothing can be chosen at a decision whose every answer was refused."""
