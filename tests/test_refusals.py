@@ -24,13 +24,22 @@ from interpreter.engine.game import Game
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
 
-# a number whose every value is refused after it is chosen
+# a number whose every value is refused after it is chosen, with no other question
 STRAIN = """  - id: strain
     name: Strain
     do: |
       let n = choose_number(0, 3)
       pay n gold
       require fame >= 5 else "needs fame 5"
+"""
+# the same, with another question between the number and the refusal
+STRETCH = """  - id: stretch
+    name: Stretch
+    do: |
+      let n = choose_number(0, 3)
+      pay n gold
+      let m = choose_number(0, 1)
+      require fame >= 5 + m else "needs more fame"
 """
 # a choice where only the last answer can be carried out
 PICK = """  - id: pick
@@ -91,23 +100,45 @@ def play(rs, agent, players=1, seed=1):
     return game, FlowRunner(game).play()
 
 
-def test_a_refused_number_is_not_offered_again_and_then_the_action_is_refused(tmp_path):
+def test_an_action_whose_every_answer_is_refused_is_refused_whole_the_first_time(tmp_path):
     rs = tiny_with(tmp_path, STRAIN)
+    agent = Watching(FirstAgent())
+    game = Game(rs, 1, 1, [agent])
+    game.state.round = 1
+    runner = FlowRunner(game)
+    turns = {"card_actions": False}
+    choice = runner.available("work", 0, turns, True)["action:strain"]
+    gold = game.state.players[0].stock["gold"]
+    assert not runner.perform(choice, 0)  # 0 paid, then refused
+    # every other amount is refused the same way before any other question: settled by
+    # trial runs, so the action itself is no longer offered, and says why
+    refused = runner.available("work", 0, turns, True).pop("__refused__")
+    assert "action:strain" not in runner.available("work", 0, turns, True)
+    assert refused["Strain"] == "refused: needs fame 5"
+    assert [d.kind for d, _ in agent.asked] == ["number"] and agent.failed == [
+        ("Strain", "needs fame 5")]
+    # the trials changed nothing, asked nothing and recorded nothing
+    assert game.state.players[0].stock["gold"] == gold and game.record == [0]
+
+
+def test_a_refused_number_is_not_offered_again_and_then_the_action_is_refused(tmp_path):
+    rs = tiny_with(tmp_path, STRETCH)
     agent = Watching(FirstAgent())
     game, result = play(rs, agent)
     assert result.finished and result.rounds == 2
-    # the first position: 0 refused, then 1, then 2; 3 is then the only answer (not asked)
-    numbers = [d for d, _ in agent.asked if d.kind == "number"]
-    assert [(d.low, d.high) for d in numbers[:3]] == [(0, 3), (1, 3), (2, 3)]
-    assert numbers[1:3] and all(d.is_range for d in numbers[:3])
-    assert agent.failed[:4] == [("Strain", "needs fame 5")] * 4
-    # each refused number is listed with the reason it was refused for
+    # the first position: 0 refused, then 1, then 2; 3 is then the only answer (not
+    # asked). A trial cannot settle them: another question follows the number
+    amounts = [(d.low, d.high) for d, _ in agent.asked if d.kind == "number"
+               and d.high == 3][:3]
+    assert amounts == [(0, 3), (1, 3), (2, 3)]
+    assert agent.failed[:4] == [("Stretch", "needs more fame")] * 4
+    # each refused amount is listed with the reason it was refused for
     _, refused = next((d, r) for d, r in agent.asked if d.kind == "number" and d.low == 2)
-    assert refused == {"0": "refused: needs fame 5", "1": "refused: needs fame 5"}
-    # with every number refused, the action is refused: listed, with the reason, not offered
+    assert refused == {"0": "refused: needs more fame", "1": "refused: needs more fame"}
+    # with every amount refused, the action is refused: listed, with the reason, not offered
     after = next(r for d, r in agent.asked if d.kind == "action"
-                 and "Strain" not in [o.label for o in d.options])
-    assert after["Strain"] == "refused: needs fame 5"
+                 and "Stretch" not in [o.label for o in d.options])
+    assert after["Stretch"] == "refused: needs more fame"
     # the game went on: the first action left was taken
     assert game.state.players[0].stock["gold"] > 3
 
@@ -120,13 +151,13 @@ def test_an_answer_that_can_be_carried_out_is_still_offered(tmp_path):
     runner = FlowRunner(game)
     choice = runner.available("work", 0, {"card_actions": False}, True)["action:pick"]
     gold = game.state.players[0].stock["gold"]
-    assert not runner.perform(choice, 0)  # 1: refused
-    assert not runner.perform(choice, 0)  # 2: refused (1 is not offered any more)
+    assert not runner.perform(choice, 0)  # 1: refused; a trial refuses 2; 3 goes through
     assert runner.perform(choice, 0)  # 3, the only answer left: taken without asking
     assert game.state.players[0].stock["gold"] == gold + 3
     asked = [[o.label for o in d.options] for d, _ in agent.asked]
-    assert asked == [["1", "2", "3"], ["2", "3"]]
-    assert agent.asked[1][1] == {"1": "refused: only three will do"}
+    assert asked == [["1", "2", "3"]]
+    assert game.last_forced.refused == {"1": "refused: only three will do",
+                                        "2": "refused: only three will do"}
     # the action succeeded: the position has moved on and nothing is remembered
     assert not game.refusals.known
 
@@ -210,14 +241,15 @@ def test_a_copy_of_the_game_keeps_its_refusals_to_itself(tmp_path):
 
 @pytest.mark.parametrize("players", [1, 2])
 def test_an_agent_answering_the_same_way_always_ends_the_game(tmp_path, players):
-    rs = tiny_with(tmp_path, STRAIN + PICK + COUNT)
+    rs = tiny_with(tmp_path, STRAIN + STRETCH + PICK + COUNT)
     for inner in (FirstAgent(), LastAgent()):
         agent = Watching(inner)
         game, result = play(rs, agent, players)
         assert result.finished and result.rounds == 2
         # every turn took its one required action at least, and before each action taken
-        # each answer was refused at most once: Strain's 4 numbers, Pick's first 2 items
-        # and Count's 2 (the only one refused)
+        # each answer was refused at most once: Strain once (its trials settle the rest),
+        # Stretch's 4 amounts, Pick's first item (a trial settles the second) and
+        # Count's 2 (the only one refused)
         taken = sum(v for k, v in game.state.tally.items() if k[0] == "action")
         assert taken >= 2 * players
-        assert len(agent.failed) <= taken * (4 + 2 + 1)
+        assert len(agent.failed) <= taken * (1 + 4 + 1 + 1)

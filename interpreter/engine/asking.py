@@ -19,6 +19,10 @@ from .refusals import Stretch, narrow, together
 from .state import CardRef
 
 
+class _MoreToAsk(Exception):
+    """A trial run reached a question its answers do not settle."""
+
+
 def _text(t) -> str:
     return t if isinstance(t, str) else str(t())
 
@@ -35,6 +39,8 @@ class AskingMixin:
         if decision.count() == 0:
             raise ActionRefused(f"nothing can be chosen for: {decision.prompt}")
         if self.dry_run:
+            if self.replaying is not None and self.replaying[0] == self.dry_run:
+                return self._replayed(decision)  # a trial of other answers (refusals.py)
             return decision.low if decision.is_range else 0
         if self.hand_prompt and decision.kind != "action":  # the author's own words
             decision.prompt_text = self._prompt(str(self.hand_prompt))  # for the first one,
@@ -97,6 +103,51 @@ class AskingMixin:
         if log and decision.kind != "action" and not decision.is_range:
             self._log_choice(decision, decision.options[int(answer)])
         return int(answer)
+
+    def _replayed(self, decision: Decision) -> int:
+        """The next answer of the trial being run; _MoreToAsk once they are used up."""
+        answers = self.replaying[1]
+        if not answers:
+            if decision.count() == 1:  # not a question: the one answer is taken
+                return decision.low if decision.is_range else 0
+            raise _MoreToAsk
+        answer = answers.pop(0)
+        if decision.is_range and not decision.low <= answer <= decision.high or \
+                not decision.is_range and not 0 <= answer < len(decision.options):
+            raise _MoreToAsk  # (the trial went another way than the action: not settled)
+        return answer
+
+    def why_not_answers(self, run: Callable[[], Any], answers: list) -> str | None:
+        """Why ``run`` (an action) is refused when its decisions are answered with
+        ``answers`` (as the rules built them) and it asks nothing more.
+
+        None when it goes through, when it would ask another question, when a rule
+        fails in it, or when half of the work a decision may take is spent: the
+        trial is not settled, and the answer stays on offer. The state is left
+        untouched and nothing is asked, recorded or logged."""
+        budget = self.budget
+        if budget.used - budget.decision_start > budget.decision_steps // 2:
+            return None  # the rules may still need the rest before the next decision
+        snap = self.snapshot()
+        record_len = len(self.record)
+        saved = self.replaying
+        self.dry_run += 1
+        self.replaying = (self.dry_run, list(answers))
+        try:
+            run()
+            return None
+        except RequirementFailed as exc:
+            return exc.message
+        except ActionRefused as exc:
+            return exc.reason
+        except (_MoreToAsk, RuleRuntimeError, RecursionError):
+            return None
+        finally:
+            self.dry_run -= 1
+            self.replaying = saved
+            self.state = snap
+            del self.record[record_len:]
+            del self.deciders[record_len:]
 
     def _log_choice(self, decision: Decision, option: Option, only: bool = False) -> None:
         """Log a choice made inside an action when everyone may know it.

@@ -491,7 +491,9 @@ class FlowRunner:
             g.release_log(keep=False)
             g.context, g.hand_prompt = "", None
             reason = getattr(exc, "message", None) or getattr(exc, "reason", str(exc))
-            g.refusals.refuse(reason)  # not offered again at this position
+            # not offered again at this position, nor what a trial shows can only fail
+            g.refusals.refuse(reason, lambda answers: g.why_not_answers(
+                lambda: g.run_code(key, self._frame(seat, pick.card, pick.bind)), answers))
             return self._refused(pick, seat, reason)
         except BaseException:
             g.action_start = None

@@ -78,6 +78,7 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self._modifier_index: dict[str, dict[str, list[int]]] = {}
         self.decision_count = 0
         self.refusals = Refusals()  # what was refused at this position, not offered again
+        self.replaying = None  # (dry-run depth, answers) of a trial of other answers
         self.last_forced: Decision | None = None  # the last decision taken for its only answer
         self.decider: int | None = None  # who answers choices made inside effects
         self.choice_kind = ""  # the type of what the next choice picks, for its labels

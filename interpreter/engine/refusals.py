@@ -13,9 +13,16 @@ refused for ever. So the engine remembers what the game refused, by position:
   same position before the action, the same action and the same answers
   give the same state and the same decision.
 - When the action is refused, its last answer is refused at the position it
-  was given at, with the reason. A decision left with nothing to choose
-  refuses, in turn, the answer that led to it (with the reason its answers
-  had), up to the action itself.
+  was given at, with the reason. Then the other answers of that decision are
+  tried, each on a trial run of the action from where it started, replaying
+  the answers before it: one refused before the action asks anything more is
+  refused too, with its own reason (the outcome is settled: the same position
+  and the same answers give the same game); one that goes through, or that
+  leads to another question, stays on offer. A decision left with nothing to
+  choose refuses, in turn, the answer that led to it (with the reason its
+  answers had), its siblings are tried the same way, and so on up to the
+  action itself. So a card whose payment is asked and whose effect then fails
+  whatever is paid is refused, card and all, the first time.
 - A decision reached again at a remembered position offers only the answers
   not refused there and lists the others among its refusals, as 'refused:'
   and the reason. A number range keeps its ends out when they were refused;
@@ -26,7 +33,10 @@ refused for ever. So the engine remembers what the game refused, by position:
 
 A refusal takes one answer away at one position, and a position has finitely
 many answers, so no position is asked for ever: the action is refused at last,
-and ending the turn or passing never is. The memory lasts as long as the
+and ending the turn or passing never is. Trials only speed this up (at most
+MAX_TRIALS per decision and refusal); they run only in the game itself, not
+in the copies searches play on, and never use more than half of the work a
+decision may take (see ``AskingMixin.why_not_answers``). The memory lasts as long as the
 position: the flow forgets it when an action succeeds and when a turn ends,
 and whatever else changes the state between actions (a scenario's steps)
 forgets it too. A copy of the game (for a search) takes a copy of it, so the
@@ -37,29 +47,35 @@ This module imports only :mod:`.decisions`.
 
 from __future__ import annotations
 
+from itertools import islice
+
 from .decisions import Decision, Option
 
 MAX_LISTED_NUMBERS = 100  # a range with holes is offered as a list up to this many numbers
 MAX_REASONS = 3  # reasons quoted when every answer of a decision was refused for its own
+MAX_TRIALS = 32  # other answers of a decision tried after one of them is refused
 _NONE: dict = {}
 
 
 class Refusals:
     """What the game refused at the positions of the current attempt, and its path."""
 
-    __slots__ = ("known", "ids", "steps")
+    __slots__ = ("known", "ids", "steps", "trials")
 
-    def __init__(self):
+    def __init__(self, trials: bool = True):
         self.known: dict[tuple, dict] = {}  # position -> {answer: reason (words)}
         # while an action runs: [seat, action key, answer, …], each answer the one taken
         # at a decision it reached, as the rules built it (an index, or a number); the
         # engine's decide() adds them, and each decision to ``steps``
         self.ids: list | None = None
         self.steps: list = []  # the decisions answered by ids[2:], in order
+        self.trials = trials  # whether a refusal tries the other answers (see refuse)
 
     def copy(self) -> "Refusals":
-        new = Refusals()
-        new.known = {where: dict(refused) for where, refused in self.known.items()}
+        """For a copy of the game: the same refusals, and no trials (it is not asked again)."""
+        new = Refusals(trials=False)
+        if self.known:
+            new.known = {where: dict(refused) for where, refused in self.known.items()}
         return new
 
     def forget(self) -> None:
@@ -82,22 +98,47 @@ class Refusals:
         """The action is over (done, or stopped for another reason than a refusal)."""
         self.ids = None
 
-    def refuse(self, reason: str) -> None:
-        """The running action was refused: its last answer is not offered there again."""
+    def refuse(self, reason: str, trial=None) -> None:
+        """The running action was refused: its last answer is not offered there again.
+
+        ``trial(answers)``, when given, runs the action again answering its decisions
+        with ``answers`` (as the rules built them) and nothing more, and says why it is
+        refused (None: it goes through, or it would ask another question). Each other
+        answer of a decision that just lost one is tried so (up to MAX_TRIALS of them),
+        and those refused with no further question are refused too: what can only be
+        refused is then not offered even once more."""
         ids, steps = self.ids, self.steps
         self.ids = None
         if ids is None:
             return
+        if not self.trials:
+            trial = None
         while len(ids) > 1:
             refused = self.known.setdefault(tuple(ids[:-1]), {})
             refused[ids[-1]] = reason
             if len(ids) == 2:
                 return  # the action itself is refused: the flow offers the others
             decision = steps[-1]
-            if len(refused) < decision.count():
+            total = decision.count()
+            if trial is not None and len(refused) < total:
+                untried = list(islice((a for a in _answers(decision) if a not in refused),
+                                      MAX_TRIALS))
+                for answer in untried:
+                    why = trial(ids[2:-1] + [answer])
+                    if why is not None:
+                        refused[answer] = why
+            if len(refused) < total:
                 return  # something is left to try there
             reason = together(decision, refused)
             ids, steps = ids[:-1], steps[:-1]
+
+
+def _answers(decision: Decision):
+    """Every answer of the decision as the rules built it: its indices, or its numbers."""
+    if decision.is_range:
+        return range(decision.low, decision.high + 1)
+    return range(len(decision.options))
+
 
 def together(decision: Decision, refused: dict) -> str:
     """Why nothing can be chosen at a decision whose every answer was refused."""
