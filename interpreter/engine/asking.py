@@ -4,9 +4,10 @@ The part of :class:`~.game.Game` that hands a decision to the deciding seat's
 agent (never asking a decision with one legal answer, nor, inside an action,
 offering an answer the game refused at that position before: see
 :mod:`.refusals`), validates and records the answer and logs it when it is
-public; builds the decisions of the choices inside effects (choose one of, a number, an order, 'may', a player or
-a space); and runs an effect as a trial on a snapshot to learn whether (and
-why not) it can be carried out.
+public; builds the decisions of the choices inside effects (choose one of, a
+number, an order, 'may', a player or a space); and runs an effect as a trial
+on a snapshot to learn whether (and why not) it can be carried out, or an
+action again with given answers (the trials of :mod:`.refusals`).
 """
 
 from __future__ import annotations
@@ -117,22 +118,28 @@ class AskingMixin:
             raise _MoreToAsk  # (the trial went another way than the action: not settled)
         return answer
 
-    def why_not_answers(self, run: Callable[[], Any], answers: list) -> str | None:
-        """Why ``run`` (an action) is refused when its decisions are answered with
-        ``answers`` (as the rules built them) and it asks nothing more.
+    def answer_trials(self, run: Callable[[], Any]) -> Callable[[list], str | None]:
+        """How to try the action ``run`` carries out with other answers (see
+        :meth:`.refusals.Refusals.refuse`): a function of the answers, saying why the
+        action is refused when its decisions are answered with them (as the rules
+        built them) and it asks nothing more.
 
-        None when it goes through, when it would ask another question, when a rule
-        fails in it, or when half of the work a decision may take is spent: the
-        trial is not settled, and the answer stays on offer. The state is left
-        untouched and nothing is asked, recorded or logged."""
-        budget = self.budget
-        if budget.used - budget.decision_start > budget.decision_steps // 2:
-            return None  # the rules may still need the rest before the next decision
+        It says None when the action goes through, when it would ask another
+        question, or when a rule fails in it: the trial is not settled, and the
+        answer stays on offer. The state is left untouched, and nothing is asked,
+        recorded or logged. The trials share a work budget of their own, as large
+        as a decision's: what they may do does not depend on what else was done
+        before (a check, a view), so a record always meets the same refusals."""
+        budget = type(self.budget)(self.budget.effect_steps, self.budget.decision_steps)
+        return lambda answers: self._why_not_answers(run, answers, budget)
+
+    def _why_not_answers(self, run, answers: list, budget) -> str | None:
         snap = self.snapshot()
         record_len = len(self.record)
-        saved = self.replaying
+        saved = self.replaying, self.budget
         self.dry_run += 1
         self.replaying = (self.dry_run, list(answers))
+        self.budget = budget
         try:
             run()
             return None
@@ -141,10 +148,10 @@ class AskingMixin:
         except ActionRefused as exc:
             return exc.reason
         except (_MoreToAsk, RuleRuntimeError, RecursionError):
-            return None
+            return None  # (its budget spent, a trial stops at once: nothing is settled)
         finally:
             self.dry_run -= 1
-            self.replaying = saved
+            self.replaying, self.budget = saved
             self.state = snap
             del self.record[record_len:]
             del self.deciders[record_len:]

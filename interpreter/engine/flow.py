@@ -492,8 +492,8 @@ class FlowRunner:
             g.context, g.hand_prompt = "", None
             reason = getattr(exc, "message", None) or getattr(exc, "reason", str(exc))
             # not offered again at this position, nor what a trial shows can only fail
-            g.refusals.refuse(reason, lambda answers: g.why_not_answers(
-                lambda: g.run_code(key, self._frame(seat, pick.card, pick.bind)), answers))
+            g.refusals.refuse(reason, g.answer_trials(
+                lambda: g.run_code(key, self._frame(seat, pick.card, pick.bind))))
             return self._refused(pick, seat, reason)
         except BaseException:
             g.action_start = None

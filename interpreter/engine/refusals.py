@@ -35,12 +35,12 @@ A refusal takes one answer away at one position, and a position has finitely
 many answers, so no position is asked for ever: the action is refused at last,
 and ending the turn or passing never is. Trials only speed this up (at most
 MAX_TRIALS per decision and refusal); they run only in the game itself, not
-in the copies searches play on, and never use more than half of the work a
-decision may take (see ``AskingMixin.why_not_answers``). The memory lasts as long as the
-position: the flow forgets it when an action succeeds and when a turn ends,
-and whatever else changes the state between actions (a scenario's steps)
-forgets it too. A copy of the game (for a search) takes a copy of it, so the
-copy asks the questions the game asks.
+in the copies searches play on, and those of one refusal share a work budget
+of their own, as large as one decision's (see ``AskingMixin.answer_trials``).
+The memory lasts as long as the position: the flow forgets it when an action
+succeeds and when a turn ends, and whatever else changes the state between
+actions (a scenario's steps) forgets it too. A copy of the game (for a
+search) takes a copy of it, so the copy asks the questions the game asks.
 
 This module imports only :mod:`.decisions`.
 """
@@ -145,7 +145,8 @@ def together(decision: Decision, refused: dict) -> str:
     reasons = list(dict.fromkeys(refused.values()))
     if len(reasons) == 1:
         return reasons[0]
-    parts = [f"{_answer_words(decision, a)}: {r}" for a, r in list(refused.items())[:MAX_REASONS]]
+    parts = [f"{_answer_words(decision, a)}: {r}"
+             for a, r in list(refused.items())[:MAX_REASONS]]
     more = len(refused) - MAX_REASONS
     return (f"no answer to '{decision.prompt}' can be carried out ({'; '.join(parts)}"
             + (f"; and {more} more" if more > 0 else "") + ")")
