@@ -136,7 +136,7 @@ class AskingMixin:
     def _why_not_answers(self, run, answers: list, budget) -> str | None:
         snap = self.snapshot()
         record_len = len(self.record)
-        saved = self.replaying, self.budget
+        saved = self.replaying, self.budget, self.reveals  # (nothing comes out in a trial)
         self.dry_run += 1
         self.replaying = (self.dry_run, list(answers))
         self.budget = budget
@@ -151,7 +151,7 @@ class AskingMixin:
             return None  # (its budget spent, a trial stops at once: nothing is settled)
         finally:
             self.dry_run -= 1
-            self.replaying, self.budget = saved
+            self.replaying, self.budget, self.reveals = saved
             self.state = snap
             del self.record[record_len:]
             del self.deciders[record_len:]
