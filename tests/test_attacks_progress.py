@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -123,3 +124,35 @@ def test_item12_terraforming_mars_with_first_answer_agents_finishes(tmp_path):
     (line,) = [json.loads(x) for x in (tmp_path / "results.jsonl").read_text().splitlines()]
     assert line["error"] is None and line["finished"]
     assert line["decisions"] < 5_000  # (it looped for 50,000 steps and more)
+
+
+# a record the engine made before it remembered refusals (format 1): the casino, seat
+# agents random, with gambles refused and the same decisions asked again after them
+OLD_RECORD = Path(__file__).parent / "fixtures" / "records" / "casino-format-1.json"
+
+
+def test_item12_a_record_made_before_refusals_were_remembered_still_replays(tmp_path):
+    casino = make_casino(tmp_path, "first")
+    shutil.copy(OLD_RECORD, tmp_path / "old.json")
+    out = clean(rulebook("replay", "old.json", "--ruleset", str(casino), cwd=tmp_path))
+    assert "final state matches" in out
+    # read as the new format, the same answers make another game: the format matters
+    data = json.loads(OLD_RECORD.read_text())
+    data["format"] = "rulebook-record/2"
+    (tmp_path / "relabelled.json").write_text(json.dumps(data))
+    proc = rulebook("replay", "relabelled.json", "--ruleset", str(casino), cwd=tmp_path)
+    assert proc.returncode != 0 and "Traceback" not in proc.stdout + proc.stderr
+
+
+def test_item12_an_old_save_resumed_is_played_on_and_saved_as_it_was_made(tmp_path):
+    casino = make_casino(tmp_path, "first")
+    data = json.loads(OLD_RECORD.read_text())
+    data.update(decisions=data["decisions"][:8], final_hash=None, scores=None)
+    (tmp_path / "save.json").write_text(json.dumps(data))
+    clean(rulebook("play", str(casino), "--resume", "save.json", "--agents", "random,random",
+                   "--no-log", cwd=tmp_path))
+    saved = json.loads((tmp_path / "save.json").read_text())
+    assert saved["format"] == "rulebook-record/1" and saved["decisions"][:8] == \
+        data["decisions"] and saved["final_hash"]
+    out = clean(rulebook("replay", "save.json", "--ruleset", str(casino), cwd=tmp_path))
+    assert "final state matches" in out

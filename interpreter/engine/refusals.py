@@ -60,9 +60,9 @@ _NONE: dict = {}
 class Refusals:
     """What the game refused at the positions of the current attempt, and its path."""
 
-    __slots__ = ("known", "ids", "steps", "trials")
+    __slots__ = ("known", "ids", "steps", "trials", "remember")
 
-    def __init__(self, trials: bool = True):
+    def __init__(self, trials: bool = True, remember: bool = True):
         self.known: dict[tuple, dict] = {}  # position -> {answer: reason (words)}
         # while an action runs: [seat, action key, answer, …], each answer the one taken
         # at a decision it reached, as the rules built it (an index, or a number); the
@@ -70,10 +70,13 @@ class Refusals:
         self.ids: list | None = None
         self.steps: list = []  # the decisions answered by ids[2:], in order
         self.trials = trials  # whether a refusal tries the other answers (see refuse)
+        # False for a game from a record made before refusals were remembered (format 1):
+        # it is replayed, and played on, asking again what was refused, as it was made
+        self.remember = remember
 
     def copy(self) -> "Refusals":
         """For a copy of the game: the same refusals, and no trials (it is not asked again)."""
-        new = Refusals(trials=False)
+        new = Refusals(trials=False, remember=self.remember)
         if self.known:
             new.known = {where: dict(refused) for where, refused in self.known.items()}
         return new
@@ -91,8 +94,9 @@ class Refusals:
 
     def begin(self, seat: int, key: str) -> None:
         """An action starts: the decisions it reaches make up its path."""
-        self.ids = [seat, key]
-        self.steps = []
+        if self.remember:
+            self.ids = [seat, key]
+            self.steps = []
 
     def end(self) -> None:
         """The action is over (done, or stopped for another reason than a refusal)."""
