@@ -735,9 +735,9 @@ def _record_agents(rec) -> list[str]:
         raise UsageProblem(f"{at.path}:{at.line}:{at.col}: {exc}{example}") from None
 
 
-AGENTS_HELP = ("Comma-separated agents by seat, or one for all: human, random, greedy, ismcts, "
-               "an installed agent, or MODULE:CLASS; parameters follow colons, e.g. "
-               "ismcts:iterations=400,greedy (see docs/agents.md).")
+AGENTS_HELP = ("Comma-separated agents by seat, or one for all: human, random, first, last, "
+               "greedy, ismcts, an installed agent, or MODULE:CLASS; parameters follow "
+               "colons, e.g. ismcts:iterations=400,greedy (see docs/agents.md).")
 
 
 _SEED = _Whole(-(2 ** 63 - 1), 2 ** 63 - 1)
@@ -790,7 +790,8 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         except SaveProblem as exc:
             raise UsageProblem(f"--save: {exc}") from None
     try:
-        game = build_game(rs, players, seed, kinds, tuple(variants), prefix=prefix)
+        game = build_game(rs, players, seed, kinds, tuple(variants), prefix=prefix,
+                          remember=rec is None or rec.remembers_refusals)
     except GameError as exc:
         if exc.span is None:  # players or variants that the ruleset does not have
             raise UsageProblem(exc.message) from None
@@ -827,7 +828,8 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
                 except UndoRequest as back:  # replay the record up to that decision
                     live = [getattr(a, "live", a) for a in game.agents]
                     game = build_game(rs, players, seed, kinds, tuple(variants),
-                                      prefix=game.record[:back.at], live_agents=live)
+                                      prefix=game.record[:back.at], live_agents=live,
+                                      remember=game.refusals.remember)
                     console.print("[dim]back to your previous decision[/dim]")
     except _SaveNow:
         stop("stopped as you asked", 0)

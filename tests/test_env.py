@@ -229,3 +229,120 @@ def test_the_example_evaluates_its_policies(capsys):
     assert example.main(["legacy_gears_of_time", "--games", "2"]) == 0
     out = capsys.readouterr().out
     assert "first legal answer: won" in out and "random legal answer: won" in out
+
+
+# ------------------------------------------------- states and bounds (issue 24, item 10)
+def _finish(env, seed: int = 1) -> None:
+    """Play a game to its end with the first legal answers, every seat stepping out."""
+    env.reset(seed=seed)
+    for _ in env.agent_iter():
+        obs, _, done, cut, _ = env.last()
+        env.step(None if done or cut else int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+def test_before_reset_every_call_says_to_call_reset_first():
+    from interpreter.env import EnvStateError
+    env = rulebook_env("lantern_row", players=2)
+    for call in (lambda: env.step(0), lambda: env.observe("player_1"), env.last,
+                 env.agent_iter):
+        with pytest.raises(EnvStateError, match=r"there is none yet: call reset\(\) first"):
+            call()
+    for name in ("agents", "agent_selection", "rewards", "terminations"):
+        with pytest.raises(EnvStateError, match=rf"'{name}' .*call reset\(\) first"):
+            getattr(env, name)
+    assert not hasattr(env, "agent_selection")  # (an AttributeError too, for hasattr)
+    assert env.render() == "no game yet" and env.game is None
+    env.reset()  # and then it plays
+    assert env.agent_selection in env.possible_agents
+    env.close()
+
+
+def test_after_the_end_a_step_says_to_reset_and_the_final_position_can_be_observed():
+    from interpreter.env import EnvStateError
+    env = rulebook_env("lantern_row", players=2)
+    _finish(env)
+    assert env.agents == [] and env.result is not None
+    for call in (lambda: env.step(0), lambda: env.step(None), env.last):
+        with pytest.raises(EnvStateError, match=r"the game is over.*call reset\(\)"):
+            call()
+    final = env.observe("player_2")
+    assert env.observation_space("player_2").contains(final)
+    assert not final["action_mask"].any()  # nobody is asked anything
+    assert list(env.agent_iter()) == []  # PettingZoo's way: nothing left to iterate
+    env.close()
+
+
+def test_after_close_every_call_says_to_reset_and_reset_plays_again():
+    from interpreter.env import EnvStateError
+    env = rulebook_env("lantern_row", players=2)
+    env.reset()
+    env.close()
+    for call in (lambda: env.step(0), lambda: env.observe("player_1"), env.last,
+                 env.agent_iter):
+        with pytest.raises(EnvStateError, match=r"environment is closed: call reset\(\)"):
+            call()
+    assert env.render() == "closed"
+    env.close()  # closing twice is harmless
+    _finish(env, seed=2)
+    assert env.result is not None
+    env.close()
+
+
+def test_bad_agents_and_actions_are_refused_in_one_line():
+    env = rulebook_env("lantern_row", players=2)
+    env.reset()
+    with pytest.raises(ValueError, match="no agent 'player_9': the agents are player_1"):
+        env.observe("player_9")
+    for bad in (None, "1", 1.5, True):
+        with pytest.raises(ValueError, match=r"answers with an action index from 0 to"):
+            env.step(bad)
+    env.step(np.int64(0))  # a NumPy integer is an index like any other
+    env.close()
+
+
+@pytest.mark.parametrize("name,players", CASES, ids=IDS)
+def test_every_observation_of_a_random_game_is_inside_the_space(name, players):
+    env = rulebook_env(name, players=players, seed=4)
+    agents = [RandomAgent(agent_seed(4, s)) for s in range(players)]
+    env.reset()
+    space = env.observation_space(env.possible_agents[0])
+    observed = 0
+    for agent in env.agent_iter():
+        obs, _, done, cut, _ = env.last()
+        assert space.contains(obs), (agent, observed)
+        observed += 1
+        if done or cut:
+            env.step(None)
+            continue
+        decision = env.stream.current
+        answer = agents[decision.player].decide(decision, None, env.game)
+        env.step(answer - decision.low if decision.is_range else answer)
+    assert env.result is not None and observed > players
+    env.close()
+
+
+def test_numbers_past_the_bound_are_clipped_inside_the_space(tmp_path):
+    import shutil
+    from pathlib import Path
+    work = tmp_path / "t"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "tiny", work)
+    flow = work / "flow.yaml"
+    flow.write_text(flow.read_text().replace(
+        "actions:\n  - id: earn\n",
+        "actions:\n  - id: hoard\n    name: Hoard\n    do: gain 5000000000 gold\n"
+        "  - id: reach\n    name: Reach\n    do: gain choose_number(0, 1000000000000) gold\n"
+        "  - id: earn\n"))
+    env = rulebook_env(str(work), players=1)
+    env.reset()
+    space = env.observation_space("player_1")
+    names = env.layout.describe()
+    env.step(0)  # hoard: 5,000,000,003 gold
+    obs = env.observe("player_1")
+    assert obs["observation"][names.index("seat+0:stock:gold")] == 1e9
+    assert space.contains(obs)
+    env.step(1)  # reach: a range of 10^12 + 1 numbers
+    obs = env.observe("player_1")
+    assert obs["observation"][names.index("decision:options")] == 1e9
+    assert obs["observation"][names.index("decision:high")] == 1e9
+    assert space.contains(obs)
+    env.close()

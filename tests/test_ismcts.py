@@ -300,23 +300,23 @@ def _install_entry_point(folder: Path) -> None:
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: my-rulebook-agents\n"
                                    "Version: 1.0\n", encoding="utf-8")
     (info / "entry_points.txt").write_text(
-        "[rulebook.agents]\nfirst = my_rulebook_agents:FirstOption\n", encoding="utf-8")
+        "[rulebook.agents]\nfirst-option = my_rulebook_agents:FirstOption\n", encoding="utf-8")
 
 
 def test_an_installed_agent_loads_from_its_entry_point(loaded, tmp_path, monkeypatch, capsys):
     _install_entry_point(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     from interpreter.engine.agent_specs import known_names
-    assert "first" in known_names()
-    agent = build("first:prefer=last", 3, {})
+    assert "first-option" in known_names()
+    agent = build("first-option:prefer=last", 3, {})
     assert type(agent.inner).__module__ == "my_rulebook_agents" and agent.inner.last
     with pytest.raises(SpecError, match="has no parameter 'colour'"):
-        check("first:colour=red")
+        check("first-option:colour=red")
     with pytest.raises(SystemExit) as info:
-        main(["simulate", "timespan", "-n", "2", "-p", "2", "--agents", "first,random",
+        main(["simulate", "timespan", "-n", "2", "-p", "2", "--agents", "first-option,random",
               "--no-check"])
     out = capsys.readouterr().out
-    assert info.value.code == 0 and "first" in out
+    assert info.value.code == 0 and "first-option" in out
 
 
 def test_a_faulty_agent_stops_the_game_with_one_line(tmp_path, monkeypatch, capsys):

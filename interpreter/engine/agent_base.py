@@ -1,8 +1,9 @@
 """The agents that need neither lookahead nor a terminal: the interface, random, a script.
 
 :class:`Agent` is what every agent implements: ``decide(decision, view,
-game)`` returns an option index (or a number in the range). The random agent
-and the scripted agent (answers from a record or a scenario) live here, with
+game)`` returns an option index (or a number in the range). The random agent,
+the first-answer and last-answer agents and the scripted agent (answers from
+a record or a scenario) live here, with
 the exceptions that stop play at a decision nobody is to answer. The greedy
 agent's lookahead and the terminal agent build on these; they are in
 :mod:`.lookahead` and :mod:`.agents`, which import this module and never
@@ -41,6 +42,35 @@ class RandomAgent(Agent):
         if decision.is_range:
             return self.rng.randint(decision.low, decision.high)
         return self.rng.randrange(len(decision.options))
+
+
+class FirstAgent(Agent):
+    """Always the first option, or the lowest number of a range.
+
+    It looks at nothing and draws nothing, so it plays the same game every
+    time: the plainest way to check that a ruleset's games reach their end
+    (the engine never offers again at a position what it refused there)."""
+
+    name = "first"
+    wants_view = False
+
+    def __init__(self, seed: int = 0):
+        pass  # (every agent is built with its seat's seed; this one needs none)
+
+    def decide(self, decision, view, game):
+        return decision.low if decision.is_range else 0
+
+
+class LastAgent(FirstAgent):
+    """Always the last option, or the highest number of a range.
+
+    Options end with declining ('none', 'no', ending the turn, passing), so it
+    does as little as it may: a ruleset's games must end even then."""
+
+    name = "last"
+
+    def decide(self, decision, view, game):
+        return decision.high if decision.is_range else len(decision.options) - 1
 
 
 class ScriptedAgent(Agent):

@@ -57,6 +57,8 @@ class Param:
 PARAMS: dict[str, dict[str, Param]] = {
     "human": {},
     "random": {},
+    "first": {},
+    "last": {},
     "greedy": {"rollouts": Param(int, 1, 1000), "first_choices": Param(int, 0, 1000)},
     "ismcts": {
         "iterations": Param(int, 1, 1_000_000),

@@ -19,13 +19,15 @@ import random
 
 from ..numtext import NumberProblem, whole
 from ..safe_text import visible
-from .agent_base import Agent, RandomAgent, ScriptedAgent, ScriptExhausted, StoppedAt
+from .agent_base import (Agent, FirstAgent, LastAgent, RandomAgent, ScriptedAgent,
+                         ScriptExhausted, StoppedAt)
 from .decisions import Decision
 from .ismcts import ISMCTSAgent
 
 # the basic agents live in agent_base.py (so the lookahead can use them without a cycle);
 # they are named here too, where callers find every agent
-__all__ = ["AGENTS", "Agent", "GreedyAgent", "HumanAgent", "ISMCTSAgent", "RandomAgent",
+__all__ = ["AGENTS", "Agent", "FirstAgent", "GreedyAgent", "HumanAgent", "ISMCTSAgent",
+           "LastAgent", "RandomAgent",
            "ScriptExhausted",
            "ScriptedAgent", "StoppedAt", "UndoRequest", "agent_seed", "card_text_for",
            "make_agent"]
@@ -137,9 +139,14 @@ class HumanAgent(Agent):
                 c.print(line)
         self.seen = len(game.log_lines)
         c.print(f"[bold]{_shown(decision.prompt)}[/bold]")
+        numbers = decision.kind == "number" and not decision.is_range  # a range's numbers left
         if decision.is_range:
             c.print(f"  enter a number from {decision.low} to {decision.high}")
+        elif numbers:
+            c.print(f"  enter one of the numbers {', '.join(o.key for o in decision.options)}")
         for mark, label, detail in option_rows(decision, game):
+            if numbers and mark not in ("--", ""):
+                continue  # (typed as numbers, not by their place in a list)
             if mark == "--":
                 c.print(f"  [dim] --  {_shown(label)} ({_shown(detail)})[/dim]")
             elif not mark:  # a card the question is about
@@ -259,6 +266,14 @@ class HumanAgent(Agent):
             if decision.is_range:
                 problem = decision.check(n)
                 return (n, None) if problem is None else (None, problem)
+            if decision.kind == "number":  # the numbers left of a range: typed as numbers
+                keys = [o.key for o in decision.options]
+                if str(n) in keys:
+                    return keys.index(str(n)), None
+                reason = decision.refused.get(str(n))
+                if reason is not None:
+                    return None, f"{n} is not allowed now: {reason}"
+                return None, f"choose one of the numbers {', '.join(keys)}"
             if 1 <= n <= len(decision.options):
                 return n - 1, None
             return None, f"choose a number from 1 to {len(decision.options)}"
@@ -299,7 +314,8 @@ def _shown(text: str) -> str:
     return escape(visible(text))
 
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "ismcts": ISMCTSAgent}
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "ismcts": ISMCTSAgent,
+          "first": FirstAgent, "last": LastAgent}
 
 
 def make_agent(kind: str, seed: int) -> Agent:

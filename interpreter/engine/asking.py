@@ -1,11 +1,13 @@
 """Decisions: asking a seat, the choices effects make, and trial runs.
 
 The part of :class:`~.game.Game` that hands a decision to the deciding seat's
-agent (never asking a decision with one legal answer), validates and records
-the answer and logs it when it is public; builds the decisions of the
-choices inside effects (choose one of, a number, an order, 'may', a player or
-a space); and runs an effect as a trial on a snapshot to learn whether (and
-why not) it can be carried out.
+agent (never asking a decision with one legal answer, nor, inside an action,
+offering an answer the game refused at that position before: see
+:mod:`.refusals`), validates and records the answer and logs it when it is
+public; builds the decisions of the choices inside effects (choose one of, a
+number, an order, 'may', a player or a space); and runs an effect as a trial
+on a snapshot to learn whether (and why not) it can be carried out, or an
+action again with given answers (the trials of :mod:`.refusals`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,12 @@ from typing import Any, Callable
 
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from .decisions import ActionRefused, Decision, IllegalAnswer, Option
+from .refusals import Stretch, narrow, together
 from .state import CardRef
+
+
+class _MoreToAsk(Exception):
+    """A trial run reached a question its answers do not settle."""
 
 
 def _text(t) -> str:
@@ -25,20 +32,54 @@ class AskingMixin:
     """Decisions: asking a seat, the choices effects make, and trial runs."""
 
     def decide(self, decision: Decision) -> int:
-        """Ask the deciding seat's agent; validate and record the answer."""
+        """Ask the deciding seat's agent; validate and record the answer.
+
+        Inside an action, what the game refused before at this position is not
+        offered (:mod:`.refusals`): the answer returned is always one of the
+        decision as built (an index into its options, or a number in its range)."""
         if decision.count() == 0:
             raise ActionRefused(f"nothing can be chosen for: {decision.prompt}")
         if self.dry_run:
+            if self.replaying is not None and self.replaying[0] == self.dry_run:
+                return self._replayed(decision)  # a trial of other answers (refusals.py)
             return decision.low if decision.is_range else 0
         if self.hand_prompt and decision.kind != "action":  # the author's own words
             decision.prompt_text = self._prompt(str(self.hand_prompt))  # for the first one,
             self.hand_prompt = None  # asked or not
+        memory = self.refusals
+        path = memory.ids  # the answers of the action running now (None: none runs)
+        if path is None:  # outside an action: nothing is ever refused and asked again
+            return self._ask(decision)
+        refused = memory.known.get(tuple(path)) if memory.known else None
+        answer = self._ask_narrowed(decision, refused) if refused else self._ask(decision)
+        path.append(answer)  # the position of the next decision (see refusals.py)
+        memory.steps.append(decision)
+        return answer
+
+    def _ask_narrowed(self, decision: Decision, refused: dict) -> int:
+        """Ask ``decision`` without the answers refused at this position before."""
+        asked, back = narrow(decision, refused)
+        if asked is None:
+            raise ActionRefused(together(decision, refused))
+        answer = self._ask(asked, log=asked.kind == decision.kind)
+        if back is not None:
+            return back[answer]
+        if asked.is_range or not isinstance(asked.options[answer].value, Stretch):
+            return answer
+        low, high = asked.options[answer].value  # a stretch of a long range: then the number
+        stretch = Decision(asked.player, "number", decision.prompt_text, low=low, high=high,
+                           refused_text=asked.refused_text, about=decision.about)
+        return self._ask(stretch)
+
+    def _ask(self, decision: Decision, log: bool = True) -> int:
+        """Hand the decision to its seat's agent, unless it has one answer; record it."""
         if decision.count() == 1:
             # one rule everywhere: a decision with a single legal answer is not asked,
             # and the record does not hold it
             self.last_forced = decision
             if not decision.is_range:
-                self._log_choice(decision, decision.options[0], only=True)
+                if log:
+                    self._log_choice(decision, decision.options[0], only=True)
             elif self.logging:  # the one who would have answered is told
                 self.log("", {decision.player: f"  {decision.prompt} → {decision.low} "
                                                "(the only choice, taken for you)"})
@@ -60,9 +101,63 @@ class AskingMixin:
         self.record.append(int(answer))
         self.deciders.append(decision.player)
         self.budget.new_decision()
-        if decision.kind != "action" and not decision.is_range:
+        if log and decision.kind != "action" and not decision.is_range:
             self._log_choice(decision, decision.options[int(answer)])
         return int(answer)
+
+    def _replayed(self, decision: Decision) -> int:
+        """The next answer of the trial being run; _MoreToAsk once they are used up."""
+        answers = self.replaying[1]
+        if not answers:
+            if decision.count() == 1:  # not a question: the one answer is taken
+                return decision.low if decision.is_range else 0
+            raise _MoreToAsk
+        answer = answers.pop(0)
+        if decision.is_range and not decision.low <= answer <= decision.high or \
+                not decision.is_range and not 0 <= answer < len(decision.options):
+            raise _MoreToAsk  # (the trial went another way than the action: not settled)
+        return answer
+
+    def answer_trials(self, run: Callable[[], Any]) -> Callable[[list], str | None]:
+        """How to try the action ``run`` carries out with other answers (see
+        :meth:`.refusals.Refusals.refuse`): a function of the answers, saying why the
+        action is refused when its decisions are answered with them (as the rules
+        built them) and it asks nothing more.
+
+        It says None when the action goes through, when it would ask another
+        question, or when a rule fails in it: the trial is not settled, and the
+        answer stays on offer. The state is left untouched, and nothing is asked,
+        recorded or logged. The trials share a work budget of their own, as large
+        as a decision's: what they may do does not depend on what else was done
+        before (a check, a view), so a record always meets the same refusals. Their
+        work counts toward the game's total all the same (``Budget.count_aside``)."""
+        budget = type(self.budget)(self.budget.effect_steps, self.budget.decision_steps)
+        return lambda answers: self._why_not_answers(run, answers, budget)
+
+    def _why_not_answers(self, run, answers: list, budget) -> str | None:
+        snap = self.snapshot()
+        record_len = len(self.record)
+        saved = self.replaying, self.budget, self.reveals  # (nothing comes out in a trial)
+        self.dry_run += 1
+        self.replaying = (self.dry_run, list(answers))
+        self.budget = budget
+        before = budget.used
+        try:
+            run()
+            return None
+        except RequirementFailed as exc:
+            return exc.message
+        except ActionRefused as exc:
+            return exc.reason
+        except (_MoreToAsk, RuleRuntimeError, RecursionError):
+            return None  # (its budget spent, a trial stops at once: nothing is settled)
+        finally:
+            self.dry_run -= 1
+            self.replaying, self.budget, self.reveals = saved
+            self.budget.count_aside(budget.used - before)
+            self.state = snap
+            del self.record[record_len:]
+            del self.deciders[record_len:]
 
     def _log_choice(self, decision: Decision, option: Option, only: bool = False) -> None:
         """Log a choice made inside an action when everyone may know it.

@@ -45,7 +45,9 @@ class Decision:
     kind: str  # action | card | player | space | option | confirm | number | order | item
     prompt_text: Text
     options: list[Option] = field(default_factory=list)
-    low: int | None = None  # for kind == "number"
+    # for kind == "number": the range, or no range and the numbers as options (a range
+    # with refused numbers inside it, see refusals.py)
+    low: int | None = None
     high: int | None = None
     # label -> reason (each reason words or a function), or a function making that dict
     refused_text: Any = field(default_factory=dict)
@@ -70,7 +72,7 @@ class Decision:
 
     @property
     def is_range(self) -> bool:
-        return self.kind == "number"
+        return self.kind == "number" and self.low is not None
 
     def count(self) -> int:
         return (self.high - self.low + 1) if self.is_range else len(self.options)

@@ -17,6 +17,7 @@ from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from ..lang.words import told
 from .decisions import ActionRefused, Decision, Option
 from .game import NO_OWNER, Game
+from .refusals import shown as refused_text
 
 MAX_ROUNDS = 1000
 MAX_ACTIONS_PER_TURN = 500
@@ -248,6 +249,7 @@ class FlowRunner:
         g.state.turn_seat = seat
         g.state.turn_number += 1
         taken = 0
+        g.refusals.forget()  # (a new position: what was refused before no longer applies)
         for _ in range(MAX_ACTIONS_PER_TURN):
             if g.state.over:
                 break
@@ -260,6 +262,7 @@ class FlowRunner:
                 break
             if self.perform(pick, seat) and not (pick.action or {}).get("free"):
                 taken += 1
+        g.refusals.forget()
         g.state.turn_seat = NO_OWNER
         g.after_turn = None
 
@@ -374,6 +377,7 @@ class FlowRunner:
                     if pick.key == "end":
                         done.add(seat)
                         break
+                g.refusals.forget()  # the next seat's action starts from another position
         g.state.turn_seat = NO_OWNER
 
     def resolve(self, pick: ActionChoice, seat: int) -> bool:
@@ -404,6 +408,9 @@ class FlowRunner:
         g = self.game
         out: dict = {}
         refused: dict[str, str] = {}
+        tried = g.refusals.actions(seat)  # refused when tried at this very position
+        if tried:
+            tried = {key: refused_text(reason) for key, reason in tried.items()}
         allowed = turns.get("actions_from")
         looked = len(self.rs.sections["actions"])  # the work: a step per action and card
         for aid, entry in self.rs.sections["actions"].items():
@@ -416,7 +423,7 @@ class FlowRunner:
             for choice in self._expand(ActionChoice(f"action:{aid}", label, action),
                                        ("action", aid), seat):
                 reason = self.blocked(("action", aid), action, seat, None, choice.use_key,
-                                      choice.bind)
+                                      choice.bind) or tried.get(choice.key)
                 if reason:
                     refused[choice.label] = reason
                     continue
@@ -440,7 +447,7 @@ class FlowRunner:
                     for choice in self._expand(ActionChoice(key, label, action, card, i),
                                                code, seat):
                         reason = self.blocked(code, action, seat, card, choice.use_key,
-                                              choice.bind)
+                                              choice.bind) or tried.get(choice.key)
                         if reason:
                             refused[choice.label] = reason
                             continue
@@ -512,6 +519,7 @@ class FlowRunner:
         # for a search asked inside the action: the position it started from, how many
         # answers the record held then, and the action (the copy replays from there)
         g.action_start = (snap, len(g.record), pick, seat)
+        g.refusals.begin(seat, pick.key)  # its answers, remembered if it is refused
         try:
             g.run_code(key, self._frame(seat, pick.card, pick.bind))
         except (RequirementFailed, ActionRefused) as exc:
@@ -520,12 +528,17 @@ class FlowRunner:
             g.release_log(keep=False)
             g.context, g.hand_prompt = "", None
             reason = getattr(exc, "message", None) or getattr(exc, "reason", str(exc))
+            # not offered again at this position, nor what a trial shows can only fail
+            g.refusals.refuse(reason, g.answer_trials(
+                lambda: g.run_code(key, self._frame(seat, pick.card, pick.bind))))
             return self._refused(pick, seat, reason)
         except BaseException:
             g.action_start = None
+            g.refusals.end()
             g.release_log(keep=True)  # stopped for another reason: lose no line
             raise
         g.action_start = None
+        g.refusals.forget()  # the position has moved on
         g.release_log(keep=True)
         g.context, g.hand_prompt = "", None
         if pick.card is None:

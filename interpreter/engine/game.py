@@ -33,6 +33,7 @@ from .events import EventsMixin
 from .gamelog import LogMixin
 from .modifiers import ModifiersMixin
 from .prompts import PromptsMixin
+from .refusals import Refusals
 from .state import BIG, NO_OWNER, CardRef, CardState, PlayerState, State
 from .stocks import StocksMixin
 from .tracks import TracksMixin
@@ -77,6 +78,8 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self.action_start = None
         self._modifier_index: dict[str, dict[str, list[int]]] = {}
         self.decision_count = 0
+        self.refusals = Refusals()  # what was refused at this position, not offered again
+        self.replaying = None  # (dry-run depth, answers) of a trial of other answers
         self.last_forced: Decision | None = None  # the last decision taken for its only answer
         self.decider: int | None = None  # who answers choices made inside effects
         self.choice_kind = ""  # the type of what the next choice picks, for its labels
@@ -214,6 +217,7 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         clone = Game.__new__(Game)
         clone.__dict__.update(self.__dict__)
         clone.budget = self.budget.carried_on()
+        clone.refusals = self.refusals.copy()  # it asks what the game asks, refusals its own
         return clone
 
     def charged(self, items: list) -> list:

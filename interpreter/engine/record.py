@@ -25,7 +25,10 @@ from ..lang.runtime import MAX_INT
 from ..userfiles import Unreadable, read_regular
 from .jsonplaces import JsonProblem, Member, read_object
 
-FORMAT = "rulebook-record/1"
+FORMAT = "rulebook-record/2"
+# a record of format 1 was made before the engine remembered what it refused at a
+# position (engine/refusals.py): its game is replayed, and played on, as it was made
+OLD_FORMAT = "rulebook-record/1"
 MAX_BYTES = 16 * 1024 * 1024  # far more than any game's record; a bigger file is refused
 MAX_PLAYERS = 100
 MAX_SEED = 2 ** 63 - 1
@@ -136,6 +139,11 @@ class Record:
     path: str | None = field(default=None, repr=False, compare=False)
     places: dict = field(default_factory=dict, repr=False, compare=False)
 
+    @property
+    def remembers_refusals(self) -> bool:
+        """Whether its game was played remembering what was refused (format 2 on)."""
+        return self.format != OLD_FORMAT
+
     def to_dict(self) -> dict:
         return {name: getattr(self, name) for name in _FIELDS}
 
@@ -181,7 +189,7 @@ class Record:
             raise RecordError(p, f"not a valid record ({exc.message})", exc.line,
                               exc.col) from None
         fmt = members.get("format")
-        if fmt is None or fmt.value != FORMAT:
+        if fmt is None or fmt.value not in (FORMAT, OLD_FORMAT):
             line, col = fmt.at if fmt else start
             raise RecordError(p, f"not a Rulebook game record (expected \"format\": "
                               f"\"{FORMAT}\")", line, col)

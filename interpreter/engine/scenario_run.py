@@ -108,6 +108,14 @@ def match_answer(decision: Decision, answer, skipped: Decision | None = None) ->
         raise IllegalAnswer(decision, _skipped(
             f"yes or no answers only a yes-or-no question; answer this one with an option's "
             f"label ({options})", skipped))
+    if isinstance(answer, int) and decision.kind == "number":  # the numbers a range has left
+        keys = [o.key for o in decision.options]
+        if str(answer) in keys:
+            return keys.index(str(answer))
+        reason = decision.refused.get(str(answer))
+        raise IllegalAnswer(decision, _skipped(
+            f"{answer} is not allowed now: {reason}" if reason is not None else
+            f"this asks for one of the numbers {', '.join(keys)}, not {answer}", skipped))
     if isinstance(answer, int):
         options = ", ".join(repr(o.label) for o in decision.options)
         raise IllegalAnswer(decision, _skipped(
@@ -210,6 +218,7 @@ class ScenarioRun:
             agent.inspect = step.offers is not None or bool(step.refuses) or \
                 step.asks is not None or step.decider is not None
             agent.forced_seen = game.last_forced
+            game.refusals.forget()  # a step starts from its own position
             if step.kind != "advance":
                 game.state.turn_seat = step.seat
                 game.decider = step.seat

@@ -22,7 +22,8 @@ from .decisions import ActionRefused, IllegalAnswer
 from .flow import FlowRunner, Result
 from .game import Game
 from .invariants import InvariantError
-from .record import Record, RecordError, shown
+from .record import FORMAT, OLD_FORMAT, Record, RecordError, shown
+from .refusals import Refusals
 
 
 class SaveRequested(Exception):
@@ -84,7 +85,10 @@ def validate_players(rs: Ruleset, players: int) -> None:
 
 def build_game(rs: Ruleset, players: int, seed: int, agent_kinds: list[str],
                variants: tuple[str, ...] = (), prefix: list[int] | None = None,
-               live_agents: list[Agent] | None = None) -> Game:
+               live_agents: list[Agent] | None = None, remember: bool = True) -> Game:
+    """A game to play: the agents seated, answering from ``prefix`` first (a resumed
+    record's answers). ``remember`` False plays it as a record of format 1 was made,
+    asking again what was refused (see :class:`~.refusals.Refusals`)."""
     validate_players(rs, players)
     known = set(rs.sections["variants"])
     for v in variants:
@@ -100,7 +104,10 @@ def build_game(rs: Ruleset, players: int, seed: int, agent_kinds: list[str],
         script = ScriptedAgent(list(prefix))
         agents = [SeatAgent(script, a) for a in agents]
     names = [f"Player {i + 1} ({kind})" for i, kind in enumerate(agent_kinds)]
-    return new_game(rs, players, seed, agents, tuple(variants), names)
+    game = new_game(rs, players, seed, agents, tuple(variants), names)
+    if not remember:
+        game.refusals = Refusals(remember=False)
+    return game
 
 
 def new_game(rs: Ruleset, players: int, seed: int, agents: list, variants: tuple[str, ...],
@@ -156,7 +163,8 @@ def make_record(game: Game, rs: Ruleset, agent_kinds: list[str], result: Result 
                 mods: list[str]) -> Record:
     return Record(rs.id, rs.version, rs.content_hash, game.n, game.seed, list(agent_kinds),
                   list(game.record), list(mods), sorted(game.variants),
-                  result.final_hash if result else None, result.scores if result else None)
+                  result.final_hash if result else None, result.scores if result else None,
+                  FORMAT if game.refusals.remember else OLD_FORMAT)
 
 
 def record_mods(rec: Record, path: str) -> list[str]:
@@ -258,6 +266,8 @@ def replay(path: str, ruleset_path: str | None = None, listener=None, watch=None
         script = ScriptedAgent(list(rec.decisions))
     game = new_game(rs, rec.players, rec.seed, [script] * rec.players, tuple(rec.variants),
                     [f"Player {i + 1} ({k})" for i, k in enumerate(rec.agents)])
+    if not rec.remembers_refusals:
+        game.refusals = Refusals(remember=False)  # made before refusals were remembered
     if listener:
         game.listeners.append(listener)
     try:

@@ -6,9 +6,14 @@ one environment step per decision; the observation encoding is in
 :mod:`.stream`, and the PettingZoo class is in :mod:`.aec`. PettingZoo and
 NumPy are optional: they are imported only when an environment is built,
 and a missing one is reported in one line that names the extra to install.
+A call the environment cannot answer in its state (a step before ``reset``,
+after the game's end or after ``close``) raises :class:`EnvStateError`, whose
+message says what to call first.
 """
 
 from __future__ import annotations
+
+from .errors import EnvStateError
 
 HINT = "the learning environment needs PettingZoo and NumPy: pip install 'rulebook[env]'"
 
@@ -40,4 +45,4 @@ def rulebook_env(ruleset, players: int = 2, seed: int = 1, variants=(), mods=(),
                        render_mode=render_mode)
 
 
-__all__ = ["HINT", "MissingExtra", "rulebook_env"]
+__all__ = ["HINT", "EnvStateError", "MissingExtra", "rulebook_env"]

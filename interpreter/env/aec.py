@@ -6,8 +6,12 @@ is asking; its action is an index into the decision's options (see
 :mod:`.encoding`); its observation is a dict with the encoded view
 (``observation``) and the legal answers (``action_mask``). Rewards come at
 the end of the game, as ranks or score margins, and every seat then takes
-one last step with ``None``, as PettingZoo's turn order expects. Importing
-this module imports PettingZoo and NumPy: :func:`interpreter.env.rulebook_env`
+one last step with ``None``, as PettingZoo's turn order expects. Every number
+of an observation lies inside the declared observation space (it is clipped
+to ``BOUND``). A call the environment cannot answer now (before the first
+``reset``, once every seat has taken its last step, after ``close``) raises
+:class:`~.errors.EnvStateError` saying what to call first. Importing this
+module imports PettingZoo and NumPy: :func:`interpreter.env.rulebook_env`
 does it only when asked.
 """
 
@@ -20,9 +24,15 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from .encoding import Layout
+from .errors import EnvStateError, NoGameYet
 from .stream import DecisionStream, load
 
-BOUND = 1e9  # no stock, track or count of a game comes near it
+BOUND = 1e9  # every number of an observation is clipped to ±BOUND (a float32 exactly)
+# what each game sets up in reset(): read before the first one, a NoGameYet
+PER_GAME = frozenset({"agents", "agent_selection", "rewards", "_cumulative_rewards",
+                      "terminations", "truncations", "infos"})
+GAME_OVER = ("the game is over and every seat has taken its last step: call reset() to "
+             "play the next game")
 
 
 class RulebookEnv(AECEnv):
@@ -53,6 +63,23 @@ class RulebookEnv(AECEnv):
         self.seed_played: int | None = None
         self.stream: DecisionStream | None = None
         self.result = None
+        self._closed = False
+
+    def __getattr__(self, name):
+        """Only for what normal lookup does not find: a game's attributes before a game."""
+        if name in PER_GAME:
+            raise NoGameYet(f"'{name}' belongs to a game, and there is none yet: call reset() "
+                            "first")
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def _playing(self, what: str) -> None:
+        """Refuse ``what`` unless a game has been set up by reset() and not closed since."""
+        if self._closed:
+            raise EnvStateError(f"{what} needs a game, and the environment is closed: call "
+                                "reset() to start a new one first")
+        if self.stream is None:
+            raise EnvStateError(f"{what} needs a game, and there is none yet: call reset() "
+                                "first")
 
     # ------------------------------------------------------------ spaces
     @functools.lru_cache(maxsize=None)
@@ -75,6 +102,7 @@ class RulebookEnv(AECEnv):
         self.seed_played = self._next_seed
         self._next_seed += 1
         self.result = None
+        self._closed = False
         self.stream = DecisionStream(self.rs, self.players, self.seed_played, self.variants)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -85,15 +113,25 @@ class RulebookEnv(AECEnv):
         self._after_answer()
 
     def step(self, action):
+        self._playing("step()")
+        if not self.agents:
+            raise EnvStateError(GAME_OVER)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         decision = self.stream.current
-        index = int(action)
-        if not 0 <= index < min(decision.count(), self.layout.size):
+        allowed = min(decision.count(), self.layout.size)
+        try:
+            index = int(action)
+        except (TypeError, ValueError, OverflowError):
+            index = None
+        if index is None or isinstance(action, (bool, np.bool_)) or index != action:
+            raise ValueError(f"{agent} answers with an action index from 0 to {allowed - 1} "
+                             f"(see the action mask), not {action!r:.40}")
+        if not 0 <= index < allowed:
             raise ValueError(f"action {index} is not legal for {agent} now: the mask allows "
-                             f"0 to {min(decision.count(), self.layout.size) - 1}")
+                             f"0 to {allowed - 1}")
         self._cumulative_rewards[agent] = 0.0
         self.stream.answer(self.layout.answer(decision, index))
         self._after_answer()
@@ -135,17 +173,33 @@ class RulebookEnv(AECEnv):
 
     # ------------------------------------------------------------ observing
     def observe(self, agent):
-        seat = self.agent_name_mapping[agent]
-        decision = self.stream.current if self.stream is not None else None
+        self._playing("observe()")
+        seat = self.agent_name_mapping.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise ValueError(f"there is no agent {agent!r:.40}: the agents are "
+                             + ", ".join(self.possible_agents))
+        decision = self.stream.current
         asked = decision if decision is not None and decision.player == seat else None
         view = self.stream.game.view(seat)
-        return {"observation": np.asarray(self.layout.encode(view, asked), dtype=np.float32),
+        numbers = np.asarray(self.layout.encode(view, asked), dtype=np.float64)
+        np.clip(numbers, -BOUND, BOUND, out=numbers)  # inside the declared space, always
+        return {"observation": numbers.astype(np.float32),
                 "action_mask": np.asarray(self.layout.mask(asked), dtype=np.int8)}
+
+    def last(self, observe: bool = True):
+        self._playing("last()")
+        if not self.agents:
+            raise EnvStateError(GAME_OVER)
+        return super().last(observe)
+
+    def agent_iter(self, max_iter: int = 2 ** 63):
+        self._playing("agent_iter()")
+        return super().agent_iter(max_iter)
 
     def render(self):
         """One line: who is asked what (``render_mode="ansi"`` returns it as text)."""
         if self.stream is None:
-            return "no game yet"
+            return "closed" if self._closed else "no game yet"
         if self.stream.over:
             return "game over: scores " + ", ".join(map(str, self.result.scores))
         d = self.stream.current
@@ -155,6 +209,7 @@ class RulebookEnv(AECEnv):
         if self.stream is not None:
             self.stream.close()
             self.stream = None
+        self._closed = True
 
     @property
     def game(self):

@@ -97,6 +97,15 @@ class Budget:
         out.cap = out.limit = min(self.used + self.decision_steps, self.game_steps)
         return out
 
+    def count_aside(self, steps: int) -> None:
+        """Charge work done apart from the rule running now (trial runs of answers): it
+        counts toward the game's total, not the current effect's or decision's allowance."""
+        self.used += steps
+        self.effect_start += steps
+        self.decision_start += steps
+        self.cap = min(self.decision_start + self.decision_steps, self.game_steps)
+        self.limit = min(self.limit + steps, self.cap)
+
     def start(self, span: Span | None) -> None:
         """A top-level run of an effect or expression starts: one step, a fresh allowance.
 

@@ -1,0 +1,255 @@
+"""What the game refused at a position is not offered there again, so every game goes on.
+
+The rule (issue 24, item 12): an action refused while it runs is rolled back
+and its seat asked again at the same position; the answer that was refused
+there must not be offered again (it is listed as refused, with its reason),
+and a decision whose every answer was refused refuses the answer that led to
+it, up to the action. Each case plays a small ruleset (the engine's own
+``tiny`` fixture with one action added) with an agent that always answers the
+same way, and looks at the decisions it was asked.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_ruleset
+from interpreter.engine.agents import (Agent, FirstAgent, HumanAgent, LastAgent,
+                                       ScriptedAgent)
+from interpreter.engine.flow import FlowRunner
+from interpreter.engine.game import Game
+
+TINY = Path(__file__).parent / "fixtures" / "tiny"
+
+# a number whose every value is refused after it is chosen, with no other question
+STRAIN = """  - id: strain
+    name: Strain
+    do: |
+      let n = choose_number(0, 3)
+      pay n gold
+      require fame >= 5 else "needs fame 5"
+"""
+# the same, with another question between the number and the refusal
+STRETCH = """  - id: stretch
+    name: Stretch
+    do: |
+      let n = choose_number(0, 3)
+      pay n gold
+      let m = choose_number(0, 1)
+      require fame >= 5 + m else "needs more fame"
+"""
+# a choice where only the last answer can be carried out
+PICK = """  - id: pick
+    name: Pick
+    do: |
+      let x = choose(y in [1, 2, 3])
+      require x == 3 else "only three will do"
+      gain x gold
+"""
+# a number refused inside its range
+COUNT = """  - id: count
+    name: Count
+    do: |
+      let n = choose_number(0, 4)
+      require n != 2 else "two is unlucky"
+      gain n gold
+"""
+# a long range with a number refused inside it
+LONG = """  - id: long
+    name: Long
+    do: |
+      let n = choose_number(0, 200)
+      require n != 100 else "a hundred is too round"
+      gain n gold
+"""
+
+
+def tiny_with(tmp_path, action: str):
+    """The tiny ruleset with ``action`` as its first flow action."""
+    work = tmp_path / "tiny"
+    shutil.copytree(TINY, work)
+    flow = work / "flow.yaml"
+    flow.write_text(flow.read_text().replace("actions:\n  - id: earn\n",
+                                             "actions:\n" + action + "  - id: earn\n"))
+    return load_ruleset(work)
+
+
+class Watching(Agent):
+    """Answers as ``inner`` does and keeps every decision it was asked, with its refusals."""
+
+    wants_view = False
+
+    def __init__(self, inner):
+        self.inner = inner
+        self.asked = []
+        self.failed = []
+
+    def decide(self, decision, view, game):
+        self.asked.append((decision, dict(decision.refused)))
+        return self.inner.decide(decision, view, game)
+
+    def action_failed(self, label, reason):
+        self.failed.append((label, reason))
+
+
+def play(rs, agent, players=1, seed=1):
+    game = Game(rs, players, seed, [agent] * players)
+    return game, FlowRunner(game).play()
+
+
+def test_an_action_whose_every_answer_is_refused_is_refused_whole_the_first_time(tmp_path):
+    rs = tiny_with(tmp_path, STRAIN)
+    agent = Watching(FirstAgent())
+    game = Game(rs, 1, 1, [agent])
+    game.state.round = 1
+    runner = FlowRunner(game)
+    turns = {"card_actions": False}
+    choice = runner.available("work", 0, turns, True)["action:strain"]
+    gold = game.state.players[0].stock["gold"]
+    assert not runner.perform(choice, 0)  # 0 paid, then refused
+    # every other amount is refused the same way before any other question: settled by
+    # trial runs, so the action itself is no longer offered, and says why
+    refused = runner.available("work", 0, turns, True).pop("__refused__")
+    assert "action:strain" not in runner.available("work", 0, turns, True)
+    assert refused["Strain"] == "refused: needs fame 5"
+    assert [d.kind for d, _ in agent.asked] == ["number"] and agent.failed == [
+        ("Strain", "needs fame 5")]
+    # the trials changed nothing, asked nothing and recorded nothing
+    assert game.state.players[0].stock["gold"] == gold and game.record == [0]
+
+
+def test_a_refused_number_is_not_offered_again_and_then_the_action_is_refused(tmp_path):
+    rs = tiny_with(tmp_path, STRETCH)
+    agent = Watching(FirstAgent())
+    game, result = play(rs, agent)
+    assert result.finished and result.rounds == 2
+    # the first position: 0 refused, then 1, then 2; 3 is then the only answer (not
+    # asked). A trial cannot settle them: another question follows the number
+    amounts = [(d.low, d.high) for d, _ in agent.asked if d.kind == "number"
+               and d.high == 3][:3]
+    assert amounts == [(0, 3), (1, 3), (2, 3)]
+    assert agent.failed[:4] == [("Stretch", "needs more fame")] * 4
+    # each refused amount is listed with the reason it was refused for
+    _, refused = next((d, r) for d, r in agent.asked if d.kind == "number" and d.low == 2)
+    assert refused == {"0": "refused: needs more fame", "1": "refused: needs more fame"}
+    # with every amount refused, the action is refused: listed, with the reason, not offered
+    after = next(r for d, r in agent.asked if d.kind == "action"
+                 and "Stretch" not in [o.label for o in d.options])
+    assert after["Stretch"] == "refused: needs more fame"
+    # the game went on: the first action left was taken
+    assert game.state.players[0].stock["gold"] > 3
+
+
+def test_an_answer_that_can_be_carried_out_is_still_offered(tmp_path):
+    rs = tiny_with(tmp_path, PICK)
+    agent = Watching(FirstAgent())
+    game = Game(rs, 1, 1, [agent])
+    game.state.round = 1
+    runner = FlowRunner(game)
+    choice = runner.available("work", 0, {"card_actions": False}, True)["action:pick"]
+    gold = game.state.players[0].stock["gold"]
+    assert not runner.perform(choice, 0)  # 1: refused; a trial refuses 2; 3 goes through
+    assert runner.perform(choice, 0)  # 3, the only answer left: taken without asking
+    assert game.state.players[0].stock["gold"] == gold + 3
+    asked = [[o.label for o in d.options] for d, _ in agent.asked]
+    assert asked == [["1", "2", "3"]]
+    assert game.last_forced.refused == {"1": "refused: only three will do",
+                                        "2": "refused: only three will do"}
+    # the action succeeded: the position has moved on and nothing is remembered
+    assert not game.refusals.known
+
+
+def test_a_number_refused_inside_the_range_leaves_the_others(tmp_path):
+    rs = tiny_with(tmp_path, COUNT)
+    game = Game(rs, 1, 1, [ScriptedAgent([2, 2])])
+    game.state.round = 1
+    runner = FlowRunner(game)
+    choice = runner.available("work", 0, {"card_actions": False}, True)["action:count"]
+    assert not runner.perform(choice, 0)  # 2: refused
+    agent = Watching(ScriptedAgent([2]))
+    game.agents = [agent]
+    assert runner.perform(choice, 0)
+    decision, refused = agent.asked[0]
+    assert decision.kind == "number" and not decision.is_range
+    assert [o.value for o in decision.options] == [0, 1, 3, 4]
+    assert refused == {"2": "refused: two is unlucky"}
+    assert game.state.players[0].stock["gold"] == 3 + 3  # the third number left: 3
+    # the record holds the answers as asked; replayed, they make the same game
+    again = Game(rs, 1, 1, [ScriptedAgent(list(game.record))])
+    again.state.round = 1
+    runner = FlowRunner(again)
+    assert not runner.perform(choice, 0) and runner.perform(choice, 0)
+    assert again.state.digest() == game.state.digest()
+
+
+def test_a_long_range_with_a_hole_is_asked_as_a_stretch_then_a_number(tmp_path):
+    rs = tiny_with(tmp_path, LONG)
+    game = Game(rs, 1, 1, [ScriptedAgent([100])])
+    game.state.round = 1
+    runner = FlowRunner(game)
+    choice = runner.available("work", 0, {"card_actions": False}, True)["action:long"]
+    assert not runner.perform(choice, 0)  # 100: refused
+    agent = Watching(ScriptedAgent([1, 150]))
+    game.agents = [agent]
+    assert runner.perform(choice, 0)
+    (stretches, refused), (number, _) = agent.asked
+    assert [o.label for o in stretches.options] == ["from 0 to 99", "from 101 to 200"]
+    assert refused == {"100": "refused: a hundred is too round"}
+    assert number.is_range and (number.low, number.high) == (101, 200)
+    assert game.state.players[0].stock["gold"] == 3 + 150
+    assert game.record[-2:] == [1, 150]
+
+
+def test_a_person_is_told_why_a_refused_number_is_not_allowed(tmp_path):
+    rs = tiny_with(tmp_path, COUNT)
+    game = Game(rs, 1, 1, [ScriptedAgent([2])])
+    game.state.round = 1
+    runner = FlowRunner(game)
+    choice = runner.available("work", 0, {"card_actions": False}, True)["action:count"]
+    runner.perform(choice, 0)
+    seen = Watching(ScriptedAgent([0]))
+    game.agents = [seen]
+    runner.perform(choice, 0)
+    decision = seen.asked[0][0]
+    assert HumanAgent.parse(decision, "2") == (None, "2 is not allowed now: refused: two is "
+                                                     "unlucky")
+    assert HumanAgent.parse(decision, "3") == (2, None)  # typed as the number, not its place
+
+
+def test_a_record_with_refusals_replays_to_the_same_game(tmp_path):
+    rs = tiny_with(tmp_path, STRAIN)
+    game, result = play(rs, FirstAgent(), players=2)
+    again, replayed = play(rs, ScriptedAgent(list(game.record)), players=2)
+    assert replayed.final_hash == result.final_hash
+    assert again.record == game.record
+
+
+def test_a_copy_of_the_game_keeps_its_refusals_to_itself(tmp_path):
+    rs = tiny_with(tmp_path, STRAIN)
+    game = Game(rs, 1, 1, [FirstAgent()])
+    game.refusals.begin(0, "action:strain")
+    game.refusals.refuse("needs fame 5")
+    copy = game.__copy__()
+    assert copy.refusals.actions(0) == {"action:strain": "needs fame 5"}  # it asks the same
+    copy.refusals.begin(0, "action:earn")
+    copy.refusals.refuse("no")
+    assert game.refusals.actions(0) == {"action:strain": "needs fame 5"}
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_an_agent_answering_the_same_way_always_ends_the_game(tmp_path, players):
+    rs = tiny_with(tmp_path, STRAIN + STRETCH + PICK + COUNT)
+    for inner in (FirstAgent(), LastAgent()):
+        agent = Watching(inner)
+        game, result = play(rs, agent, players)
+        assert result.finished and result.rounds == 2
+        # every turn took its one required action at least, and before each action taken
+        # each answer was refused at most once: Strain once (its trials settle the rest),
+        # Stretch's 4 amounts, Pick's first item (a trial settles the second) and
+        # Count's 2 (the only one refused)
+        taken = sum(v for k, v in game.state.tally.items() if k[0] == "action")
+        assert taken >= 2 * players
+        assert len(agent.failed) <= taken * (1 + 4 + 1 + 1)
