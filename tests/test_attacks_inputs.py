@@ -94,7 +94,7 @@ SCENARIO_NUMBERS = {
     "position seat ending in a newline": (
         "    players: 2\n    position:\n      players:\n        \"1\\n\": {stock: {gold: 1}}\n"
         "    steps:\n      - expect: true\n",
-        "7:16", "a seat must be a whole number, not '1\\n'"),
+        "7:9", "has the key '1\\n', which is not a seat"),  # the schema reads ids whole
     "result seat of 5,000 digits": (
         f"    players: 2\n    steps:\n      - advance: game\n      - result:\n"
         f"          scores:\n            ? '{HUGE}'\n            : 3\n",
