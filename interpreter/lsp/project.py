@@ -76,7 +76,11 @@ class OverlayAssembler(Assembler):
 # checking annotates it) and the file line it was parsed at. A full load keeps, for each
 # file it read, only the trees it used, so the memory held is one load's trees however
 # many edits come; text moved up or down by an edit is found again, its places moved.
+# Trees parsed by a check of one card file between full loads go to _RECENT, at most
+# MAX_RECENT a file, the oldest dropped first.
 _PARSED: dict[str, dict[tuple, tuple[int, object]]] = {}
+_RECENT: dict[str, dict[tuple, tuple[int, object]]] = {}
+MAX_RECENT = 512
 
 
 def _moved_copy(value, delta: int):
@@ -114,7 +118,8 @@ def builder_class():
     Parsing is most of a load's work, and a tree depends only on its text and
     where it sits; everything after parsing (checking, compiling) runs as usual.
     A full load (:meth:`build`) replaces the kept trees of the files it read by
-    those it used; a check of one card file (:mod:`.recheck`) only reads them."""
+    those it used; a check of one card file (:mod:`.recheck`) reads them and
+    keeps what it parsed in :data:`_RECENT`."""
     from ..ruleset import _Builder
 
     class Builder(_Builder):
@@ -125,10 +130,9 @@ def builder_class():
             try:
                 return super().build(mod_docs, cached)
             finally:
-                for doc, _, _ in getattr(self.asm, "docs", ()):
+                for doc in [d for d, _, _ in getattr(self.asm, "docs", ())] + list(mod_docs):
                     _PARSED[doc.file] = self.used.get(doc.file, {})
-                for doc in mod_docs:
-                    _PARSED[doc.file] = self.used.get(doc.file, {})
+                    _RECENT.pop(doc.file, None)
                 self.used = None
 
         def _parse(self, e, path, start, label):
@@ -139,17 +143,25 @@ def builder_class():
                 return super()._parse(e, path, start, label)
             origin = e.origin(*path)
             key, base = _parsed_key(value, start, origin)
-            kept = _PARSED.get(origin.file, {}).get(key)
+            file = origin.file
+            kept = _PARSED.get(file, {}).get(key) or _RECENT.get(file, {}).get(key)
             if kept is None and self.used is not None:
-                kept = self.used.get(origin.file, {}).get(key)
+                kept = self.used.get(file, {}).get(key)
             if kept is not None:
                 if self.used is not None:
-                    self.used.setdefault(origin.file, {})[key] = kept
+                    self.used.setdefault(file, {})[key] = kept
                 return _moved_copy(kept[1], base - kept[0])
             before = len(self.diags)
             tree = super()._parse(e, path, start, label)
-            if tree is not None and len(self.diags) == before and self.used is not None:
-                self.used.setdefault(origin.file, {})[key] = (base, _moved_copy(tree, 0))
+            if tree is not None and len(self.diags) == before:
+                kept = (base, _moved_copy(tree, 0))
+                if self.used is not None:
+                    self.used.setdefault(file, {})[key] = kept
+                else:
+                    recent = _RECENT.setdefault(file, {})
+                    recent[key] = kept
+                    while len(recent) > MAX_RECENT:
+                        del recent[next(iter(recent))]
             return tree
     return Builder
 
@@ -264,8 +276,11 @@ class Orphan:
 def enclosing_manifest(path: str) -> Path | None:
     p = Path(os.path.abspath(path))
     for parent in [p.parent, *p.parent.parents]:
-        if (parent / RULESET_FILE).is_file():
-            return parent / RULESET_FILE
+        try:
+            if (parent / RULESET_FILE).is_file():
+                return parent / RULESET_FILE
+        except OSError:  # a folder name longer than the system allows: no ruleset there
+            continue
     return None
 
 
