@@ -120,8 +120,9 @@ class Raw:
 
 @pytest.fixture
 def ruleset(tmp_path):
-    shutil.copytree(MINI, tmp_path / "mini")
-    return tmp_path
+    root = tmp_path / "rule sets"  # a space, so URIs carry %20 as editors send them
+    shutil.copytree(MINI, root / "mini")
+    return root
 
 
 @pytest.fixture

@@ -34,6 +34,7 @@ import sys
 import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import unquote
 
 from lsprotocol import types as lsp
 from pygls.exceptions import (JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest,
@@ -397,7 +398,7 @@ def _path(uri: str) -> str | None:
 
 def _text(ls: RulebookServer, uri: str) -> str:
     """The open buffer's text ('' for a document that is not open: nothing is read from disk)."""
-    doc = ls.workspace.text_documents.get(uri)
+    doc = ls.workspace.text_documents.get(unquote(uri))  # pygls keys them unquoted
     return doc.source if doc is not None else ""
 
 
