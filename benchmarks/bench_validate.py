@@ -10,8 +10,15 @@ then times, in fresh processes:
 
 Both figures are medians over several runs measured in the same session, and
 the ratio is reported. Also reports the shipped rulesets' validation times.
+``rulebook validate`` keeps what it checked in the per-user cache, so after
+the first run it reads the ruleset from there; ``--fresh`` turns the cache
+off (``RULEBOOK_NO_CACHE=1``) so every run loads and checks afresh.
+``--sizes`` times a fresh ``validate`` of generated rulesets of several
+sizes instead (CPU time of the child), with each file's size and the time per
+card, to show how the time grows with the input.
 
-    python benchmarks/bench_validate.py [--cards 250] [--runs 7]
+    python benchmarks/bench_validate.py [--cards 250] [--runs 7] [--fresh]
+    python benchmarks/bench_validate.py --sizes 700,2000,7000 [--runs 3]
 
 Needs the bench extra: pip install -e '.[bench]'.
 """
@@ -19,7 +26,9 @@ Needs the bench extra: pip install -e '.[bench]'.
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import resource
 import shutil
 import statistics
 import subprocess
@@ -73,12 +82,18 @@ def generate(cards: int, seed: int = 1) -> Path:
     return target
 
 
-def timed(cmd: list[str], runs: int, expect: int = 0) -> float:
+def timed(cmd: list[str], runs: int, expect: int = 0, env: dict | None = None,
+          cpu: bool = False) -> float:
+    """Median wall-clock seconds of ``runs`` runs (``cpu``: the child's CPU seconds)."""
     samples = []
     for _ in range(runs):
         start = time.perf_counter()
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        samples.append(time.perf_counter() - start)
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)
+        proc = subprocess.run(cmd, capture_output=True, text=True,
+                              env=None if env is None else {**os.environ, **env})
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        samples.append(after.ru_utime + after.ru_stime - used.ru_utime - used.ru_stime
+                       if cpu else time.perf_counter() - start)
         if proc.returncode != expect:
             raise SystemExit(f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout}\n"
                              f"{proc.stderr}")
@@ -99,7 +114,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cards", type=int, default=250)
     ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--fresh", action="store_true", help="no cache: every run loads afresh")
+    ap.add_argument("--sizes", help="card counts, comma-separated: a fresh validate of each")
     args = ap.parse_args()
+    if args.sizes:
+        return sizes([int(n) for n in args.sizes.split(",")], args.runs)
+    env = {"RULEBOOK_NO_CACHE": "1"} if args.fresh else None
     target = generate(args.cards)
     rulebook = [bin_path("rulebook"), "validate", str(target), "-q"]
     schemas = ROOT / "schemas"
@@ -114,17 +134,31 @@ def main() -> None:
     timed(rulebook, 1)  # warm the parser cache and the OS file cache
     for cmd in schema_only:
         timed(cmd, 1)
-    ours = timed(rulebook, args.runs)
+    ours = timed(rulebook, args.runs, env=env)
     theirs_cards = timed(schema_only[0], args.runs)
     theirs_all = sum(timed(cmd, args.runs) for cmd in schema_only)
     print(f"generated ruleset: {args.cards} cards, {target}")
-    print(f"rulebook validate (schema + language + semantics + compile): {ours:.3f} s")
+    how = "afresh" if args.fresh else "cached"
+    print(f"rulebook validate ({how}; schema + language + semantics + compile): {ours:.3f} s")
     print(f"check-jsonschema, cards file only (schema only):           {theirs_cards:.3f} s")
     print(f"check-jsonschema, all 4 files, one process each:           {theirs_all:.3f} s")
     print(f"ratio rulebook / check-jsonschema (cards file):            {ours / theirs_cards:.2f}")
     for name in sorted(p.parent.name for p in (ROOT / "rulesets").glob("*/ruleset.yaml")):
-        t = timed([bin_path("rulebook"), "validate", name, "-q"], max(3, args.runs // 2))
-        print(f"shipped ruleset {name}: {t:.3f} s")
+        t = timed([bin_path("rulebook"), "validate", name, "-q"], max(3, args.runs // 2),
+                  env=env)
+        print(f"shipped ruleset {name} ({how}): {t:.3f} s")
+
+
+def sizes(counts: list[int], runs: int) -> None:
+    """A fresh validate of generated rulesets of each size: linear loading keeps s/card flat."""
+    rulebook = bin_path("rulebook")
+    print("cards  cards.yaml  validate afresh (CPU)  ms per card")
+    for n in counts:
+        target = generate(n)
+        t = timed([rulebook, "validate", str(target), "-q"], runs,
+                  env={"RULEBOOK_NO_CACHE": "1"}, cpu=True)
+        size = (target / "cards.yaml").stat().st_size
+        print(f"{n:>5}  {size / 1e6:>7.2f} MB  {t:>19.2f} s  {1000 * t / n:>11.2f}")
 
 
 if __name__ == "__main__":

@@ -8,9 +8,11 @@ integrations rely on them.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import difflib
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from .span import Span
 
@@ -122,9 +124,41 @@ class RulebookError(Exception):
         return (RulebookError, (self.diagnostics,))
 
 
-def suggest(name: str, candidates: Iterable[str]) -> str | None:
-    """A 'did you mean' hint for an unknown name, or None."""
-    pool = sorted(set(candidates))
+# A 'did you mean' hint compares the name with every candidate, so a file with
+# thousands of unknown names in a ruleset of thousands of names would take time
+# that grows with the square of its size. Inside :func:`suggestion_budget` (a
+# load), hints from pools of more than FREE_POOL names share a budget of
+# SUGGEST_BUDGET candidates compared; once a pool no longer fits in what is left
+# its hint is left out. Small pools (keywords, resources, types) always hint.
+SUGGEST_BUDGET = 100_000
+FREE_POOL = 64
+_budget: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar(
+    "suggest_budget", default=None)
+
+
+@contextlib.contextmanager
+def suggestion_budget(candidates: int = SUGGEST_BUDGET) -> Iterator[None]:
+    """Within the block, hints from large pools compare at most ``candidates`` names in all."""
+    token = _budget.set([candidates])
+    try:
+        yield
+    finally:
+        _budget.reset(token)
+
+
+def suggest(name: str, candidates: Iterable[str], *more: Iterable[str]) -> str | None:
+    """A 'did you mean' hint for an unknown name among ``candidates`` (and ``more`` pools), or None.
+
+    Pools are passed as they are (several of them rather than one list joined from
+    them), so that a hint refused by the budget costs nothing whatever their size."""
+    pools = [c if hasattr(c, "__len__") else list(c) for c in (candidates, *more)]
+    size = sum(map(len, pools))
+    left = _budget.get()
+    if left is not None and size > FREE_POOL:
+        if size > left[0]:
+            return None
+        left[0] -= size
+    pool = sorted(set().union(*pools))
     matches = difflib.get_close_matches(name, pool, n=3, cutoff=0.6)
     if not matches:
         lowered = {c.lower(): c for c in pool}

@@ -21,7 +21,7 @@ from . import loadcache
 from .assemble import Assembler, display_path, hash_text  # noqa: F401  (display_path: for callers)
 from .entries import (COMPONENT_LISTS, FLOW_LISTS, FLOW_SINGLES, Entry,  # noqa: F401
                       PatchedEntry)
-from .errors import Diagnostics, RulebookError, suggest
+from .errors import Diagnostics, RulebookError, suggest, suggestion_budget
 from .lang import ast
 from .lang import types as T
 from .lang.checker import RESERVED, Checker, Context
@@ -237,6 +237,10 @@ class _Builder:
     # ------------------------------------------------------------- building
     def build(self, mod_docs: list[Document], cached: loadcache.Cached | None = None) -> Ruleset:
         """The Ruleset; from ``cached``, its trees come from the cache instead of the checker."""
+        with suggestion_budget():  # hints for thousands of errors stay linear in their number
+            return self._build(mod_docs, cached)
+
+    def _build(self, mod_docs: list[Document], cached: loadcache.Cached | None) -> Ruleset:
         manifest = self.collect()
         if mod_docs:
             manifest_id = next((d.data["id"] for d, k, _ in self.asm.docs if k == "ruleset"),

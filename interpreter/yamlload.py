@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from .errors import Diagnostics
@@ -88,15 +89,19 @@ class Document:
         if info is None:
             sp = self.span(path)
             return TextOrigin.at(self.file, sp.line, sp.col)
-        return _scalar_origin(self.file, self.text, info)
+        return _scalar_origin(self.file, self.lines, info)
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """The file's lines, split once: splitting per lookup made a load quadratic."""
+        return self.text.splitlines()
 
     def line_text(self, line: int) -> str:
-        lines = self.text.splitlines()
+        lines = self.lines
         return lines[line - 1] if 0 < line <= len(lines) else ""
 
 
-def _scalar_origin(file: str, text: str, info: _Scalar) -> TextOrigin:
-    lines = text.splitlines()
+def _scalar_origin(file: str, lines: list[str], info: _Scalar) -> TextOrigin:
     if info.style in ("|", ">"):
         first = info.line + 1  # content starts below the indicator line
         last = info.end_line if info.end_col == 0 else info.end_line + 1

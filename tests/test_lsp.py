@@ -424,3 +424,32 @@ def test_a_rule_file_linked_from_outside_is_never_read(work):
         finally:
             await s.stop()
     run(main())
+
+
+def test_parsed_effects_are_found_again_when_moved_and_kept_for_one_load_only(tmp_path):
+    """The server keeps the trees of the last load: a file moved down by an edit reuses them
+    with every place moved, exactly as parsing it there makes them, and loads after many
+    such edits keep no more trees than one load uses."""
+    from interpreter.lsp import project as P
+
+    ruleset = tmp_path / "mini"
+    shutil.copytree(FIXTURE, ruleset)
+    files = sorted(ruleset.glob("*.yaml"))
+    P._PARSED.clear()
+    project = P.Project(ruleset / "ruleset.yaml")
+    first = project.load({})
+    assert first.ruleset is not None
+    kept = sum(len(v) for v in P._PARSED.values())
+    assert kept > 0
+    for shift in range(1, 6):
+        moved = {P.norm(f): "\n" * shift + "# moved\n" + f.read_text(encoding="utf-8")
+                 for f in files}
+        again = project.load(moved).ruleset
+        assert sum(len(v) for v in P._PARSED.values()) == kept
+    P._PARSED.clear()
+    fresh = P.Project(ruleset / "ruleset.yaml").load(moved).ruleset
+    assert set(again.asts) == set(fresh.asts)
+    for key, tree in fresh.asts.items():
+        assert repr(again.asts[key]) == repr(tree)  # spans included
+    some = next(iter(fresh.asts.values()))
+    assert some.span.line > first.ruleset.asts[next(iter(fresh.asts))].span.line

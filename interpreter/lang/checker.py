@@ -349,8 +349,7 @@ class Checker:
                            s.player.span, ctx)
             return
         self.error("RB301", f"unknown variable or track '{s.name}'", s.span, ctx,
-                   suggest(s.name, list(ctx.variables) + self.table.of_kind("track",
-                                                                             "player_track")))
+                   suggest(s.name, ctx.variables, self.table.of_kind("track", "player_track")))
         self.expr(s.value, ctx)
 
     def s_Return(self, s: ast.Return, ctx):
@@ -498,7 +497,7 @@ class Checker:
         if e.id in BUILTINS:
             self.error("RB302", f"'{e.id}' is a builtin; call it with {e.id}(…)", e.span, ctx)
             return T.ANY
-        hint = suggest(e.id, list(ctx.variables) + list(self.table.symbols))
+        hint = suggest(e.id, ctx.variables, self.table.symbols)
         if e.id in ("this", "event", "space") and hint is None:
             hint = f"'{e.id}' exists only in " + {"this": "cards", "event": "triggers",
                                                   "space": "placement conditions"}[e.id]

@@ -64,6 +64,9 @@ class SymbolTable:
     # one name may be declared once per kind: a game may have a resource and a tag
     # spelled the same
     overloads: dict[str, list[Symbol]] = field(default_factory=dict)
+    # of_kind's answers, kept until the next add: an error's 'did you mean' asks for them,
+    # and listing every name again for each of thousands of errors made a load quadratic
+    _of_kind: dict[tuple, list[str]] = field(default_factory=dict, repr=False, compare=False)
 
     def add(self, sym: Symbol) -> Symbol | None:
         """Declare a symbol; return the clashing symbol of the same kind, if any."""
@@ -72,6 +75,7 @@ class SymbolTable:
             if other.kind == sym.kind or {other.kind, sym.kind} & VALUE_KINDS:
                 return other
         same.append(sym)
+        self._of_kind.clear()
         self.symbols.setdefault(sym.name, sym)
         return None
 
@@ -87,7 +91,13 @@ class SymbolTable:
         return self.overloads.get(name, [])
 
     def of_kind(self, *kinds: str) -> list[str]:
-        return [n for n, syms in self.overloads.items() if any(s.kind in kinds for s in syms)]
+        """The names declared as any of ``kinds``, in declaration order (a shared list: do not
+        change it)."""
+        found = self._of_kind.get(kinds)
+        if found is None:
+            found = self._of_kind[kinds] = [n for n, syms in self.overloads.items()
+                                            if any(s.kind in kinds for s in syms)]
+        return found
 
     def canonical(self, name: str, kinds: tuple[str, ...] | None = None) -> str:
         sym = self.get(name, kinds)

@@ -8,6 +8,10 @@ after a dot it holds fields instead (an event's own fields after
 ``event.``, otherwise the fields of cards, spaces and players). In a plain
 value it holds the ids that key names: tags after ``tags:``, card types
 after ``type:``, card ids in a scenario's zones, and so on.
+
+Documentation is Markdown, and any text in it that comes from a rule file
+(a description, a name, a phrase) goes through :func:`md_text` first, so a
+rule file cannot make the editor show a picture, a link or a heading.
 """
 
 from __future__ import annotations
@@ -39,6 +43,25 @@ def words(kind: str) -> str:
     return kind.replace("_", " ")
 
 
+_MD_SPECIAL = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation mark
+
+
+def md_text(text) -> str:
+    """Text from a rule file made literal in Markdown: nothing in it formats, links or loads.
+
+    Every ASCII punctuation mark is escaped with a backslash (CommonMark shows
+    it as itself), which also keeps web addresses from turning into links;
+    line breaks stay line breaks and indentation is dropped, so no line
+    becomes a code block, a quote or a list."""
+    lines = str(text).replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    return "  \n".join(_MD_SPECIAL.sub(r"\\\1", ln.strip()) for ln in lines)
+
+
+def md_code(text: str) -> str:
+    """Text shown in a fenced code block: a line of backticks cannot close the fence early."""
+    return str(text).replace("`", "\u02cb")
+
+
 @functools.lru_cache(maxsize=1)
 def keywords() -> tuple[str, ...]:
     """The words the grammar reserves, read from the grammar file."""
@@ -50,11 +73,11 @@ def keywords() -> tuple[str, ...]:
 
 
 def builtin_doc(b) -> str:
-    out = [f"```\n{b.signature()}\n```", "", b.doc]
+    out = [f"```\n{md_code(b.signature())}\n```", "", b.doc]
     if b.example:
         out += ["", f"Example: `{b.example}`"]
     if getattr(b, "phrase", ""):
-        out += ["", f"Reads: “{b.phrase}”"]
+        out += ["", f"Reads: “{md_text(b.phrase)}”"]
     return "\n".join(out)
 
 
@@ -100,7 +123,7 @@ def symbol_items(rs) -> list[lsp.CompletionItem]:
                 entry = rs.sections[sym.kind + "s"].get(name)
                 desc = entry.get("description") if entry is not None else None
                 if desc:
-                    item.documentation = _md(str(desc))
+                    item.documentation = _md(md_text(desc))
             elif sym.canonical:
                 item.detail = f"{words(sym.kind)} ({sym.canonical}, plural)"
             elif data.get("name") and data.get("name") != name:

@@ -6,14 +6,17 @@ signature and documentation, a card its rendered text (the words players
 read, made by :mod:`interpreter.cardtext`), a procedure or function its
 signature, description and phrase, and any other declared name its kind,
 its name and where it is declared. Definitions are the places of the
-declarations, in whichever file of the ruleset they are.
+declarations, in whichever file of the ruleset they are. Hovers are
+Markdown; every piece of text taken from a rule file is made literal first
+(:func:`~.complete.md_text`), so a card named ``![x](http://…)`` shows those
+characters and never loads a picture.
 """
 
 from __future__ import annotations
 
 from ..lang.builtins import AGGREGATES, BUILTINS
 from ..span import Span
-from .complete import aggregate_doc, builtin_doc, callable_signature, words
+from .complete import aggregate_doc, builtin_doc, callable_signature, md_code, md_text, words
 from .locate import place_at, word_at
 
 # declaration lists whose entries are looked up by id when the name is no symbol
@@ -58,22 +61,24 @@ def _card_hover(rs, ident: str) -> str:
         entry = catalogue_entry(rs, ident)
     except Exception:  # a card whose effects do not check yet: its printed facts only
         data = rs.cards[ident].data
-        return f"**{data.get('name', ident)}** (card)"
-    head = f"**{entry['name']}** (card)"
+        name = data.get("name", ident) if isinstance(data, dict) else ident
+        return f"**{md_text(name)}** (card)"
+    head = f"**{md_text(entry['name'])}** (card)"
     facts = facts_line(entry)
-    out = [head] + ([facts] if facts else []) + ["", *entry["lines"]]
-    return "\n\n".join(x for x in out if x is not None)
+    out = [head] + ([md_text(facts)] if facts else []) + \
+        ["", *(md_text(ln) for ln in entry["lines"] if ln is not None)]
+    return "\n\n".join(out)
 
 
 def _callable_hover(rs, name: str, kind: str) -> str:
     c = rs.table.callables[name]
     entry = rs.sections[kind + "s"].get(name)
-    out = [f"```\n{callable_signature(c)}\n```", f"{kind}"]
+    out = [f"```\n{md_code(callable_signature(c))}\n```", f"{kind}"]
     if entry is not None:
         if entry.get("description"):
-            out.append(str(entry.get("description")))
+            out.append(md_text(entry.get("description")))
         if entry.get("phrase"):
-            out.append(f"Reads: “{entry.get('phrase')}”")
+            out.append(f"Reads: “{md_text(entry.get('phrase'))}”")
     return "\n\n".join(out)
 
 
@@ -98,20 +103,21 @@ def hover_text(rs, text: str, line: int, col: int) -> str | None:
             parts.append(_callable_hover(rs, name, sym.kind))
             continue
         data = sym.data if isinstance(sym.data, dict) else {}
-        line_ = f"**{name}**: {words(sym.kind)}"
+        line_ = f"**{md_text(name)}**: {words(sym.kind)}"
         if sym.canonical:
-            line_ += f" (plural of {sym.canonical})"
+            line_ += f" (plural of {md_text(sym.canonical)})"
         if data.get("name") and data["name"] != name:
-            line_ += f", “{data['name']}”"
+            line_ += f", “{md_text(data['name'])}”"
         if data.get("description"):
-            line_ += f"\n\n{data['description']}"
+            line_ += f"\n\n{md_text(data['description'])}"
         parts.append(line_)
     if not parts:
         for section, kind in SECTIONS.items():
             entry = rs.sections.get(section, {}).get(name)
             if entry is not None:
                 desc = entry.get("description") or entry.get("name") or ""
-                parts.append(f"**{name}**: {kind}" + (f"\n\n{desc}" if desc else ""))
+                parts.append(f"**{md_text(name)}**: {kind}" +
+                             (f"\n\n{md_text(desc)}" if desc else ""))
     return "\n\n---\n\n".join(parts) if parts else None
 
 

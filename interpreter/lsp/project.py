@@ -15,15 +15,15 @@ assembler keeps every read inside the ruleset's tree, as it always does.
 
 from __future__ import annotations
 
-import copy
 import functools
 import os
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..assemble import Assembler, display_path
 from ..errors import Diagnostic, Diagnostics, suggest
+from ..lang.ast import Node
 from ..paths import RULESET_FILE, find_ruleset, shipped_rulesets
 from ..span import SealedSpan, Span
 from ..yamlload import Document, load_yaml
@@ -71,10 +71,44 @@ class OverlayAssembler(Assembler):
         return doc
 
 
-# effect text already parsed, by its text, grammar rule and place: the tree as the
-# parser made it (before checking annotates it), copied out for each use
-_PARSED: dict[tuple, object] = {}
-MAX_PARSED = 50_000
+# Effect text already parsed, per file: for each piece of text (with its grammar rule
+# and its place counted from its own first line) the tree as the parser made it (before
+# checking annotates it) and the file line it was parsed at. A full load keeps, for each
+# file it read, only the trees it used, so the memory held is one load's trees however
+# many edits come; text moved up or down by an edit is found again, its places moved.
+# Trees parsed by a check of one card file between full loads go to _RECENT, at most
+# MAX_RECENT a file, the oldest dropped first.
+_PARSED: dict[str, dict[tuple, tuple[int, object]]] = {}
+_RECENT: dict[str, dict[tuple, tuple[int, object]]] = {}
+MAX_RECENT = 512
+
+
+def _moved_copy(value, delta: int):
+    """A copy of a parsed tree (nodes, lists, spans) with every span moved ``delta`` lines."""
+    if isinstance(value, Span):
+        if not delta:
+            return value
+        return replace(value, line=value.line + delta,
+                       end_line=None if value.end_line is None else value.end_line + delta)
+    if isinstance(value, Node):
+        new = object.__new__(type(value))
+        new.__dict__.update({k: _moved_copy(v, delta) for k, v in vars(value).items()})
+        return new
+    if isinstance(value, list):
+        return [_moved_copy(v, delta) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_moved_copy(v, delta) for v in value)
+    if isinstance(value, dict):
+        return {k: _moved_copy(v, delta) for k, v in value.items()}
+    return value  # text, numbers and other values the parser does not change
+
+
+def _parsed_key(value: str, start: str, origin) -> tuple[tuple, int]:
+    """The key of effect text where ``origin`` puts it, and the file line it is counted from."""
+    base = origin.lines[0][0][1] if origin.lines and origin.lines[0] else 0
+    rel = tuple(tuple((tcol, fline - base, fcol) for tcol, fline, fcol in segments)
+                for segments in origin.lines)
+    return (value, start, rel), base
 
 
 @functools.lru_cache(maxsize=1)
@@ -82,10 +116,25 @@ def builder_class():
     """The loader's builder, with effect text that did not change taken from :data:`_PARSED`.
 
     Parsing is most of a load's work, and a tree depends only on its text and
-    where it sits; everything after parsing (checking, compiling) runs as usual."""
+    where it sits; everything after parsing (checking, compiling) runs as usual.
+    A full load (:meth:`build`) replaces the kept trees of the files it read by
+    those it used; a check of one card file (:mod:`.recheck`) reads them and
+    keeps what it parsed in :data:`_RECENT`."""
     from ..ruleset import _Builder
 
     class Builder(_Builder):
+        used: dict[str, dict] | None = None
+
+        def build(self, mod_docs, cached=None):
+            self.used = {}
+            try:
+                return super().build(mod_docs, cached)
+            finally:
+                for doc in [d for d, _, _ in getattr(self.asm, "docs", ())] + list(mod_docs):
+                    _PARSED[doc.file] = self.used.get(doc.file, {})
+                    _RECENT.pop(doc.file, None)
+                self.used = None
+
         def _parse(self, e, path, start, label):
             value = e.data
             for p in path:
@@ -93,16 +142,26 @@ def builder_class():
             if not isinstance(value, str) or not value.strip():
                 return super()._parse(e, path, start, label)
             origin = e.origin(*path)
-            key = (value, start, origin.file, tuple(tuple(seg) for seg in origin.lines))
-            kept = _PARSED.get(key)
+            key, base = _parsed_key(value, start, origin)
+            file = origin.file
+            kept = _PARSED.get(file, {}).get(key) or _RECENT.get(file, {}).get(key)
+            if kept is None and self.used is not None:
+                kept = self.used.get(file, {}).get(key)
             if kept is not None:
-                return copy.deepcopy(kept)
+                if self.used is not None:
+                    self.used.setdefault(file, {})[key] = kept
+                return _moved_copy(kept[1], base - kept[0])
             before = len(self.diags)
             tree = super()._parse(e, path, start, label)
             if tree is not None and len(self.diags) == before:
-                if len(_PARSED) > MAX_PARSED:
-                    _PARSED.clear()
-                _PARSED[key] = copy.deepcopy(tree)
+                kept = (base, _moved_copy(tree, 0))
+                if self.used is not None:
+                    self.used.setdefault(file, {})[key] = kept
+                else:
+                    recent = _RECENT.setdefault(file, {})
+                    recent[key] = kept
+                    while len(recent) > MAX_RECENT:
+                        del recent[next(iter(recent))]
             return tree
     return Builder
 
@@ -217,8 +276,11 @@ class Orphan:
 def enclosing_manifest(path: str) -> Path | None:
     p = Path(os.path.abspath(path))
     for parent in [p.parent, *p.parent.parents]:
-        if (parent / RULESET_FILE).is_file():
-            return parent / RULESET_FILE
+        try:
+            if (parent / RULESET_FILE).is_file():
+                return parent / RULESET_FILE
+        except OSError:  # a folder name longer than the system allows: no ruleset there
+            continue
     return None
 
 

@@ -11,24 +11,41 @@ in a worker thread, as does a card file whose card ids changed, later and
 only once typing stops. Saving a file re-checks its project in full.
 Completion, hover, definition, outline and quick fixes read the last load.
 Any error inside a handler is logged to the client and the session goes on.
+
+Every request is answered: a request whose parameters cannot be read (a
+position with a negative line, say) gets an "invalid params" error, one that
+comes after shutdown an "invalid request" error, a message that is not JSON
+a "parse error", where pygls alone would drop them without a word. A
+document whose URI names no usable file (a ``file:`` URI holding a NUL, or
+not a ``file:`` URI at all, such as an unsaved buffer) is never read nor
+checked, and requests on it get empty answers, while every other file goes
+on being checked; a ``file:`` one gets a diagnostic saying why.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import functools
+import json
 import os
+import stat
 import sys
 import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import unquote
 
 from lsprotocol import types as lsp
+from pygls.exceptions import (JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest,
+                              JsonRpcParseError)
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
 from .. import __version__
-from ..span import SealedSpan
+from ..errors import Diagnostic
+from ..span import SealedSpan, Span
 from . import complete as completion
 from . import lookup, outline
 from .convert import location, quick_fixes, to_lsp
@@ -37,33 +54,116 @@ from .recheck import recheck_cards
 
 QUICK_DELAY = 0.12  # seconds of quiet before a changed buffer is checked
 FULL_DELAY = 1.0  # and before its whole project is, when that is needed
+MAX_READ = 8 * 1024 * 1024  # a file on disk read for a diagnostic's line, at most
+
+
+class _Answered:
+    """A request the protocol has already answered with an error: nothing more to do."""
+
+    jsonrpc = None
+
+
+def _reasons(exc: BaseException) -> str:
+    """What was wrong with a message's parameters, in the validators' own words."""
+    found = []
+    todo = [exc]
+    while todo:
+        e = todo.pop()
+        subs = list(getattr(e, "exceptions", ()))
+        if e.__cause__ is not None:
+            subs.append(e.__cause__)
+        if not subs and isinstance(e, KeyError):
+            found.append(f"{e} is missing")
+        elif not subs and str(e):
+            found.append(str(e))
+        todo.extend(subs)
+    return "; ".join(dict.fromkeys(found))[:500] or "they do not fit the protocol"
+
+
+class _Protocol(LanguageServerProtocol):
+    """pygls' protocol, answering the requests it would drop without a word."""
+
+    def structure_message(self, data):
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            msg_id = data.get("id") if isinstance(data, dict) else None
+            if "method" not in data or not isinstance(msg_id, (int, str)) or \
+                    isinstance(msg_id, bool):
+                raise  # a notification, or no id to answer: pygls reports it as it does
+            self._send_response(msg_id, None, JsonRpcInvalidParams(
+                f"invalid params for {str(data.get('method'))[:100]}: "
+                f"{_reasons(exc)}").to_response_error())
+            return _Answered()
+
+    def handle_message(self, message):
+        if isinstance(message, _Answered):
+            return
+        if self._shutdown and getattr(message, "method", "") != lsp.EXIT and \
+                getattr(message, "id", None) is not None and hasattr(message, "params"):
+            self._send_response(message.id, None, JsonRpcInvalidRequest(
+                "the server is shutting down").to_response_error())
+            return
+        super().handle_message(message)
+
+
+def usable_path(uri: str) -> str | None:
+    """The file a URI names, or None when it names no file Rulebook can use."""
+    if not isinstance(uri, str) or "\x00" in uri:
+        return None
+    try:
+        path = to_fs_path(uri)
+        if not path or "\x00" in path:
+            return None
+        norm(path)  # a name the system refuses (a lone surrogate, say) raises here
+        return path
+    except (ValueError, OSError):
+        return None
+
+
+def _unusable(uri: str) -> Diagnostic:
+    return Diagnostic("RB100", "this file's name cannot be used as a file on this system "
+                      "(it holds a NUL or another character file names cannot have), so "
+                      "Rulebook does not check it", Span(uri[:200], 1, 1))
 
 
 class RulebookServer(LanguageServer):
     def __init__(self):
-        super().__init__("rulebook", __version__)
+        super().__init__("rulebook", __version__, protocol_cls=_Protocol)
         self.projects: dict[tuple, Project] = {}
         self.of_file: dict[str, Project | Orphan] = {}
         self.published: dict[str, list] = {}  # file -> what was last published there
         self.pending: dict[tuple, asyncio.Task] = {}
-        self.timings: list[tuple[str, float]] = []
+        self.timings: collections.deque = collections.deque(maxlen=10_000)
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rulebook-check")
+
+    def report_server_error(self, error: Exception, source) -> None:
+        """A message that is not JSON is answered, as JSON-RPC asks, with a parse error."""
+        try:  # called from pygls' reading loop: nothing may escape from here
+            if isinstance(error, (json.JSONDecodeError, UnicodeDecodeError)):
+                self.protocol._send_data({"jsonrpc": "2.0", "id": None, "error": {
+                    "code": JsonRpcParseError.CODE, "message": f"not JSON: {error}"[:300]}})
+                return
+            super().report_server_error(error, source)
+        except Exception:
+            pass
 
     # ---------------------------------------------------------------- state
     def roots(self) -> list[str]:
         out = []
         for folder in (self.workspace.folders or {}).values():
-            path = to_fs_path(folder.uri)
+            path = usable_path(folder.uri)
             if path:
                 out.append(path)
-        if not out and self.workspace.root_path:
-            out.append(self.workspace.root_path)
+        root = self.workspace.root_path
+        if not out and root and "\x00" not in root:
+            out.append(root)
         return out
 
     def overlay(self) -> dict[str, str]:
         out = {}
         for uri, doc in self.workspace.text_documents.items():
-            path = to_fs_path(uri)
+            path = usable_path(uri)
             if path:
                 out[norm(path)] = doc.source
         return out
@@ -100,11 +200,7 @@ class RulebookServer(LanguageServer):
                                  or os.path.islink(path)):
                 text = ""  # never read a file outside the rulesets, nor one Rulebook refused
             if text is None:
-                try:
-                    with open(key, encoding="utf-8", errors="replace") as fh:
-                        text = fh.read()
-                except OSError:
-                    text = ""
+                text = _read_regular(key)
             lines = text.split("\n")
         items = [to_lsp(d, lines) for d in diagnostics]
         if not items and not self.published.get(key) and key in self.published:
@@ -229,6 +325,23 @@ class RulebookServer(LanguageServer):
             else project.good
 
 
+def _read_regular(path: str) -> str:
+    """A file's text when it is a regular file (never a pipe, which would wait), else ''."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return ""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return ""
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(MAX_READ).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+
+
 def mod_findings(project: Project, found: dict[str, list]) -> dict[str, list]:
     """What a mod's project shows: the mod's own findings, and a line on those elsewhere.
 
@@ -278,18 +391,27 @@ def guarded(default=None):
     return wrap
 
 
-def _path(uri: str) -> str:
-    return to_fs_path(uri) or uri
+def _path(uri: str) -> str | None:
+    """The file of a request's URI, or None (see :func:`usable_path`): nothing is done for it."""
+    return usable_path(uri)
 
 
 def _text(ls: RulebookServer, uri: str) -> str:
-    return ls.workspace.get_text_document(uri).source
+    """The open buffer's text ('' for a document that is not open: nothing is read from disk)."""
+    doc = ls.workspace.text_documents.get(unquote(uri))  # pygls keys them unquoted
+    return doc.source if doc is not None else ""
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
 @guarded()
 async def did_open(ls: RulebookServer, params: lsp.DidOpenTextDocumentParams):
     path = _path(params.text_document.uri)
+    if path is None:
+        uri = params.text_document.uri
+        if uri.lower().startswith("file:"):  # an unsaved 'untitled:' buffer is left alone
+            ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
+                uri=uri, diagnostics=[to_lsp(_unusable(uri))]))
+        return
     ls.of_file.pop(norm(path), None)
     project = ls.project(path)
     if isinstance(project, Project) and project.loaded is None:
@@ -302,6 +424,8 @@ async def did_open(ls: RulebookServer, params: lsp.DidOpenTextDocumentParams):
 @guarded()
 def did_change(ls: RulebookServer, params: lsp.DidChangeTextDocumentParams):
     path = _path(params.text_document.uri)
+    if path is None:
+        return
     text = _text(ls, params.text_document.uri)
     old = ls.of_file.get(norm(path))
     if isinstance(old, Orphan) or (isinstance(old, Project) and old.mods and
@@ -313,7 +437,10 @@ def did_change(ls: RulebookServer, params: lsp.DidChangeTextDocumentParams):
 @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
 @guarded()
 def did_save(ls: RulebookServer, params: lsp.DidSaveTextDocumentParams):
-    project = ls.project(_path(params.text_document.uri))
+    path = _path(params.text_document.uri)
+    if path is None:
+        return
+    project = ls.project(path)
     if isinstance(project, Project):
         ls.schedule(("full", project.key), FULL_DELAY / 3, functools.partial(
             ls.full_check, project, False))
@@ -323,6 +450,8 @@ def did_save(ls: RulebookServer, params: lsp.DidSaveTextDocumentParams):
 @guarded()
 def did_close(ls: RulebookServer, params: lsp.DidCloseTextDocumentParams):
     path = _path(params.text_document.uri)
+    if path is None:
+        return
     project = ls.of_file.pop(norm(path), None)
     if isinstance(project, Project) and project.loaded is not None and \
             project.loaded.texts.get(norm(path)) is not None:
@@ -336,6 +465,8 @@ def did_close(ls: RulebookServer, params: lsp.DidCloseTextDocumentParams):
 @guarded(default=None)
 def completions(ls: RulebookServer, params: lsp.CompletionParams):
     path = _path(params.text_document.uri)
+    if path is None:
+        return lsp.CompletionList(is_incomplete=False, items=[])
     start = time.perf_counter()
     rs = ls.ruleset_for(path)
     items = completion.complete(rs, _text(ls, params.text_document.uri),
@@ -348,7 +479,10 @@ def completions(ls: RulebookServer, params: lsp.CompletionParams):
 @server.feature(lsp.TEXT_DOCUMENT_HOVER)
 @guarded(default=None)
 def hover(ls: RulebookServer, params: lsp.HoverParams):
-    rs = ls.ruleset_for(_path(params.text_document.uri))
+    path = _path(params.text_document.uri)
+    if path is None:
+        return None
+    rs = ls.ruleset_for(path)
     text = lookup.hover_text(rs, _text(ls, params.text_document.uri), params.position.line,
                              params.position.character)
     if text is None:
@@ -359,7 +493,10 @@ def hover(ls: RulebookServer, params: lsp.HoverParams):
 @server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
 @guarded(default=None)
 def definition(ls: RulebookServer, params: lsp.DefinitionParams):
-    rs = ls.ruleset_for(_path(params.text_document.uri))
+    path = _path(params.text_document.uri)
+    if path is None:
+        return None
+    rs = ls.ruleset_for(path)
     spans = lookup.definition(rs, _text(ls, params.text_document.uri), params.position.line,
                               params.position.character)
     return [location(s) for s in spans] or None
