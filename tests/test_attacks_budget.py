@@ -63,6 +63,9 @@ EXPECTED = {
     "endless_decisions": (PLAY, DECISIONS, "count: 1000"),
     "endless_turns": (PLAY, PER_DECISION, "repeat: 1000000000"),
     "endless_work": (PLAY, PER_GAME, "repeat 1000:"),
+    "endless_free_actions": (("play", TINY, "--players", "2", "--agents", "first,first",
+                              "--seed", "1"),
+                             "a turn went on for 500 actions past those it counts", "turns:"),
     "setup_needs_player": (VALIDATE, "error[RB304]: 'give' needs an acting player, but there "
                            "is none in setup", "value: give()"),
 }

@@ -20,7 +20,7 @@ from .game import NO_OWNER, Game
 from .refusals import shown as refused_text
 
 MAX_ROUNDS = 1000
-MAX_ACTIONS_PER_TURN = 500
+MAX_ACTIONS_PER_TURN = 500  # free or refused actions in a turn, past those it counts
 MAX_TURN_CYCLES = 2000
 
 
@@ -250,7 +250,7 @@ class FlowRunner:
         g.state.turn_number += 1
         taken = 0
         g.refusals.forget()  # (a new position: what was refused before no longer applies)
-        for _ in range(MAX_ACTIONS_PER_TURN):
+        for _ in range(actions + MAX_ACTIONS_PER_TURN):
             if g.state.over:
                 break
             pick = self.choose(pid, seat, taken, actions, required, turns, may_pass)
@@ -262,9 +262,19 @@ class FlowRunner:
                 break
             if self.perform(pick, seat) and not (pick.action or {}).get("free"):
                 taken += 1
+        else:
+            raise self._endless_turn(pid)
         g.refusals.forget()
         g.state.turn_seat = NO_OWNER
         g.after_turn = None
+
+    def _endless_turn(self, pid: str) -> RuleRuntimeError:
+        """A turn that goes on past any real game's: said, never cut short in silence."""
+        return RuleRuntimeError(f"phase '{pid}': a turn went on for {MAX_ACTIONS_PER_TURN} "
+                                "actions past those it counts and was not over; the rules "
+                                "may let a player act for ever (free actions that never run "
+                                "out?)",
+                                self._turns_span(pid))
 
     def _turns_span(self, pid: str):
         """Where a phase's turns are declared: the flow's own work is reported there."""
@@ -351,7 +361,7 @@ class FlowRunner:
             g.state.turn_number += 1
             numbers[seat] = g.state.turn_number
         done: set[int] = set()
-        for _ in range(MAX_ACTIONS_PER_TURN):
+        for _ in range(actions + MAX_ACTIONS_PER_TURN):
             if g.state.over or len(done) == len(order):
                 break
             committed = []
@@ -377,7 +387,11 @@ class FlowRunner:
                     if pick.key == "end":
                         done.add(seat)
                         break
+                else:
+                    raise self._endless_turn(pid)
                 g.refusals.forget()  # the next seat's action starts from another position
+        else:
+            raise self._endless_turn(pid)
         g.state.turn_seat = NO_OWNER
 
     def resolve(self, pick: ActionChoice, seat: int) -> bool:
