@@ -29,8 +29,9 @@ class FakeRuntime:
     def change_stock(self, player, resource, amount, verb):
         self.calls.append((verb, player, resource, amount))
 
-    def change_production(self, player, resource, amount):
-        self.calls.append(("production", player, resource, amount))
+    def change_production(self, player, resource, amount, verb="gain"):
+        # the change the production makes: down for 'lose' and 'pay'
+        self.calls.append(("production", player, resource, amount if verb == "gain" else -amount))
 
     def move_track(self, track, steps, player):
         self.calls.append(("track", track, steps, player))
