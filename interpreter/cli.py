@@ -763,7 +763,7 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
 
     from rich.console import Console
 
-    from .engine.agents import HumanAgent, UndoRequest
+    from .engine.terminal import HumanAgent, UndoRequest
     from .engine.render import score_table
     from .engine.saves import SaveProblem, prepare
     from .engine.session import GameError, build_game, make_record, place_in_record, run
@@ -1042,7 +1042,7 @@ class _ShownAt(Exception):
 
 def _decision_watch(console, every: bool, at: int | None):
     """A replay watcher printing each decision (``every``) and the view at decision ``at``."""
-    from .engine.agents import HumanAgent
+    from .engine.terminal import HumanAgent
     from .engine.transcript import answer_text, decision_text
 
     def watch(number, decision, game, answer):

@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from ..ruleset import Ruleset
-from .agents import Agent, ScriptExhausted, StoppedAt, agent_seed, make_agent
+from .agent_base import Agent, ScriptExhausted, StoppedAt
+from .agent_registry import agent_seed, make_agent
 from .decisions import ActionRefused, Decision, IllegalAnswer
 from .flow import Cursor, FlowRunner, Result, StopFlow
 from .game import Game

@@ -17,13 +17,18 @@ from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from ..ruleset import RULESET_FILE, Ruleset, load_ruleset, shipped_rulesets_dir
 from ..span import Span
 from ..tree import OutsideTree, resolve_in, tree_of
-from .agents import Agent, ScriptedAgent, ScriptExhausted, agent_seed, make_agent
+from .agent_base import Agent, ScriptedAgent, ScriptExhausted
+from .agent_registry import agent_seed, make_agent
 from .decisions import ActionRefused, IllegalAnswer
 from .flow import FlowRunner, Result
 from .game import Game
 from .invariants import InvariantError
 from .record import FORMAT, OLD_FORMAT, Record, RecordError, shown
 from .refusals import Refusals
+from .terminal import HumanAgent
+
+# the agents a person's session may seat beyond the built-in ones: a person
+PEOPLE = {"human": HumanAgent}
 
 
 class SaveRequested(Exception):
@@ -98,7 +103,7 @@ def build_game(rs: Ruleset, players: int, seed: int, agent_kinds: list[str],
             raise GameError(f"unknown variant '{v}'" + (f"; {hint}" if hint else "") +
                             (f" (variants: {', '.join(sorted(known))})" if known else
                              " (this ruleset has no variants)"))
-    agents = live_agents or [make_agent(kind, agent_seed(seed, seat))
+    agents = live_agents or [make_agent(kind, agent_seed(seed, seat), PEOPLE)
                              for seat, kind in enumerate(agent_kinds)]
     if prefix:
         script = ScriptedAgent(list(prefix))
