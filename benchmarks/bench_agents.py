@@ -29,9 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.engine.ismcts import ISMCTSAgent  # noqa: E402
-from interpreter.engine.session import GameError, build_game, run  # noqa: E402
-from interpreter.ruleset import load_ruleset  # noqa: E402
+from rulebook_games.agents.ismcts import ISMCTSAgent  # noqa: E402
+from rulebook_games.play.session import GameError, build_game, run  # noqa: E402
+from rulebook_games.load.ruleset import load_ruleset  # noqa: E402
 
 RULESETS = ["legacy_gears_of_time", "terraforming_mars", "timespan"]
 

@@ -28,7 +28,7 @@ import time
 
 
 def simulate(args: list[str]) -> float:
-    from interpreter.cli import main
+    from rulebook_games.cli import main
     start = time.perf_counter()
     stdout = sys.stdout
     sys.stdout = open(os.devnull, "w")

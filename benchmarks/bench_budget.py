@@ -19,10 +19,10 @@ import argparse
 import os
 import time
 
-from interpreter import load_ruleset
-from interpreter.engine.session import build_game, run
-from interpreter.lang import runtime as R
-from interpreter.lang.runtime import Budget
+from rulebook_games import load_ruleset
+from rulebook_games.play.session import build_game, run
+from rulebook_games.lang import runtime as R
+from rulebook_games.lang.runtime import Budget
 
 RULESETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "rulesets")
 

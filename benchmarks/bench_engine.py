@@ -45,11 +45,11 @@ import sys
 import time
 import tracemalloc
 
-from interpreter import load_ruleset
-from interpreter.engine.agents import ScriptedAgent
-from interpreter.engine.flow import FlowRunner
-from interpreter.engine.game import Game
-from interpreter.engine.session import build_game, run
+from rulebook_games import load_ruleset
+from rulebook_games.agents import ScriptedAgent
+from rulebook_games.engine.flow import FlowRunner
+from rulebook_games.engine.game import Game
+from rulebook_games.play.session import build_game, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RULESETS = os.path.join(HERE, os.pardir, "rulesets")

@@ -54,7 +54,7 @@ async def main(path: Path, edits: int, completions: int) -> None:
                 pass
         raise SystemExit(f"timed out waiting for diagnostics on {uri}")
 
-    await client.start_io(sys.executable, "-m", "interpreter", "lsp", cwd=str(ROOT))
+    await client.start_io(sys.executable, "-m", "rulebook_games", "lsp", cwd=str(ROOT))
     await client.initialize_async(lsp.InitializeParams(
         capabilities=lsp.ClientCapabilities(), root_uri=from_fs_path(str(ROOT))))
     client.initialized(lsp.InitializedParams())

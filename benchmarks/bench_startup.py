@@ -26,9 +26,9 @@ import time
 
 FIRST_DECISION = """
 import sys
-from interpreter import load_ruleset
-from interpreter.engine.agents import Agent
-from interpreter.engine.session import build_game, run
+from rulebook_games import load_ruleset
+from rulebook_games.agents import Agent
+from rulebook_games.play.session import build_game, run
 
 class Asked(Exception):
     pass

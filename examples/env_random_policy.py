@@ -6,7 +6,7 @@ observation of its seat and the mask of legal answers.
 
     python examples/env_random_policy.py [RULESET] [--players N] [--games N]
 
-Needs the environment extra: pip install 'rulebook[env]'.
+Needs the environment extra: pip install 'rulebook-games[env]'.
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    from interpreter.env import MissingExtra, rulebook_env
+    from rulebook_games.env import MissingExtra, rulebook_env
     try:
         env = rulebook_env(args.ruleset, players=args.players, reward="rank")
     except MissingExtra as exc:

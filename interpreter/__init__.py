@@ -1,20 +1,25 @@
-"""Rulebook: play board games written as data.
+"""Rulebook: play board games written as data (imported as ``rulebook_games``).
 
-The pipeline, one module per stage:
+The rooms, each a package that opens with its job and what it may import:
 
-- :mod:`interpreter.assemble`: a ruleset's files, following its includes, and its hash;
-- :mod:`interpreter.yamlload`: YAML files to plain data with positions;
-- :mod:`interpreter.schema`: JSON Schema checks with positioned errors;
-- :mod:`interpreter.lang.parser`: effect text to a typed AST (Lark);
-- :mod:`interpreter.lang.checker`: names and types;
-- :mod:`interpreter.lang.compiler`: AST to closures;
-- :mod:`interpreter.ruleset`: the front door that assembles a checked Ruleset;
-- :mod:`interpreter.mods`: overlays layered on a ruleset;
-- :mod:`interpreter.cache`, :mod:`interpreter.loadcache`: warm loads from a per-user cache;
-- :mod:`interpreter.report`: diagnostics as text, JSON, GitHub annotations or SARIF.
+- ``load``: rule files in, a checked Ruleset out (YAML with positions,
+  schemas, includes, mods, the warm-load cache);
+- ``lang``: the effect language (parse, check, compile to Python, words);
+- ``engine``: the runtime of one game (state, flow, decisions, rules running);
+- ``agents``: who answers decisions when no person does;
+- ``scenarios``: a ruleset's rules tests, as data;
+- ``play``: games for people (sessions, records, saves, the terminal seat);
+- ``sim``: many games into results files, locally or on Ray;
+- ``lab``: results read, measured and compared; ``lsp``: the language server;
+  ``env``: a learning environment; ``cli``: the ``rulebook`` command.
+
+The modules at the top are the base every room may use: ``span`` and
+``errors`` (positions and diagnostics), ``paths`` (the shipped data),
+``cache`` (the per-user cache), ``numtext`` and ``safe_text`` (numbers read
+from people, text shown to them).
 """
 
-__version__ = "0.1.0"
+from .version import __version__  # noqa: E402
 
 from .errors import Diagnostic, RulebookError  # noqa: E402
 
@@ -23,9 +28,9 @@ def __getattr__(name):
     # loading rulesets needs the schema checker and the parser; import them only
     # when a ruleset is loaded, so 'rulebook --help' starts quickly
     if name in ("Ruleset", "load_ruleset"):
-        from . import ruleset
+        from .load import ruleset
         return getattr(ruleset, name)
-    raise AttributeError(f"module 'interpreter' has no attribute {name!r}")
+    raise AttributeError(f"module 'rulebook_games' has no attribute {name!r}")
 
 
 __all__ = ["Diagnostic", "RulebookError", "Ruleset", "load_ruleset", "__version__"]

@@ -1,4 +1,4 @@
-"""Run the command line: ``python -m interpreter``."""
+"""Run the command line: ``python -m rulebook_games``."""
 
 from .cli import main
 

@@ -1,7 +1,7 @@
 """The per-user cache: JSON documents kept between runs, read back only when trustworthy.
 
 Loading a ruleset parses and checks hundreds of effects; the results are kept
-here so the next run can skip that work (see :mod:`interpreter.loadcache`).
+here so the next run can skip that work (see :mod:`rulebook_games.load.loadcache`).
 Rule files are untrusted and the cache must never become a way to run code,
 so this module keeps to a few rules:
 
@@ -27,7 +27,7 @@ so this module keeps to a few rules:
   machine's, or changed after it was written does not carry that seal and
   reads as no entry: what a load takes from the cache is what this user's
   own Rulebook wrote. Readers still check what they read (see
-  :mod:`interpreter.lang.astjson`), so a sealed file cannot run code either.
+  :mod:`rulebook_games.lang.astjson`), so a sealed file cannot run code either.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 In the source repository these are the top-level trees ``rulesets/``,
 ``schemas/`` and ``grammar/``. An installed package (a wheel, an sdist built
 into a wheel, the environment pre-commit makes) carries a copy of them inside
-the package, in ``interpreter/_data/``, put there at build time by
+the package, in ``rulebook_games/_data/``, put there at build time by
 ``setup.py``. This module chooses one of the two places, once per process:
 the packaged copy when the package has one, otherwise the checkout the
 package was imported from (an editable install or running from source).
@@ -74,7 +74,7 @@ def find_ruleset(path: str | os.PathLike) -> Path | None:
 
 
 def shipped_rulesets_dir() -> Path:
-    """The folder of the rulesets that come with Rulebook (see :mod:`interpreter.paths`)."""
+    """The folder of the rulesets that come with Rulebook (see :mod:`rulebook_games.paths`)."""
     return rulesets_dir()
 
 

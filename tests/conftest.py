@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_ruleset
+from rulebook_games import load_ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from interpreter.errors import Diagnostics
-from interpreter.lang import types as T
-from interpreter.lang.checker import Checker, Context
-from interpreter.lang.compiler import Compiler
-from interpreter.lang.parser import parse
-from interpreter.span import TextOrigin
+from rulebook_games.errors import Diagnostics
+from rulebook_games.lang import types as T
+from rulebook_games.lang.checker import Checker, Context
+from rulebook_games.lang.compiler import Compiler
+from rulebook_games.lang.parser import parse
+from rulebook_games.span import TextOrigin
 
 
 def check(ruleset, text: str, *, start="effect", variables=None, effects=True, choices=True,

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.lang.runtime import (DECISION_STEPS, EFFECT_STEPS, GAME_STEPS, MAX_CALL_DEPTH,
+from rulebook_games.lang.runtime import (DECISION_STEPS, EFFECT_STEPS, GAME_STEPS, MAX_CALL_DEPTH,
                                       MAX_CARDS, MAX_DECISIONS)
 
 HERE = Path(__file__).parent
@@ -138,7 +138,7 @@ def results(tmp_path_factory):
         jobs[name] = (path, [*VALIDATE, "--mod", str(path)])
     for name, path in _big_mods(tmp_path_factory.mktemp("big")).items():
         jobs[name] = (path, [*BIG_EXPECTED[name][0], "--mod", str(path)])
-    running = {name: subprocess.Popen([sys.executable, "-m", "interpreter", *args], cwd=ROOT,
+    running = {name: subprocess.Popen([sys.executable, "-m", "rulebook_games", *args], cwd=ROOT,
                                       env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                       stderr=subprocess.STDOUT, text=True)
                for name, (_, args) in jobs.items()}

@@ -32,10 +32,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter import cache, loadcache, load_ruleset
-from interpreter.lang import astjson, pycheck
-from interpreter.lang.codegen import CodeGen, Source, Unwritable
-from interpreter.paths import find_ruleset
+from rulebook_games import cache, load_ruleset
+from rulebook_games.load import loadcache
+from rulebook_games.lang import astjson, pycheck
+from rulebook_games.lang.codegen import CodeGen, Source, Unwritable
+from rulebook_games.paths import find_ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "tests" / "fixtures" / "tiny"
@@ -52,7 +53,7 @@ def env(tmp_path, monkeypatch):
 
 
 def rulebook(*args, env, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "interpreter", *args], env=env, cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "rulebook_games", *args], env=env, cwd=cwd,
                           capture_output=True, text=True, timeout=120)
 
 
@@ -179,8 +180,8 @@ def _mini():
 
 # ------------------------------------------------------------------ the generator
 def test_the_generator_writes_no_operator_it_has_no_fixed_python_for(mini):
-    from interpreter.lang import ast
-    from interpreter.span import Span
+    from rulebook_games.lang import ast
+    from rulebook_games.span import Span
     sp = Span("f", 1, 1, 1, 2)
     for op in ("+ 1 +", "**", "is", "@"):
         tree = ast.Binary(sp, op, ast.Literal(sp, 1), ast.Literal(sp, 2))
@@ -218,7 +219,7 @@ def test_the_python_check_refuses_anything_the_generator_does_not_write(source):
 @pytest.mark.parametrize("name", ["terraforming_mars", "legacy_gears_of_time", "timespan",
                                   "lantern_row"])
 def test_everything_the_generator_writes_for_the_shipped_games_passes_the_check(name):
-    from interpreter.lang.compiler import source_of
+    from rulebook_games.lang.compiler import source_of
     source = source_of(load_ruleset(ROOT / "rulesets" / name))
     assert source.count("\ndef ") > 50
     pycheck.check(source, "<all>")  # also checked chunk by chunk as it was compiled

@@ -27,7 +27,7 @@ TINY = Path(__file__).parent / "fixtures" / "tiny"
 SCRIPT = textwrap.dedent("""
     import json, sys
     import numpy as np
-    from interpreter.env import EnvStateError, rulebook_env
+    from rulebook_games.env import EnvStateError, rulebook_env
 
     out = {}
     def attempt(label, call):

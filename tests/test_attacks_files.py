@@ -36,7 +36,7 @@ def rulebook(*args, cwd: Path, env: dict | None = None, stdin: str | None = None
     """Run the real command line in a fresh interpreter."""
     full_env = dict(os.environ, **(env or {}))
     full_env.pop("GITHUB_ACTIONS", None)
-    return subprocess.run([sys.executable, "-m", "interpreter", *args], cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "rulebook_games", *args], cwd=cwd,
                           env=full_env, input=stdin, capture_output=True, text=True,
                           timeout=timeout)
 
@@ -62,7 +62,7 @@ def _lark_cache_name(tmp: Path) -> str:
     probe.mkdir()
     script = textwrap.dedent("""
         from lark import Lark
-        from interpreter.lang.parser import LARK_OPTIONS, _BlockIndenter, grammar_path
+        from rulebook_games.lang.parser import LARK_OPTIONS, _BlockIndenter, grammar_path
         Lark(grammar_path().read_text(encoding="utf-8"), postlex=_BlockIndenter(),
              **LARK_OPTIONS, cache=True)
     """)
@@ -108,7 +108,7 @@ def test_validate_opens_nothing_in_the_temp_folder_and_unpickles_nothing(tmp_pat
             if event == "pickle.find_class":
                 seen.append("unpickled " + repr(args))
         sys.addaudithook(hook)
-        from interpreter.cli import main
+        from rulebook_games.cli import main
         try:
             main(["validate", sys.argv[1], "-q"])
         except SystemExit as exc:
@@ -165,7 +165,7 @@ def lay_out(case: str, tmp_path: Path) -> tuple[Path, list[str]]:
 
 def validate(game: Path, mods: list[str], fmt: str, capsys, monkeypatch):
     """``rulebook validate . --mod …`` run in this process (quicker than a subprocess)."""
-    from interpreter.cli import main
+    from rulebook_games.cli import main
     monkeypatch.chdir(game)
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     args = ["validate", "."] + [a for m in mods for a in ("--mod", m)] + ["--format", fmt]
@@ -191,7 +191,7 @@ def test_a_path_leaving_the_tree_is_a_positioned_error(case, tmp_path, capsys, m
 
 
 def test_links_that_stay_inside_the_tree_are_followed(tmp_path):
-    from interpreter import load_ruleset
+    from rulebook_games import load_ruleset
     game = tmp_path / "game"
     shutil.copytree(MINI, game)
     (game / "shared").mkdir()
@@ -214,7 +214,7 @@ def test_links_that_stay_inside_the_tree_are_followed(tmp_path):
 def test_globs_match_what_pythons_glob_matches_in_a_plain_tree(pattern, tmp_path):
     import glob
 
-    from interpreter.tree import glob_in, tree_of
+    from rulebook_games.load.tree import glob_in, tree_of
     for name in ("a/b.yaml", "a/c/d.yaml", "a/.h.yaml", ".hidden/x.yaml", "top.yaml",
                  "a/c/e/f.yaml"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -322,7 +322,7 @@ def assert_no_raw_controls(out: str) -> None:
 
 
 def test_visible_shows_controls_and_direction_overrides_as_escapes():
-    from interpreter.safe_text import visible
+    from rulebook_games.safe_text import visible
     assert visible(HOSTILE) == "Fire \\x1b[2J\\x1b]0;pwned\\x07\\u202eX\\x9b1m"
     assert visible("a\nb\tc\r") == "a\\nb\\tc\\x0d"
     assert visible("a\nb\tc\r", multiline=True) == "a\nb\tc\\x0d"
@@ -331,8 +331,8 @@ def test_visible_shows_controls_and_direction_overrides_as_escapes():
 
 
 def test_the_reporters_colours_still_work_around_an_escaped_message():
-    from interpreter.errors import Diagnostic
-    from interpreter.report import github, text
+    from rulebook_games.errors import Diagnostic
+    from rulebook_games.cli.diagnostics import github, text
     d = Diagnostic("RB301", f"unknown tag '{HOSTILE}'", None, hint=HOSTILE)
     coloured = text([d], color=True)
     assert coloured.startswith("\x1b[1m\x1b[0m\x1b[1;31merror[RB301]\x1b[0m: "
@@ -415,8 +415,8 @@ def test_a_usage_error_quoting_a_hostile_file_name_shows_it_escaped(tmp_path):
 
 def test_links_that_multiply_folders_cannot_make_a_glob_walk_forever(tmp_path, monkeypatch):
     """Each folder links twice to the next: 2**40 paths, none of them a loop."""
-    from interpreter import tree
-    from interpreter.tree import GlobTooLarge, glob_in, tree_of
+    from rulebook_games.load import tree
+    from rulebook_games.load.tree import GlobTooLarge, glob_in, tree_of
     monkeypatch.setattr(tree, "MAX_GLOB_ENTRIES", 5_000)
     for i in range(40):
         (tmp_path / f"d{i}").mkdir()
@@ -429,7 +429,7 @@ def test_links_that_multiply_folders_cannot_make_a_glob_walk_forever(tmp_path, m
 
 def test_a_glob_into_folders_nested_too_deep_stops_with_an_error(tmp_path):
     """A walk never recurses without bound (links can nest folders past any limit)."""
-    from interpreter.tree import MAX_GLOB_DEPTH, GlobTooLarge, glob_in, tree_of
+    from rulebook_games.load.tree import MAX_GLOB_DEPTH, GlobTooLarge, glob_in, tree_of
     deep = tmp_path
     for _ in range(MAX_GLOB_DEPTH + 10):
         deep = deep / "a"

@@ -35,7 +35,7 @@ FIFOS = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are PO
 def rulebook(*args, cwd: Path, timeout: int = 60) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env.pop("GITHUB_ACTIONS", None)
-    return subprocess.run([sys.executable, "-m", "interpreter", *args], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "rulebook_games", *args], cwd=cwd, env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True,
                           timeout=timeout)
 
@@ -323,7 +323,7 @@ def test_item5_the_resume_command_names_a_budget_a_record_cannot_ask_for(tmp_pat
 def test_item5_a_persons_answer_in_other_digits_is_refused_and_the_game_kept(answer, tmp_path):
     """A person (or a script on standard input) answering a prompt with '²' or '٣'."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.run([sys.executable, "-m", "interpreter", "play", str(TINY), "-p", "2",
+    proc = subprocess.run([sys.executable, "-m", "rulebook_games", "play", str(TINY), "-p", "2",
                            "--seed", "1", "--agents", "human,random", "--save", "g.json"],
                           cwd=tmp_path, env=env, input=answer + "\n", capture_output=True,
                           text=True, timeout=60)
@@ -348,7 +348,7 @@ def _no_raw(out: str) -> None:
 
 
 def test_item11_json_text_escapes_what_a_terminal_acts_on_and_means_the_same():
-    from interpreter.safe_text import json_text
+    from rulebook_games.safe_text import json_text
     value = {"name": "Comet " + TERMINAL_ACTS_ON + " é ß 火", f"k{TERMINAL_ACTS_ON}": [1, "\t\n"]}
     text = json_text(value, indent=2)
     _no_raw(text)
@@ -506,7 +506,7 @@ def _play_on_a_terminal(tmp_path: Path):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
 
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
-    proc = subprocess.Popen([sys.executable, "-m", "interpreter", "play", str(TINY), "-p", "2",
+    proc = subprocess.Popen([sys.executable, "-m", "rulebook_games", "play", str(TINY), "-p", "2",
                              "--seed", "5", "--agents", "human,greedy"], cwd=tmp_path, env=env,
                             stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
                             preexec_fn=own_terminal)
@@ -551,11 +551,11 @@ def test_item12_closing_the_terminal_saves_the_game_and_it_resumes(how, tmp_path
     saved = tmp_path / "tiny-5.record.json"
     assert saved.is_file(), sorted(p.name for p in tmp_path.iterdir())
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
-    from interpreter.engine.record import Record
+    from rulebook_games.play.record import Record
     record = Record.load(saved)
     assert len(record.decisions) >= 1 and record.final_hash is None
     # and it carries on: the recorded answers are played again, then the script's
-    proc = subprocess.run([sys.executable, "-m", "interpreter", "play", str(TINY), "--resume",
+    proc = subprocess.run([sys.executable, "-m", "rulebook_games", "play", str(TINY), "--resume",
                            saved.name], cwd=tmp_path, input="1\n" * 200, capture_output=True,
                           text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -596,9 +596,9 @@ def test_item5_no_scenario_file_of_hostile_numbers_raises(tmp_path_factory):
     import yaml
     from hypothesis import HealthCheck, given, settings
 
-    from interpreter import load_ruleset
-    from interpreter.engine.scenario import load_scenarios, run_scenario
-    from interpreter.errors import Diagnostics
+    from rulebook_games import load_ruleset
+    from rulebook_games.scenarios.files import load_scenarios, run_scenario
+    from rulebook_games.errors import Diagnostics
     rs = load_ruleset(str(TINY))
     folder = tmp_path_factory.mktemp("fuzz")
 

@@ -76,7 +76,7 @@ def _cpu_of_validate(ruleset: Path, expect: int) -> float:
     env = dict(os.environ, RULEBOOK_NO_CACHE="1")
     env.pop("GITHUB_ACTIONS", None)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    proc = subprocess.run([sys.executable, "-m", "interpreter", "validate", str(ruleset), "-q"],
+    proc = subprocess.run([sys.executable, "-m", "rulebook_games", "validate", str(ruleset), "-q"],
                           env=env, capture_output=True, text=True, timeout=600)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = proc.stdout + proc.stderr
@@ -103,7 +103,7 @@ def test_item7_validate_time_grows_linearly_with_the_card_file(tmp_path, shape, 
 def test_item7_hints_under_the_budget_small_pools_always_large_ones_until_spent():
     """'Did you mean' over thousands of names is what made errors quadratic: inside a load,
     large pools share a budget, small ones (resources, keywords) always give their hint."""
-    from interpreter.errors import FREE_POOL, suggest, suggestion_budget
+    from rulebook_games.errors import FREE_POOL, suggest, suggestion_budget
     big = [f"card_{i:05d}" for i in range(5000)]
     small = ["plant", "heat", "mc"]
     assert len(small) <= FREE_POOL < len(big)

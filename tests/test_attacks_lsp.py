@@ -42,7 +42,7 @@ class Raw:
 
     def __init__(self, cwd: Path):
         env = dict(os.environ)
-        self.proc = subprocess.Popen([sys.executable, "-m", "interpreter", "lsp"], cwd=cwd,
+        self.proc = subprocess.Popen([sys.executable, "-m", "rulebook_games", "lsp"], cwd=cwd,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.DEVNULL, env=env)
         self.buffer = b""
@@ -288,7 +288,7 @@ def test_item8_memory_stays_flat_over_200_edits_of_a_large_flow_file(ruleset, mo
     grows by less than 5 MB."""
     import tracemalloc
 
-    from interpreter.lsp import server as srv
+    from rulebook_games.lsp import server as srv
     monkeypatch.setattr(srv, "QUICK_DELAY", 0)
     monkeypatch.setattr(srv, "FULL_DELAY", 0)
     if not os.path.exists("/proc/self/status"):

@@ -25,12 +25,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter import RulebookError, load_ruleset, schema
-from interpreter.lang import ast, pycheck
-from interpreter.lang import types as T
-from interpreter.lang.codegen import CodeGen, Scope, Source, pyname
-from interpreter.lang.symbols import Callable_
-from interpreter.span import Span
+from rulebook_games import RulebookError, load_ruleset
+from rulebook_games.load import schema
+from rulebook_games.lang import ast, pycheck
+from rulebook_games.lang import types as T
+from rulebook_games.lang.codegen import CodeGen, Scope, Source, pyname
+from rulebook_games.lang.symbols import Callable_
+from rulebook_games.span import Span
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "tests" / "fixtures" / "tiny"

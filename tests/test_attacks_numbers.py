@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.engine.agent_base import RandomAgent
-from interpreter.engine.game import Game
-from interpreter.lang.runtime import MAX_INT, RuleRuntimeError
+from rulebook_games import load_ruleset
+from rulebook_games.agents.base import RandomAgent
+from rulebook_games.engine.game import Game
+from rulebook_games.lang.runtime import MAX_INT, RuleRuntimeError
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent
@@ -66,7 +66,7 @@ def results():
     names = [*EXPECTED, "negative_gain"]
     commands = {name: EXPECTED[name][0] if name in EXPECTED else PLAY for name in names}
     running = {name: subprocess.Popen(
-        [sys.executable, "-m", "interpreter", *commands[name], "--mod",
+        [sys.executable, "-m", "rulebook_games", *commands[name], "--mod",
          str(CASES / f"{name}.yaml")], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True) for name in names}
     out = {}

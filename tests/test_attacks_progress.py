@@ -67,7 +67,7 @@ SETUPS = {"first": ("action_rounds", GAMBLE + WORK), "last": ("fixed", WORK + GA
 def rulebook(*args, cwd: Path, timeout: int = 120) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env.pop("GITHUB_ACTIONS", None)
-    return subprocess.run([sys.executable, "-m", "interpreter", *args], cwd=cwd, env=env,
+    return subprocess.run([sys.executable, "-m", "rulebook_games", *args], cwd=cwd, env=env,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True,
                           timeout=timeout)
 

@@ -24,13 +24,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter import load_ruleset
-from interpreter.cli import main
-from interpreter.engine.record import Record
+from rulebook_games import load_ruleset
+from rulebook_games.cli import main
+from rulebook_games.play.record import Record
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = str(ROOT / "tests" / "fixtures" / "tiny")
-RULEBOOK = [sys.executable, "-m", "interpreter"]
+RULEBOOK = [sys.executable, "-m", "rulebook_games"]
 
 
 def cli(*args) -> tuple[int, str]:

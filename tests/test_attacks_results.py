@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "legacy_gears_of_time"
 SECRET = "TOPSECRET-results-7d2a"
-HINT = "error: the balance lab needs scipy and matplotlib: pip install 'rulebook[report]'"
+HINT = "error: the balance lab needs scipy and matplotlib: pip install 'rulebook-games[report]'"
 
 
 def rulebook(*args, cwd: Path, env: dict | None = None, timeout: int = 120,
@@ -57,12 +57,12 @@ def rulebook(*args, cwd: Path, env: dict | None = None, timeout: int = 120,
                     if name.partition(".")[0] in {set(missing)!r}:
                         raise ModuleNotFoundError(f"No module named {{name!r}}", name=name)
             sys.meta_path.insert(0, _Missing())
-            from interpreter.cli import main
+            from rulebook_games.cli import main
             main()
         """)
         command = [sys.executable, "-c", script, *map(str, args)]
     else:
-        command = [sys.executable, "-m", "interpreter", *map(str, args)]
+        command = [sys.executable, "-m", "rulebook_games", *map(str, args)]
     return subprocess.run(command, cwd=cwd, env=full_env, capture_output=True, text=True,
                           timeout=timeout)
 
@@ -448,10 +448,10 @@ def test_item5_any_tampered_field_is_read_or_refused_with_its_place(made, field,
     takes a line with one field (or one seat of it) replaced by any JSON value, and either
     uses it or refuses it at its line; nothing else is raised."""
     pytest.importorskip("scipy")
-    from interpreter.engine.resume import ResumeProblem, read_results
-    from interpreter.engine.stats import Tally
-    from interpreter.lab import measures, results
-    from interpreter.lab.names import Names
+    from rulebook_games.sim.resume import ResumeProblem, read_results
+    from rulebook_games.sim.stats import Tally
+    from rulebook_games.lab import measures, results
+    from rulebook_games.lab.names import Names
     lines = lines_of(made)
     context = {k: lines[0][k] for k in ("format", "ruleset", "mods", "variants", "players")}
     line = lines[1]

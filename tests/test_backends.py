@@ -23,10 +23,10 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from interpreter.cli import main
-from interpreter.engine import backends, batches
-from interpreter.engine.simulate import GameSummary
-from interpreter.engine.stats import Tally, summary_tables
+from rulebook_games.cli import main
+from rulebook_games.sim import backends, batches
+from rulebook_games.sim.simulate import GameSummary
+from rulebook_games.sim.stats import Tally, summary_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "legacy_gears_of_time"
@@ -137,7 +137,7 @@ def test_ray_missing_is_one_line_naming_the_extra(capsys, monkeypatch):
                         lambda name, *a: None if name == "ray" else real(name, *a))
     code, out, err = run(capsys, "simulate", GAME, "-n", "2", "--backend", "ray")
     assert code == 2
-    assert err.strip() == "Error: Ray is not installed: pip install 'rulebook[ray]'"
+    assert err.strip() == "Error: Ray is not installed: pip install 'rulebook-games[ray]'"
 
 
 def test_address_without_ray_is_refused(capsys):
@@ -151,7 +151,7 @@ def _default_sigint():
 
 def test_ctrl_c_keeps_whole_lines_and_says_how_to_carry_on(tmp_path):
     out = tmp_path / "r.jsonl"
-    cmd = [sys.executable, "-m", "interpreter", "simulate", GAME, "-n", "300", "-p", "2",
+    cmd = [sys.executable, "-m", "rulebook_games", "simulate", GAME, "-n", "300", "-p", "2",
            "--workers", "2", "--out", str(out)]
     # a shell running CI in the background starts its children with SIGINT ignored, and
     # such a Python never turns Ctrl-C into KeyboardInterrupt: give it a terminal's default
@@ -197,8 +197,8 @@ def test_a_worker_plays_from_the_shipped_text_alone(tmp_path):
     import dataclasses
     import shutil
 
-    from interpreter.engine import simulate as sim
-    from interpreter.engine.ray_backend import RuleWorker, rule_files
+    from rulebook_games.sim import simulate as sim
+    from rulebook_games.sim.ray_backend import RuleWorker, rule_files
     rules = tmp_path / "tiny"
     shutil.copytree(ROOT / "tests" / "fixtures" / "tiny", rules)
     jobs = [(seed, 2, ["random", "greedy"], [], "action") for seed in (1, 2, 3)]

@@ -20,14 +20,15 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import RulebookError, cache, loadcache, load_ruleset
-from interpreter import ruleset as ruleset_module
-from interpreter.engine.session import GameError, build_game, make_record, run
-from interpreter.lang import ast
-from interpreter.lang import types as T
-from interpreter.paths import find_ruleset
-from interpreter.ruleset import shipped_rulesets
-from interpreter.span import Span
+from rulebook_games import RulebookError, cache, load_ruleset
+from rulebook_games.load import loadcache
+from rulebook_games.load import ruleset as ruleset_module
+from rulebook_games.play.session import GameError, build_game, make_record, run
+from rulebook_games.lang import ast
+from rulebook_games.lang import types as T
+from rulebook_games.paths import find_ruleset
+from rulebook_games.load.ruleset import shipped_rulesets
+from rulebook_games.span import Span
 
 ROOT = Path(__file__).resolve().parents[1]
 MINI = ROOT / "tests" / "fixtures" / "mini"
@@ -67,8 +68,8 @@ def no_parsing(monkeypatch):
         raise AssertionError("a cached load parsed or checked a file")
 
     def install():
-        monkeypatch.setattr("interpreter.assemble.load_yaml", refuse)
-        monkeypatch.setattr("interpreter.schema.validate", refuse)
+        monkeypatch.setattr("rulebook_games.load.assemble.load_yaml", refuse)
+        monkeypatch.setattr("rulebook_games.load.schema.validate", refuse)
         monkeypatch.setattr(ruleset_module, "parse", refuse)
     return install
 
@@ -139,7 +140,7 @@ def test_a_cached_load_is_the_same_ruleset_and_plays_the_same_games(name, folder
 
 @pytest.mark.parametrize("name", shipped_rulesets())
 def test_cards_read_the_same_from_a_cached_load(name, folder, no_parsing):
-    from interpreter.cardtext import catalogue_entry
+    from rulebook_games.lang.cardtext import catalogue_entry
     cold = load_ruleset(name)
     hot = warm(name, no_parsing=no_parsing)
     for ident in cold.cards:
@@ -298,11 +299,11 @@ def test_turning_the_cache_off(folder, monkeypatch):
     assert not folder.exists()
     monkeypatch.delenv("RULEBOOK_NO_CACHE")
     env = dict(os.environ, RULEBOOK_CACHE_DIR=str(folder))
-    done = subprocess.run([sys.executable, "-m", "interpreter", "--no-cache", "validate",
+    done = subprocess.run([sys.executable, "-m", "rulebook_games", "--no-cache", "validate",
                            str(MINI)], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert not entries(folder)
-    done = subprocess.run([sys.executable, "-m", "interpreter", "validate", str(MINI)],
+    done = subprocess.run([sys.executable, "-m", "rulebook_games", "validate", str(MINI)],
                           env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     assert entries(folder)  # the same command without the flag keeps it
@@ -370,13 +371,13 @@ def _imported(code: str, env: dict) -> list[str]:
 
 
 def test_help_imports_no_parser_no_schema_checker_and_no_engine(folder):
-    modules = _imported("from interpreter.cli import main", dict(os.environ))
-    assert not [m for m in modules if m in HEAVY + ("rich",) or m.startswith("interpreter.engine")]
+    modules = _imported("from rulebook_games.cli import main", dict(os.environ))
+    assert not [m for m in modules if m in HEAVY + ("rich",) or m.startswith("rulebook_games.engine")]
 
 
 def test_a_warm_load_imports_no_parser_and_no_schema_checker(folder):
     load_ruleset(TINY)
-    code = (f"from interpreter import load_ruleset\nimport interpreter.engine.session\n"
+    code = (f"from rulebook_games import load_ruleset\nimport rulebook_games.play.session\n"
             f"load_ruleset({str(TINY)!r})")
     assert not [m for m in _imported(code, dict(os.environ)) if m in HEAVY]
     cold = _imported(code, dict(os.environ, RULEBOOK_NO_CACHE="1"))

@@ -27,8 +27,8 @@ from collections import Counter
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.cardtext import catalogue_entry
+from rulebook_games import load_ruleset
+from rulebook_games.lang.cardtext import catalogue_entry
 
 
 @pytest.fixture(scope="module")

@@ -19,9 +19,9 @@ import re
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.cardtext import catalogue_entry
-from interpreter.lang.words import words_of_id
+from rulebook_games import load_ruleset
+from rulebook_games.lang.cardtext import catalogue_entry
+from rulebook_games.lang.words import words_of_id
 
 
 @pytest.fixture(scope="module")

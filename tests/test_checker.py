@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.lang import types as T
+from rulebook_games.lang import types as T
 from lang_helpers import check
 
 

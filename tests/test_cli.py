@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
+from rulebook_games.cli import main
 
 HERE = Path(__file__).parent
 MINI = HERE / "fixtures" / "mini"
@@ -122,7 +122,7 @@ def test_schema_export(capsys, tmp_path):
 
 
 def test_python_dash_m_entry_point():
-    proc = subprocess.run([sys.executable, "-m", "interpreter", "validate", str(MINI), "-q"],
+    proc = subprocess.run([sys.executable, "-m", "rulebook_games", "validate", str(MINI), "-q"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
 
@@ -238,7 +238,7 @@ def test_the_schema_check_catches_a_relative_uri():
 
 
 def test_list_shows_each_shipped_ruleset(capsys):
-    from interpreter.ruleset import load_ruleset, shipped_rulesets
+    from rulebook_games.load.ruleset import load_ruleset, shipped_rulesets
     code, out, _ = run(capsys, "list", "--format", "json")
     rows = {r["ruleset"]: r for r in json.loads(out)["rulesets"]}
     assert code == 0 and sorted(rows) == shipped_rulesets()
@@ -270,7 +270,7 @@ def test_simulate_jsonl_numbers_seats_from_1(capsys, tmp_path):
 
 
 def test_simulate_jsonl_lines_say_what_was_played(capsys, tmp_path):
-    from interpreter import load_ruleset
+    from rulebook_games import load_ruleset
     mod = tmp_path / "richer.yaml"
     mod.write_text("kind: mod\nid: richer\ntarget: tiny\nchanges:\n"
                    "  - {op: patch, in: actions, id: earn, value: {do: gain 3 gold}}\n",

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.lang import compiler as compiler_module
-from interpreter.lang.gensupport import reading
-from interpreter.lang.compiler import Compiler
-from interpreter.lang.runtime import Frame, RuleRuntimeError
+from rulebook_games.lang import compiler as compiler_module
+from rulebook_games.lang.gensupport import reading
+from rulebook_games.lang.compiler import Compiler
+from rulebook_games.lang.runtime import Frame, RuleRuntimeError
 from lang_helpers import check, compile_ok
 
 
@@ -139,8 +139,8 @@ def test_nothing_kept_serves_another_state(mini):
 
 
 def test_a_function_of_where_the_cards_lie_is_kept_until_a_card_moves():
-    from interpreter import load_ruleset
-    from interpreter.engine.session import build_game
+    from rulebook_games import load_ruleset
+    from rulebook_games.play.session import build_game
     rs = load_ruleset("legacy_gears_of_time")  # timeline_techs() reads ten zones, nothing else
     game = build_game(rs, 2, 1, ["random", "random"])
     code = compile_ok(rs, "size(timeline_techs())", start="expression")

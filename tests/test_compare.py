@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
-from interpreter.lab import commands, paired, results
-from interpreter.lab.names import Names
+from rulebook_games.cli import main
+from rulebook_games.lab import commands, paired, results
+from rulebook_games.lab.names import Names
 
 HERE = Path(__file__).parent
 FIXTURES = HERE / "fixtures" / "lab"
@@ -94,7 +94,7 @@ def test_a_card_worth_twice_its_points_is_found(tmp_path, capsys):
                          "--out-mod", tmp_path / "m.jsonl")
     assert code == 0, err
     base, mod = results.read(tmp_path / "b.jsonl"), results.read(tmp_path / "m.jsonl")
-    from interpreter import load_ruleset
+    from rulebook_games import load_ruleset
     rs = load_ruleset(GAME, [str(FIXTURES / "double_fire.yaml")])
     cmp = paired.build(base, mod, paired.pairs_by_seed(base, mod), Names(rs), 0.95)
     scores = next(t for t in cmp.tables if t.title == "Scores")
@@ -118,7 +118,7 @@ def test_a_bonus_for_everyone_is_said_in_words(tmp_path, capsys):
 
 
 def test_a_shipped_house_rule_by_name(tmp_path, capsys):
-    from interpreter.paths import find_ruleset
+    from rulebook_games.paths import find_ruleset
     root = find_ruleset(GAME).parent
     assert commands.find_mod("three_rounds", root) == root / "mods" / "three_rounds.yaml"
     for outside in ("../ruleset", "../../README", "/etc/passwd", "mods/three_rounds"):

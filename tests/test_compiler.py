@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.lang.runtime import Frame, RequirementFailed, RuleRuntimeError
+from rulebook_games.lang.runtime import Frame, RequirementFailed, RuleRuntimeError
 from lang_helpers import compile_ok
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import RulebookError, load_ruleset
+from rulebook_games import RulebookError, load_ruleset
 
 HERE = Path(__file__).parent
 CORPUS = HERE / "corpus"

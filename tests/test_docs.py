@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.docgen import language_reference
-from interpreter.lang.builtins import AGGREGATES, BUILTINS
-from interpreter.lang.parser import parse
-from interpreter.span import TextOrigin
+from rulebook_games.lang.docgen import language_reference
+from rulebook_games.lang.builtins import AGGREGATES, BUILTINS
+from rulebook_games.lang.parser import parse
+from rulebook_games.span import TextOrigin
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -7,17 +7,18 @@ import json
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.engine.agents import Agent, HumanAgent, RandomAgent, ScriptedAgent
-from interpreter.engine.decisions import Decision, Option
-from interpreter.engine.flow import FlowRunner
-from interpreter.engine.game import Game
-from interpreter.engine.invariants import InvariantError, check_invariants
-from interpreter.engine.record import Record, RecordError
-from interpreter.engine.session import (GameError, build_game, make_record,
+from rulebook_games import load_ruleset
+from rulebook_games.agents import Agent, RandomAgent, ScriptedAgent
+from rulebook_games.play.terminal import HumanAgent
+from rulebook_games.engine.decisions import Decision, Option
+from rulebook_games.engine.flow import FlowRunner
+from rulebook_games.engine.game import Game
+from rulebook_games.engine.invariants import InvariantError, check_invariants
+from rulebook_games.play.record import Record, RecordError
+from rulebook_games.play.session import (GameError, build_game, make_record,
                                         replay, run)
-from interpreter.engine.simulate import simulate
-from interpreter.ruleset import shipped_rulesets_dir
+from rulebook_games.sim.simulate import simulate
+from rulebook_games.load.ruleset import shipped_rulesets_dir
 
 GAME = "legacy_gears_of_time"
 
@@ -207,7 +208,7 @@ def test_greedy_agent_beats_random_agents(legacy):
 
 
 def test_greedy_agent_follows_its_plan_only_while_it_fits():
-    from interpreter.engine.agents import GreedyAgent
+    from rulebook_games.agents import GreedyAgent
     agent = GreedyAgent(1)
     agent.plan = [5, 1]
     d = Decision(0, "item", "Pick", [Option("a"), Option("b")])
@@ -219,7 +220,7 @@ def test_greedy_tries_each_option_of_an_actions_first_choice(tmp_path):
     import shutil
     from pathlib import Path
 
-    from interpreter.engine.agents import GreedyAgent
+    from rulebook_games.agents import GreedyAgent
     work = tmp_path / "t"
     shutil.copytree(Path(__file__).parent / "fixtures" / "tiny", work)
     flow = work / "flow.yaml"

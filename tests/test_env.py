@@ -23,13 +23,13 @@ pytest.importorskip("pettingzoo")
 import numpy as np  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
-from interpreter import load_ruleset  # noqa: E402
-from interpreter.engine.agent_base import RandomAgent  # noqa: E402
-from interpreter.engine.agents import agent_seed  # noqa: E402
-from interpreter.engine.infosets import twin  # noqa: E402
-from interpreter.engine.session import build_game, run  # noqa: E402
-from interpreter.env import HINT, MissingExtra, rulebook_env  # noqa: E402
-from interpreter.paths import shipped_rulesets  # noqa: E402
+from rulebook_games import load_ruleset  # noqa: E402
+from rulebook_games.agents.base import RandomAgent  # noqa: E402
+from rulebook_games.agents import agent_seed  # noqa: E402
+from rulebook_games.engine.infosets import twin  # noqa: E402
+from rulebook_games.play.session import build_game, run  # noqa: E402
+from rulebook_games.env import HINT, MissingExtra, rulebook_env  # noqa: E402
+from rulebook_games.paths import shipped_rulesets  # noqa: E402
 
 
 def _counts(name):
@@ -208,11 +208,11 @@ def test_a_missing_extra_is_one_line_naming_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "pettingzoo", None)
     with pytest.raises(MissingExtra) as info:
         rulebook_env("legacy_gears_of_time")
-    assert str(info.value) == HINT and "rulebook[env]" in HINT
+    assert str(info.value) == HINT and "rulebook-games[env]" in HINT
 
 
 def test_importing_the_package_and_the_cli_imports_no_extra():
-    code = ("import sys, interpreter.env, interpreter.cli; "
+    code = ("import sys, rulebook_games.env, rulebook_games.cli; "
             "print(any(m in sys.modules for m in ('pettingzoo', 'numpy', 'gymnasium')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
@@ -241,7 +241,7 @@ def _finish(env, seed: int = 1) -> None:
 
 
 def test_before_reset_every_call_says_to_call_reset_first():
-    from interpreter.env import EnvStateError
+    from rulebook_games.env import EnvStateError
     env = rulebook_env("lantern_row", players=2)
     for call in (lambda: env.step(0), lambda: env.observe("player_1"), env.last,
                  env.agent_iter):
@@ -258,7 +258,7 @@ def test_before_reset_every_call_says_to_call_reset_first():
 
 
 def test_after_the_end_a_step_says_to_reset_and_the_final_position_can_be_observed():
-    from interpreter.env import EnvStateError
+    from rulebook_games.env import EnvStateError
     env = rulebook_env("lantern_row", players=2)
     _finish(env)
     assert env.agents == [] and env.result is not None
@@ -273,7 +273,7 @@ def test_after_the_end_a_step_says_to_reset_and_the_final_position_can_be_observ
 
 
 def test_after_close_every_call_says_to_reset_and_reset_plays_again():
-    from interpreter.env import EnvStateError
+    from rulebook_games.env import EnvStateError
     env = rulebook_env("lantern_row", players=2)
     env.reset()
     env.close()

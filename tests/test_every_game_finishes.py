@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.engine.agents import Agent, ScriptedAgent, agent_seed, make_agent
-from interpreter.engine.session import GameError, build_game, new_game, run
-from interpreter.ruleset import shipped_rulesets_dir
+from rulebook_games import load_ruleset
+from rulebook_games.agents import Agent, ScriptedAgent, agent_seed, make_agent
+from rulebook_games.play.session import GameError, build_game, new_game, run
+from rulebook_games.load.ruleset import shipped_rulesets_dir
 
 RULESETS = sorted(p.parent.name for p in shipped_rulesets_dir().glob("*/ruleset.yaml"))
 CAP = 20_000  # steps per game; the longest of these games takes under 2,000

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.engine.agents import RandomAgent
-from interpreter.engine.flow import FlowRunner
-from interpreter.engine.session import new_game
-from interpreter.ruleset import shipped_rulesets_dir
+from rulebook_games import load_ruleset
+from rulebook_games.agents import RandomAgent
+from rulebook_games.engine.flow import FlowRunner
+from rulebook_games.play.session import new_game
+from rulebook_games.load.ruleset import shipped_rulesets_dir
 
 
 class _Stop(Exception):

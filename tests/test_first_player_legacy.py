@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.engine.agents import Agent
-from interpreter.engine.flow import FlowRunner
-from interpreter.engine.game import Game
+from rulebook_games import load_ruleset
+from rulebook_games.agents import Agent
+from rulebook_games.engine.flow import FlowRunner
+from rulebook_games.engine.game import Game
 
 SEEDS = range(1, 41)
 

@@ -10,11 +10,11 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter import RulebookError, load_ruleset
-from interpreter.errors import Diagnostics
-from interpreter.lang.parser import EffectSyntaxError, parse
-from interpreter.span import TextOrigin
-from interpreter.yamlload import parse_yaml
+from rulebook_games import RulebookError, load_ruleset
+from rulebook_games.errors import Diagnostics
+from rulebook_games.lang.parser import EffectSyntaxError, parse
+from rulebook_games.span import TextOrigin
+from rulebook_games.load.yamlload import parse_yaml
 from lang_helpers import check
 
 MINI = Path(__file__).parent / "fixtures" / "mini"

@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter import cache, load_ruleset
-from interpreter.engine.session import GameError, build_game, run
+from rulebook_games import cache, load_ruleset
+from rulebook_games.play.session import GameError, build_game, run
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "tests" / "fixtures" / "tiny"

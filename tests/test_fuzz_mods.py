@@ -17,7 +17,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter import RulebookError, load_ruleset
+from rulebook_games import RulebookError, load_ruleset
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
 

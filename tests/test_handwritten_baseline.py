@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.engine.session import build_game, run
+from rulebook_games import load_ruleset
+from rulebook_games.play.session import build_game, run
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = range(1, 4)

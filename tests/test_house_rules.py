@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from interpreter import load_ruleset
-from interpreter.engine.session import build_game, run
+from rulebook_games import load_ruleset
+from rulebook_games.play.session import build_game, run
 
 RULESETS = Path(__file__).resolve().parent.parent / "rulesets"
 MODS = sorted(RULESETS.glob("*/mods/*.yaml"))

@@ -15,10 +15,11 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = "interpreter"
+PACKAGE = "interpreter"  # the folder
+NAME = "rulebook_games"  # the name it is imported by
 
 # Cycles another change is removing, one line each, taken out when it lands, e.g.
-#     frozenset({"interpreter.mods", "interpreter.ruleset"}),
+#     frozenset({"rulebook_games.load.mods", "rulebook_games.load.ruleset"}),
 # (that one is gone: mods take the declarations they change as arguments now).
 KNOWN: set[frozenset[str]] = set()
 
@@ -26,7 +27,7 @@ KNOWN: set[frozenset[str]] = set()
 def module_files() -> dict[str, Path]:
     out = {}
     for path in sorted((ROOT / PACKAGE).rglob("*.py")):
-        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        parts = [NAME] + list(path.relative_to(ROOT / PACKAGE).with_suffix("").parts)
         if parts[-1] == "__init__":
             parts.pop()
         out[".".join(parts)] = path
@@ -121,10 +122,56 @@ def test_the_walker_sees_a_cycle():
 def test_the_walker_reads_relative_and_nested_imports():
     graph = import_graph()
     # a relative import at the top of a module, and an import inside a function
-    assert "interpreter.engine.game" in graph["interpreter.engine.flow"]
-    assert "interpreter.engine.lookahead" in graph["interpreter.engine.agents"]
+    assert "rulebook_games.engine.game" in graph["rulebook_games.engine.flow"]
+    assert "rulebook_games.agents.lookahead" in graph["rulebook_games.agents.greedy"]
 
 
 def test_no_import_cycles_in_the_interpreter():
     found = [c for c in cycles(import_graph()) if frozenset(c) not in KNOWN]
     assert not found, "import cycles: " + "; ".join(" ↔ ".join(c) for c in found)
+
+
+# Rooms and what each may import (docs/architecture.md). The modules at the top of
+# the package are the base; the package itself (the Python API) and the command line
+# may use every room.
+BASE = "base"
+ROOMS = {
+    BASE: {BASE},
+    "lang": {BASE, "lang"},
+    "load": {BASE, "lang", "load"},
+    "engine": {BASE, "lang", "load", "engine"},
+    "agents": {BASE, "lang", "load", "engine", "agents"},
+    "scenarios": {BASE, "lang", "load", "engine", "agents", "scenarios"},
+    "play": {BASE, "lang", "load", "engine", "agents", "play"},
+    "sim": {BASE, "lang", "load", "engine", "agents", "play", "sim"},
+    "lab": {BASE, "lang", "load", "engine", "agents", "play", "sim", "lab"},
+    "lsp": {BASE, "lang", "load", "engine", "scenarios", "lsp"},
+    "env": {BASE, "lang", "load", "engine", "agents", "play", "env"},
+}
+
+
+def room(module: str) -> str | None:
+    """The room a module belongs to; None for the package itself and the command line."""
+    parts = module.split(".")[1:]
+    if not parts or parts[0] in ("cli", "__main__"):
+        return None
+    return parts[0] if len(parts) > 1 or parts[0] in ROOMS else BASE
+
+
+def test_every_module_belongs_to_a_room():
+    for module in import_graph():
+        where = module.split(".")[1:]
+        assert room(module) in ROOMS or not where or where[0] in ("cli", "__main__"), module
+
+
+def test_no_room_imports_one_above_it():
+    wrong = []
+    for module, targets in import_graph().items():
+        here = room(module)
+        if here is None:
+            continue
+        for target in sorted(targets):
+            there = room(target)
+            if there is None or there not in ROOMS[here]:
+                wrong.append(f"{module} -> {target}")
+    assert not wrong, "imports a room may not make:\n" + "\n".join(wrong)

@@ -49,18 +49,23 @@ def dists(work, checkout) -> tuple[Path, Path]:
     proc = run([sys.executable, "-m", "build", "--outdir", out, checkout[0]], work,
                timeout=SLOW)
     assert proc.returncode == 0, f"building the sdist and wheel failed: {shown(proc)}"
-    assert "and rulebook-" in proc.stdout  # "Successfully built X.tar.gz and Y.whl"
-    (sdist,) = out.glob("rulebook-*.tar.gz")
-    (wheel,) = out.glob("rulebook-*.whl")
+    assert "and rulebook_games-" in proc.stdout  # "Successfully built X.tar.gz and Y.whl"
+    (sdist,) = out.glob("rulebook_games-*.tar.gz")
+    (wheel,) = out.glob("rulebook_games-*.whl")
     return sdist, wheel
 
 
 @pytest.fixture(scope="module")
 def installed(work, dists) -> Path:
-    """The bin folder of a fresh venv with the wheel installed (dependencies from the index)."""
+    """The bin folder of a fresh venv with the wheel installed by the README's command for an
+    extra, ``pip install 'rulebook-games[report]'``, finding the wheel just built (its
+    dependencies come from the index)."""
     bin_dir = fresh_venv(work / "venv")
-    proc = run([bin_dir / "python", "-m", "pip", "install", "-q", dists[1]], work, timeout=SLOW)
+    proc = run([bin_dir / "python", "-m", "pip", "install", "--find-links", dists[1].parent,
+                "rulebook-games[report]"], work, timeout=SLOW)
     assert proc.returncode == 0, f"installing the wheel failed: {shown(proc)}"
+    assert "does not provide the extra" not in proc.stdout + proc.stderr, shown(proc)
+    assert dists[1].name in proc.stdout + proc.stderr or "rulebook-games" in proc.stdout
     return bin_dir
 
 
@@ -132,18 +137,19 @@ def test_sdist_and_wheel_carry_the_data_trees(dists):
                        if p.is_file() and "__pycache__" not in p.parts)
         assert files, tree
         assert not set(files) - in_sdist, f"missing from the sdist: {set(files) - in_sdist}"
-        packaged = {f"interpreter/_data/{f}" for f in files}
+        packaged = {f"rulebook_games/_data/{f}" for f in files}
         assert not packaged - in_wheel, f"missing from the wheel: {packaged - in_wheel}"
     # the top level of the wheel is the package only: the trees live inside it
     assert {name.split("/", 1)[0] for name in in_wheel} == {
-        "interpreter", f"{wheel.name.split('-')[0]}-{wheel.name.split('-')[1]}.dist-info"}
+        "rulebook_games", f"{wheel.name.split('-')[0]}-{wheel.name.split('-')[1]}.dist-info"}
 
 
 def test_installed_package_reads_its_own_copy_of_the_data(installed, elsewhere):
     venv = installed.parent.resolve()
     proc = run([installed / "python", "-c",
-                "import json; from interpreter import paths, ruleset, schema; "
-                "from interpreter.lang import parser; print(json.dumps({"
+                "import json; from rulebook_games import paths; "
+                "from rulebook_games.load import ruleset, schema; "
+                "from rulebook_games.lang import parser; print(json.dumps({"
                 "'root': str(paths.data_root()), 'schemas': str(schema.schema_dir()), "
                 "'grammar': str(parser.grammar_path()), "
                 "'shipped': ruleset.shipped_rulesets()}))"], elsewhere)

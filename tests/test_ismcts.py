@@ -19,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.cli import main
-from interpreter.engine.agent_specs import SpecError, build, check, check_recorded, parse
-from interpreter.engine.agents import make_agent
-from interpreter.engine.ismcts import ISMCTSAgent
-from interpreter.engine.session import build_game, run
-from interpreter.engine.state import NO_OWNER
+from rulebook_games import load_ruleset
+from rulebook_games.cli import main
+from rulebook_games.agents.specs import SpecError, build, check, check_recorded, parse
+from rulebook_games.agents import make_agent
+from rulebook_games.agents.ismcts import ISMCTSAgent
+from rulebook_games.play.session import build_game, run
+from rulebook_games.engine.state import NO_OWNER
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = sorted(p.parent.name for p in (ROOT / "rulesets").glob("*/ruleset.yaml"))
@@ -64,7 +64,7 @@ def test_the_same_seed_and_iterations_give_the_same_game(loaded):
 def test_a_game_with_ismcts_replays_from_its_record(loaded, tmp_path, capsys):
     rs = loaded("timespan")
     game, result = _play(rs, 2, 5, [SMALL, "greedy"])
-    from interpreter.engine.session import make_record
+    from rulebook_games.play.session import make_record
     path = tmp_path / "game.json"
     make_record(game, rs, [SMALL, "greedy"], result, []).save(str(path))
     with pytest.raises(SystemExit) as info:
@@ -120,10 +120,10 @@ class _StopAt:
 
 
 def _paused(rs, players, seed, n):
-    from interpreter.engine.session import new_game
+    from rulebook_games.play.session import new_game
     stopper = _StopAt(n)
     game = new_game(rs, players, seed, [stopper] * players, (), None)
-    from interpreter.engine.flow import FlowRunner
+    from rulebook_games.engine.flow import FlowRunner
     with pytest.raises(_Stop):
         FlowRunner(game).play()
     return game, stopper.caught
@@ -190,7 +190,7 @@ def test_the_search_sees_only_what_its_seat_may_see(loaded, name, players):
 
 def test_a_peeking_search_would_be_caught(loaded):
     """The pair above tells a search that reads the true state from one that does not."""
-    import interpreter.engine.lookahead as lookahead
+    import rulebook_games.agents.lookahead as lookahead
     rs = loaded("legacy_gears_of_time")
     game, decision = _paused(rs, 2, 7, 2)
     twin, moved = _hidden_twin(game, 0, 101)
@@ -306,7 +306,7 @@ def _install_entry_point(folder: Path) -> None:
 def test_an_installed_agent_loads_from_its_entry_point(loaded, tmp_path, monkeypatch, capsys):
     _install_entry_point(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
-    from interpreter.engine.agent_specs import known_names
+    from rulebook_games.agents.specs import known_names
     assert "first-option" in known_names()
     agent = build("first-option:prefer=last", 3, {})
     assert type(agent.inner).__module__ == "my_rulebook_agents" and agent.inner.last
@@ -409,8 +409,8 @@ def test_a_turn_knows_where_the_flow_goes_on_after_it(loaded, name, players):
     place the flow gives there; every choice of action made during that turn
     must have named the same place (or none, in a simultaneous phase), and the
     game pieced together turn by turn ends as the same game played straight."""
-    from interpreter.engine.flow import FlowRunner, StopFlow
-    from interpreter.engine.session import new_game
+    from rulebook_games.engine.flow import FlowRunner, StopFlow
+    from rulebook_games.play.session import new_game
     rs = loaded(name)
     straight = new_game(rs, players, 5, [_Watcher(9)] * players, (), None)
     whole = FlowRunner(straight).play()
@@ -436,7 +436,7 @@ def test_a_turn_knows_where_the_flow_goes_on_after_it(loaded, name, players):
 def test_a_search_with_turns_plays_the_other_seats_replies(loaded, monkeypatch):
     """With ``turns`` the copies are played past the seat's turn: other seats answer
     in them, and the search's choices differ from a search that stops at its turn."""
-    from interpreter.engine import ismcts
+    from rulebook_games.agents import ismcts
     movers = []
     real = ismcts._Walker.decide
 
@@ -455,7 +455,7 @@ def test_a_search_with_turns_plays_the_other_seats_replies(loaded, monkeypatch):
 def test_a_choice_inside_an_action_taken_without_asking_is_searched(loaded):
     """A choice inside an action nobody chose (the only one there was) is searched
     from the action's start, not answered at random; ``inner=random`` keeps it random."""
-    from interpreter.engine.decisions import Decision
+    from rulebook_games.engine.decisions import Decision
     rs = loaded("terraforming_mars")  # its research phase offers only 'buy research cards'
     searched = {}
     for inner in ("search", "random"):
@@ -473,10 +473,10 @@ def test_a_choice_inside_an_action_taken_without_asking_is_searched(loaded):
         game = build_game(rs, 2, 3, ["random", "random"], ())
         game.agents[0] = agent
         game.keep_log = False
-        from interpreter.engine.flow import FlowRunner
+        from rulebook_games.engine.flow import FlowRunner
         runner = FlowRunner(game)
         runner.stop_at = lambda kind, name: kind == "round" and name >= 3
-        from interpreter.engine.flow import StopFlow
+        from rulebook_games.engine.flow import StopFlow
         with pytest.raises(StopFlow):
             runner.play()
         searched[inner] = seen
@@ -490,7 +490,7 @@ def _backed_up(mode: str):
     """A tree where the seat's action leads to its own choice of a good or a poor
     answer (tried once and three times), and another action leads to another
     seat's choice of the same two answers."""
-    from interpreter.engine.ismcts import Node, Search
+    from rulebook_games.agents.ismcts import Node, Search
     search = Search(ISMCTSAgent(seed=1, backup=mode), 2)
     root, mine, theirs = Node(), Node(), Node()
     root.children = {"0|action|a": mine, "0|action|b": theirs}
@@ -514,7 +514,7 @@ def test_with_max_backup_an_action_is_worth_the_best_of_its_own_choices():
 
 
 def test_with_max_backup_another_seats_answers_are_never_the_best_option():
-    from interpreter.engine.ismcts import Node, Search
+    from rulebook_games.agents.ismcts import Node, Search
     search = Search(ISMCTSAgent(seed=1, backup="max"), 2)
     mine, own, other = Node(), Node(), Node()
     mine.children = {"0|option|own": own, "1|option|other": other}
@@ -533,7 +533,7 @@ def test_with_mean_backup_an_action_is_worth_the_average_of_its_tries():
 
 
 def test_an_option_that_fails_is_worth_less_than_any_carried_out():
-    from interpreter.engine.ismcts import Node, Search
+    from rulebook_games.agents.ismcts import Node, Search
     search = Search(ISMCTSAgent(seed=1), 2)
     ok, poor, failing = Node(), Node(), Node()
     search.backup([(0, ok)], [10.0, -10.0])
@@ -546,10 +546,10 @@ def test_an_action_the_real_game_refuses_is_not_chosen_again_there(tmp_path):
     # the search may believe an action works that the real game refuses (what the
     # seat cannot see decides it); asked again at the same point, the agent
     # chooses something else, and may try it again once the position has changed
-    from interpreter.engine.decisions import Decision, Option
-    from interpreter.engine.flow import FlowRunner
-    from interpreter.engine.game import Game
-    from interpreter.engine.ismcts import Node
+    from rulebook_games.engine.decisions import Decision, Option
+    from rulebook_games.engine.flow import FlowRunner
+    from rulebook_games.engine.game import Game
+    from rulebook_games.agents.ismcts import Node
     tiny = ROOT / "tests" / "fixtures" / "tiny"
     rs = load_ruleset(tiny)
     game = Game(rs, 2, 1, [])

@@ -14,16 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.engine.game import Game
-from interpreter.engine.scenario import load_scenarios
-from interpreter.engine.session import build_game, run as run_game
-from interpreter.errors import Diagnostics, RulebookError
-from interpreter.lang.parser import EffectSyntaxError, parse
-from interpreter.lang.runtime import (DECISION_STEPS, EFFECT_STEPS, GAME_STEPS, MAX_CARDS,
+from rulebook_games import load_ruleset
+from rulebook_games.engine.game import Game
+from rulebook_games.scenarios.files import load_scenarios
+from rulebook_games.play.session import build_game, run as run_game
+from rulebook_games.errors import Diagnostics, RulebookError
+from rulebook_games.lang.parser import EffectSyntaxError, parse
+from rulebook_games.lang.runtime import (DECISION_STEPS, EFFECT_STEPS, GAME_STEPS, MAX_CARDS,
                                       MAX_DECISIONS, MAX_INT, Budget, Frame,
                                       RuleRuntimeError)
-from interpreter.span import TextOrigin
+from rulebook_games.span import TextOrigin
 from lang_helpers import compile_ok
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
@@ -316,7 +316,7 @@ def test_reading_a_zone_costs_a_step_per_card_copied():
 
 
 def test_ordering_n_items_costs_for_the_questions_it_asks(mini):
-    from interpreter.lang.builtins import BUILTINS
+    from rulebook_games.lang.builtins import BUILTINS
 
     class Asked:
         budget = Budget(effect_steps=10 ** 9, decision_steps=10 ** 9)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter import load_ruleset
+from rulebook_games import load_ruleset
 
 FACTS_FILE = "data/legacy_gears_of_time/facts.md"
 SEED_FILE = "seeds/001_9a7377be2892d48b.txt"

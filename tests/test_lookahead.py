@@ -15,12 +15,12 @@ from collections import Counter
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.engine.agent_base import RandomAgent
-from interpreter.engine.flow import FlowRunner
-from interpreter.engine.game import NO_OWNER, Game
-from interpreter.engine.infosets import hidden_pools
-from interpreter.engine.lookahead import determinise
+from rulebook_games import load_ruleset
+from rulebook_games.agents.base import RandomAgent
+from rulebook_games.engine.flow import FlowRunner
+from rulebook_games.engine.game import NO_OWNER, Game
+from rulebook_games.engine.infosets import hidden_pools
+from rulebook_games.agents.lookahead import determinise
 
 
 class _Stop(Exception):

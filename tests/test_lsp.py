@@ -66,7 +66,7 @@ class Session:
             self.logs.append(params.message)
 
     async def start(self):
-        await self.client.start_io(sys.executable, "-m", "interpreter", "lsp", cwd=str(self.cwd))
+        await self.client.start_io(sys.executable, "-m", "rulebook_games", "lsp", cwd=str(self.cwd))
         await self.client.initialize_async(lsp.InitializeParams(
             capabilities=lsp.ClientCapabilities(), root_uri=from_fs_path(str(self.cwd)),
             workspace_folders=[lsp.WorkspaceFolder(uri=from_fs_path(str(self.cwd)), name="work")]))
@@ -339,19 +339,19 @@ def test_lsp_without_pygls_says_which_extra(tmp_path):
     blocker.mkdir()
     (blocker / "pygls.py").write_text("raise ImportError('not installed')\n", encoding="utf-8")
     env = {"PYTHONPATH": str(blocker), "PATH": "/usr/bin:/bin"}
-    out = subprocess.run([sys.executable, "-m", "interpreter", "lsp"], cwd=ROOT, env=env,
+    out = subprocess.run([sys.executable, "-m", "rulebook_games", "lsp"], cwd=ROOT, env=env,
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 2
     assert out.stderr.strip() == ("rulebook lsp needs the language server extra: "
-                                  "pip install 'rulebook[lsp]'")
+                                  "pip install 'rulebook-games[lsp]'")
     assert "Traceback" not in out.stderr
 
 
 def test_card_files_read_card_by_card_as_whole_files_read():
     """The server re-reads only the edited card; what it reads is what reading the file gives."""
-    from interpreter.errors import Diagnostics
-    from interpreter.lsp.chunks import parse_cards
-    from interpreter.yamlload import parse_yaml
+    from rulebook_games.errors import Diagnostics
+    from rulebook_games.lsp.chunks import parse_cards
+    from rulebook_games.load.yamlload import parse_yaml
     files = sorted((ROOT / "rulesets").glob("*/cards/*.yaml"))
     assert files
     whole_only = {(), ("cards",)}  # the file and its list: the loader reports nothing there
@@ -374,7 +374,7 @@ def test_card_files_read_card_by_card_as_whole_files_read():
 
 def test_an_error_in_a_handler_is_logged_and_answered():
     """Whatever goes wrong inside a request, the client is told in its log and gets an answer."""
-    from interpreter.lsp.server import guarded
+    from rulebook_games.lsp.server import guarded
 
     class Client:
         def __init__(self):
@@ -430,7 +430,7 @@ def test_parsed_effects_are_found_again_when_moved_and_kept_for_one_load_only(tm
     """The server keeps the trees of the last load: a file moved down by an edit reuses them
     with every place moved, exactly as parsing it there makes them, and loads after many
     such edits keep no more trees than one load uses."""
-    from interpreter.lsp import project as P
+    from rulebook_games.lsp import project as P
 
     ruleset = tmp_path / "mini"
     shutil.copytree(FIXTURE, ruleset)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.cli import main
+from rulebook_games.cli import main
 
 MINI = Path(__file__).parent / "fixtures" / "mini"
 # removes a card that does not exist: an error only a check against 'mini' can find

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import RulebookError, load_ruleset
+from rulebook_games import RulebookError, load_ruleset
 
 BASE = Path(__file__).parent / "fixtures" / "mini"
 

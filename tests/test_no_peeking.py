@@ -28,13 +28,13 @@ from copy import deepcopy
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.engine import agents as agent_registry
-from interpreter.engine.agent_base import Agent, RandomAgent
-from interpreter.engine.flow import FlowRunner
-from interpreter.engine.game import Game
-from interpreter.engine.infosets import copy_game, hidden_groups, hidden_of, seen_by, twin
-from interpreter.paths import shipped_rulesets
+from rulebook_games import load_ruleset
+from rulebook_games import agents as agent_registry
+from rulebook_games.agents.base import Agent, RandomAgent
+from rulebook_games.engine.flow import FlowRunner
+from rulebook_games.engine.game import Game
+from rulebook_games.engine.infosets import copy_game, hidden_groups, hidden_of, seen_by, twin
+from rulebook_games.paths import shipped_rulesets
 
 FIRST = 30  # every decision up to this one is checked
 EVERY = 6  # then every sixth
@@ -285,7 +285,7 @@ def test_a_determinisation_deals_another_players_hand_from_the_deck_too():
     """Not only the order: in two players the other hand's cards are not always its own."""
     from collections import Counter
 
-    from interpreter.engine.lookahead import determinise
+    from rulebook_games.agents.lookahead import determinise
     rs = load_ruleset("legacy_gears_of_time")
     game = Game(rs, 2, 3, [_StopAt(0, 20)] * 2)
     with pytest.raises(_Enough):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.lang import ast
-from interpreter.lang.parser import EffectSyntaxError, parse
-from interpreter.span import TextOrigin
+from rulebook_games.lang import ast
+from rulebook_games.lang.parser import EffectSyntaxError, parse
+from rulebook_games.span import TextOrigin
 
 ORIGIN = TextOrigin.at("f.yaml", 10, 5)
 

@@ -15,9 +15,9 @@ import pytest
 import yaml
 from lark import Lark
 
-from interpreter import cache as cache_module
-from interpreter.lang import parser as P
-from interpreter.lang import tables
+from rulebook_games import cache as cache_module
+from rulebook_games.lang import parser as P
+from rulebook_games.lang import tables
 
 ROOT = Path(__file__).resolve().parents[1]
 GRAMMAR = P.grammar_path().read_text(encoding="utf-8")

@@ -15,15 +15,15 @@ import os
 import subprocess
 import sys
 
-from interpreter import load_ruleset
-from interpreter.engine.agents import Agent
-from interpreter.engine.game import Game
+from rulebook_games import load_ruleset
+from rulebook_games.agents import Agent
+from rulebook_games.engine.game import Game
 
 GAME = "legacy_gears_of_time"
 
 
 def play(cwd, answers: list[str], *extra, seed: int = 3):
-    return subprocess.run([sys.executable, "-m", "interpreter", "play", GAME, "-p", "2",
+    return subprocess.run([sys.executable, "-m", "rulebook_games", "play", GAME, "-p", "2",
                            "--agents", "human,random", "--seed", str(seed), *extra],
                           cwd=cwd, input="".join(f"{a}\n" for a in answers),
                           capture_output=True, text=True, timeout=300,
@@ -72,7 +72,7 @@ def test_undo_goes_back_to_your_previous_decision(tmp_path):
     script = Script(record["decisions"])
     game = Game(rs, 2, 3, [script, script])
     try:
-        from interpreter.engine.flow import FlowRunner
+        from rulebook_games.engine.flow import FlowRunner
         FlowRunner(game).play()
     except KeyboardInterrupt:
         pass
@@ -110,7 +110,7 @@ def test_a_refusal_says_what_failed_with_the_numbers(tmp_path):
 
 def test_a_prompt_names_the_card_and_what_is_chosen():
     rs = load_ruleset("terraforming_mars")
-    from interpreter.engine.decisions import Decision
+    from rulebook_games.engine.decisions import Decision
     seen: list[Decision] = []
 
     class Watch(Agent):
@@ -147,7 +147,7 @@ def test_a_choice_with_one_legal_answer_is_not_asked_nor_recorded():
     game = Game(rs, 2, 3, [Count(), Count()])
     game.state.turn_seat = 0
     only = next(c for c, s in game.state.cards.items() if s.def_id == "fire")
-    from interpreter.engine.game import CardRef
+    from rulebook_games.engine.game import CardRef
     picked = game.choose_one([CardRef(only)], False)
     assert picked == only and asked == [] and game.record == []
     assert game.choose_one([], True) is None and asked == [] and game.record == []
@@ -190,7 +190,7 @@ def test_the_only_hidden_card_is_taken_without_a_line_for_the_others():
     game = Game(rs, 2, 3, [Agent(), Agent()])
     game.state.turn_seat = 0
     only = next(c for c, s in game.state.cards.items() if s.def_id == "fire")
-    from interpreter.engine.game import CardRef
+    from rulebook_games.engine.game import CardRef
     game.put(only, "hand", 0, 0)
     before = len(game.log_lines)
     game.choose_one([CardRef(only)], False)
@@ -201,7 +201,7 @@ def test_the_only_hidden_card_is_taken_without_a_line_for_the_others():
 
 
 def test_the_status_line_says_the_round_once_and_leaves_bookkeeping_off():
-    from interpreter.engine.render import status_lines
+    from rulebook_games.play.render import status_lines
     rs = load_ruleset("terraforming_mars")
     game = Game(rs, 2, 1, [Agent(), Agent()])
     game.state.round = 2
@@ -218,8 +218,8 @@ def test_the_status_line_says_the_round_once_and_leaves_bookkeeping_off():
 
 
 def test_the_log_tells_a_players_action_in_the_third_person():
-    from interpreter.engine.session import build_game, run
-    from interpreter.lang.words import told
+    from rulebook_games.play.session import build_game, run
+    from rulebook_games.lang.words import told
     # an option is said to its chooser; the log tells everyone what that player did
     assert told("Move your camel to a wonder") == "Move their camel to a wonder"
     assert told("Your turn, yours to take") == "Their turn, theirs to take"

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.engine.agents import RandomAgent, ScriptedAgent
-from interpreter.engine.decisions import ActionRefused
-from interpreter.engine.flow import FlowRunner
-from interpreter.engine.game import CardRef, Game
+from rulebook_games import load_ruleset
+from rulebook_games.agents import RandomAgent, ScriptedAgent
+from rulebook_games.engine.decisions import ActionRefused
+from rulebook_games.engine.flow import FlowRunner
+from rulebook_games.engine.game import CardRef, Game
 from lang_helpers import compile_ok
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
@@ -33,7 +33,7 @@ def card(g, def_id):
 
 def run(rs, g, text, you=0, **kw):
     code = compile_ok(rs, text, variables={"you": __import__(
-        "interpreter.lang.types", fromlist=["T"]).PLAYER}, **kw)
+        "rulebook_games.lang.types", fromlist=["T"]).PLAYER}, **kw)
     return code(g.frame(you))
 
 
@@ -198,7 +198,7 @@ def test_choices_of_numbers_are_labelled_as_numbers(tiny):
 
 
 def test_functions_may_keep_local_totals(tiny):
-    from interpreter.lang import types as T
+    from rulebook_games.lang import types as T
     from lang_helpers import check
     _, diags = check(tiny, "let t = 0\nfor p in players():\n  set t = t + 1\nreturn t",
                      effects=False, choices=False, returns=T.INT)
@@ -309,7 +309,7 @@ def test_has_block_sees_a_cards_own_play_key(tmp_path):
 
 
 def test_requirement_explains_itself_through_meets_requirements(tmp_path):
-    from interpreter.lang.runtime import RequirementFailed
+    from rulebook_games.lang.runtime import RequirementFailed
     rs = _tiny_variant(tmp_path)
     cards = (tmp_path / "v" / "cards.yaml")
     cards.write_text(cards.read_text().replace("    cost: 2\n    tags: [red]\n",
@@ -330,8 +330,8 @@ def test_unfinished_games_are_reported(tmp_path):
 
 
 def test_a_scenario_with_a_broken_setup_fails(tmp_path):
-    from interpreter.engine.scenario import load_scenarios, run_scenario
-    from interpreter.errors import Diagnostics
+    from rulebook_games.scenarios.files import load_scenarios, run_scenario
+    from rulebook_games.errors import Diagnostics
     path = tmp_path / "s.yaml"
     path.write_text("kind: scenarios\nscenarios:\n  - id: x\n    players: 2\n"
                     "    setup: gain 1 gold for nobody\n    steps:\n      - expect: true\n")
@@ -371,8 +371,8 @@ def test_simultaneous_turns_hide_the_others_choices(tmp_path):
 
 
 def test_a_scenario_step_picks_one_of_a_cards_actions(tmp_path):
-    from interpreter.engine.scenario import load_scenarios, run_scenario
-    from interpreter.errors import Diagnostics
+    from rulebook_games.scenarios.files import load_scenarios, run_scenario
+    from rulebook_games.errors import Diagnostics
     _tiny_variant(tmp_path)
     cards = tmp_path / "v" / "cards.yaml"
     cards.write_text(cards.read_text().replace(
@@ -423,7 +423,7 @@ def test_the_log_tells_what_everyone_may_know(tiny):
 
 
 def test_boards_show_as_a_text_map_and_spaces_describe_themselves(tiny):
-    from interpreter.engine.render import board_lines
+    from rulebook_games.play.render import board_lines
     g = game(tiny)
     run(tiny, g, "place tower on b", you=1)
     lines = [line.plain.rstrip() for line in board_lines(g, g.view(0))]
@@ -449,8 +449,8 @@ def test_a_refused_action_leaves_only_its_refusal_in_the_log(tmp_path):
 
 
 def test_a_scenario_step_naming_nothing_fails_without_crashing(tmp_path):
-    from interpreter.engine.scenario import load_scenarios, run_scenario
-    from interpreter.errors import Diagnostics
+    from rulebook_games.scenarios.files import load_scenarios, run_scenario
+    from rulebook_games.errors import Diagnostics
     path = tmp_path / "s.yaml"
     path.write_text("kind: scenarios\nscenarios:\n  - id: x\n    players: 2\n    steps:\n"
                     "      - action: no_such_action\n  - id: y\n    players: 2\n    steps:\n"
@@ -465,8 +465,8 @@ def test_a_scenario_step_naming_nothing_fails_without_crashing(tmp_path):
 
 
 def test_an_action_offered_for_each_element_of_a_list(tmp_path):
-    from interpreter.engine.scenario import load_scenarios, run_scenario
-    from interpreter.errors import Diagnostics
+    from rulebook_games.scenarios.files import load_scenarios, run_scenario
+    from rulebook_games.errors import Diagnostics
     rs = _tiny_variant(tmp_path, action=(
         "  - id: buy\n    name: Buy\n    each: cards_in(row)\n    as: offer\n"
         "    if: stock(gold) >= offer.cost\n    once_per: round\n"
@@ -511,7 +511,7 @@ def test_an_action_offered_for_each_element_of_a_list(tmp_path):
 
 
 def test_each_needs_as_and_a_list(tmp_path):
-    from interpreter import RulebookError
+    from rulebook_games import RulebookError
     for extra, code in (("    each: cards_in(row)\n", "RB404"),
                         ("    each: stock(gold)\n    as: n\n", "RB302")):
         work = _tiny_dir(tmp_path, action="  - id: buy\n" + extra + "    do: gain 1 gold\n")
@@ -546,7 +546,7 @@ def test_invariants_are_checked_after_each_action_and_every_decision_on_request(
     # cubes are pieces: an action that makes one from nothing breaks their conservation.
     # Checked after each action (the default) the game stops right after it, naming the
     # invariant; --check-every-decision stops there too; without checks it plays on.
-    from interpreter.engine.session import GameError, run
+    from rulebook_games.play.session import GameError, run
     rs = _tiny_variant(tmp_path, action="  - id: forge\n    name: Forge a cube\n"
                                         "    do: gain 1 cube\n")
     class Forger(ScriptedAgent):  # forges when it may, then ends the turn
@@ -576,7 +576,7 @@ def test_can_run_tries_a_block_without_changing_anything(tmp_path):
     rs = load_ruleset(root)
     g = Game(rs, 2, 1, [])
     vault = next(c for c, s in g.state.cards.items() if s.def_id == "vault")
-    from interpreter.lang.builtins import BUILTINS
+    from rulebook_games.lang.builtins import BUILTINS
     can_run = BUILTINS["can_run"].impl
     before = g.state.digest()
     assert can_run(g, vault, "payout", 0) is False
@@ -591,8 +591,8 @@ def test_can_run_tries_a_block_without_changing_anything(tmp_path):
 def test_a_procedure_words_its_first_question(tmp_path):
     # 'bet' asks one number with its own words; 'hum' asks nothing, so its words must
     # not reach the question asked after it; an action's own words come first
-    from interpreter.engine.scenario import load_scenarios, run_scenario
-    from interpreter.errors import Diagnostics
+    from rulebook_games.scenarios.files import load_scenarios, run_scenario
+    from rulebook_games.errors import Diagnostics
     rs = _tiny_variant(
         tmp_path,
         flow_extra="procedures:\n"

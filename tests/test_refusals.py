@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.engine.agents import (Agent, FirstAgent, HumanAgent, LastAgent,
-                                       ScriptedAgent)
-from interpreter.engine.flow import FlowRunner
-from interpreter.engine.game import Game
+from rulebook_games import load_ruleset
+from rulebook_games.agents import Agent, FirstAgent, LastAgent, ScriptedAgent
+from rulebook_games.play.terminal import HumanAgent
+from rulebook_games.engine.flow import FlowRunner
+from rulebook_games.engine.game import Game
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
 

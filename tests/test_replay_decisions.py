@@ -16,17 +16,17 @@ import sys
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.engine.agents import Agent
-from interpreter.engine.game import NO_OWNER
-from interpreter.engine.session import new_game, run
-from interpreter.ruleset import shipped_rulesets_dir
+from rulebook_games import load_ruleset
+from rulebook_games.agents import Agent
+from rulebook_games.engine.game import NO_OWNER
+from rulebook_games.play.session import new_game, run
+from rulebook_games.load.ruleset import shipped_rulesets_dir
 
 GAMES = [("legacy_gears_of_time", 2, 3), ("terraforming_mars", 2, 5), ("timespan", 1, 4)]
 
 
 def rulebook(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "interpreter", *args], cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "rulebook_games", *args], cwd=cwd,
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=300)
 
 
@@ -155,7 +155,7 @@ def test_at_shows_the_deciding_seats_view_and_nobody_elses_hidden_cards(recorded
         assert card in flat
     # a name that other cards' names or printed text mention may be read there
     # (the texts of the cards this seat is shown: 'Needs Basic Tools' names a card)
-    from interpreter.cardtext import catalogue_entry
+    from rulebook_games.lang.cardtext import catalogue_entry
     shown = {game.state.cards[c].def_id for (zone, owner), cards in game.state.zones.items()
              if game.visible_to(zone, owner, decision.player) == "all" for c in cards}
     mentioned = " ".join(" ".join(catalogue_entry(rs, cid)["lines"]) for cid in shown)
@@ -187,7 +187,7 @@ def test_at_out_of_range_is_a_usage_error_naming_the_range(recorded):
 
 
 def test_at_works_on_a_game_saved_before_its_end(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "interpreter", "play", "legacy_gears_of_time",
+    proc = subprocess.run([sys.executable, "-m", "rulebook_games", "play", "legacy_gears_of_time",
                            "-p", "2", "--seed", "3", "--agents", "human,random",
                            "--save", "part.json"], cwd=tmp_path, input="1\n1\n2\n",
                           capture_output=True, text=True, timeout=120)

@@ -18,13 +18,13 @@ from statistics import NormalDist
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.cli import main
-from interpreter.lab import measures, results, stats
-from interpreter.lab.names import Names
-from interpreter.paths import shipped_rulesets
-from interpreter.lab.table import Table, correct
-from interpreter.lab.table import Test as LabTest
+from rulebook_games import load_ruleset
+from rulebook_games.cli import main
+from rulebook_games.lab import measures, results, stats
+from rulebook_games.lab.names import Names
+from rulebook_games.paths import shipped_rulesets
+from rulebook_games.lab.table import Table, correct
+from rulebook_games.lab.table import Test as LabTest
 
 HERE = Path(__file__).parent
 MINI = HERE / "fixtures" / "mini"
@@ -341,14 +341,14 @@ def test_without_the_report_extra_a_one_line_hint(tmp_path, capsys, monkeypatch)
     monkeypatch.setitem(sys.modules, "scipy", None)
     monkeypatch.setitem(sys.modules, "scipy.stats", None)
     code, out, err = run(capsys, "report", path)
-    assert code == 2 and "pip install 'rulebook[report]'" in err
+    assert code == 2 and "pip install 'rulebook-games[report]'" in err
     assert "Traceback" not in out + err and len(err.splitlines()) == 1
 
 
 def test_help_and_play_never_import_the_lab_libraries():
     import subprocess
     import sys
-    probe = ("import sys\nfrom interpreter.cli import main\n"
+    probe = ("import sys\nfrom rulebook_games.cli import main\n"
              "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
              "print(sorted(m for m in ('scipy', 'matplotlib', 'numpy') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,

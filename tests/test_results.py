@@ -11,10 +11,10 @@ import textwrap
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.engine.agent_base import Agent
-from interpreter.engine.results import game_facts, results_context
-from interpreter.engine.session import build_game, run
+from rulebook_games import load_ruleset
+from rulebook_games.agents.base import Agent
+from rulebook_games.sim.results import game_facts, results_context
+from rulebook_games.play.session import build_game, run
 
 FILES = {
     "ruleset.yaml": """
@@ -174,7 +174,7 @@ def test_each_and_as_go_together(tmp_path):
     files["flow.yaml"] = files["flow.yaml"].replace("            as: t\n", "")
     for name, text in files.items():
         (tmp_path / name).write_text(textwrap.dedent(text), encoding="utf-8")
-    from interpreter.errors import RulebookError
+    from rulebook_games.errors import RulebookError
     with pytest.raises(RulebookError) as err:
         load_ruleset(tmp_path)
     text = str(err.value) + "".join(str(d) for d in getattr(err.value, "diagnostics", []))
@@ -182,7 +182,7 @@ def test_each_and_as_go_together(tmp_path):
 
 
 def test_a_results_line_stands_alone(rs, tmp_path, capsys):
-    from interpreter.cli import main
+    from rulebook_games.cli import main
     out = tmp_path / "r.jsonl"
     with pytest.raises(SystemExit) as code:
         main(["simulate", str(tmp_path), "-n", "3", "-p", "2", "--out", str(out)])

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.engine.scenario import load_scenarios, run_scenario
-from interpreter.errors import Diagnostics
+from rulebook_games import load_ruleset
+from rulebook_games.scenarios.files import load_scenarios, run_scenario
+from rulebook_games.errors import Diagnostics
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
 

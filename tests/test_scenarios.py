@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.engine.scenario import discover, load_scenarios, run_scenario
-from interpreter.errors import Diagnostics
-from interpreter.ruleset import shipped_rulesets
+from rulebook_games import load_ruleset
+from rulebook_games.scenarios.files import discover, load_scenarios, run_scenario
+from rulebook_games.errors import Diagnostics
+from rulebook_games.load.ruleset import shipped_rulesets
 
 _CACHE: dict = {}
 

@@ -15,10 +15,10 @@ import re
 import subprocess
 import sys
 
-from interpreter import load_ruleset
-from interpreter.engine.agents import Agent, RandomAgent, agent_seed
-from interpreter.engine.session import build_game, run
-from interpreter.ruleset import shipped_rulesets_dir
+from rulebook_games import load_ruleset
+from rulebook_games.agents import Agent, RandomAgent, agent_seed
+from rulebook_games.play.session import build_game, run
+from rulebook_games.load.ruleset import shipped_rulesets_dir
 
 GAME = "legacy_gears_of_time"
 SEED = 3
@@ -58,7 +58,7 @@ def _expected_game(both: bool = False):
 
 
 def play(cwd, answers: str, *extra):
-    return subprocess.run([sys.executable, "-m", "interpreter", "play", GAME, "-p", "2",
+    return subprocess.run([sys.executable, "-m", "rulebook_games", "play", GAME, "-p", "2",
                            "--agents", "human,random", "--seed", str(SEED), *extra],
                           cwd=cwd, input=answers, capture_output=True, text=True, timeout=300)
 
@@ -68,7 +68,7 @@ def test_a_script_from_a_file_plays_to_the_end_and_its_record_replays(tmp_path):
     script = tmp_path / "answers.txt"
     script.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
     with script.open("rb") as answers:
-        proc = subprocess.run([sys.executable, "-m", "interpreter", "play", GAME, "-p", "2",
+        proc = subprocess.run([sys.executable, "-m", "rulebook_games", "play", GAME, "-p", "2",
                                "--agents", "human,random", "--seed", str(SEED),
                                "--save", "game.json"], cwd=tmp_path, stdin=answers,
                               capture_output=True, text=True, timeout=300)
@@ -80,7 +80,7 @@ def test_a_script_from_a_file_plays_to_the_end_and_its_record_replays(tmp_path):
     # the transcript shows each answer after its prompt
     echoed = [line[2:] for line in proc.stdout.splitlines() if line.startswith("> ")]
     assert echoed == lines
-    again = subprocess.run([sys.executable, "-m", "interpreter", "replay", "game.json"],
+    again = subprocess.run([sys.executable, "-m", "rulebook_games", "replay", "game.json"],
                            cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True,
                            text=True, timeout=300)
     assert again.returncode == 0, again.stdout + again.stderr
@@ -91,7 +91,7 @@ def test_a_script_that_ends_early_saves_and_the_rest_of_it_finishes_the_game(tmp
     # both seats are scripted: a random agent that takes over a resumed game starts afresh
     lines, decisions, result = _expected_game(both=True)
     half = len(lines) // 2
-    first = subprocess.run([sys.executable, "-m", "interpreter", "play", GAME, "-p", "2",
+    first = subprocess.run([sys.executable, "-m", "rulebook_games", "play", GAME, "-p", "2",
                             "--agents", "human,human", "--seed", str(SEED)], cwd=tmp_path,
                            input="".join(f"{line}\n" for line in lines[:half]),
                            capture_output=True, text=True, timeout=300)
@@ -104,7 +104,7 @@ def test_a_script_that_ends_early_saves_and_the_rest_of_it_finishes_the_game(tmp
     assert record["final_hash"] is None
     assert int(saved.group(1)) == half
     assert record["decisions"] == decisions[:half]
-    rest = subprocess.run([sys.executable, "-m", "interpreter", "play", GAME, "--resume",
+    rest = subprocess.run([sys.executable, "-m", "rulebook_games", "play", GAME, "--resume",
                            saved.group(2)], cwd=tmp_path,
                           input="".join(f"{line}\n" for line in lines[half:]),
                           capture_output=True, text=True, timeout=300)
@@ -158,7 +158,7 @@ def test_an_answer_by_the_start_of_a_label_is_echoed_with_the_option_chosen(tmp_
 
 
 def test_bytes_that_are_not_text_are_a_refused_answer_at_their_line(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "interpreter", "play", GAME, "-p", "2",
+    proc = subprocess.run([sys.executable, "-m", "rulebook_games", "play", GAME, "-p", "2",
                            "--agents", "human,random", "--seed", str(SEED)], cwd=tmp_path,
                           input=b"\n\xff\xfe\x1b[2J\n", capture_output=True, timeout=300)
     out = proc.stdout.decode("utf-8")

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.engine.agents import RandomAgent
-from interpreter.engine.flow import FlowRunner
-from interpreter.engine.game import Game
-from interpreter.lang import types as T
+from rulebook_games import load_ruleset
+from rulebook_games.agents import RandomAgent
+from rulebook_games.engine.flow import FlowRunner
+from rulebook_games.engine.game import Game
+from rulebook_games.lang import types as T
 from lang_helpers import compile_ok
 
 RULESET = "timespan"

@@ -53,7 +53,7 @@ def write(folder: Path, files: dict[str, str]) -> Path:
 
 
 def rulebook(*args, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "interpreter", *args], cwd=cwd,
+    return subprocess.run([sys.executable, "-m", "rulebook_games", *args], cwd=cwd,
                           capture_output=True, text=True, timeout=600)
 
 
@@ -127,7 +127,7 @@ def test_the_turn_shown_is_the_game_with_that_seed(tmp_path):
     step7 = text.split("## Step 7", 1)[1].split("\n## ", 1)[0]
     shown = re.search(r"```text\n(.*?)```", step7, re.S).group(1).splitlines()
     write(tmp_path, steps()[max(steps())])
-    proc = subprocess.run([sys.executable, "-m", "interpreter", "play", "rulesets/lantern_row",
+    proc = subprocess.run([sys.executable, "-m", "rulebook_games", "play", "rulesets/lantern_row",
                            "--agents", "human,greedy", "--seed", "5", "--save", "game.json"],
                           cwd=tmp_path, input="6\n1\n", capture_output=True, text=True, timeout=600)
     played = [line.rstrip() for line in proc.stdout.splitlines()]

@@ -16,10 +16,10 @@ import re
 
 import pytest
 
-from interpreter.cardtext import catalogue_entry, facts_line
-from interpreter.engine.agents import Agent
-from interpreter.engine.session import build_game, run
-from interpreter.ruleset import load_ruleset
+from rulebook_games.lang.cardtext import catalogue_entry, facts_line
+from rulebook_games.agents import Agent
+from rulebook_games.play.session import build_game, run
+from rulebook_games.load.ruleset import load_ruleset
 
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
 CALL = re.compile(r"\b[a-z_][a-z0-9_]*\(")

@@ -12,8 +12,8 @@ from collections import Counter
 
 import pytest
 
-from interpreter import load_ruleset
-from interpreter.lang import ast
+from rulebook_games import load_ruleset
+from rulebook_games.lang import ast
 
 TM_CARDS = ["comet", "arctic_algae", "decomposers", "predators", "capital", "noctis_city",
             "mining_rights", "land_claim", "insulation", "robotic_workforce", "search_for_life",

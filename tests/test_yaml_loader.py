@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from interpreter.errors import Diagnostics
-from interpreter.yamlload import MAX_DEPTH, MAX_FILE_BYTES, load_yaml, parse_yaml
+from rulebook_games.errors import Diagnostics
+from rulebook_games.load.yamlload import MAX_DEPTH, MAX_FILE_BYTES, load_yaml, parse_yaml
 
 
 def load(text: str):

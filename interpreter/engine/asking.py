@@ -165,7 +165,6 @@ class AskingMixin:
         A choice the engine took because it was the only one says so, to the one
         who would have made it even when it is not public; the others then read
         nothing of it (what it did follows in the log)."""
-        value = option.value
         who = self.state.players[decision.player].name
         if only and decision.kind != "action":
             if not self.logging:

@@ -2,7 +2,7 @@
 
 :class:`Game` owns a :class:`~.state.State` (plain data: players, tracks,
 zones, cards, spaces, the random source) and implements the runtime
-interface that compiled effects call (:class:`interpreter.lang.runtime.Runtime`).
+interface that compiled effects call (:class:`rulebook_games.lang.runtime.Runtime`).
 It asks players questions only through :meth:`Game.decide`, which hands a
 Decision to the seat's agent together with that seat's view, and appends
 every answer to the game record.
@@ -22,9 +22,8 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from ..lang.runtime import (MAX_CARDS, MAX_INT, Budget, Frame, RuleRuntimeError,
-                            shown_number)
-from ..ruleset import Ruleset
+from ..lang.runtime import MAX_CARDS, MAX_INT, Budget, Frame, RuleRuntimeError, shown_number
+from ..load.ruleset import Ruleset
 from .asking import AskingMixin
 from .board import BoardMixin
 from .cards import CardsMixin

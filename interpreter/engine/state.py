@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 BIG = 10 ** 9
 NO_OWNER = -1
+MAX_SEED = 2 ** 63 - 1  # a game's seed is a whole number from -MAX_SEED to MAX_SEED
 
 
 class CardRef(int):

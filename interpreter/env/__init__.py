@@ -1,4 +1,4 @@
-"""A learning environment: any ruleset as a PettingZoo AEC environment (``rulebook[env]``).
+"""A learning environment: any ruleset as a PettingZoo AEC environment (``rulebook-games[env]``).
 
 :func:`rulebook_env` builds one. The game runs on the engine's own decisions,
 one environment step per decision; the observation encoding is in
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .errors import EnvStateError
 
-HINT = "the learning environment needs PettingZoo and NumPy: pip install 'rulebook[env]'"
+HINT = "the learning environment needs PettingZoo and NumPy: pip install 'rulebook-games[env]'"
 
 
 class MissingExtra(ImportError):

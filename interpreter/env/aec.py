@@ -11,7 +11,7 @@ of an observation lies inside the declared observation space (it is clipped
 to ``BOUND``). A call the environment cannot answer now (before the first
 ``reset``, once every seat has taken its last step, after ``close``) raises
 :class:`~.errors.EnvStateError` saying what to call first. Importing this
-module imports PettingZoo and NumPy: :func:`interpreter.env.rulebook_env`
+module imports PettingZoo and NumPy: :func:`rulebook_games.env.rulebook_env`
 does it only when asked.
 """
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 import queue
 import threading
 
-from .. import ruleset as _ruleset
-from ..engine.agent_base import Agent
-from ..engine.session import GameError, build_game, run
+from ..load import ruleset as _ruleset
+from ..agents.base import Agent
+from ..play.session import GameError, build_game, run
 
 _CLOSE = object()
 

@@ -18,7 +18,7 @@ import click
 from ..safe_text import visible
 
 EXTRA_HINT = ("the balance lab needs scipy and matplotlib: "
-              "pip install 'rulebook[report]'")
+              "pip install 'rulebook-games[report]'")
 
 
 def need_scipy() -> None:
@@ -36,7 +36,7 @@ def need_matplotlib() -> None:
         import matplotlib  # noqa: F401
     except ImportError:
         click.echo("error: --html and --png draw plots, which need matplotlib: "
-                   "pip install 'rulebook[report]'", err=True)
+                   "pip install 'rulebook-games[report]'", err=True)
         sys.exit(2)
 
 
@@ -121,7 +121,7 @@ def find_mod(raw: str, ruleset_root: Path) -> Path | None:
     A name is a plain file name (no folder, no ``..``), and the file it finds
     must lie inside the ruleset's own tree, links followed.
     """
-    from ..tree import is_inside, tree_of
+    from ..load.tree import is_inside, tree_of
     p = Path(raw)
     if p.is_file():
         return p
@@ -143,13 +143,13 @@ def _play(rs, mods, games, players, kinds, variants, seed, workers, check, out_p
     """Play one side's games and write its results file (the lines ``simulate --out`` writes).
 
     With ``resume``, a file that is there already is carried on: the seeds it
-    holds are skipped and the rest appended (see :mod:`interpreter.engine.resume`).
+    holds are skipped and the rest appended (see :mod:`rulebook_games.sim.resume`).
     """
     import json
 
-    from ..engine.results import results_context
-    from ..engine.resume import reopen
-    from ..engine.simulate import simulate
+    from ..sim.results import results_context
+    from ..sim.resume import reopen
+    from ..sim.simulate import simulate
     context = results_context(rs, variants, players, Path(out_path).parent)
     done = set()
     if resume and Path(out_path).exists():
@@ -180,10 +180,10 @@ def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worker
     need_lab(html or png)
     from rich.progress import Progress
 
-    from ..engine.results import results_context
-    from ..engine.results_file import LineProblem, refuse_special
-    from ..engine.resume import ResumeProblem, read_results
-    from ..engine.saves import SaveProblem, prepare
+    from ..sim.results import results_context
+    from ..sim.results_file import LineProblem, refuse_special
+    from ..sim.resume import ResumeProblem, read_results
+    from ..play.saves import SaveProblem, prepare
     from . import names as names_mod, paired, results, terminal
     out = console()
     paths = []

@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import stats
-from .table import (Table, Test, confidence_note, correct, diff_cell, mean_cell, num, pct,
-                    rate_cell)
+from .table import Table, Test, confidence_note, correct, diff_cell, mean_cell, num, pct, rate_cell
 
 ITEM_TITLES = {"played": ("Cards played", "Card", "played by"),
                "gained": ("Cards gained", "Card", "gained by"),

@@ -21,11 +21,11 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path, PurePosixPath
 
-from ..assemble import hash_text
-from ..engine.record import shown
+from ..load.assemble import hash_text
+from ..play.record import shown
 from ..errors import RulebookError
 from ..paths import RULESET_FILE, find_ruleset, shipped_rulesets, shipped_rulesets_dir
-from ..tree import OutsideTree, is_inside, resolve_in, tree_of
+from ..load.tree import OutsideTree, is_inside, resolve_in, tree_of
 
 # where an id used as a value (a feature's category, an item) is looked up, in order
 _VALUE_SECTIONS = ("cards", "tags", "resources", "card_types", "tracks", "markers", "zones",
@@ -211,7 +211,7 @@ def _is_file(path: Path) -> bool:
 def mod_name(path) -> str:
     """A mod file's ``name:``, else its ``id:``, else the file's own name."""
     from ..errors import Diagnostics
-    from ..yamlload import load_yaml
+    from ..load.yamlload import load_yaml
     doc = load_yaml(path, Diagnostics())
     data = getattr(doc, "data", None)
     if isinstance(data, dict):

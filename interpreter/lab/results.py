@@ -10,7 +10,7 @@ that had it. A 10,000-game file is never held as parsed lines.
 
 Every problem names its place: ``FILE:LINE: not a JSON object``, an unknown
 format version, a missing or malformed field (the checks every reader of a
-results file shares are in :mod:`interpreter.engine.results_file`). Lines whose game stopped on a
+results file shares are in :mod:`rulebook_games.sim.results_file`). Lines whose game stopped on a
 rule error are counted and listed, not analysed. A file that mixes
 configurations (another ruleset content, player count, mods or variants) is
 refused, since its figures would mean nothing together.
@@ -23,8 +23,8 @@ from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine.results_file import SEAT_LISTS as _SEAT_LISTS
-from ..engine.results_file import LineProblem, check, lines, open_file, parse, players_of
+from ..sim.results_file import SEAT_LISTS as _SEAT_LISTS
+from ..sim.results_file import LineProblem, check, lines, open_file, parse, players_of
 # the kinds of items a player-game may have; a list feature's items have the kind
 # ("feature", ID, ...)
 ITEM_KINDS = ("played", "gained", "actions", "card_actions")
@@ -76,7 +76,7 @@ class Results:
 def read(path: str | Path) -> Results:
     """The figures of every game in ``path``; raises ResultsProblem with a place.
 
-    The file is read through :mod:`interpreter.engine.results_file`: a regular
+    The file is read through :mod:`rulebook_games.sim.results_file`: a regular
     file only, lines of bounded length, each line's fields checked before use.
     """
     res = Results(str(path))

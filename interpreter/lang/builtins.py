@@ -3,7 +3,7 @@
 The checker reads signatures from here, the compiler binds implementations
 from here, and ``docs/language.md`` is generated from here, so the three can
 never disagree. Implementations receive the runtime (see
-:mod:`interpreter.lang.runtime`) first; pure functions ignore it.
+:mod:`rulebook_games.lang.runtime`) first; pure functions ignore it.
 
 Kinds:
 - ``function``: an expression that reads the state and changes nothing;

@@ -19,8 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .runtime import (MAX_CALL_DEPTH, MAX_INT, Frame, RequirementFailed, RuleRuntimeError,
-                      check_int)
+from .runtime import MAX_CALL_DEPTH, MAX_INT, Frame, RequirementFailed, RuleRuntimeError, check_int
 
 # the Python errors a rule can cause (a builtin given a bad value, a missing key…);
 # anything else is the engine's own and is not dressed up as a rule error

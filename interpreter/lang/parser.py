@@ -23,12 +23,12 @@ MAX_BRACKETS = 1000  # redundant parentheses are harmless, but Lark's tree must 
 
 
 def grammar_path() -> Path:
-    """The grammar file (see :mod:`interpreter.paths`)."""
+    """The grammar file (see :mod:`rulebook_games.paths`)."""
     return paths.grammar_file()
 
 
 # Lark is imported on the first parse, not with this module: a ruleset loaded from
-# the cache (see interpreter/loadcache.py) never parses, and neither does
+# the cache (see interpreter/load/loadcache.py) never parses, and neither does
 # 'rulebook --help'. _need_lark() fills in these names.
 Lark = Token = Tree = Indenter = None
 LarkError = UnexpectedCharacters = UnexpectedEOF = UnexpectedInput = UnexpectedToken = None

@@ -10,13 +10,13 @@ meets all of these:
 
 - it sits in the user's own cache folder (``$RULEBOOK_CACHE_DIR``, else
   ``$XDG_CACHE_HOME/rulebook``, else ``~/.cache/rulebook``: the folder of
-  :mod:`interpreter.cache`, whose rules it follows);
+  :mod:`rulebook_games.cache`, whose rules it follows);
 - the folder and the file belong to this user and nobody else may write to
   them (made with modes 0700 and 0600);
 - it is not a symbolic link, and it is not too large;
 - it is named and stamped with a hash of the grammar, the parser options,
   Lark's version and Python's;
-- it carries this user's seal (:func:`interpreter.cache.seal`): a keyed hash
+- it carries this user's seal (:func:`rulebook_games.cache.seal`): a keyed hash
   of its contents under a key kept apart from the cache, so tables planted
   or edited by anyone but this user's Rulebook (say, ones that parse every
   ``gain`` as ``lose``) are noticed and never used.

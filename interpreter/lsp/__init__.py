@@ -1,6 +1,6 @@
 """The language server: Rulebook's checker, names and words, served to editors.
 
-``rulebook lsp`` starts :func:`interpreter.lsp.server.serve`, a Language
+``rulebook lsp`` starts :func:`rulebook_games.lsp.server.serve`, a Language
 Server Protocol server over standard input and output (built on pygls, an
 optional extra). The package is split by job: :mod:`.project` loads a
 ruleset with the editor's unsaved buffers laid over the files on disk,

@@ -5,7 +5,7 @@ written in block style, one ``- id: …`` item after another. This module
 cuts the text into that head and the items, reads each item with the same
 YAML reader as the loader (padded with blank lines so every position is the
 file's own), keeps what it read per item text, and joins the pieces into one
-:class:`~interpreter.yamlload.Document` just like reading the whole file
+:class:`~rulebook_games.load.yamlload.Document` just like reading the whole file
 would make. A card that moved without changing has its positions moved.
 Any file that does not have that plain shape (a flow-style list, anchors,
 keys after the list, odd indentation) is read whole, as the loader does.
@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from ..errors import Diagnostics
 from ..span import Span
-from ..yamlload import Document, parse_yaml
+from ..load.yamlload import Document, parse_yaml
 
 ITEM = re.compile(r"^( *)- ")
 ALIAS = re.compile(r"(^|[\s\[{,:-])\*[A-Za-z0-9_]")  # anchors alone are harmless
@@ -86,7 +86,7 @@ def _meet_next(part: Document, end: int, indent: int) -> None:
 
 
 def parse_cards(text: str, name: str, diags: Diagnostics) -> Document | None:
-    """The card file's document, as :func:`~interpreter.yamlload.parse_yaml` would make it."""
+    """The card file's document, as :func:`~rulebook_games.load.yamlload.parse_yaml` would make it."""
     lines = text.split("\n")
     shape = _split(lines) if not ALIAS.search(text) and "\t" not in text else None
     if shape is None:

@@ -12,7 +12,7 @@ import re
 from lsprotocol import types as lsp
 
 from ..errors import Diagnostics
-from ..yamlload import parse_yaml
+from ..load.yamlload import parse_yaml
 
 S = lsp.SymbolKind
 LISTS = {"cards": S.Class, "procedures": S.Method, "functions": S.Function,

@@ -6,7 +6,7 @@ nearest ``ruleset.yaml``, as ``rulebook validate FILE`` does), a mod (whose
 then the rulesets of the editor's workspace folders, then the shipped ones:
 never as a path), or neither. :class:`Project` is one ruleset together with
 the mods layered on it; :meth:`Project.load` runs the loader's own stages
-(the same :class:`~interpreter.assemble.Assembler` and builder that
+(the same :class:`~rulebook_games.load.assemble.Assembler` and builder that
 ``validate`` uses) with the editor's open buffers read in place of the
 files on disk, keeps the result even when it has errors (so names can still
 be completed), and sorts every diagnostic by the file it points into. The
@@ -21,12 +21,12 @@ import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..assemble import Assembler, display_path
+from ..load.assemble import Assembler, display_path
 from ..errors import Diagnostic, Diagnostics, suggest
 from ..lang.ast import Node
 from ..paths import RULESET_FILE, find_ruleset, shipped_rulesets
 from ..span import SealedSpan, Span
-from ..yamlload import Document, load_yaml
+from ..load.yamlload import Document, load_yaml
 
 
 @functools.lru_cache(maxsize=4096)
@@ -120,7 +120,7 @@ def builder_class():
     A full load (:meth:`build`) replaces the kept trees of the files it read by
     those it used; a check of one card file (:mod:`.recheck`) reads them and
     keeps what it parsed in :data:`_RECENT`."""
-    from ..ruleset import _Builder
+    from ..load.ruleset import _Builder
 
     class Builder(_Builder):
         used: dict[str, dict] | None = None
@@ -247,7 +247,7 @@ class Project:
         loaded = self.base
         if loaded is None or loaded.ruleset is None or not loaded.clean_files:
             return []
-        from ..engine.scenario import discover
+        from ..scenarios.files import discover
         paths = {norm(p) for p in discover(loaded.ruleset)}
         for p, text in overlay.items():  # an open scenario file not yet under scenarios/
             if p.startswith(str(self.root) + os.sep) and head_value(text, "kind") == "scenarios":
@@ -259,7 +259,7 @@ class Project:
         loaded = self.base
         if loaded is None or loaded.ruleset is None or not loaded.clean_files:
             return {}
-        from ..engine.scenario import load_scenarios
+        from ..scenarios.files import load_scenarios
         diags = Diagnostics()
         load_scenarios(loaded.ruleset, Path(path), diags, text=text)
         return by_file(diags, {norm(path): []})

@@ -17,13 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .. import schema as schemas
-from ..assemble import display_path
-from ..entries import Entry
+from ..load import schema as schemas
+from ..load.assemble import display_path
+from ..load.entries import Entry
 from ..errors import Diagnostic, Diagnostics
 from ..lang.checker import Checker
 from ..lang.symbols import SymbolTable
-from ..yamlload import Document
+from ..load.yamlload import Document
 from .chunks import parse_cards
 from .project import Loaded, builder_class, norm
 

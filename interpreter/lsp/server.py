@@ -43,7 +43,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
-from .. import __version__
+from ..version import __version__
 from ..errors import Diagnostic
 from ..span import SealedSpan, Span
 from . import complete as completion
@@ -297,10 +297,10 @@ class RulebookServer(LanguageServer):
 
     async def orphan_check(self, path: str, orphan: Orphan) -> None:
         """A file of no ruleset: its YAML (and, when it says what it is, its schema)."""
-        from .. import schema as schemas
-        from ..assemble import display_path
+        from ..load import schema as schemas
+        from ..load.assemble import display_path
         from ..errors import Diagnostics
-        from ..yamlload import load_yaml
+        from ..load.yamlload import load_yaml
         from pathlib import Path
         diags = Diagnostics()
         text = self.text_of(path)

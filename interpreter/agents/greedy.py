@@ -1,0 +1,57 @@
+"""The greedy agent: one ply of lookahead on copies of the game it may see.
+
+Each action is tried on a copy of the game in which everything this player
+cannot see has been shuffled among the hidden places (see
+:mod:`.lookahead`), so it cannot use hidden information; the best action by
+the ruleset's evaluation is kept.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .base import Agent
+
+
+class GreedyAgent(Agent):
+    """One-ply lookahead: try each action on a determinised copy, keep the best.
+
+    Each action is tried a few times on copies of the game in which everything
+    this player cannot see is reshuffled, with the action's own choices made
+    at random; it is scored by the ruleset's ``evaluation`` (or the score so
+    far). The agent picks the best action and then makes the choices of its
+    best try, as long as they fit the real decisions; other decisions are
+    random. 'End turn' or 'pass' win only when nothing improves the position.
+    """
+
+    name = "greedy"
+    wants_view = False  # it looks ahead on a determinised copy instead
+
+    def __init__(self, seed: int, rollouts: int = 3, first_choices: int | None = None):
+        from .lookahead import MAX_FIRST_CHOICES
+        self.rng = random.Random(seed)
+        self.rollouts = rollouts
+        self.first_choices = MAX_FIRST_CHOICES if first_choices is None else first_choices
+        self.plan: list[int] = []
+
+    def decide(self, decision, view, game):
+        if decision.kind == "action" and len(decision.options) > 1:
+            from .lookahead import evaluate_options
+            values, plans = evaluate_options(game, decision, self.rng, self.rollouts,
+                                             self.first_choices)
+            best = max(values)
+            ties = [i for i, v in enumerate(values) if v == best]
+            pick = ties[0] if len(ties) == 1 else self.rng.choice(ties)
+            self.plan = list(plans[pick])
+            return pick
+        if decision.kind == "action":
+            self.plan = []
+            return 0
+        if self.plan:
+            answer = self.plan.pop(0)
+            if decision.check(answer) is None:
+                return answer
+            self.plan = []  # the real game went another way: improvise from here
+        if decision.is_range:
+            return self.rng.randint(decision.low, decision.high)
+        return self.rng.randrange(len(decision.options))

@@ -1,0 +1,130 @@
+"""One-ply lookahead on a determinised copy of the game, for the greedy agent."""
+
+from __future__ import annotations
+
+import random
+
+from ..lang.runtime import RequirementFailed, RuleRuntimeError
+from .base import RandomAgent
+from ..engine.decisions import ActionRefused, Decision
+from ..engine.game import NO_OWNER, Game
+from ..engine.infosets import hidden_pools
+
+LOSS = -10 ** 9
+
+
+def determinise(game: Game, seat: int, rng: random.Random) -> Game:
+    """A copy of the game where the cards this seat cannot see are dealt again.
+
+    The pools are :func:`.infosets.hidden_pools`: an unseen card in another
+    player's hidden zones may as well be in the deck it came from (so those
+    hands are dealt again from the deck's cards and theirs), every other
+    hidden zone is reshuffled with itself, and each place keeps its size.
+    """
+    clone = game.__copy__()
+    clone.state = game.state.clone()
+    clone.record = []
+    clone.deciders = []
+    clone.check_invariants = False
+    clone.check_actions = False  # a trial is thrown away: the real game's actions are checked
+    clone.listeners = []
+    clone.log_lines = []
+    clone.private_lines = {}
+    clone.keep_log = False  # a trial run's log is never read
+    clone.held = None
+    st = clone.state
+    cards = st.cards
+    for places in hidden_pools(game, seat):
+        # in the order of the cards' numbers, not as they lie: how the hidden cards lie
+        # must not change the shuffle's outcome (the seat cannot see it)
+        pool = sorted(st.zones[key][i] for key, i in places)
+        if len(pool) > 1:  # (shuffling fewer would draw no number)
+            rng.shuffle(pool)
+        for (key, i), c in zip(places, pool):
+            st.zones[key][i] = c
+            zone, owner = key
+            card = cards[c]  # copied (card_w) only when it lands somewhere else
+            if card.zone != zone or card.zone_owner != owner \
+                    or owner != NO_OWNER and card.owner != owner:
+                card = st.card_w(c)
+                card.zone, card.zone_owner = key
+                if owner != NO_OWNER:
+                    card.owner = owner
+    st.rng = random.Random(rng.random())
+    return clone
+
+
+class _Recorder(RandomAgent):
+    """Answers at random and remembers the answers, so a good plan can be replayed.
+
+    The first decision inside the action may be forced (``first``): rollouts
+    then try each option of that decision in turn instead of random ones.
+    """
+
+    def __init__(self, seed: int, log: list, first: int | None = None):
+        super().__init__(seed)
+        self.log = log
+        self.first = first
+        self.first_count: int | None = None  # how many options the first decision had
+
+    def decide(self, decision, view, game):
+        if not self.log and self.first_count is None:
+            self.first_count = decision.count()
+            if self.first is not None and not decision.is_range:
+                answer = self.first % decision.count()
+                self.log.append(answer)
+                return answer
+        answer = super().decide(decision, view, game)
+        self.log.append(answer)
+        return answer
+
+
+MAX_FIRST_CHOICES = 8  # options of an action's first choice tried one by one
+
+
+def evaluate_options(game: Game, decision: Decision, rng: random.Random,
+                     rollouts: int = 3, first_choices: int = MAX_FIRST_CHOICES
+                     ) -> tuple[list[float], list[list[int]]]:
+    """For each action option: the best evaluation over a few rollouts, and its plan.
+
+    A rollout performs the action on a determinised copy, answering the action's
+    own choices at random; the plan is the list of those answers, so the agent
+    can make the same choices when it performs the action for real. When the
+    action starts with a choice (which card, which space), the rollouts try
+    its options one by one (up to ``first_choices`` of them) rather than at
+    random, so a good card is not missed by chance.
+    """
+    from ..engine.flow import FlowRunner
+    seat = decision.player
+    base = determinise(game, seat, rng)  # first, as before: rng's draws stay in their order
+    now = None  # the position as it is, evaluated only when ending or passing is an option
+    values, plans = [], []
+    for opt in decision.options:
+        choice = opt.value
+        if choice.key in ("end", "pass"):
+            if now is None:
+                now = FlowRunner(base).evaluate(seat)
+            values.append(now + 0.01 * (choice.key == "end"))
+            plans.append([])
+            continue
+        best, best_plan = LOSS, []
+        tries, i = rollouts, 0
+        while i < tries:
+            trial = determinise(game, seat, rng)
+            answers: list[int] = []
+            recorder = _Recorder(rng.randrange(1 << 30), answers,
+                                 first=i if first_choices else None)
+            trial.agents = [recorder] * game.n
+            runner = FlowRunner(trial)
+            try:
+                value = runner.evaluate(seat) if runner.perform(choice, seat) else LOSS
+            except (RequirementFailed, ActionRefused, RuleRuntimeError):
+                value = LOSS
+            if i == 0 and recorder.first_count:
+                tries = max(rollouts, min(recorder.first_count, first_choices))
+            if value > best:
+                best, best_plan = value, answers
+            i += 1
+        values.append(best)
+        plans.append(best_plan)
+    return values, plans

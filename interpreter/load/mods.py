@@ -1,0 +1,250 @@
+"""Mods and house rules: overlays that add, replace, patch or remove entries.
+
+A mod is a YAML file of ``changes`` applied in order to the assembled
+declarations of a ruleset, before symbols are declared and effects checked,
+so a mod's cards are checked exactly like the ruleset's own, and errors in
+them point into the mod file. When several mods touch the same entry in ways
+that cannot both hold, the conflict is reported with both places.
+"""
+
+from __future__ import annotations
+
+from . import schema as schemas
+from .entries import FLOW_SINGLES, Entry, PatchedEntry
+from ..errors import Diagnostics, suggest
+from .yamlload import Document
+
+# where each list's item schema lives
+ITEM_SCHEMA = {"cards": "cards.schema.json#/$defs/card"}
+for _s in ("resources", "card_resources", "tags", "card_types", "markers", "blocks", "tracks",
+           "zones", "tiles", "boards", "events", "modifiers", "card_fields"):
+    ITEM_SCHEMA[_s] = f"components.schema.json#/properties/{_s}/items"
+for _s in ("actions", "procedures", "functions", "phases", "scoring", "variants", "triggers",
+           "invariants", "features"):
+    ITEM_SCHEMA[_s] = f"flow.schema.json#/properties/{_s}/items"
+
+
+class Declarations:
+    """What mods change: the entries by list and id, the flow's single parts, the constants.
+
+    The loader hands its own dictionaries, which the mods change in place.
+    ``checked`` says the mods' values are to be checked against the schemas; a
+    load from the cache (of mods that were checked when it was made) skips that.
+    """
+
+    def __init__(self, manifest_id: str | None, sections: dict[str, dict[str, Entry]],
+                 singles: dict[str, Entry], constants: dict[str, Entry], checked: bool = True):
+        self.manifest_id = manifest_id
+        self.sections = sections
+        self.singles = singles
+        self.constants = constants
+        self.checked = checked
+
+
+def apply_mods(builder: Declarations, docs: list[Document], diags: Diagnostics) -> None:
+    manifest_id = builder.manifest_id
+    touched: dict[tuple, list[tuple]] = {}  # (section, id) -> [(doc, index, op, keys, value)]
+
+    def conflict(key, doc, i, op, keys, value) -> bool:
+        for other_doc, j, other_op, other_keys, other_value in touched.get(key, []):
+            if other_doc is doc:
+                continue
+            clash = None
+            if "remove" in (op, other_op) and op != other_op:
+                clash = f"one removes it and the other {'patches' if 'patch' in (op, other_op) else 'changes'} it"
+            elif op == other_op == "replace" and value != other_value:
+                clash = "both replace it, differently"
+            elif op == other_op == "add" and value != other_value:
+                clash = "both add it, differently"
+            elif op == other_op == "set_constant" and value != other_value:
+                clash = f"both set it, to {other_value!r} and {value!r}"
+            elif op in ("patch", "replace") and other_op in ("patch", "replace"):
+                shared = [k for k in keys & other_keys
+                          if (value or {}).get(k) != (other_value or {}).get(k)]
+                if shared and not (op == other_op == "patch" and not shared):
+                    clash = "both change " + ", ".join(sorted(shared))
+            if clash:
+                what = f"{key[0]} '{key[1]}'" if key[0] != "constants" else f"constant '{key[1]}'"
+                diags.error("RB501", f"mods conflict on {what}: {clash} "
+                            f"(other change at {other_doc.span(('changes', j))})",
+                            doc.span(("changes", i)))
+                return True
+        return False
+
+    for doc in docs:
+        if manifest_id and doc.data.get("target") and doc.data["target"] != manifest_id:
+            diags.error("RB502", f"this mod targets '{doc.data['target']}', not '{manifest_id}'",
+                        doc.span(("target",)))
+            continue
+        for i, change in enumerate(doc.data["changes"]):
+            op = change["op"]
+            where = ("changes", i)
+            if op == "set_constant":
+                name = change.get("id")
+                if name is None or "value" not in change:
+                    diags.error("RB502", "set_constant needs 'id' and 'value'", doc.span(where))
+                    continue
+                if name not in builder.constants:
+                    diags.error("RB500", f"no constant '{name}' to set", doc.span(where + ("id",)),
+                                hint=suggest(name, builder.constants))
+                    continue
+                value = change["value"]
+                if conflict(("constants", name), doc, i, op, set(), value):
+                    continue
+                touched.setdefault(("constants", name), []).append((doc, i, op, set(), value))
+                old = builder.constants[name]
+                if type(old.data) is not type(value):
+                    diags.error("RB502", f"constant '{name}' is a {type(old.data).__name__}; "
+                                f"the mod gives {value!r}", doc.span(where + ("value",)))
+                    continue
+                builder.constants[name] = Entry(name, value, doc, where + ("value",), "constants")
+                continue
+            section = change.get("in")
+            if section is None:
+                diags.error("RB502", f"'{op}' needs 'in': the list the entry belongs to",
+                            doc.span(where))
+                continue
+            if section == "flow":
+                _flow_part(builder, doc, i, change, diags, conflict, touched)
+                continue
+            entries = builder.sections[section]
+            value = change.get("value")
+            if op == "add":
+                if value is None:
+                    diags.error("RB502", "'add' needs a 'value': the new entry", doc.span(where))
+                    continue
+                ident = value if isinstance(value, str) else (value.get("id")
+                                                              if isinstance(value, dict) else None)
+                if not _valid(builder, doc, where + ("value",), section, value, diags):
+                    continue
+                if ident in entries:
+                    diags.error("RB502", f"'{ident}' already exists in {section}; use 'replace' "
+                                "or 'patch' to change it", doc.span(where + ("value",)))
+                    continue
+                keys = set(value) if isinstance(value, dict) else set()
+                if conflict((section, ident), doc, i, op, keys, value):
+                    continue
+                touched.setdefault((section, ident), []).append((doc, i, op, keys, value))
+                entries[ident] = Entry(ident, value, doc, where + ("value",), section)
+                continue
+            ident = change.get("id")
+            if ident is None:
+                diags.error("RB502", f"'{op}' needs 'id': which entry to change", doc.span(where))
+                continue
+            keys = set(value) if isinstance(value, dict) else set()
+            if conflict((section, ident), doc, i, op, keys, value):
+                continue
+            if ident not in entries:
+                diags.error("RB500", f"no entry '{ident}' in {section}", doc.span(where + ("id",)),
+                            hint=suggest(ident, entries))
+                continue
+            touched.setdefault((section, ident), []).append((doc, i, op, keys, value))
+            if op == "remove":
+                del entries[ident]
+            elif op == "replace":
+                if value is None or not _valid(builder, doc, where + ("value",), section,
+                                               value, diags):
+                    if value is None:
+                        diags.error("RB502", "'replace' needs a 'value'", doc.span(where))
+                    continue
+                if isinstance(value, dict) and value.get("id", ident) != ident:
+                    diags.error("RB502", "'replace' keeps the id; use remove and add to rename",
+                                doc.span(where + ("value", "id")))
+                    continue
+                entries[ident] = Entry(ident, value, doc, where + ("value",), section)
+            elif op == "patch":
+                old = entries[ident]
+                if not isinstance(value, dict) or not isinstance(old.data, dict):
+                    diags.error("RB502", "'patch' needs a mapping of keys to change",
+                                doc.span(where + ("value",) if value is not None else where))
+                    continue
+                if "id" in value and value["id"] != ident:
+                    diags.error("RB502", "'patch' cannot change the id",
+                                doc.span(where + ("value", "id")))
+                    continue
+                merged = dict(old.data)
+                merged.update(value)
+                if not _valid(builder, doc, where + ("value",), section, merged, diags,
+                              patch=value):
+                    continue
+                base = old.base if isinstance(old, PatchedEntry) and old.base else old
+                patched = dict(old.patched) if isinstance(old, PatchedEntry) else {}
+                for k in value:
+                    patched[k] = (doc, where + ("value", k))
+                entries[ident] = PatchedEntry(ident, merged, base.doc, base.path, section,
+                                              base=base, patched=patched)
+
+
+FLOW_PARTS = FLOW_SINGLES
+
+
+def _flow_part(builder: Declarations, doc: Document, i: int, change: dict, diags: Diagnostics,
+               conflict, touched: dict) -> None:
+    """A change to one of the flow's single parts: 'in: flow, id: rounds'."""
+    op, where, ident = change["op"], ("changes", i), change.get("id")
+    if ident not in FLOW_PARTS:
+        diags.error("RB500", f"the flow has no part '{ident}'; a mod may change "
+                    + ", ".join(FLOW_PARTS), doc.span(where + ("id",) if ident else where),
+                    hint=suggest(str(ident), FLOW_PARTS) if ident else None)
+        return
+    value = change.get("value")
+    keys = set(value) if isinstance(value, dict) else set()
+    if conflict(("flow", ident), doc, i, op, keys, value):
+        return
+    have = builder.singles.get(ident)
+    if op == "add" and have is not None:
+        diags.error("RB502", f"the flow already has '{ident}'; use 'replace' or 'patch'",
+                    doc.span(where + ("id",)))
+        return
+    if op in ("replace", "patch", "remove") and have is None:
+        diags.error("RB500", f"the flow has no '{ident}' to {op}", doc.span(where + ("id",)))
+        return
+    touched.setdefault(("flow", ident), []).append((doc, i, op, keys, value))
+    if op == "remove":
+        del builder.singles[ident]
+        return
+    if value is None:
+        diags.error("RB502", f"'{op}' needs a 'value'", doc.span(where))
+        return
+    path = where + ("value",)
+    if op == "patch":
+        if not isinstance(value, dict) or not isinstance(have.data, dict):
+            diags.error("RB502", "'patch' needs a mapping of keys to change", doc.span(path))
+            return
+        merged = dict(have.data)
+        merged.update(value)
+        if _valid_part(builder, doc, path, ident, merged, diags, patch=value):
+            base = have.base if isinstance(have, PatchedEntry) and have.base else have
+            patched = dict(have.patched) if isinstance(have, PatchedEntry) else {}
+            patched.update({k: (doc, path + (k,)) for k in value})
+            builder.singles[ident] = PatchedEntry(ident, merged, base.doc, base.path, ident,
+                                                  base=base, patched=patched)
+        return
+    if _valid_part(builder, doc, path, ident, value, diags):
+        builder.singles[ident] = Entry(ident, value, doc, path, ident)
+
+
+def _valid_part(builder: Declarations, doc, path, ident, value, diags, patch=None) -> bool:
+    if not builder.checked:
+        return True
+    before = len(diags)
+    for err in schemas.sub_validator(f"flow.schema.json#/properties/{ident}").iter_errors(value):
+        err_path = tuple(err.absolute_path)
+        if patch is not None and err_path and err_path[0] not in patch:
+            continue
+        schemas.report_at(doc, path, err, diags)
+    return len(diags) == before
+
+
+def _valid(builder: Declarations, doc: Document, path: tuple, section: str, value,
+           diags: Diagnostics, patch: dict | None = None) -> bool:
+    if not builder.checked:
+        return True
+    before = len(diags)
+    for err in schemas.sub_validator(ITEM_SCHEMA[section]).iter_errors(value):
+        err_path = tuple(err.absolute_path)
+        if patch is not None and err_path and err_path[0] not in patch:
+            # the problem is in the original entry, reported when it was loaded
+            continue
+        schemas.report_at(doc, path, err, diags)
+    return len(diags) == before

@@ -1,0 +1,12 @@
+"""Play: games for people, and the records that keep them.
+
+:mod:`.session` sets a game up with its agents and runs it, saving and
+resuming through :mod:`.record` (the record format, read without trusting
+it, with positions from :mod:`.jsonplaces`) and :mod:`.saves` (where a
+record goes, written atomically); :mod:`.stopping` saves a game that Ctrl-C,
+a closed terminal or a kill stops. :mod:`.terminal` is a person's seat at a
+terminal, :mod:`.render` draws a seat's view and the scores there, and
+:mod:`.transcript` writes decisions out as their player saw them.
+
+May import: the base modules, ``load``, ``lang``, ``engine`` and ``agents``.
+"""

@@ -1,0 +1,207 @@
+"""The run behind ``rulebook simulate``: games streamed to a results file, resumed, stopped.
+
+Each finished game is counted in the summary (:class:`~rulebook_games.sim.stats.Tally`,
+so nothing grows with the number of games) and, with ``--out``, written to the
+file as one line and flushed at once, so a run stopped at any moment keeps
+every game it finished, in seed order. ``--resume FILE`` checks that the file
+was made with this run's configuration, skips the seeds it holds, cuts off a
+last line left half written, and appends the rest; the summary then covers
+the whole file. Ctrl-C stops the workers, prints the summary of the games
+finished and the command that carries on, and exits with 130.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import time
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import click
+
+from .batches import BackendProblem
+from .resume import ResumeProblem, reopen
+from .stats import Tally
+from ..safe_text import visible
+
+INTERRUPTED = 130
+
+
+class SimulateProblem(Exception):
+    """The run cannot start as asked (the command turns it into a usage error)."""
+
+
+class Unavailable(click.ClickException):
+    """Where the games were to run cannot take them (Ray missing or unreachable): one line."""
+
+    exit_code = 2
+
+
+@dataclass
+class Run:
+    """A simulate command as given, enough to say it again with ``--resume``."""
+
+    ruleset: str
+    games: int
+    players: int
+    agent_spec: str
+    variants: list[str]
+    mods: list[str]
+    seed: int
+    workers: int
+    checks: str | None  # "--no-check", "--check-every-decision" or None
+    backend: str
+    address: str | None
+    out: str | None
+    resume: str | None
+    errors: list = field(default_factory=list)  # (seed, message) of the first five errors
+
+    @property
+    def target(self) -> str | None:
+        return self.resume or self.out
+
+    def again(self) -> str:
+        """The command that carries this run on."""
+        words = ["rulebook", "simulate", self.ruleset, "-n", str(self.games), "-p",
+                 str(self.players), "--agents", self.agent_spec, "--seed", str(self.seed)]
+        for v in self.variants:
+            words += ["--variant", v]
+        for m in self.mods:
+            words += ["--mod", m]
+        if self.workers != 1:
+            words += ["--workers", str(self.workers)]
+        if self.checks:
+            words.append(self.checks)
+        if self.backend != "local":
+            words += ["--backend", self.backend]
+        if self.address:
+            words += ["--address", self.address]
+        words += ["--resume", self.target]
+        return " ".join(shlex.quote(w) for w in words)
+
+
+def same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file (or, where one is not there yet, one place)."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # not there yet, or a name no file system takes
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+def open_results(run: Run, context: dict, agents: list[str], tally: Tally):
+    """The file to append to (or None), the seeds it holds, and a note for people."""
+    if run.resume is None:
+        if not run.out:
+            return None, set(), None
+        from ..play.saves import SaveProblem, prepare
+        try:
+            return open(prepare(run.out), "w", encoding="utf-8"), set(), None
+        except SaveProblem as exc:
+            raise SimulateProblem(f"--out: {exc}") from None
+        except OSError as exc:
+            raise SimulateProblem(f"--out: cannot write '{run.out}': "
+                                  f"{exc.strerror or exc}") from None
+    if run.out and not same_file(run.out, run.resume):
+        raise SimulateProblem("--resume appends to the file it names; leave out --out, or "
+                              "give the same file to both")
+    shown = visible(run.resume)
+
+    def count(line):
+        tally.add(line, fresh=False)
+        _note_error(run, line.get("seed"), line.get("error"))
+    try:
+        return reopen(run.resume, shown, context, agents, count)
+    except ResumeProblem as exc:
+        raise SimulateProblem(f"--resume {exc}") from None
+
+
+def _note_error(run: Run, seed, error) -> None:
+    if error and len(run.errors) < 5:
+        run.errors.append((seed, error))
+
+
+@contextmanager
+def _whole():
+    """Ctrl-C waits until the block is done (where the system lets a signal wait)."""
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None:
+        yield
+        return
+    block(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        block(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def simulate_run(run: Run, title: str, line_of: Callable, games: Callable, context: dict,
+                 agents: list[str]) -> int:
+    """Play the run, write and summarise it; the exit code.
+
+    ``games(skip_seeds, progress)`` yields the summaries of the games to play;
+    ``line_of(summary)`` is a summary's line of the results file.
+    """
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.progress import Progress
+    tally = Tally(run.players)
+    fh, done, note = open_results(run, context, agents, tally)
+    console = Console(highlight=False, emoji=False)
+    if note:
+        click.echo(note)
+    wanted = range(run.seed, run.seed + run.games)
+    already = sum(1 for s in done if s in wanted)
+    if already:
+        click.echo(f"{visible(run.resume)}: {already} of the {run.games} games are done; "
+                   f"playing the other {run.games - already}")
+    start = time.perf_counter()
+    stopped = problem = None
+    try:
+        with Progress(console=console, transient=True) as progress:
+            task = progress.add_task(escape(visible(f"{title}: {run.games} games")),
+                                     total=run.games, completed=already)
+            stream = games(done, lambda: progress.advance(task))
+            try:
+                for summary in stream:
+                    with _whole():  # a game is written and counted, or neither
+                        if fh:
+                            fh.write(json.dumps(line_of(summary)) + "\n")
+                            fh.flush()  # a stopped run keeps every game it finished
+                        tally.add(summary)
+                        _note_error(run, summary.seed, summary.error)
+            except KeyboardInterrupt:
+                stopped = "stopped by Ctrl-C"
+            except BackendProblem as exc:
+                problem = str(exc)
+            except OSError as exc:  # the results file could not be written (disk full…)
+                problem = f"cannot write {visible(run.target)}: {exc.strerror or exc}"
+            finally:
+                if stopped:
+                    signal.signal(signal.SIGINT, signal.SIG_IGN)  # let the stop finish
+                stream.close()  # ends the workers and whatever they still had
+    finally:
+        if fh:
+            fh.close()
+    elapsed = time.perf_counter() - start
+    if problem and not tally.fresh and not already:
+        raise Unavailable(problem)
+    for table in tally.tables(elapsed):
+        console.print(table)
+    for seed, error in run.errors:
+        console.print(f"seed {seed}: {visible(error)}", style="red", markup=False)
+    if stopped or problem:
+        # plain echo, not the console: a command to copy must not be wrapped
+        finished = already + tally.fresh
+        why = stopped or f"error: {problem}"
+        if run.target:
+            click.echo(f"{why} after {finished} of {run.games} games; the finished games "
+                       f"are in {visible(run.target)}; carry on with: {run.again()}", err=True)
+        else:
+            click.echo(f"{why} after {finished} of {run.games} games (none kept: give "
+                       "--out FILE to keep finished games and carry on later)", err=True)
+        return INTERRUPTED if stopped else 1
+    return 1 if run.errors else 0

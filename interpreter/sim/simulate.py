@@ -1,0 +1,103 @@
+"""Many games at once: seeds in, results out, the same whatever the worker count.
+
+Each game's seed is ``base_seed + index``; workers load the ruleset from its
+source (never pickled closures) once each, and results are put back in seed
+order, so ``--workers 1`` and ``--workers 8`` give identical output.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from ..load.ruleset import load_ruleset
+
+_RULESET = None
+
+
+@dataclass
+class GameSummary:
+    seed: int
+    agents: list[str]
+    scores: list[int] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+    rounds: int = 0
+    decisions: int = 0
+    final_hash: str = ""
+    error: str | None = None
+    solo_won: bool | None = None
+    ranks: list = field(default_factory=list)
+    finished: bool = True
+    # per seat (see engine/results.py): points by scoring entry, the cards that
+    # entered play and came into hand, the actions taken, the declared features
+    score_parts: list = field(default_factory=list)
+    played: list = field(default_factory=list)
+    gained: list = field(default_factory=list)
+    actions: list = field(default_factory=list)
+    card_actions: list = field(default_factory=list)
+    features: list = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        """One JSON line of ``simulate --out``: seats are numbered from 1, as on screen.
+
+        ``scores``, ``agents`` and ``ranks`` list the seats in order (seat 1 first);
+        ``winners`` names seats by number.
+        """
+        out = asdict(self)
+        out["winners"] = [seat + 1 for seat in self.winners]
+        return out
+
+
+def _init(path: str, mods: list[str]) -> None:
+    global _RULESET
+    _RULESET = load_ruleset(path, mods)
+
+
+def play_one(args) -> GameSummary:
+    seed, players, agents, variants, check = args
+    from ..lang.runtime import RuleRuntimeError
+    from .results import game_facts
+    from ..play.session import GameError, build_game, run
+    try:
+        game = build_game(_RULESET, players, seed, agents, tuple(variants))
+    except GameError as exc:
+        return GameSummary(seed, agents, error=str(exc))
+    game.keep_log = False  # nobody reads a simulated game's log
+    try:
+        result = run(game, check=check)
+    except GameError as exc:
+        return GameSummary(seed, agents, error=str(exc), decisions=len(game.record))
+    try:
+        facts = game_facts(game, result)
+    except RuleRuntimeError as exc:
+        return GameSummary(seed, agents, result.scores, result.winners, result.rounds,
+                           result.decisions, result.final_hash,
+                           f"a feature could not be worked out: {exc.message}",
+                           result.solo_won, result.ranks, result.finished)
+    return GameSummary(seed, agents, result.scores, result.winners, result.rounds,
+                       result.decisions, result.final_hash, None, result.solo_won, result.ranks,
+                       result.finished, **facts)
+
+
+def simulate(path: str, mods: list[str], games: int, players: int, agents: list[str],
+             variants: list[str], seed: int = 1, workers: int = 1, check: bool = True,
+             progress=None, *, backend: str = "local", address: str | None = None,
+             skip_seeds=()):
+    """Yield GameSummary objects in seed order, for the seeds not in ``skip_seeds``.
+
+    ``backend`` is ``local`` (``workers`` processes, or this one for 1) or
+    ``ray`` (``address`` None starts Ray here; ``auto`` or ``HOST:PORT`` joins a
+    cluster); see :mod:`rulebook_games.sim.backends`. ``progress`` is called once
+    per finished game.
+    """
+    from .backends import run
+    skip = set(skip_seeds)
+    seeds = range(seed, seed + games)
+    todo = games - sum(1 for s in skip if s in seeds)
+    jobs = ((s, players, agents, variants, check) for s in seeds if s not in skip)
+    yield from run(path, mods, jobs, todo, workers, _init, play_one, _rebuild, progress,
+                   backend, address)
+
+
+def _rebuild(fields: dict) -> GameSummary:
+    """A summary again from the plain fields a remote worker sends back."""
+    return GameSummary(**fields)
