@@ -1,9 +1,10 @@
 """`rulebook validate MOD`: which ruleset a mod file is checked against, and errors about it.
 
-A mod's ``target:`` is a ruleset id. It may name a ruleset given as a PATH
-in the same command, the ruleset the mod file lies in, or a shipped ruleset;
-anything else is an error that points at the ``target:`` line, with the
-closest name as a hint. A target is never taken as a path.
+A mod's ``target:`` is a ruleset id. It may name the ruleset the mod file
+lies in, a ruleset given as a PATH in the same command, a ruleset of the
+current folder, or a shipped ruleset; anything else is an error that points
+at the ``target:`` line, with the closest name as a hint. A target is never
+taken as a path.
 """
 
 from __future__ import annotations

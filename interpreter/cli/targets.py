@@ -2,7 +2,9 @@
 
 A PATH may be a folder (walked for rulesets and mods), a manifest, a shipped
 ruleset's name, any rule file (its ruleset is checked) or a mod (checked
-against the ruleset its ``target:`` names). A PATH that cannot be checked
+against the ruleset its ``target:`` names). Each ruleset is checked alone and
+each mod on its ruleset alone, so a mod never hides a ruleset's errors
+(:func:`rulesets_to_check`). A PATH that cannot be checked
 becomes an ``Uncheckable`` with the positioned errors that say why. Imports
 the base modules, ``options``, ``loading`` and the loader's light readers
 (``load.tree``, ``load.yamlload``, ``load.walk``), which import no YAML
@@ -77,36 +79,40 @@ class Uncheckable:
 
 def rulesets_to_check(paths: tuple[str, ...],
                       mods: tuple[str, ...]) -> list[tuple[str | Uncheckable, list[str]]]:
-    """Which rulesets to load, each with the mods to layer on it."""
-    plan: dict[str | Uncheckable, list[str]] = {}
-    order: list[str | Uncheckable] = []
+    """What to load, in order: each ruleset with the mods to layer on it, each check once.
+
+    A linter checks each thing in its own right. Every ruleset named or found
+    is checked alone, so that no mod can hide its errors (a mod that removes a
+    broken card would); every mod named or found is checked layered on its
+    target alone, one mod at a time (the mods of a folder are alternatives a
+    group picks from, and two may change one card differently). The ``--mod``
+    files are the one combination asked for: layered together, in order, on
+    each ruleset named or found, besides that ruleset alone. The checks of one
+    ruleset come together, the ruleset alone first.
+    """
+    by_target: dict[str | Uncheckable, list[tuple[str, ...]]] = {}
+
+    def add(target: str | Uncheckable, mod_list: tuple[str, ...] = ()):
+        checks = by_target.setdefault(target, [])
+        if mod_list not in checks:
+            checks.append(mod_list)
+
     paths = _expand_folders(paths or (".",))  # no PATH: the current folder, as ruff does
     named = _named_rulesets(paths)
-
-    def add(target: str | Uncheckable, mod_list: list[str]):
-        if target not in plan:
-            plan[target] = []
-            order.append(target)
-        for m in mod_list:
-            if m not in plan[target]:
-                plan[target].append(m)
-
+    repository = _Repository()
     for raw in paths:
         p = Path(raw)
         if _links_out(p):
             add(Uncheckable(raw, (Diagnostic(
                 "RB405", "this file is a link to a place outside the folder rulebook runs "
-                "in; it is not read", SealedSpan(raw, 1, 1)),)), [])
+                "in; it is not read", SealedSpan(raw, 1, 1)),)))
             continue
         manifest = find_ruleset(raw)
         if p.is_file() and p.name != RULESET_FILE:
             kind = _kind_of(p)
             if kind == "mod":
-                found = _mod_target(p, raw, named)
-                if isinstance(found, Uncheckable):
-                    add(found, [])
-                else:
-                    add(found, [raw, *mods])
+                found = _mod_target(p, raw, named, repository)
+                add(found, () if isinstance(found, Uncheckable) else (raw,))
                 continue
             if kind != "ruleset":
                 manifest = _ruleset_of(p)
@@ -114,15 +120,18 @@ def rulesets_to_check(paths: tuple[str, ...],
                     if kind is None:
                         # not a rule file (e.g. a CI workflow seen by a pre-commit hook)
                         continue
-                    add(f"orphan:{raw}", [])
+                    add(f"orphan:{raw}")
                     continue
         if manifest is None:
             if not p.exists():
                 raise no_such_ruleset(raw)
-            add(f"special:{raw}", [])  # (a folder was walked: it is not here)
+            add(f"special:{raw}")  # (a folder was walked: it is not here)
             continue
-        add(str(manifest), list(mods))
-    return [(t, plan[t]) for t in order]
+        add(str(manifest))
+        if mods:
+            add(str(manifest), tuple(mods))
+    return [(target, list(mod_list)) for target, checks in by_target.items()
+            for mod_list in sorted(checks, key=bool)]  # the ruleset alone first
 
 
 def _expand_folders(paths) -> list[str]:
@@ -156,26 +165,61 @@ def _expand_folders(paths) -> list[str]:
     return out
 
 
-def _named_rulesets(paths) -> dict[str, str]:
-    """Ruleset id → manifest, for each ruleset given as a directory or a manifest."""
-    out: dict[str, str] = {}
+def _named_rulesets(paths) -> dict[str, list[str]]:
+    """Ruleset id → its manifests, for each ruleset given (or found) as a PATH: a folder, a
+    manifest, or a rule file of the ruleset (the same ruleset once, however it is named)."""
+    out: dict[str, list[str]] = {}
+    seen: set[str] = set()
     for raw in paths:
         p = Path(raw)
         if p.is_dir() or p.name == RULESET_FILE:
             manifest = find_ruleset(raw)
-            ruleset_id = _top_level_value(manifest, "id") if manifest else None
-            if ruleset_id:
-                out.setdefault(ruleset_id, str(manifest))
+        elif p.is_file() and _kind_of(p) not in ("mod", None):
+            manifest = _ruleset_of(p)
+        else:
+            continue
+        ruleset_id = _top_level_value(manifest, "id") if manifest else None
+        if ruleset_id and os.path.realpath(manifest) not in seen:
+            seen.add(os.path.realpath(manifest))
+            out.setdefault(ruleset_id, []).append(str(manifest))
     return out
 
 
-def _mod_target(path: Path, raw: str, named: dict[str, str]) -> str | Uncheckable:
+class _Repository:
+    """The rulesets of the repository ``validate`` runs in (the current folder and below,
+    walked as a folder PATH is), by id; walked once, when a mod first needs it."""
+
+    def __init__(self):
+        self._by_id: dict[str, list[str]] | None = None
+
+    def get(self, ruleset_id: str) -> list[str]:
+        if self._by_id is None:
+            from ..load.walk import TooLarge, rule_files_below
+            self._by_id = {}
+            try:
+                found = rule_files_below(".", mods=False)
+            except TooLarge:  # too large to walk: only PATHs and shipped rulesets are known
+                found = []
+            for manifest, _ in found:
+                key = _top_level_value(Path(manifest), "id")
+                if key:
+                    self._by_id.setdefault(key, []).append(manifest)
+        return self._by_id.get(ruleset_id, [])
+
+
+def _mod_target(path: Path, raw: str, named: dict[str, list[str]],
+                repository: _Repository) -> str | Uncheckable:
     """The manifest of the ruleset a mod's ``target:`` names, or the error that says why not.
 
-    The target is a ruleset id. It is looked up among the rulesets given as
-    PATHs, then the ruleset the mod file lies in, then the shipped ones; never
-    as a path, so a mod cannot make ``validate`` read files of its choosing.
-    An error points at the ``target:`` line.
+    The target is a ruleset id, looked up the same way whether the mod is
+    named as a file (as pre-commit does) or found in a folder: the ruleset the
+    mod file lies in, then the rulesets given as PATHs (a folder, a manifest
+    or one of its files, or found in a folder PATH), then the rulesets of the
+    repository (the current folder and below, walked as a folder PATH is),
+    then the shipped ones. Two rulesets of that id in one place are an error,
+    never a choice made silently. A target is never taken as a path, so a mod
+    cannot make ``validate`` read files of its choosing. An error points at
+    the ``target:`` line.
     """
     diags = Diagnostics()
     doc = load_yaml(path, diags, raw)
@@ -190,11 +234,19 @@ def _mod_target(path: Path, raw: str, named: dict[str, str]) -> str | Uncheckabl
     if not isinstance(target, str):
         return Uncheckable(raw, (Diagnostic("RB500", "'target' must be the id of a ruleset",
                                          doc.span(("target",))),))
-    if target in named:
-        return named[target]
     enclosing = _ruleset_of(path)
     if enclosing is not None and _top_level_value(enclosing, "id") == target:
         return str(enclosing)
+    for where in (named.get(target, []), repository.get(target)):
+        if len(where) == 1:
+            return where[0]
+        if where:
+            return Uncheckable(raw, (Diagnostic(
+                "RB500", f"this mod targets '{target}', the id of {len(where)} rulesets "
+                         f"({', '.join(where)}), so which one it is for is not clear",
+                doc.span(("target",)),
+                hint=f"move it into the folder of the ruleset it is for, or check it with "
+                     f"'rulebook validate path/to/{target} --mod {raw}'"),))
     shipped = shipped_rulesets()
     if target in shipped:
         return str(find_ruleset(target))
@@ -203,6 +255,5 @@ def _mod_target(path: Path, raw: str, named: dict[str, str]) -> str | Uncheckabl
         f"path/to/{target} {raw}")
     return Uncheckable(raw, (Diagnostic(
         "RB500", f"this mod targets '{target}', which is neither a shipped ruleset "
-                 f"({', '.join(shipped)}) nor a ruleset given as a PATH",
-        doc.span(("target",)), hint=hint),))
-
+                 f"({', '.join(shipped)}), a ruleset given as a PATH, nor one in the "
+                 "current folder", doc.span(("target",)), hint=hint),))

@@ -39,7 +39,9 @@ def validate(paths, mods, fmt, quiet):
     environment folders skipped), a ruleset's ruleset.yaml, a shipped ruleset
     name, any rule file (its ruleset is checked), or a mod file (checked
     against its target). With no PATH, the current folder is checked; a folder
-    with nothing to check is an error.
+    with nothing to check is an error. Each ruleset is checked alone and each
+    mod on its ruleset alone; --mod files are layered together on each ruleset,
+    besides it alone. An error met by several checks is reported once.
     """
     check_mod_files(mods)
     plan = rulesets_to_check(paths, mods)
@@ -53,6 +55,7 @@ def validate(paths, mods, fmt, quiet):
             click.echo("no rule files to check")
         sys.exit(0)
     all_diags: list[Diagnostic] = []
+    reported: set[tuple] = set()
     rows = []
     for target, mod_list in plan:
         start = time.perf_counter()
@@ -74,12 +77,14 @@ def validate(paths, mods, fmt, quiet):
                 rs = load_ruleset(target, mod_list)
                 summary = rs.summary()
                 name = rs.id
-                diags = _scenario_diagnostics(rs)
-                summary["scenarios"] = diags.count
+                if not mod_list:  # scenario files test the ruleset itself, not a mod of it
+                    diags = _scenario_diagnostics(rs)
+                    summary["scenarios"] = diags.count
             except RulebookError as exc:
                 diags = Diagnostics(exc.diagnostics).sorted()
         elapsed = time.perf_counter() - start
-        all_diags.extend(diags)
+        # a ruleset's own error is met again under each of its mods: reported once
+        all_diags.extend(d for d in diags if _first_time(d, reported))
         rows.append((name, mod_list, summary, len(diags), elapsed))
     out = report.render(fmt, all_diags, {"rulesets": [
         {"ruleset": n, "mods": m, "errors": e, "seconds": round(t, 3), **(s or {})}
@@ -89,6 +94,18 @@ def validate(paths, mods, fmt, quiet):
     if fmt == "text" and not quiet:
         _summary_table(rows)
     sys.exit(1 if all_diags else 0)
+
+
+def _first_time(d: Diagnostic, reported: set[tuple]) -> bool:
+    """Whether ``d`` is an error not reported yet: the same code and words at the same place
+    (a hint may differ, as one mod's names differ from another's) are the same error."""
+    span = d.span
+    key = (d.code, d.message, d.context, d.severity,
+           (span.file, span.line, span.col) if span else None)
+    if key in reported:
+        return False
+    reported.add(key)
+    return True
 
 
 def _scenario_diagnostics(rs) -> Diagnostics:
@@ -104,26 +121,28 @@ def _scenario_diagnostics(rs) -> Diagnostics:
 
 
 def _summary_table(rows) -> None:
+    """One row a check: a ruleset alone, then ``+ mod.yaml`` for each mod layered on it."""
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
     table = Table(title="Validation", title_justify="left")
-    show_mods = any(mods for _, mods, _, _, _ in rows)
-    cols = ["ruleset"] + (["mods"] if show_mods else []) + ["files", "cards", "effects",
-                                                          "tests", "result", "time"]
-    for col in cols:
-        table.add_column(col, justify="right" if col in ("files", "cards", "effects", "tests",
-                                                         "time")
-                         else "left", no_wrap=col != "mods")
+    for col in ("ruleset", "files", "cards", "effects", "tests", "result", "time"):
+        table.add_column(col, justify="left" if col in ("ruleset", "result") else "right",
+                         no_wrap=True)
+    previous = None
     for name, mods, summary, errors, elapsed in rows:
         s = summary or {}
         result = "[green]ok[/green]" if not errors else f"[red]{errors} error(s)[/red]"
         cards = str(s.get("cards", "-"))
         if s.get("card_copies", 0) != s.get("cards", 0):
             cards += f" ({s['card_copies']})"
-        cells = [Text(visible(name))] + ([Text(visible(", ".join(Path(m).name for m in mods)
-                                                      or "-"))] if show_mods else [])
-        cells += [str(s.get("files", "-")), cards, str(s.get("effects", "-")),
-                  str(s.get("scenarios", "-")), result, f"{elapsed:.1f}s"]
-        table.add_row(*cells)
+        label = " + ".join([name, *(Path(m).name for m in mods)])
+        if mods and name == previous:  # under the row of its ruleset
+            label = "  + " + " + ".join(Path(m).name for m in mods)
+        previous = name
+        label = visible(label)
+        label = label if len(label) <= 22 else label[:21] + "…"  # the table stays 80 wide
+        table.add_row(Text(label), str(s.get("files", "-")), cards,
+                      str(s.get("effects", "-")), str(s.get("scenarios", "-")), result,
+                      f"{elapsed:.1f}s")
     Console(highlight=False, emoji=False).print(table)

@@ -57,10 +57,11 @@ def _inside(path: str, tree: str) -> bool:
     return real == tree or real.startswith(tree.rstrip(os.sep) + os.sep)
 
 
-def rule_files_below(folder: str | os.PathLike) -> list[tuple[str, str]]:
+def rule_files_below(folder: str | os.PathLike, mods: bool = True) -> list[tuple[str, str]]:
     """Every ruleset manifest and mod file below ``folder``: (path, "ruleset" | "mod").
 
     Paths are ``folder`` joined with the way down, as the user would write them.
+    With ``mods`` false only the manifests are listed (no other file is opened).
     """
     tree = os.path.realpath(folder)
     found: list[tuple[str, str]] = []
@@ -100,7 +101,7 @@ def rule_files_below(folder: str | os.PathLike) -> list[tuple[str, str]]:
                 below.append((path, depth + 1))
             elif entry.name == RULESET_FILE:
                 found.append((path, "ruleset"))
-            elif entry.name.endswith((".yaml", ".yml")) and is_regular(path) \
+            elif mods and entry.name.endswith((".yaml", ".yml")) and is_regular(path) \
                     and top_level_value(path, "kind") == "mod":
                 found.append((path, "mod"))
         todo.extend(reversed(below))  # folders in order of name
