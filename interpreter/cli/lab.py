@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from .loading import load_named, load_ruleset, no_such_ruleset
-from .options import SEED, UsageProblem, Whole, check_backend, where_options
+from .options import CONFIDENCE, SEED, UsageProblem, Whole, check_backend, where_options
 from .seats import ai_seats
 from ..paths import find_ruleset
 from ..safe_text import visible
@@ -30,7 +30,7 @@ from ..safe_text import visible
                    "default: the file's own mods, found in its folder).")
 @click.option("--html", type=click.Path(dir_okay=False), help="Write one self-contained page.")
 @click.option("--png", type=click.Path(file_okay=False), help="Write the plots to this folder.")
-@click.option("--confidence", type=click.FloatRange(0.5, 0.999), default=0.95,
+@click.option("--confidence", type=CONFIDENCE, default=0.95,
               show_default=True, help="Confidence level of the intervals.")
 @click.option("--top", type=Whole(min=1), default=15, show_default=True,
               help="Rows shown per card table (all are tested).")
@@ -73,7 +73,7 @@ def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top):
               help="Keep the base games' results here (JSON lines).")
 @click.option("--out-mod", type=click.Path(dir_okay=False),
               help="Keep the modded games' results here (JSON lines).")
-@click.option("--confidence", type=click.FloatRange(0.5, 0.999), default=0.95,
+@click.option("--confidence", type=CONFIDENCE, default=0.95,
               show_default=True, help="Confidence level of the intervals.")
 @click.option("--top", type=Whole(min=1), default=15, show_default=True,
               help="Rows listed per card table (all are tested).")

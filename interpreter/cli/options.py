@@ -70,7 +70,33 @@ class Whole(click.IntRange):
         return super().convert(value, param, ctx)
 
 
+class Decimal(click.ParamType):
+    """A number option (a level, a duration): the digits 0 to 9 with a point and an exponent,
+    finite, within its bounds. click's FloatRange lets 'nan' through (no comparison with
+    it is false), and Python's float() reads 'inf', '1_0' and other scripts' digits."""
+
+    name = "number"
+
+    def __init__(self, low: float, high: float, what: str = "the value"):
+        self.low, self.high, self.what = low, high, what
+
+    def convert(self, value, param, ctx):
+        from ..numtext import NumberProblem, decimal
+        text = repr(value) if isinstance(value, float) else value  # a default, or typed
+        try:
+            return decimal(text.strip() if isinstance(text, str) else text, self.what,
+                           self.low, self.high)
+        except NumberProblem as exc:
+            self.fail(exc.message, param, ctx)
+
+    def get_metavar(self, param, ctx=None):
+        return f"[{self.low:g}<=x<={self.high:g}]"
+
+
 NAME = UsableName()
+
+# the level of the intervals of report and compare: strictly between 0 and 1 and finite
+CONFIDENCE = Decimal(0.5, 0.999, "the confidence level")
 
 SEED = Whole(-(2 ** 63 - 1), 2 ** 63 - 1)
 
