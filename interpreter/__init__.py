@@ -16,7 +16,8 @@ The rooms, each a package that opens with its job and what it may import:
 The modules at the top are the base every room may use: ``span`` and
 ``errors`` (positions and diagnostics), ``paths`` (the shipped data),
 ``cache`` (the per-user cache), ``numtext`` and ``safe_text`` (numbers read
-from people, text shown to them).
+from people, text shown to them), ``outfiles`` (files written where a person
+said: checked first, written whole, never replacing what they had).
 """
 
 from .version import __version__  # noqa: E402

@@ -14,8 +14,9 @@ One module per command or group of commands:
 
 They share ``options`` (option types, the usage error), ``loading`` (the
 ruleset a command names) and ``seats`` (``--agents``). ``main`` runs the
-group: exit 0 done, 1 rule errors, 2 usage errors, 3 a bug in rulebook,
-130 interrupted; never a traceback. The command line may import every room,
+group: exit 0 done, 1 rule errors (and a write that failed half way), 2 usage
+errors (an output path refused before anything is written), 3 a bug in
+rulebook, 130 interrupted; never a traceback. The command line may import every room,
 but ``rulebook --help`` loads only this package's modules, which import no
 loader, parser, schema checker, engine or rich at the top: each command
 imports what it needs when it runs.
@@ -32,6 +33,7 @@ from ..version import __version__
 from . import cards, diagnostics as report, lab, lsp, play, reference, replay, scenarios
 from . import shipped, simulate, validate
 from ..numtext import clipped
+from ..outfiles import OutputProblem
 from ..safe_text import visible
 
 
@@ -96,25 +98,43 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(130)
     except KeyboardInterrupt:
         sys.exit(130)
+    except OutputProblem as exc:  # an output refused (exit 2) or that failed (exit 1)
+        _one_line(exc.message, exc.exit_code, doc)
     except OSError as exc:
-        if not _bad_name(exc):
+        problem = _file_problem(exc)
+        if problem is None:
             _internal_error(exc, doc)
-        # a name no system call takes (too long, a loop of links) that reached a
-        # command without passing through a checked option: the user's, not a bug
-        message = f"'{clipped(str(exc.filename))}': {_bad_name(exc)}"
-        if doc:
-            click.echo(report.usage_error(doc, message))
-        else:
-            click.echo(visible(f"Error: {message}"), err=True)
-        sys.exit(2)
+        # a file the user named (a name no system call takes, a folder that cannot be
+        # written, a full disk) that reached a command without passing through a checked
+        # option or the output helper: the user's or the system's, not a bug
+        _one_line(*problem, doc)
     except Exception as exc:  # a bug in rulebook, not in the user's files
         _internal_error(exc, doc)
     sys.exit(result if isinstance(result, int) else 0)
 
 
-def _bad_name(exc: OSError) -> str | None:
+def _file_problem(exc: OSError) -> tuple[str, int] | None:
+    """An OSError about a file, as one line and its exit code; None if it names no file.
+
+    A write that began and failed (a full disk, a quota) is exit 1 even when the
+    system did not say which file; a path the system refuses is exit 2.
+    """
     from ..load.userfiles import bad_name
-    return bad_name(exc) if exc.filename is not None else None
+    from ..outfiles import WRITE_FAILURES
+    failed = exc.errno in WRITE_FAILURES
+    reason = (bad_name(exc) or exc.strerror or str(exc)).rstrip(".")
+    if exc.filename is None:
+        return (f"a write failed: {reason}", 1) if failed else None
+    return f"'{clipped(str(exc.filename), 120)}': {reason}", 1 if failed else 2
+
+
+def _one_line(message: str, code: int, doc: str | None):
+    """A problem the user can act on, said in one line (or a document of ``doc``)."""
+    if doc:
+        click.echo(report.usage_error(doc, message, exit_code=code))
+    else:
+        click.echo(visible(f"Error: {message}"), err=True)
+    sys.exit(code)
 
 
 def _internal_error(exc: BaseException, doc: str | None):

@@ -8,14 +8,20 @@ top; card text, the compiler and rich only inside the commands.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from .loading import load_named
 from .options import NAME, UsablePath, UsageProblem
 from ..errors import suggest
+from ..outfiles import Replace
 from ..safe_text import json_text, visible
+
+COMPILED_TAIL = (": the Python its rules compile to (for reading; Rulebook writes and runs "
+                 "it itself)")
+# what 'compile --out' wrote before may be written again; nothing else is replaced
+COMPILED = Replace(lambda path, head: head.startswith(b"# ")
+                   and head.split(b"\n", 1)[0].endswith(COMPILED_TAIL.encode()),
+                   "Python 'rulebook compile' wrote", "give another path, or remove it first")
 
 
 @click.command()
@@ -89,18 +95,21 @@ def compile_cmd(ruleset, mods, emit, out):
     reading and debugging: Rulebook never loads code from a file.
     """
     from ..lang.compiler import source_of
+    from ..outfiles import check_file, write_file
+    if out:
+        check_file(out, "--out", COMPILED)
     rs = load_named(ruleset, mods)
     text = source_of(rs)
-    header = (f"# {rs.name} {rs.version}: the Python its rules compile to (for reading; "
-              "Rulebook writes and runs it itself)\n\n")
+    name = rs.name
+    header = f"# {name} {rs.version}{COMPILED_TAIL}\n\n"
     if out:
-        Path(out).write_text(header + text, encoding="utf-8")
-        click.echo(f"{rs.name}: {len(rs.code)} effects, {text.count(chr(10))} lines of "
+        write_file(out, header + text, "--out", COMPILED)
+        click.echo(f"{name}: {len(rs.code)} effects, {text.count(chr(10))} lines of "
                    f"Python written to {out}")
     elif emit:
         click.echo(header + text, nl=False)
     else:
-        click.echo(f"{rs.name}: {len(rs.code)} effects compile to {text.count(chr(10))} lines "
+        click.echo(f"{name}: {len(rs.code)} effects compile to {text.count(chr(10))} lines "
                    "of Python (--emit prints them)")
 
 

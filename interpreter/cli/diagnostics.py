@@ -155,7 +155,7 @@ def usage_error(fmt: str, message: str, exit_code: int = 2) -> str:
     SARIF log whose invocation failed with the message as a notification,
     or one ``::error`` workflow command.
     """
-    kind = "usage" if exit_code == 2 else "internal"
+    kind = {2: "usage", 3: "internal"}.get(exit_code, "failure")
     if fmt == "json":
         return json_text({"diagnostics": [], "summary": {},
                           "error": {"kind": kind, "message": message, "exit_code": exit_code}},

@@ -49,6 +49,8 @@ def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top):
     for m in mods:
         if not Path(m).is_file():
             raise UsageProblem(f"mod file '{m}' not found")
+    from ..lab.commands import check_outputs
+    check_outputs(html, png)  # before the file is read (OutputProblem: one line, exit 2)
     sys.exit(run_report(results_file, ruleset_path, html, png, confidence, top, load_ruleset,
                         mods))
 
@@ -90,10 +92,17 @@ def compare_cmd(ruleset, mods, games, players, agent_spec, variants, seed, worke
     check_backend(backend, address)
     if resume and not (out_base and out_mod):
         raise UsageProblem("--resume carries on the --out-base and --out-mod files; give both")
-    from ..sim.run import same_file
+    from ..outfiles import ANY, check_file, same_file
+    from ..lab.commands import check_outputs
+    from ..sim.run import RESULTS
     if out_base and out_mod and same_file(out_base, out_mod):
         raise UsageProblem("--out-base and --out-mod name the same file; each side's games "
                            "need a file of their own")
+    # every output refused before anything is loaded or played (one line, exit 2)
+    check_outputs(html, png)
+    for given, option in ((out_base, "--out-base"), (out_mod, "--out-mod")):
+        if given:  # new or empty, or carried on with --resume (its lines checked then)
+            check_file(given, option, ANY if resume else RESULTS)
     base = load_named(ruleset, ())
     files = []
     for raw in mods:

@@ -11,6 +11,7 @@ inside the command.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -45,11 +46,13 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
 
     from ..play.terminal import HumanAgent, UndoRequest
     from ..play.render import score_table
-    from ..play.saves import SaveProblem, prepare
+    from ..outfiles import check_file
     from ..play.session import GameError, build_game, make_record, place_in_record, run
     from ..play.stopping import StopSignals, shield
     from ..play.transcript import ScriptAnswerRefused, ScriptReader
     console = Console(highlight=False, emoji=False)
+    if save_path:  # before anything is loaded or played
+        check_file(save_path, "--save", _same_game(resume_path))
     prefix = rec = None
     if resume_path:
         rec, rs, mods = _resume(ruleset, resume_path, players, seed, variants, mods)
@@ -57,18 +60,14 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         kinds = (seat_agents(agent_spec, players, sys.stdin.isatty()) if agent_spec
                  else _record_agents(rec))
         prefix = rec.decisions
-        save_path = save_path or resume_path
+        if not save_path:  # the record is saved where it was (its folder must take it)
+            check_file(resume_path, "--resume", _same_game(resume_path))
     else:
         rs = load_named(ruleset, mods)
         players = players or rs.min_players
         seed = seed if seed is not None else _random.SystemRandom().randrange(1, 10 ** 9)
         kinds = seat_agents(agent_spec, players, sys.stdin.isatty())
-    save_to = None
-    if save_path:
-        try:
-            save_to = prepare(save_path)
-        except SaveProblem as exc:
-            raise UsageProblem(f"--save: {exc}") from None
+    save_to = Path(save_path or resume_path) if save_path or resume_path else None
     try:
         game = build_game(rs, players, seed, kinds, tuple(variants), prefix=prefix,
                           remember=rec is None or rec.remembers_refusals)
@@ -144,6 +143,14 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         save_finished(make_record(game, rs, kinds, result, list(mods)), save_to,
                       f"{rs.id}-{seed}", console)
     console.print(f"{result.decisions} decisions · final state #{result.final_hash[:12]}")
+
+
+def _same_game(resume_path):
+    """--save replaces a file only when it is the record of the game carried on (--resume)."""
+    from ..outfiles import Replace, same_file
+    return Replace(lambda path, head: resume_path is not None and same_file(path, resume_path),
+                   None, "give another path, carry on the game it holds with 'rulebook play "
+                         "RULESET --resume PATH' (it is saved there again), or remove it first")
 
 
 def _resume(ruleset, path, players, seed, variants, mods):

@@ -30,7 +30,9 @@ from .seats import ai_seats
               help="Seed of the first game.")
 @click.option("--workers", "-w", type=Whole(min=1), default=1, show_default=True,
               help="Processes (--backend local; Ray runs one per CPU).")
-@click.option("--out", type=click.Path(dir_okay=False), help="Write one JSON line per game.")
+@click.option("--out", type=click.Path(dir_okay=False),
+              help="Write one JSON line per game (to a new or empty file; --resume carries "
+                   "a results file on).")
 @click.option("--no-check", is_flag=True, help="Skip invariant checks (faster).")
 @click.option("--check-every-decision", "every_decision", is_flag=True,
               help="Check invariants before every decision, not only after each action and "
@@ -40,8 +42,11 @@ def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers,
              every_decision, backend, address, resume):
     """Simulate many games between AI agents and summarise the results."""
     from ..sim.simulate import simulate as run_many
-    from ..sim.run import Run, SimulateProblem, simulate_run
+    from ..sim.run import RESULTS, Run, SimulateProblem, simulate_run
     check_backend(backend, address)
+    if out and not resume:  # refused before anything is loaded or played
+        from ..outfiles import check_file
+        check_file(out, "--out", RESULTS)
     rs = load_named(ruleset, mods)
     players, kinds = ai_seats(rs, players, agent_spec, "simulate")
     # every line says what was played, so it can be read on its own; mods are named from

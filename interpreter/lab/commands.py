@@ -2,9 +2,11 @@
 
 Each function checks what it was given, runs the lab, prints the tables on
 the terminal and writes the requested HTML page and PNG files. A problem
-the user can fix (a bad results line, a missing ruleset, a file that
-cannot be written, the ``report`` extra not installed) is one line with its
-place and exit 2 (1 for bad results data); never a traceback.
+the user can fix (a bad results line, a missing ruleset, an output that
+cannot be written or would replace a file of the user's, the ``report``
+extra not installed) is one line with its place and exit 2 (1 for bad
+results data, and for a write that fails half way: a full disk); never a
+traceback. Outputs go through :mod:`rulebook_games.outfiles`.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from pathlib import Path
 
 import click
 
+from ..outfiles import ANY, Replace, check_file, check_folder, open_lines, write_failed, \
+    write_file
 from ..safe_text import visible
 
 EXTRA_HINT = ("the balance lab needs scipy and matplotlib: "
@@ -86,31 +90,50 @@ def report(path: str, ruleset: str | None, html: str | None, png: str | None,
     return 0
 
 
+def _is_page(path: str, head: bytes) -> bool:
+    return head.startswith(PAGE_START) and head[len(PAGE_START):].startswith(
+        (b"Report: ", b"Compare: "))
+
+
+# the start of every page lab.page renders
+PAGE_START = b'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n<title>'
+# what report and compare wrote before may be written again; nothing else is replaced
+PAGE = Replace(_is_page, "a page 'rulebook report' or 'compare' wrote",
+               "give another path, or remove it first")
+PLOT = Replace(lambda path, head: head.startswith(b"\x89PNG\r\n\x1a\n"), "a PNG image",
+               "give another folder for --png, or remove the file first")
+
+
+def check_outputs(html: str | None, png: str | None) -> None:
+    """--html and --png refused before anything is read or played (OutputProblem, exit 2)."""
+    if html:
+        check_file(html, "--html", PAGE)
+    if png:
+        check_folder(png, "--png")
+
+
 def write_outputs(tables, plots, notes, verdicts, html, png, title, confidence) -> list[str]:
-    """Write the plots to ``png`` (a folder) and the page to ``html``; the paths written."""
+    """Write the plots to ``png`` (a folder) and the page to ``html``; the paths written.
+
+    Every file is checked before the first is written; each is written whole
+    (:func:`rulebook_games.outfiles.write_file`).
+    """
     if not (html or png):
         return []
     from . import page, plots as plots_mod
     images = plots_mod.draw(plots, confidence)
+    check_outputs(html, png)
+    if png:
+        for name, _ in images:
+            check_file(Path(png) / f"{name}.png", "--png", PLOT)
     written = []
-    try:
-        if png:
-            folder = Path(png)
-            folder.mkdir(parents=True, exist_ok=True)
-            for name, data in images:
-                (folder / f"{name}.png").write_bytes(data)
-                written.append(str(folder / f"{name}.png"))
-        if html:
-            target = Path(html)
-            if target.parent and not target.parent.is_dir():
-                target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(page.render(title, tables, notes, verdicts, images),
-                              encoding="utf-8")
-            written.append(str(target))
-    except OSError as exc:
-        click.echo(f"error: cannot write {exc.filename or ''}: {exc.strerror or exc}",
-                   err=True)
-        sys.exit(2)
+    if png:
+        for name, data in images:
+            write_file(Path(png) / f"{name}.png", data, "--png", PLOT)
+            written.append(str(Path(png) / f"{name}.png"))
+    if html:
+        write_file(html, page.render(title, tables, notes, verdicts, images), "--html", PAGE)
+        written.append(str(html))
     return written
 
 
@@ -139,7 +162,7 @@ def shipped_mods(ruleset_root: Path) -> list[str]:
 
 
 def _play(rs, mods, games, players, kinds, variants, seed, workers, check, out_path,
-          backend, progress, label, resume=False) -> None:
+          backend, progress, label, resume=False, option=None) -> None:
     """Play one side's games and write its results file (the lines ``simulate --out`` writes).
 
     With ``resume``, a file that is there already is carried on: the seeds it
@@ -151,20 +174,30 @@ def _play(rs, mods, games, players, kinds, variants, seed, workers, check, out_p
     from ..sim.resume import reopen
     from ..sim.simulate import simulate
     context = results_context(rs, variants, players, Path(out_path).parent)
+    from ..sim.run import RESULTS
     done = set()
+    option = option or "results"
     if resume and Path(out_path).exists():
         fh, done, _ = reopen(str(out_path), str(out_path), context, kinds)
-    else:
-        fh = open(out_path, "w", encoding="utf-8")
+    else:  # a file given is new or empty (checked before the first game), or resumed
+        fh = open_lines(out_path, option, ANY if resume or option == "results" else RESULTS)
     task = progress.add_task(label, total=games,
                              completed=sum(1 for s in done if seed <= s < seed + games))
-    with fh:
+    try:
         for summary in simulate(str(rs.root), list(mods), games, players, kinds,
                                 list(variants), seed=seed, workers=workers, check=check,
                                 progress=lambda: progress.advance(task), skip_seeds=done,
                                 **backend):
-            fh.write(json.dumps({**context, **summary.to_dict()}) + "\n")
-            fh.flush()  # a stopped compare keeps every game it finished
+            try:
+                fh.write(json.dumps({**context, **summary.to_dict()}) + "\n")
+                fh.flush()  # a stopped compare keeps every game it finished
+            except OSError as exc:  # a full disk…: one line naming the file, exit 1
+                raise write_failed(out_path, option, exc) from None
+    finally:
+        try:
+            fh.close()
+        except OSError:  # what a failed write left in the buffer: already said
+            pass
 
 
 def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, workers, check,
@@ -181,21 +214,17 @@ def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worker
     from rich.progress import Progress
 
     from ..sim.results import results_context
-    from ..sim.results_file import LineProblem, refuse_special
     from ..sim.resume import ResumeProblem, read_results
-    from ..play.saves import SaveProblem, prepare
+    from ..sim.run import RESULTS
     from . import names as names_mod, paired, results, terminal
     out = console()
     paths = []
     with tempfile.TemporaryDirectory(prefix="rulebook-compare-") as tmp:
-        for given, default in ((out_base, "base.jsonl"), (out_mod, "mods.jsonl")):
-            if given:
-                try:
-                    refuse_special(given, given)  # written, then read back: a regular file
-                    paths.append(prepare(given))
-                except (SaveProblem, LineProblem) as exc:
-                    click.echo(f"error: {visible(str(exc))}", err=True)
-                    return 2
+        for given, default, option in ((out_base, "base.jsonl", "--out-base"),
+                                       (out_mod, "mods.jsonl", "--out-mod")):
+            if given:  # written, then read back: a regular file, new or empty or resumed
+                check_file(given, option, ANY if resume else RESULTS)
+                paths.append(Path(given))
             else:
                 paths.append(Path(tmp) / default)
         if resume:  # both files checked before either is written to
@@ -212,9 +241,11 @@ def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worker
         try:
             with Progress(console=out, transient=True) as progress:
                 _play(base_rs, [], games, players, kinds, variants, seed, workers, check,
-                      paths[0], backend, progress, f"{base_rs.name}: {games} games", resume)
+                      paths[0], backend, progress, f"{base_rs.name}: {games} games", resume,
+                      "--out-base" if out_base else None)
                 _play(mod_rs, mods, games, players, kinds, variants, seed, workers, check,
-                      paths[1], backend, progress, f"with the mods: {games} games", resume)
+                      paths[1], backend, progress, f"with the mods: {games} games", resume,
+                      "--out-mod" if out_mod else None)
         except OSError as exc:
             click.echo(f"error: cannot write {exc.filename or ''}: {exc.strerror or exc}",
                        err=True)

@@ -13,7 +13,6 @@ finished and the command that carries on, and exits with 130.
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import signal
 import time
@@ -26,9 +25,16 @@ import click
 from .batches import BackendProblem
 from .resume import ResumeProblem, reopen
 from .stats import Tally
+from ..outfiles import Replace, open_lines, same_file, write_failed
 from ..safe_text import visible
 
 INTERRUPTED = 130
+
+
+# --out never replaces a file that holds something: the games of an earlier run are
+# carried on with --resume, and any other file is the user's
+RESULTS = Replace(None, None, "give another path, carry on the games it holds with "
+                              "--resume, or remove it first")
 
 
 class SimulateProblem(Exception):
@@ -84,27 +90,13 @@ class Run:
         return " ".join(shlex.quote(w) for w in words)
 
 
-def same_file(a: str, b: str) -> bool:
-    """Whether two paths name one file (or, where one is not there yet, one place)."""
-    try:
-        return os.path.samefile(a, b)
-    except (OSError, ValueError):  # not there yet, or a name no file system takes
-        return os.path.abspath(a) == os.path.abspath(b)
-
-
 def open_results(run: Run, context: dict, agents: list[str], tally: Tally):
     """The file to append to (or None), the seeds it holds, and a note for people."""
     if run.resume is None:
         if not run.out:
             return None, set(), None
-        from ..play.saves import SaveProblem, prepare
-        try:
-            return open(prepare(run.out), "w", encoding="utf-8"), set(), None
-        except SaveProblem as exc:
-            raise SimulateProblem(f"--out: {exc}") from None
-        except OSError as exc:
-            raise SimulateProblem(f"--out: cannot write '{run.out}': "
-                                  f"{exc.strerror or exc}") from None
+        # refused (OutputProblem) if it cannot be written or holds something already
+        return open_lines(run.out, "--out", RESULTS), set(), None
     if run.out and not same_file(run.out, run.resume):
         raise SimulateProblem("--resume appends to the file it names; leave out --out, or "
                               "give the same file to both")
@@ -159,7 +151,7 @@ def simulate_run(run: Run, title: str, line_of: Callable, games: Callable, conte
         click.echo(f"{visible(run.resume)}: {already} of the {run.games} games are done; "
                    f"playing the other {run.games - already}")
     start = time.perf_counter()
-    stopped = problem = None
+    stopped = problem = failed = None
     try:
         with Progress(console=console, transient=True) as progress:
             task = progress.add_task(escape(visible(f"{title}: {run.games} games")),
@@ -178,15 +170,24 @@ def simulate_run(run: Run, title: str, line_of: Callable, games: Callable, conte
             except BackendProblem as exc:
                 problem = str(exc)
             except OSError as exc:  # the results file could not be written (disk full…)
-                problem = f"cannot write {visible(run.target)}: {exc.strerror or exc}"
+                failed = write_failed(run.target, "--resume" if run.resume else "--out", exc)
+                problem = failed.message
             finally:
                 if stopped:
                     signal.signal(signal.SIGINT, signal.SIG_IGN)  # let the stop finish
                 stream.close()  # ends the workers and whatever they still had
     finally:
         if fh:
-            fh.close()
+            try:
+                fh.close()
+            except OSError as exc:  # what a failed write left in the buffer, or a last flush
+                if failed is None:
+                    failed = write_failed(run.target, "--resume" if run.resume else "--out",
+                                          exc)
+                    problem = problem or failed.message
     elapsed = time.perf_counter() - start
+    if failed and not tally.fresh and not already:
+        raise failed  # one line naming the file, exit 1
     if problem and not tally.fresh and not already:
         raise Unavailable(problem)
     for table in tally.tables(elapsed):
@@ -196,7 +197,7 @@ def simulate_run(run: Run, title: str, line_of: Callable, games: Callable, conte
     if stopped or problem:
         # plain echo, not the console: a command to copy must not be wrapped
         finished = already + tally.fresh
-        why = stopped or f"error: {problem}"
+        why = stopped or visible(f"error: {problem}")
         if run.target:
             click.echo(f"{why} after {finished} of {run.games} games; the finished games "
                        f"are in {visible(run.target)}; carry on with: {run.again()}", err=True)
