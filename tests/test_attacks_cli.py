@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import shutil
 import signal
@@ -324,3 +325,36 @@ def test_f18_confidence_must_be_a_finite_level(results, value, tmp_path):
     out = clean(rulebook("compare", "lantern_row", "--mod", "rich_start", "-n", "1000000",
                          "-p", "2", "--confidence", value, cwd=tmp_path, timeout=60), 2)
     assert "Invalid value for '--confidence'" in out, out
+
+
+# ------------------------------------------------ F01: a ruleset's name reaches nothing raw
+NAME = 'name: "Tiny\\e]0;PWNED\\a\\u202eevil\\nimport os\\r# x"'
+RAW = ("\x1b", "\x07", "\u202e", "\r")
+
+
+@pytest.fixture
+def named(tmp_path) -> Path:
+    shutil.copytree(TINY, tmp_path / "rs")
+    manifest = tmp_path / "rs" / "ruleset.yaml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace("name: Tiny", NAME).replace('version: "1"',
+                                                                 'version: "1\\e[2J\\n#"'),
+                        encoding="utf-8")
+    return tmp_path
+
+
+def test_f01_compile_prints_a_rulesets_name_visibly(named):
+    for args in (["compile", "rs"], ["compile", "rs", "--out", "c.py"]):
+        out = clean(rulebook(*args, cwd=named), 0)
+        assert not any(ch in out for ch in RAW), repr(out)
+        assert "\\x1b]0;PWNED\\x07\\u202eevil\\nimport os" in out
+
+
+def test_f01_the_emitted_header_never_ends_its_comment_early(named):
+    out = clean(rulebook("compile", "rs", "--emit", cwd=named), 0)
+    clean(rulebook("compile", "rs", "--out", "c.py", cwd=named), 0)
+    for text in (out, (named / "c.py").read_text(encoding="utf-8")):
+        assert not any(ch in text for ch in RAW), repr(text[:200])
+        assert not re.search(r"^import os", text, re.M)
+        first, second = text.splitlines()[:2]
+        assert first.startswith("# Tiny") and "import os" in first and second == ""

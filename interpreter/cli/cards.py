@@ -100,12 +100,14 @@ def compile_cmd(ruleset, mods, emit, out):
         check_file(out, "--out", COMPILED)
     rs = load_named(ruleset, mods)
     text = source_of(rs)
-    name = rs.name
-    header = f"# {name} {rs.version}{COMPILED_TAIL}\n\n"
+    # the name and version come from a rule file: shown with every control character and
+    # line break escaped, so they stay on the comment's line and act on no terminal
+    name = visible(rs.name)
+    header = f"# {name} {visible(rs.version)}{COMPILED_TAIL}\n\n"
     if out:
         write_file(out, header + text, "--out", COMPILED)
         click.echo(f"{name}: {len(rs.code)} effects, {text.count(chr(10))} lines of "
-                   f"Python written to {out}")
+                   f"Python written to {visible(out)}")
     elif emit:
         click.echo(header + text, nl=False)
     else:

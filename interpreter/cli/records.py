@@ -40,13 +40,15 @@ def save_unfinished(rec, save_to, stem, ruleset, why, console) -> None:
     try:
         path = save_somewhere(rec, save_to, stem)
     except OSError as exc:
-        click.echo(f"{why.strip()}; the game could not be saved anywhere: {exc}", err=True)
+        click.echo(visible(f"{why.strip()}; the game could not be saved anywhere: {exc}"),
+                   err=True)
         return
     # plain echo, not the console: a command to copy must not be wrapped
     n = len(rec.decisions)
     try:
-        click.echo(f"{why}; saved after {n} decision{'' if n == 1 else 's'} to {path}")
-        click.echo(f"resume with: {resume_hint(ruleset, path, rec.agents)}")
+        click.echo(visible(f"{why}; saved after {n} decision{'' if n == 1 else 's'} to {path}",
+                           multiline=True))
+        click.echo(visible(f"resume with: {resume_hint(ruleset, path, rec.agents)}"))
     except OSError:  # the terminal is gone (a hang-up); the game is saved all the same
         _terminal_gone()
 
@@ -68,10 +70,10 @@ def save_finished(rec, save_to, stem, console) -> None:
     try:
         path = save_somewhere(rec, save_to, stem)
     except OSError as exc:
-        click.echo(f"the record could not be saved anywhere: {exc}", err=True)
+        click.echo(visible(f"the record could not be saved anywhere: {exc}"), err=True)
         return
     if path != save_to:
-        console.print(f"could not write {save_to}; record saved to {path} instead",
+        console.print(visible(f"could not write {save_to}; record saved to {path} instead"),
                       markup=False)
     else:
-        console.print(f"record saved to {path}", markup=False)
+        console.print(visible(f"record saved to {path}"), markup=False)

@@ -33,7 +33,7 @@ def test_cmd(ruleset, mods, select):
     rs = load_named(ruleset, mods)
     paths = discover(rs)
     if not paths:
-        click.echo(f"{rs.root}/scenarios: no scenario files")
+        click.echo(visible(f"{rs.root}/scenarios: no scenario files"))
         sys.exit(1)
     diags = Diagnostics()
     passed = failed = 0
