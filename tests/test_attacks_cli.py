@@ -14,6 +14,7 @@ the terminal nor an emitted Python comment raw.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -358,3 +359,31 @@ def test_f01_the_emitted_header_never_ends_its_comment_early(named):
         assert not re.search(r"^import os", text, re.M)
         first, second = text.splitlines()[:2]
         assert first.startswith("# Tiny") and "import os" in first and second == ""
+
+
+# ------------------------------------------------ F08: an OSError that reaches main()
+@pytest.mark.parametrize("error, code, words", [
+    (OSError(errno.ENOSPC, "No space left on device"), 1,
+     "a write failed: No space left on device"),
+    (OSError(errno.EFBIG, "File too large", "big.json"), 1, "'big.json': File too large"),
+    (IsADirectoryError(errno.EISDIR, "Is a directory", "somewhere"), 2,
+     "'somewhere': Is a directory"),
+    (NotADirectoryError(errno.ENOTDIR, "Not a directory", "afile/sub"), 2,
+     "'afile/sub': Not a directory"),
+])
+def test_f08_an_os_error_about_a_file_is_one_line_not_a_bug(monkeypatch, capsys, error, code,
+                                                             words):
+    """Whatever command meets it: a file the user named, or a full disk, is never exit 3."""
+    import click
+
+    from rulebook_games import cli
+
+    @click.command("boom")
+    def boom():
+        raise error
+    monkeypatch.setitem(cli.cli.commands, "boom", boom)
+    with pytest.raises(SystemExit) as info:
+        cli.main(["boom"])
+    out, err = capsys.readouterr()
+    assert info.value.code == code
+    assert err == f"Error: {words}\n" and out == ""
