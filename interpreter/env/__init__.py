@@ -3,9 +3,10 @@
 :func:`rulebook_env` builds one. The game runs on the engine's own decisions,
 one environment step per decision; the observation encoding is in
 :mod:`.encoding`, the engine's decisions are handed over one at a time by
-:mod:`.stream`, and the PettingZoo class is in :mod:`.aec`. PettingZoo and
-NumPy are optional: they are imported only when an environment is built,
-and a missing one is reported in one line that names the extra to install.
+the play room's :mod:`~rulebook_games.play.stream`, and the PettingZoo class
+is in :mod:`.aec`. PettingZoo and NumPy are optional: they are imported only
+when an environment is built, and a missing one is reported in one line that
+names the extra to install.
 A call the environment cannot answer in its state (a step before ``reset``,
 after the game's end or after ``close``) raises :class:`EnvStateError`, whose
 message says what to call first.

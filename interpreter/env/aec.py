@@ -1,9 +1,9 @@
 """The PettingZoo AEC environment: one step per decision of the engine.
 
 :class:`RulebookEnv` plays one game at a time on a
-:class:`~.stream.DecisionStream`. The agent to act is the seat the engine
-is asking; its action is an index into the decision's options (see
-:mod:`.encoding`); its observation is a dict with the encoded view
+:class:`~rulebook_games.play.stream.DecisionStream`. The agent to act is the
+seat the engine is asking; its action is an index into the decision's
+options (see :mod:`.encoding`); its observation is a dict with the encoded view
 (``observation``) and the legal answers (``action_mask``). Rewards come at
 the end of the game, as ranks or score margins, and every seat then takes
 one last step with ``None``, as PettingZoo's turn order expects. Every number
@@ -23,9 +23,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from ..load import ruleset as _ruleset
+from ..play.stream import DecisionStream
 from .encoding import Layout
 from .errors import EnvStateError, NoGameYet
-from .stream import DecisionStream, load
 
 BOUND = 1e9  # every number of an observation is clipped to ±BOUND (a float32 exactly)
 # what each game sets up in reset(): read before the first one, a NoGameYet
@@ -33,6 +34,13 @@ PER_GAME = frozenset({"agents", "agent_selection", "rewards", "_cumulative_rewar
                       "terminations", "truncations", "infos"})
 GAME_OVER = ("the game is over and every seat has taken its last step: call reset() to "
              "play the next game")
+
+
+def _load(ruleset, mods: tuple = ()):
+    """A Ruleset from a name, a folder or a Ruleset (mods layered on)."""
+    if isinstance(ruleset, _ruleset.Ruleset):
+        return ruleset
+    return _ruleset.load_ruleset(str(ruleset), list(mods))
 
 
 class RulebookEnv(AECEnv):
@@ -48,7 +56,7 @@ class RulebookEnv(AECEnv):
             raise ValueError(f"reward is 'rank' or 'score', not {reward!r}")
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
-        self.rs = load(ruleset, mods)
+        self.rs = _load(ruleset, mods)
         if not self.rs.min_players <= players <= self.rs.max_players:
             raise ValueError(f"{self.rs.name} is for {self.rs.min_players}–"
                              f"{self.rs.max_players} players, not {players}")
