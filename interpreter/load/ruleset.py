@@ -104,10 +104,43 @@ class Ruleset:
     def cards(self) -> dict[str, Entry]:
         return self.sections["cards"]
 
+    @property
+    def variants(self) -> list[str]:
+        """The ids of the ruleset's variants."""
+        return list(self.sections["variants"])
+
+    def card_text(self, card: str) -> str:
+        """A card's name and facts, then its text a part a line; ``card`` is its id or name."""
+        from ..lang.cardtext import card_named, card_page
+        return card_page(self, card_named(self, card))
+
+    def __repr__(self) -> str:
+        # one line: the generated one printed every field, 85 million characters for
+        # Terraforming Mars, and froze the notebook that showed it
+        players = (f"{self.min_players} player{'s' if self.min_players != 1 else ''}"
+                   if self.min_players == self.max_players
+                   else f"{self.min_players}–{self.max_players} players")
+        parts = [players, f"{len(self.cards)} card{'s' if len(self.cards) != 1 else ''}"]
+        variants = self.variants
+        if variants:
+            shown = [_clip(v, 24) for v in variants[:3]] + (["..."] if len(variants) > 3 else [])
+            parts.append(f"{len(variants)} variant{'s' if len(variants) != 1 else ''} "
+                         f"({', '.join(shown)})")
+        if self.mods:
+            parts.append(f"{len(self.mods)} mod{'s' if len(self.mods) != 1 else ''}")
+        text = (f"<Ruleset {_clip(self.id, 40)} {_clip(self.version, 16)} "
+                f"{_clip(self.name, 40)!r}: {', '.join(parts)}>")
+        return text if len(text) < 200 else text[:197] + "…>"
+
     def summary(self) -> dict[str, int]:
         copies = sum(int(e.get("copies", 1) or 1) for e in self.cards.values())
         return {"cards": len(self.cards), "card_copies": copies,
                 "effects": len(self.code), "files": len(self.files)}
+
+
+def _clip(text: str, most: int) -> str:
+    text = str(text)
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def load_ruleset(path: str | os.PathLike, mods: list[str] | None = None) -> Ruleset:

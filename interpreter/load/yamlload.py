@@ -72,6 +72,10 @@ class Document:
     key_spans: dict = field(default_factory=dict)
     scalars: dict = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        # its text and data can be a whole ruleset's: a notebook would print them all
+        return f"<Document {_clip(self.file, 150)}>"
+
     def span(self, path: Path) -> Span:
         """Span of the value at ``path``, or of its nearest ancestor."""
         path = tuple(path)
@@ -99,6 +103,11 @@ class Document:
     def line_text(self, line: int) -> str:
         lines = self.lines
         return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def _clip(text: str, most: int) -> str:
+    """Text cut to at most ``most`` characters, an ellipsis where it was cut."""
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def _scalar_origin(file: str, lines: list[str], info: _Scalar) -> TextOrigin:

@@ -73,10 +73,15 @@ class DecisionStream:
         self.game.keep_log = keep_log  # nobody reads it unless asked; views carry the rest
         self.current = None  # the decision waiting for an answer
         self.result = None  # the game's Result once it is over
+        self._pending = False  # answered, and the engine has not said what comes next
         self._thread = threading.Thread(target=self._play, daemon=True,
                                         name="rulebook-game")
         self._thread.start()
-        self._wait()
+        try:
+            self._wait()
+        except KeyboardInterrupt:  # stopped while setting up: nobody will close it
+            self.close()
+            raise
 
     def _play(self) -> None:
         try:
@@ -96,7 +101,9 @@ class DecisionStream:
         return answer
 
     def _wait(self) -> None:
+        self._pending = True
         kind, value = self._to_caller.get()
+        self._pending = False
         if kind == "decision":
             self.current = value
         elif kind == "over":
@@ -109,10 +116,20 @@ class DecisionStream:
 
     def answer(self, answer: int) -> None:
         """Answer the current decision; the game runs on to the next one (or to its end)."""
+        self.catch_up()
         if self.current is None:
             raise RuntimeError("the game is not waiting for an answer")
+        self.current = None
         self._to_engine.put(int(answer))
         self._wait()
+
+    def catch_up(self) -> None:
+        """Wait for what comes after an answer, if a Ctrl-C cut that wait short.
+
+        The engine goes on to its next decision (or its end) by itself; until
+        it gets there, ``current`` is None."""
+        if self._pending:
+            self._wait()
 
     @property
     def over(self) -> bool:
@@ -122,6 +139,10 @@ class DecisionStream:
         """Stop a game that is still waiting for an answer (its thread ends)."""
         if threading.current_thread() is self._thread:
             return  # (the engine's own thread cannot wait for itself to end)
+        try:
+            self.catch_up()
+        except Exception:  # the game ended in an error: its thread is gone
+            pass
         if self.current is not None and self._thread.is_alive():
             self._to_engine.put(_CLOSE)
             self._to_caller.get()
