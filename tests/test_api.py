@@ -383,7 +383,7 @@ def test_rows_are_the_same_on_two_workers(lantern):
 
 
 def test_simulate_plays_agents_only(lantern):
-    with pytest.raises(ValueError, match="me"):
+    with pytest.raises(ValueError, match="seat 1 is yours"):
         rb.simulate(lantern, games=2, agents="me,random")
     with pytest.raises(ValueError):
         rb.simulate(lantern, games=0)

@@ -278,8 +278,8 @@ def play_game(ruleset, players: int | None = None, seed: int = 1, variants=(),
     seats = []
     for seat, agent in enumerate(S.listed(agents, players)):
         if S.is_yours(agent):
-            raise ValueError(f"agents: seat {seat + 1} is '{S.ME}', yours: play_game plays "
-                             "agents only (new_game steps a game with your seats)")
+            raise ValueError(f"agents: seat {seat + 1} is yours ({agent!r}): play_game "
+                             "plays agents only (new_game steps a game with your seats)")
         seats.append(S.seated(agent, seed, seat))
     # nobody steps it: played straight through on this thread, as simulate plays it
     game = build_game(rs, players, seed, [s.kind for s in seats], tuple(variants),

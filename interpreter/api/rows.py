@@ -43,7 +43,8 @@ def simulate(ruleset, games: int = 100, players: int | None = None, seed: int = 
     kinds = []
     for seat, agent in enumerate(S.listed(agents, players)):
         if S.is_yours(agent):
-            raise ValueError(f"agents: seat {seat + 1} is '{S.ME}': simulate plays agents only")
+            raise ValueError(f"agents: seat {seat + 1} is yours ({agent!r}): simulate plays "
+                             "agents only")
         if not isinstance(agent, str):
             raise ValueError(f"agents: simulate's games run in other processes, which take "
                              f"agents by spec ('greedy', 'MODULE:CLASS'), not {agent!r:.40}")

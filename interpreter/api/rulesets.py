@@ -23,7 +23,7 @@ def load_ruleset(ruleset: str | os.PathLike, mods=()) -> Ruleset:
     whose ``diagnostics`` place every problem at its file, line and column."""
     if isinstance(mods, (str, os.PathLike)):
         mods = [mods]  # one mod, not its characters
-    return _load(ruleset, [str(m) for m in mods])
+    return _load(ruleset, [str(m) for m in mods or ()])
 
 
 def shipped_rulesets() -> list[str]:

@@ -83,8 +83,8 @@ def seated(agent, seed: int, seat: int, yours_allowed: bool = True) -> Seat:
     """One seat's player (``seat`` from 0), its agent built with the seat's own seed."""
     if is_yours(agent):
         if not yours_allowed:
-            raise ValueError(f"agents: seat {seat + 1} is '{ME}', yours: here every seat "
-                             "is played by an agent")
+            raise ValueError(f"agents: seat {seat + 1} is yours ({agent!r}): here every "
+                             "seat is played by an agent")
         return Seat(None, ME, "human")
     if isinstance(agent, str):
         from ..agents.specs import SpecError
