@@ -115,8 +115,8 @@ class Ruleset:
         return card_page(self, card_named(self, card))
 
     def __repr__(self) -> str:
-        # one line: the generated one printed every field, 85 million characters for
-        # Terraforming Mars, and froze the notebook that showed it
+        # one line: the generated one printed every field, 85 million characters for a
+        # large ruleset, and froze the notebook that showed it
         players = (f"{self.min_players} player{'s' if self.min_players != 1 else ''}"
                    if self.min_players == self.max_players
                    else f"{self.min_players}–{self.max_players} players")
