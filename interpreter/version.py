@@ -1,3 +1,8 @@
-"""Rulebook's version: one place, read by the package, the command line and the build."""
+"""Rulebook's version, read by the package, the command line, the language server and SARIF.
 
-__version__ = "0.1.0"
+It imports nothing. The build reads the same number from ``pyproject.toml``, and
+``tests/test_install.py`` holds the two equal, and the README's snippets and
+CHANGELOG.md to it, so a release bumps both files and the rest follows or fails.
+"""
+
+__version__ = "0.2.0"
