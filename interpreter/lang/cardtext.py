@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import ast
-from .words import Ctx, _Words, event_phrase, join_and, lower_name, sentence, there_is, words_of_id
+from .words.context import Ctx, _Words
+from .words.english import event_phrase, join_and, lower_name, sentence, there_is, words_of_id
 
 
 @dataclass
