@@ -478,7 +478,7 @@ def cards(ruleset, card_ids, mods, fmt):
 
     With IDs (card ids or printed names) only those cards are printed.
     """
-    from ..lang.cardtext import catalogue_entry, facts_line
+    from ..lang.words import catalogue_entry, facts_line
     rs = _load(ruleset, mods)
     wanted = list(rs.cards)
     if card_ids:

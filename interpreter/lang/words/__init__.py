@@ -14,8 +14,8 @@ tree), :mod:`.context` (where words are rendered), :mod:`.trees` (what the
 renderer needs to know of a tree), the parts of the renderer
 (:mod:`.names`, :mod:`.statements`, :mod:`.expressions`, :mod:`.calls`,
 :mod:`.choices`, :mod:`.conditions`, :mod:`.reasons`), :mod:`.renderer`
-(:class:`Words`, put together from those parts). Card text is made with it
-in :mod:`..cardtext`.
+(:class:`Words`, put together from those parts) and :mod:`.cards` (a card's
+text and its catalogue entry).
 
 May import: :mod:`..ast`, :mod:`..types` and :mod:`..builtins` of the
 language, and nothing else of Rulebook.
@@ -23,8 +23,10 @@ language, and nothing else of Rulebook.
 
 from __future__ import annotations
 
+from .cards import catalogue_entry, facts_line
 from .context import ASK, Ctx
 from .english import lower_name, sentence, told, words_of_id
 from .renderer import Words
 
-__all__ = ["ASK", "Ctx", "Words", "lower_name", "sentence", "told", "words_of_id"]
+__all__ = ["ASK", "Ctx", "Words", "catalogue_entry", "facts_line", "lower_name", "sentence",
+           "told", "words_of_id"]
