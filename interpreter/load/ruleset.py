@@ -73,7 +73,7 @@ class Ruleset:
 
     @property
     def words(self):
-        """The renderer of this ruleset's effects into words (see lang/words.py)."""
+        """The renderer of this ruleset's effects into words (see lang/words/)."""
         w = self.__dict__.get("_words")
         if w is None:
             from ..lang.words import Words
