@@ -178,6 +178,7 @@ class _Builder:
         self.asm = asm
         self.diags = diags
         self.manifest_path = manifest_path
+        self.parsed: dict | None = None  # a cached load's parsed trees, by key
         self.sections: dict[str, dict[str, Entry]] = {k: {} for k in
                                                       COMPONENT_LISTS + FLOW_LISTS + ("cards",)}
         self.singles: dict[str, Entry] = {}
@@ -248,11 +249,10 @@ class _Builder:
             apply_mods(Declarations(manifest_id, self.sections, self.singles, self.constants,
                                     checked=cached is None), mod_docs, self.diags)
         self.declare()
-        if cached is None:
-            self.check_references()
-            self.check_effects()
-        else:
-            self.install(cached)
+        # a cached load's trees are the parser's: checked here as a fresh load's are
+        self.parsed = cached.trees() if cached is not None else None
+        self.check_references()
+        self.check_effects()
         self.compiler.finish()  # one Python module for the whole ruleset
         m = manifest.data
         players = m["players"]
@@ -272,18 +272,6 @@ class _Builder:
                        "file": d.file,
                        "content_hash": hashlib.sha256(hash_text(d.text)).hexdigest()}
                       for d in mod_docs])
-
-    def install(self, cached: loadcache.Cached) -> None:
-        """Take the checked trees of a cached load and compile them as a fresh load does."""
-        self.cached = cached
-        trees, needs_acting = cached.trees(self.table)
-        for key, tree in trees:
-            self.asts[key] = tree
-            if isinstance(tree, ast.Effect):
-                self.code[key] = self.compiler.effect(tree)
-            else:
-                self.code[key] = self.compiler.expression(tree)
-        self.table.needs_acting = needs_acting  # set once all is compiled, as checking does
 
     def _declare(self, name: str, kind: str, entry: Entry, span: Span, typ=None,
                  canonical=None, data=None) -> None:
@@ -549,8 +537,18 @@ class _Builder:
             self.diags.append(d)
             return None
 
+    def _tree(self, key: tuple, e: Entry, path: tuple, start: str, label: str):
+        """The parser's tree of one effect or expression: from a cached load's entry when
+        there is one (already parsed, never checked), else parsed from the file."""
+        if self.parsed is not None:
+            tree = self.parsed.get(key)
+            if not isinstance(tree, ast.Effect if start == "effect" else ast.Expr):
+                raise loadcache.Stale(f"the entry has no {start} for {key}")
+            return tree
+        return self._parse(e, path, start, label)
+
     def _effect(self, key: tuple, e: Entry, path: tuple, ctx: Context) -> None:
-        tree = self._parse(e, path, "effect", ctx.label)
+        tree = self._tree(key, e, path, "effect", ctx.label)
         if tree is None:
             return
         before = len(self.diags)
@@ -561,14 +559,14 @@ class _Builder:
 
     def _expr(self, key: tuple, e: Entry, path: tuple, ctx: Context, expected: T.Type,
               what: str) -> None:
-        tree = self._parse(e, path, "expression", ctx.label)
+        tree = self._tree(key, e, path, "expression", ctx.label)
         if tree is None:
             return
         before = len(self.diags)
         self.checker.expect(tree, expected, ctx, what)
         self.asts[key] = tree
         if len(self.diags) == before:
-            self.code[key] = self.compiler.expression(tree)
+            self.code[key] = self.compiler.expression(tree, number=expected is T.INT)
 
     def _trigger(self, key: tuple, e: Entry, path: tuple, trig: dict, base: dict,
                  label: str) -> None:
