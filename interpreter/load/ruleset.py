@@ -24,6 +24,7 @@ from .entries import (COMPONENT_LISTS, FLOW_LISTS, FLOW_SINGLES, Entry,  # noqa:
 from ..errors import Diagnostics, RulebookError, suggest, suggestion_budget
 from ..lang import ast
 from ..lang import types as T
+from ..lang.builtins import AGGREGATES, BUILTINS
 from ..lang.checker import RESERVED, Checker, Context
 from ..lang.compiler import Compiler
 from ..lang.parser import EffectSyntaxError, parse
@@ -325,7 +326,7 @@ class _Builder:
                                  f"of {MAX_INT:,} (10^18) in magnitude", e.span())
             self._declare(name, "constant", e, e.doc.key_span(e.path), typ=t, data=v)
         for section, kind in (("procedures", "procedure"), ("functions", "function")):
-            for ident, e in self.sections[section].items():
+            for ident, e in list(self.sections[section].items()):
                 params = self._params(e, "params", variables=True)
                 returns = T.NONE
                 if kind == "function":
@@ -334,6 +335,15 @@ class _Builder:
                         self.diags.error("RB204", f"unknown type '{e.data['returns']}'",
                                          e.span("returns"),
                                          hint=suggest(e.data["returns"], T.TYPE_NAMES))
+                if ident in BUILTINS or ident in AGGREGATES:
+                    # calls name the declared one first: every use of the builtin, in the
+                    # ruleset and in every mod, would silently call this one instead. It is
+                    # left out, so the uses are checked against the builtin, not reported too
+                    self.diags.error("RB400", f"'{ident}' is a builtin of the effect language; "
+                                     f"a {kind} may not take its name", e.span("id"),
+                                     hint=f"choose another name, such as 'my_{ident}'")
+                    del self.sections[section][ident]
+                    continue
                 self._declare(ident, kind, e, e.span("id"))
                 self.table.callables[ident] = Callable_(ident, kind,
                                                         [(n, t, None) for n, t in params],
