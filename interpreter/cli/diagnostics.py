@@ -3,7 +3,9 @@
 Formats: ``text`` (``file:line:col: error[CODE]: message`` with the source
 line and a caret), ``json``, ``github`` (workflow-command annotations) and
 ``sarif`` (SARIF 2.1.0 for code-scanning tools). ``auto`` picks ``github``
-under GitHub Actions and ``text`` elsewhere.
+under GitHub Actions and ``text`` elsewhere. Imports the base modules and
+``load.userfiles`` (to read the line an error points at, safely) only:
+``rulebook --help`` loads it.
 """
 
 from __future__ import annotations

@@ -10,24 +10,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..lang.gensupport import reading
 
-if TYPE_CHECKING:  # only for the annotations: the game imports this module when it checks
-    from .game import Game
+# Each check reads a game (an engine.game.Game) and imports nothing of it: the game's
+# decisions and its flow call these checks, and a module never needs the one calling it.
 
 
 class InvariantError(Exception):
     pass
 
 
-def check_invariants(game: Game) -> None:
+def check_invariants(game) -> None:
     with reading(game):  # checking only reads: what the checks share is worked out once
         _check(game)
 
 
-def _check(game: Game) -> None:
+def _check(game) -> None:
     st = game.state
     seen: dict[int, tuple] = {}
     for key, cards in st.zones.items():
@@ -91,7 +89,7 @@ def _check(game: Game) -> None:
             raise InvariantError(f"{iid}: {text} ({entry.span('holds')})")
 
 
-def _check_track(game: Game, tid: str, value: int, who: str) -> None:
+def _check_track(game, tid: str, value: int, who: str) -> None:
     decl = game.track_decl.get(tid, {})
     lo, hi = decl.get("min"), decl.get("max")
     if lo is not None and value < lo or hi is not None and value > hi:

@@ -235,12 +235,27 @@ def read_text(path: str | os.PathLike, diags: Diagnostics, name: str) -> str | N
     return text[1:] if text.startswith("\ufeff") else text
 
 
+_ODD_BREAK = re.compile("[\x85\u2028\u2029]")
+_ODD_NAMES = {"\x85": "next line", "\u2028": "line separator", "\u2029": "paragraph separator"}
+
+
 def parse_yaml(text: str, name: str, diags: Diagnostics) -> Document | None:
     """Parse YAML text into a :class:`Document`, or report why it cannot be."""
     if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#")
                                 for ln in text.splitlines()):
         diags.error("RB102", "file is empty: a rule file must hold one YAML mapping",
                     Span(name, 1, 1))
+        return None
+    odd = _ODD_BREAK.search(text)
+    if odd is not None:
+        # YAML counts these as line breaks and editors, GitHub and terminals do not: every
+        # position after one would point at the wrong line
+        at = odd.start()
+        line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+        diags.error("RB110", f"U+{ord(odd.group()):04X} ({_ODD_NAMES[odd.group()]}) is a line "
+                    "break to YAML but not to editors, so the lines after it would be "
+                    "miscounted; remove it, or write it as an escape in a double-quoted "
+                    f"string (\\u{ord(odd.group()):04x})", Span(name, line, col))
         return None
     _need_yaml()
     doc = Document(name, text, None)

@@ -2,21 +2,23 @@
 
 :func:`card_text` turns one card's ``requires``, ``play``, ``actions``,
 ``triggers``, ``modifiers`` and ``vp`` into sentences with the ruleset's
-renderer (:mod:`rulebook_games.lang.words`). A card's hand-written ``text:``,
+renderer (:class:`.renderer.Words`). A card's hand-written ``text:``,
 or an action's, trigger's or modifier's ``text:``, replaces the generated
 words for that part: authors use it where generated words read poorly.
 :func:`catalogue_entry` adds the printed facts (name, cost, tags, type) and is
-what ``rulebook cards`` prints and what players see next to a card;
-:func:`card_page` writes it out as text, and :func:`card_named` finds a card
-by its id or printed name.
+what ``rulebook cards`` prints and what players see next to a card.
+
+May import: :mod:`..ast` and the package's :mod:`.context` and
+:mod:`.english`; it renders through the ruleset's own renderer (``rs.words``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import ast
-from .words import Ctx, _Words, event_phrase, join_and, lower_name, sentence, there_is, words_of_id
+from .. import ast
+from .context import Ctx, _Words
+from .english import event_phrase, join_and, lower_name, sentence, there_is, words_of_id
 
 
 @dataclass
@@ -320,35 +322,3 @@ def facts_line(entry: dict) -> str:
     if entry.get("tags"):
         parts.append(join_and(entry["tags"]))
     return " · ".join(parts)
-
-
-def card_named(rs, name: str) -> str:
-    """The id of the card ``name`` names: its id or its printed name, in any case.
-
-    An unknown card is a ValueError that suggests the closest id or name."""
-    from ..errors import suggest
-    text = str(name)
-    if text in rs.cards:
-        return text
-    lowered = text.strip().lower()
-    by_name: dict[str, str] = {}
-    for cid, entry in rs.cards.items():
-        by_name.setdefault(cid.lower(), cid)
-        by_name.setdefault(str(entry.get("name") or "").lower(), cid)
-    found = by_name.get(lowered)
-    if found is None:
-        # ids for what looks like an id, printed names for the rest: one hint a card
-        pool = list(rs.cards) if "_" in text else \
-            [str(e.get("name") or cid) for cid, e in rs.cards.items()]
-        hint = suggest(text, pool)
-        shown = text if len(text) <= 60 else text[:59] + "…"
-        raise ValueError(f"no card {shown!r} in {rs.id}" + (f"; {hint}" if hint else ""))
-    return found
-
-
-def card_page(rs, card_id: str) -> str:
-    """A card as people read it: its name and facts on a line, then its text a part a line."""
-    entry = catalogue_entry(rs, card_id)
-    facts = facts_line(entry)
-    return "\n".join([entry["name"] + (f" ({facts})" if facts else "")]
-                     + [f"  {line}" for line in entry["lines"]])

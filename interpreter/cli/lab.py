@@ -1,0 +1,131 @@
+"""``rulebook report`` and ``rulebook compare``: the balance lab's commands.
+
+Their options are checked here, before anything is loaded or played; their
+bodies are ``lab.commands``, which import the lab's libraries (SciPy,
+Matplotlib) only when a command runs. Imports ``options``, ``loading`` and
+``seats`` at the top; ``lab`` and ``sim`` only inside the commands.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from .loading import load_named, load_ruleset, no_such_ruleset
+from .options import SEED, UsageProblem, Whole, check_backend, where_options
+from .seats import ai_seats
+from ..paths import find_ruleset
+from ..safe_text import visible
+
+
+@click.command("report")
+@click.argument("results_file", metavar="RESULTS.jsonl", type=click.Path(dir_okay=False))
+@click.option("--ruleset", "ruleset_path", default=None,
+              help="The ruleset to take names from (default: the shipped one the file names).")
+@click.option("--mod", "mods", multiple=True, type=click.Path(dir_okay=False),
+              help="A mod the games were played with, to take names from (repeatable; "
+                   "default: the file's own mods, found in its folder).")
+@click.option("--html", type=click.Path(dir_okay=False), help="Write one self-contained page.")
+@click.option("--png", type=click.Path(file_okay=False), help="Write the plots to this folder.")
+@click.option("--confidence", type=click.FloatRange(0.5, 0.999), default=0.95,
+              show_default=True, help="Confidence level of the intervals.")
+@click.option("--top", type=Whole(min=1), default=15, show_default=True,
+              help="Rows shown per card table (all are tested).")
+def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top):
+    """Win rates, per-card figures, scores and lengths of simulated games, with intervals."""
+    from ..sim.results_file import LineProblem, refuse_special
+    from ..lab.commands import report as run_report
+    if not os.path.exists(results_file):
+        raise UsageProblem(f"results file '{results_file}' not found")
+    try:
+        refuse_special(results_file, results_file)  # a pipe would make the reading wait
+    except LineProblem as exc:
+        raise UsageProblem(str(exc)) from None
+    if ruleset_path and find_ruleset(ruleset_path) is None:
+        raise no_such_ruleset(ruleset_path)
+    for m in mods:
+        if not Path(m).is_file():
+            raise UsageProblem(f"mod file '{m}' not found")
+    sys.exit(run_report(results_file, ruleset_path, html, png, confidence, top, load_ruleset,
+                        mods))
+
+
+@click.command("compare")
+@click.argument("ruleset")
+@click.option("--mod", "mods", multiple=True, required=True,
+              help="A mod file, or the name of one in the ruleset's mods/ folder "
+                   "(repeatable; layered in order).")
+@click.option("-n", "--games", type=Whole(2, 1_000_000), default=200,
+              show_default=True, help="Seeds to play, each on both sides.")
+@click.option("--players", "-p", type=Whole(min=1), default=None)
+@click.option("--agents", "agent_spec", default="random", show_default=True,
+              help="Comma-separated agents by seat (random, greedy), or one for all.")
+@click.option("--variant", "variants", multiple=True)
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Seed of the first game.")
+@click.option("--workers", "-w", type=Whole(min=1), default=1, show_default=True,
+              help="Processes (--backend local; Ray runs one per CPU).")
+@click.option("--html", type=click.Path(dir_okay=False), help="Write one self-contained page.")
+@click.option("--png", type=click.Path(file_okay=False), help="Write the plots to this folder.")
+@click.option("--out-base", type=click.Path(dir_okay=False),
+              help="Keep the base games' results here (JSON lines).")
+@click.option("--out-mod", type=click.Path(dir_okay=False),
+              help="Keep the modded games' results here (JSON lines).")
+@click.option("--confidence", type=click.FloatRange(0.5, 0.999), default=0.95,
+              show_default=True, help="Confidence level of the intervals.")
+@click.option("--top", type=Whole(min=1), default=15, show_default=True,
+              help="Rows listed per card table (all are tested).")
+@click.option("--no-check", is_flag=True, help="Skip invariant checks (faster).")
+@click.option("--resume", is_flag=True,
+              help="Carry on the --out-base and --out-mod files of a stopped compare: skip "
+                   "the seeds they hold and append the rest.")
+@where_options
+def compare_cmd(ruleset, mods, games, players, agent_spec, variants, seed, workers, html, png,
+                out_base, out_mod, confidence, top, no_check, resume, backend, address):
+    """Play the same seeds with and without mods, and say what changed, with intervals."""
+    from ..lab.commands import compare as run_compare, find_mod, need_lab, shipped_mods
+    need_lab(html or png)  # before anything is loaded or played
+    check_backend(backend, address)
+    if resume and not (out_base and out_mod):
+        raise UsageProblem("--resume carries on the --out-base and --out-mod files; give both")
+    from ..sim.run import same_file
+    if out_base and out_mod and same_file(out_base, out_mod):
+        raise UsageProblem("--out-base and --out-mod name the same file; each side's games "
+                           "need a file of their own")
+    base = load_named(ruleset, ())
+    files = []
+    for raw in mods:
+        found = find_mod(raw, base.root)
+        if found is None:
+            known = shipped_mods(base.root)
+            raise UsageProblem(f"mod '{raw}' is neither a file nor one of {base.name}'s "
+                               f"house rules ({', '.join(known) or 'it has none'})")
+        files.append(str(found))
+    modded = load_named(ruleset, tuple(files))
+    players, kinds = ai_seats(base, players, agent_spec, "compare")
+    # where the games run: simulate()'s backend options (--backend, --address, ...) go here
+    backend = {"backend": backend, "address": address}
+    try:
+        code = run_compare(base, modded, files, games, players, kinds, list(variants), seed,
+                           workers, False if no_check else "action", html, png, out_base,
+                           out_mod, confidence, top, backend, load_ruleset, resume=resume)
+    except KeyboardInterrupt:
+        _stopped_compare(out_base, out_mod, resume)
+        sys.exit(130)
+    sys.exit(code)
+
+
+def _stopped_compare(out_base, out_mod, resume) -> None:
+    """What to say when Ctrl-C stops a compare: where its games are, how to carry on."""
+    import shlex
+    if out_base and out_mod:
+        words = ["rulebook", *sys.argv[1:]] if sys.argv[1:2] == ["compare"] else None
+        again = (f"; carry on with: {shlex.join(words + ([] if resume else ['--resume']))}"
+                 if words else "; carry on with the same command and --resume")
+        click.echo(f"stopped by Ctrl-C; the finished games are in {visible(out_base)} and "
+                   f"{visible(out_mod)}{again}", err=True)
+    else:
+        click.echo("stopped by Ctrl-C (no games kept: give --out-base and --out-mod to keep "
+                   "them and carry on later with --resume)", err=True)

@@ -1,0 +1,217 @@
+"""``rulebook play``: people at this terminal against AI agents, saved and resumed safely.
+
+The game runs through ``play.session``; a person answers at the terminal
+seat (or from a script on standard input, one answer a line). 'save' at a
+prompt, Ctrl-C or a closed terminal saves the game (``records``), and
+``--resume`` carries a saved one on. Imports ``options``, ``loading``,
+``seats`` and ``records`` at the top; the engine, the sessions and rich only
+inside the command.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .loading import check_mod_files, load_named, no_such_ruleset
+from .options import AGENTS_HELP, NAME, SEED, UsablePath, UsageProblem, Whole
+from .records import record_error, save_finished, save_unfinished
+from .seats import seat_agents
+from ..paths import find_ruleset
+from ..safe_text import visible
+
+
+@click.command()
+@click.argument("ruleset", type=NAME)
+@click.option("--players", "-p", type=Whole(min=1), default=None,
+              help="Number of players.")
+@click.option("--seed", type=SEED, default=None, help="Random seed (default: random).")
+@click.option("--agents", "agent_spec", default=None,
+              help=AGENTS_HELP + " Default: you, then greedy.")
+@click.option("--variant", "variants", multiple=True, help="A variant to play (repeatable).")
+@click.option("--mod", "mods", multiple=True, type=UsablePath(dir_okay=False))
+@click.option("--save", "save_path", type=UsablePath(dir_okay=False),
+              help="Save the game record here (also when you type 'save' at a prompt).")
+@click.option("--resume", "resume_path", type=UsablePath(exists=True, dir_okay=False),
+              help="Resume a saved game from its record (--agents may hand seats over).")
+@click.option("--log/--no-log", default=None, help="Print the game log (default: when no human).")
+def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_path, log):
+    """Play a game: people at this terminal against AI agents."""
+    import random as _random
+
+    from rich.console import Console
+    from rich.markup import escape
+
+    from ..play.terminal import HumanAgent, UndoRequest
+    from ..play.render import score_table
+    from ..play.saves import SaveProblem, prepare
+    from ..play.session import GameError, build_game, make_record, place_in_record, run
+    from ..play.stopping import StopSignals, shield
+    from ..play.transcript import ScriptAnswerRefused, ScriptReader
+    console = Console(highlight=False, emoji=False)
+    prefix = rec = None
+    if resume_path:
+        rec, rs, mods = _resume(ruleset, resume_path, players, seed, variants, mods)
+        players, seed, variants = rec.players, rec.seed, tuple(rec.variants)
+        kinds = (seat_agents(agent_spec, players, sys.stdin.isatty()) if agent_spec
+                 else _record_agents(rec))
+        prefix = rec.decisions
+        save_path = save_path or resume_path
+    else:
+        rs = load_named(ruleset, mods)
+        players = players or rs.min_players
+        seed = seed if seed is not None else _random.SystemRandom().randrange(1, 10 ** 9)
+        kinds = seat_agents(agent_spec, players, sys.stdin.isatty())
+    save_to = None
+    if save_path:
+        try:
+            save_to = prepare(save_path)
+        except SaveProblem as exc:
+            raise UsageProblem(f"--save: {exc}") from None
+    try:
+        game = build_game(rs, players, seed, kinds, tuple(variants), prefix=prefix,
+                          remember=rec is None or rec.remembers_refusals)
+    except GameError as exc:
+        if exc.span is None:  # players or variants that the ruleset does not have
+            raise UsageProblem(exc.message) from None
+        click.echo(visible(f"{exc.span}: error: {exc.message}"))
+        sys.exit(1)
+    stream = getattr(sys.stdin, "buffer", None)
+    script = None if stream is None or sys.stdin.isatty() else ScriptReader(stream)
+    for agent in game.agents:
+        live = getattr(agent, "live", agent)
+        if isinstance(live, HumanAgent):
+            if script is not None:  # answers from a file or a pipe, one a line
+                live.script, live.input = script, script
+            live.input = _saving_input(live.input)
+    human = "human" in kinds
+    if log is None:
+        log = not human
+    if log:
+        game.listeners.append(lambda line: console.print(visible(line), markup=False))
+    console.print(f"[bold]{escape(visible(rs.name))}[/bold] · {players} players · seed {seed} · "
+                  f"agents {', '.join(kinds)}")
+
+    def stop(why: str, code: int):
+        shield()  # nothing cuts the save short (a closed terminal sends SIGHUP twice)
+        save_unfinished(make_record(game, rs, kinds, None, list(mods)), save_to,
+                        f"{rs.id}-{seed}", ruleset, why, console)
+        sys.exit(code)
+
+    try:
+        with StopSignals():  # Ctrl-C, a closed terminal, a polite kill: saved (below)
+            while True:
+                try:
+                    result = run(game)
+                    break
+                except UndoRequest as back:  # replay the record up to that decision
+                    live = [getattr(a, "live", a) for a in game.agents]
+                    game = build_game(rs, players, seed, kinds, tuple(variants),
+                                      prefix=game.record[:back.at], live_agents=live,
+                                      remember=game.refusals.remember)
+                    console.print("[dim]back to your previous decision[/dim]")
+    except _SaveNow:
+        stop("stopped as you asked", 0)
+    except _EndOfInput:
+        stop("\nend of input", 0)
+    except ScriptAnswerRefused as exc:
+        click.echo(visible(f"<stdin>:{exc.line}:1: error: "
+                           + exc.message(game.state.players[exc.decision.player].name)))
+        stop("the game so far is kept", 1)
+    except KeyboardInterrupt:
+        if human or save_to:
+            stop("\ninterrupted", 130)
+        sys.exit(130)
+    except GameError as exc:
+        if rec is not None:
+            place_in_record(exc, rec)
+        where = f"{exc.span}: " if exc.span else ""
+        click.echo(visible(f"{where}error: {exc.message}"))
+        sys.exit(1)
+    people = [a for a in (getattr(x, "live", x) for x in game.agents) if isinstance(a, HumanAgent)]
+    if people:  # what happened after the last decision: the last rounds, the end, the scoring
+        people[0].news(game, game.agents.index(next(
+            x for x in game.agents if getattr(x, "live", x) is people[0])))
+    console.print(score_table(game, result))
+    if not result.finished:
+        console.print("Unfinished: the game stopped at its round limit without reaching its "
+                      "end, so nobody wins.")
+    if result.solo_won is not None:
+        console.print("You win!" if result.solo_won else "You lose: the goal was not reached.")
+    if save_to:
+        shield()
+        save_finished(make_record(game, rs, kinds, result, list(mods)), save_to,
+                      f"{rs.id}-{seed}", console)
+    console.print(f"{result.decisions} decisions · final state #{result.final_hash[:12]}")
+
+
+def _resume(ruleset, path, players, seed, variants, mods):
+    """The record to resume, its ruleset, and its mods; options must agree with it."""
+    from ..play.record import Record, RecordError
+    from ..play.session import load_for_record
+    try:
+        rec = Record.load(path)
+    except RecordError as exc:
+        record_error(exc)
+    differ = []
+    if players is not None and players != rec.players:
+        differ.append(f"--players {players} (the record has {rec.players})")
+    if seed is not None and seed != rec.seed:
+        differ.append(f"--seed {seed} (the record has {rec.seed})")
+    if variants and sorted(set(variants)) != sorted(rec.variants):
+        differ.append(f"--variant {', '.join(variants)} (the record has "
+                      f"{', '.join(rec.variants) or 'none'})")
+    if differ:
+        raise UsageProblem("--resume carries on the recorded game, and these options differ "
+                           "from its record: " + "; ".join(differ))
+    if find_ruleset(ruleset) is None:
+        raise no_such_ruleset(ruleset)
+    # mods given again (perhaps from a new place) must be the record's mods
+    check_mod_files(mods)
+    try:
+        rs = load_for_record(rec, path, ruleset, list(mods) if mods else None)
+    except RecordError as exc:
+        if mods and getattr(exc, "field", None) == "content_hash":
+            raise UsageProblem("--mod: these mods are not the ones the record was made with "
+                               "(the rules' content hash differs)") from None
+        record_error(exc)
+    return rec, rs, tuple(rec.mods)
+
+
+def _record_agents(rec) -> list[str]:
+    """A record's agents seated again: never one written in Python (it is never imported
+    from a record), never one with a budget past what a record may ask for."""
+    from ..agents.specs import RecordSeatRefused, from_record, parse
+    try:
+        return from_record(rec.agents)
+    except RecordSeatRefused as exc:
+        at = rec.error("agents", "", exc.seat)
+        kinds = list(rec.agents)
+        spec = parse(kinds[exc.seat])
+        example = ""
+        if spec.builtin:  # the same agent with its usual budget
+            kinds[exc.seat] = spec.name
+            example = f" (for example --agents {','.join(kinds)})"
+        raise UsageProblem(f"{at.path}:{at.line}:{at.col}: {exc}{example}") from None
+
+
+class _SaveNow(Exception):
+    """'save' (or 'quit', 'exit') typed at a prompt: the game is saved and play stops."""
+
+
+class _EndOfInput(Exception):
+    """The answers ran out (end of a script, or Ctrl-D): the game is saved and play stops."""
+
+
+def _saving_input(inner):
+    """A seat's input, with 'save' and the end of input turned into a stop that saves."""
+    def read(prompt=""):
+        try:
+            raw = inner(prompt)
+        except EOFError:
+            raise _EndOfInput() from None
+        if raw.strip().lower() in ("save", "quit", "exit"):
+            raise _SaveNow()
+        return raw
+    return read

@@ -1,0 +1,40 @@
+"""Who sits at each seat: the ``--agents`` spec of a command, checked seat by seat.
+
+Shared by ``play``, ``simulate`` and ``compare``. Imports ``options``; the
+agent registry only inside a function, when a command checks its agents (a
+Python agent's class is loaded then, never at ``--help``).
+"""
+
+from __future__ import annotations
+
+from .options import UsageProblem
+
+
+def ai_seats(rs, players: int | None, spec: str | None, command: str):
+    """The player count (the ruleset's least by default) and the AI agent of each seat."""
+    players = players or rs.min_players
+    if not rs.min_players <= players <= rs.max_players:
+        raise UsageProblem(f"{rs.name} is for {rs.min_players}–{rs.max_players} players")
+    kinds = seat_agents(spec, players, False)
+    if "human" in kinds:
+        raise UsageProblem(f"{command} plays AI agents only; 'human' is for rulebook play")
+    return players, kinds
+
+
+def seat_agents(spec: str | None, players: int, interactive: bool) -> list[str]:
+    """The agent spec of each seat, every one checked (a Python agent's class is loaded)."""
+    from ..agents.specs import SpecError, check
+    if spec:
+        kinds = [k.strip() for k in spec.split(",") if k.strip()]
+        if len(kinds) == 1:
+            kinds = kinds * players
+        if len(kinds) != players:
+            raise UsageProblem(f"--agents lists {len(kinds)} agents for {players} players")
+    else:
+        kinds = ["human" if interactive and seat == 0 else "greedy" for seat in range(players)]
+    for k in dict.fromkeys(kinds):
+        try:
+            check(k)
+        except SpecError as exc:
+            raise UsageProblem(f"--agents: {exc}") from None
+    return kinds
