@@ -17,7 +17,10 @@ left byte for byte as it was.
   matplotlib would read as math, a line of a gigabyte) and pipes given as
   results files are positioned errors, at once;
 - item 12: ``compare`` without the report extra gives the one-line hint
-  with exit 2, and ``--backend ray`` never waits on a stale Ray cluster.
+  with exit 2, and ``--backend ray`` never waits on a stale Ray cluster;
+- the audit after it (F05, F06): a file names at most so many different
+  scoring entries, features, cards, actions, agents and titles (far more
+  than any ruleset), and one past a limit is refused at its line.
 """
 
 from __future__ import annotations
@@ -362,6 +365,67 @@ def test_item5_a_pipe_given_as_a_results_file_is_refused_at_once(tmp_path, comma
     os.mkfifo(tmp_path / "pipe")  # nobody writes to it: reading it would wait forever
     out = clean(rulebook(*command, cwd=tmp_path, timeout=60), 2)
     assert "pipe: it is a pipe (FIFO), not a results file" in out, out
+
+
+# ------------------------------------------------------------------ F05, F06: how much a file names
+LIMITS = {"scoring entries": 1_000, "features": 10_000, "feature values": 10_000,
+          "cards": 10_000, "actions": 10_000, "agents": 1_000, "titles": 1_000}
+
+
+def _naming(made: bytes, kind: str, count: int) -> list[dict]:
+    """A file of real lines (as many as it takes) that names ``count`` different ``kind``,
+    in place of what the games named."""
+    base = lines_of(made)
+    names = [f"n{i}" for i in range(count)]
+    if kind in ("agents", "titles"):  # two per line, as many lines as it takes
+        lines = []
+        for i in range(0, count, 2):
+            line = dict(base[(i // 2) % len(base)], seed=i // 2 + 1)
+            pair = names[i:i + 2] if i + 1 < count else [names[i]] * 2
+            if kind == "agents":
+                line["agents"] = pair
+            else:
+                line["ranks"] = [pair[0], pair[1] if i + 1 < count else None]
+            lines.append(line)
+        return lines
+    field, value = {"scoring entries": ("score_parts", {n: 1 for n in names}),
+                    "features": ("features", {n: 1.5 for n in names}),
+                    "feature values": ("features", {"hand": names}),
+                    "cards": ("played", {n: 1 for n in names}),
+                    "actions": ("actions", {n: 1 for n in names})}[kind]
+    for line in base:
+        line[field] = [value, {}]
+    return base
+
+
+@pytest.mark.parametrize("kind", list(LIMITS))
+def test_f05_a_file_naming_more_than_any_ruleset_is_refused_at_its_line(tmp_path, made, kind):
+    pytest.importorskip("scipy")
+    write(tmp_path / "r.jsonl", _naming(made, kind, LIMITS[kind] + 1))
+    out = clean(rulebook("report", "r.jsonl", "--png", "plots", cwd=tmp_path, timeout=60), 1)
+    line = 1 if kind not in ("agents", "titles") else LIMITS[kind] // 2 + 1
+    assert f"r.jsonl:{line}: by this line the file names {LIMITS[kind] + 1:,} different " \
+           f"{kind}, more than the {LIMITS[kind]:,}" in out, out
+    assert not (tmp_path / "plots").exists()
+
+
+def test_f05_resume_refuses_such_a_file_and_keeps_it(tmp_path, made):
+    before = write(tmp_path / "r.jsonl", _naming(made, "scoring entries", 3000))
+    out = clean(rulebook("simulate", GAME, "-n", "6", "-p", "2", "--resume", "r.jsonl",
+                         cwd=tmp_path, timeout=60), 2)
+    assert "r.jsonl:1: by this line the file names 3,000 different scoring entries" in out
+    assert (tmp_path / "r.jsonl").read_bytes() == before
+
+
+def test_f06_sixty_thousand_features_are_refused_in_seconds(tmp_path, made):
+    """The audit's 7 MB file (60,000 feature keys) took 46 s; it is refused at its line."""
+    pytest.importorskip("scipy")
+    lines = lines_of(made)
+    for line in lines:
+        line["features"] = [{f"f{i}": "x" if i % 2 else 1.5 for i in range(60_000)}] * 2
+    write(tmp_path / "r.jsonl", lines)
+    out = clean(rulebook("report", "r.jsonl", cwd=tmp_path, timeout=60), 1)
+    assert "r.jsonl:1: by this line the file names 60,000 different features" in out, out
 
 
 # ------------------------------------------------------------------ item 12: no false success

@@ -9,8 +9,9 @@ gained, each action taken and each feature value, the list of player-games
 that had it. A 10,000-game file is never held as parsed lines.
 
 Every problem names its place: ``FILE:LINE: not a JSON object``, an unknown
-format version, a missing or malformed field (the checks every reader of a
-results file shares are in :mod:`rulebook_games.sim.results_file`). Lines whose game stopped on a
+format version, a missing or malformed field, more different cards (or
+scoring entries, features…) than any ruleset has (the checks every reader of
+a results file shares are in :mod:`rulebook_games.sim.results_file`). Lines whose game stopped on a
 rule error are counted and listed, not analysed. A file that mixes
 configurations (another ruleset content, player count, mods or variants) is
 refused, since its figures would mean nothing together.
@@ -24,7 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..sim.results_file import SEAT_LISTS as _SEAT_LISTS
-from ..sim.results_file import LineProblem, check, lines, open_file, parse, players_of
+from ..sim.results_file import (Census, LineProblem, check, lines, open_file, parse,
+                                players_of)
 # the kinds of items a player-game may have; a list feature's items have the kind
 # ("feature", ID, ...)
 ITEM_KINDS = ("played", "gained", "actions", "card_actions")
@@ -80,6 +82,7 @@ def read(path: str | Path) -> Results:
     file only, lines of bounded length, each line's fields checked before use.
     """
     res = Results(str(path))
+    census = Census()
     first: tuple | None = None
     try:
         with open_file(path, str(path)) as fh:
@@ -97,6 +100,7 @@ def read(path: str | Path) -> Results:
                     res.skipped.append((number, "the last line is cut short"))
                     continue
                 check(line, place)
+                census.add(line, place)
                 key = _configuration(line)
                 if first is None:
                     first = (number, key)
@@ -145,8 +149,8 @@ def _same(first: tuple, key: tuple, place: str) -> None:
 
 def _add(res: Results, line: dict, number: int) -> None:
     players = res.players
-    if line.get("error"):
-        res.errors.append((number, line["seed"], line["error"]))
+    if line.get("error"):  # kept to be listed: its start is enough
+        res.errors.append((number, line["seed"], _cut(line["error"])))
         return
     scores, winners, agents = line["scores"], line["winners"], line["agents"]
     ranks = line.get("ranks") or []
@@ -209,6 +213,10 @@ def _feature(res: Results, fid: tuple, value, pg: int) -> None:
     elif isinstance(value, dict):
         for key, sub in value.items():
             _feature(res, fid + (str(key),), sub, pg)
+
+
+def _cut(text: str, longest: int = 300) -> str:
+    return text if len(text) <= longest else text[:longest - 1] + "…"
 
 
 def _finish_parts(res: Results) -> None:
