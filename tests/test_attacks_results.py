@@ -20,7 +20,9 @@ left byte for byte as it was.
   with exit 2, and ``--backend ray`` never waits on a stale Ray cluster;
 - the audit after it (F05, F06): a file names at most so many different
   scoring entries, features, cards, actions, agents and titles (far more
-  than any ruleset), and one past a limit is refused at its line.
+  than any ruleset), and one past a limit is refused at its line; within the
+  limits, plots and tables show a bounded number of rows and say how many
+  they leave out, so a report finishes in seconds whatever the file names.
 """
 
 from __future__ import annotations
@@ -417,6 +419,38 @@ def test_f05_resume_refuses_such_a_file_and_keeps_it(tmp_path, made):
     assert (tmp_path / "r.jsonl").read_bytes() == before
 
 
+def _png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()[:24]
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_f05_plots_and_pages_of_a_file_at_every_limit_stay_small(tmp_path, made):
+    """1,000 agents and titles over 500 games, 1,000 scoring entries, 5,000 numeric and
+    5,000 text features: the report, its page and its plots come in seconds, every plot is
+    a few rows tall and every table a few hundred rows long, and each says what it leaves
+    out (a timeout stands for the time: the file once took minutes and gigabytes)."""
+    pytest.importorskip("matplotlib")
+    lines = _naming(made, "agents", 1000)
+    for i, line in enumerate(lines):
+        line["ranks"] = [f"t{2 * i}", f"t{2 * i + 1}"]
+        line["score_parts"], line["features"] = [{"e0": 1}, {"e0": 2}], [{}, {}]
+    first = lines[0]
+    first["score_parts"] = [{f"e{i}": i for i in range(1000)}, {"e0": 3}]
+    first["features"] = [{f"f{i}": (1.5 if i % 2 else "x") for i in range(10_000)}, {}]
+    write(tmp_path / "r.jsonl", lines)
+    proc = rulebook("report", "r.jsonl", "--png", "plots", "--html", "page.html",
+                    cwd=tmp_path, timeout=240)
+    out = clean(proc, 0)
+    assert "more rows with fewer player-games are not shown (a table shows at most" in out
+    assert "The win rate by value of 4,950 more features is not shown" in out
+    for png in (tmp_path / "plots").iterdir():
+        width, height = _png_size(png)
+        assert width < 2000 and height < 3000, (png.name, width, height)
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert page.count("<table>") <= 70 and page.count("<tr>") < 70 * 202
+    assert "more rows with fewer player-games are not shown" in page
+
+
 def test_f06_sixty_thousand_features_are_refused_in_seconds(tmp_path, made):
     """The audit's 7 MB file (60,000 feature keys) took 46 s; it is refused at its line."""
     pytest.importorskip("scipy")
@@ -426,6 +460,20 @@ def test_f06_sixty_thousand_features_are_refused_in_seconds(tmp_path, made):
     write(tmp_path / "r.jsonl", lines)
     out = clean(rulebook("report", "r.jsonl", cwd=tmp_path, timeout=60), 1)
     assert "r.jsonl:1: by this line the file names 60,000 different features" in out, out
+
+
+def test_f06_ten_thousand_list_features_cost_what_they_hold(tmp_path, made):
+    """Within the limits, 10,000 list features of one item each: every item is tested once
+    (its work done on the player-games that had it, never on every kind of item again), and
+    50 of their tables are shown, with a line for the rest."""
+    pytest.importorskip("scipy")
+    lines = lines_of(made)
+    for line in lines:
+        line["features"] = [{f"f{i}": [f"a{i}"] for i in range(10_000)}, {}]
+    write(tmp_path / "r.jsonl", lines)
+    out = clean(rulebook("report", "r.jsonl", "--html", "page.html", cwd=tmp_path,
+                         timeout=120), 0)
+    assert "The items of 9,950 more list features are not shown" in out, out
 
 
 # ------------------------------------------------------------------ item 12: no false success

@@ -4,7 +4,8 @@ The page holds the same tables as the terminal, the verdicts and notes, and
 every plot as a PNG inlined in base64; its CSS is inline and it links to
 nothing and runs no script, so it can be mailed or archived as one file.
 Every string from a results file or a ruleset (card names come from rule
-files strangers write) goes through :func:`html.escape`.
+files strangers write) goes through :func:`html.escape`. A table shows at
+most its bounded number of rows, and says how many it leaves out.
 """
 
 from __future__ import annotations
@@ -55,11 +56,13 @@ def render(title: str, tables: list[Table], notes, verdicts, images) -> str:
         out.append(f"<h2>{e(t.title)}</h2><table>")
         if any(t.columns):
             out.append("<tr>" + "".join(f"<th>{e(c)}</th>" for c in t.columns) + "</tr>")
-        for row in t.text_rows():
+        rows, left_out = t.shown_rows()
+        for row in rows:
             out.append("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>")
         out.append("</table>")
-        if t.note:
-            out.append(f'<p class="note">{e(t.note)}</p>')
+        note = t.shown_note(left_out)
+        if note:
+            out.append(f'<p class="note">{e(note)}</p>')
     if images:
         out.append("<h2>Plots</h2>")
     for name, data in images:

@@ -60,7 +60,8 @@ class Results:
     pg_won: array = field(default_factory=lambda: array("b"))
     pg_agent: list = field(default_factory=list)
     pg_rank: list = field(default_factory=list)
-    parts: dict = field(default_factory=dict)     # entry id -> array per player-game
+    # entry id -> (player-games, points): only the player-games that have the entry
+    parts: dict = field(default_factory=dict)
     items: dict = field(default_factory=dict)     # (kind, id) -> array of player-games
     # features by path (its id, then the key of each object it is inside)
     categories: dict = field(default_factory=dict)  # path -> {value: array of pgs}
@@ -116,7 +117,6 @@ def read(path: str | Path) -> Results:
         raise ResultsProblem(str(exc)) from None
     if first is None:
         raise ResultsProblem(f"{path}: holds no games")
-    _finish_parts(res)
     return res
 
 
@@ -183,9 +183,9 @@ def _add(res: Results, line: dict, number: int) -> None:
         if "score_parts" in seat_lists:
             for entry, points in seat_lists["score_parts"][seat].items():
                 if points is not None:
-                    column = res.parts.setdefault(entry, array("d"))
-                    column.extend([math.nan] * (pg - len(column)))
-                    column.append(float(points))
+                    pgs, values = res.parts.setdefault(entry, (array("i"), array("d")))
+                    pgs.append(pg)
+                    values.append(float(points))
         for kind in ITEM_KINDS:
             for item, times in seat_lists.get(kind, [{}] * players)[seat].items():
                 if times:
@@ -217,10 +217,3 @@ def _feature(res: Results, fid: tuple, value, pg: int) -> None:
 
 def _cut(text: str, longest: int = 300) -> str:
     return text if len(text) <= longest else text[:longest - 1] + "…"
-
-
-def _finish_parts(res: Results) -> None:
-    """Pad each scoring-entry column to one value per player-game (nan where absent)."""
-    n = res.player_games
-    for column in res.parts.values():
-        column.extend([math.nan] * (n - len(column)))
