@@ -18,23 +18,27 @@ left byte for byte as it was.
   results files are positioned errors, at once;
 - item 12: ``compare`` without the report extra gives the one-line hint
   with exit 2, and ``--backend ray`` never waits on a stale Ray cluster;
-- the audit after it (F05, F06): a file names at most so many different
+- the audit after it (F04–F06): a file names at most so many different
   scoring entries, features, cards, actions, agents and titles (far more
   than any ruleset), and one past a limit is refused at its line; within the
   limits, plots and tables show a bounded number of rows and say how many
-  they leave out, so a report finishes in seconds whatever the file names.
+  they leave out, so a report finishes in seconds whatever the file names;
+  control characters in labels never reach the terminal raw, not even
+  through matplotlib's warnings.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 import textwrap
+import warnings
 from pathlib import Path
 
 import pytest
@@ -474,6 +478,43 @@ def test_f06_ten_thousand_list_features_cost_what_they_hold(tmp_path, made):
     out = clean(rulebook("report", "r.jsonl", "--html", "page.html", cwd=tmp_path,
                          timeout=120), 0)
     assert "The items of 9,950 more list features are not shown" in out, out
+
+
+# ------------------------------------------------------------------ F04: raw controls in plots
+RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def test_f04_control_characters_in_labels_never_reach_the_terminal_raw(tmp_path, made):
+    """Agent names with SO, ESC and BEL: matplotlib used to warn "Glyph 27 (ESC) missing"
+    with the character itself on stderr. Labels are drawn with escapes, as the terminal
+    shows them, so the font is never asked for a control character, and the page has
+    none either."""
+    pytest.importorskip("matplotlib")
+    lines = lines_of(made)
+    for line in lines:
+        line["agents"] = ["x\x0ey\x1b[31m", "\x07bell\u202e"]
+    write(tmp_path / "r.jsonl", lines)
+    proc = rulebook("report", "r.jsonl", "--png", "plots", "--html", "page.html",
+                    cwd=tmp_path)
+    clean(proc, 0)
+    assert not RAW_CONTROL.search(proc.stderr + proc.stdout), repr(proc.stderr)
+    assert "Glyph 27" not in proc.stderr and "Glyph 14" not in proc.stderr, proc.stderr
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert not RAW_CONTROL.search(page) and "x\\x0ey\\x1b[31m" in page
+
+
+def test_f04_a_warning_raised_while_reporting_is_shown_once_with_escapes(capsys):
+    """Whatever warns inside report or compare (matplotlib names a label's character it
+    cannot draw) is printed once, on one line, through the terminal's escapes."""
+    from rulebook_games.lab.commands import warnings_shown_safely
+    from rulebook_games.lab.plots import label
+    with warnings_shown_safely():
+        for _ in range(3):
+            warnings.warn("Glyph 27 (\x1b) missing from font(s) DejaVu Sans.\n\x07",
+                          UserWarning, stacklevel=1)
+    err = capsys.readouterr().err
+    assert err == "warning: Glyph 27 (\\x1b) missing from font(s) DejaVu Sans.\\n\\x07\n"
+    assert label("x\x0ey\x1b[31m") == "x\\x0ey\\x1b[31m"
 
 
 # ------------------------------------------------------------------ item 12: no false success

@@ -4,7 +4,9 @@ The page holds the same tables as the terminal, the verdicts and notes, and
 every plot as a PNG inlined in base64; its CSS is inline and it links to
 nothing and runs no script, so it can be mailed or archived as one file.
 Every string from a results file or a ruleset (card names come from rule
-files strangers write) goes through :func:`html.escape`. A table shows at
+files strangers write) goes through :func:`html.escape`, after its control
+and direction-changing characters are written as escapes, as the terminal
+shows them (:func:`~rulebook_games.safe_text.visible`). A table shows at
 most its bounded number of rows, and says how many it leaves out.
 """
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 import base64
 import html
 
+from ..safe_text import visible
 from .table import Table
 
 _CSS = """
@@ -43,8 +46,12 @@ _CAPTIONS = {
 }
 
 
+def _e(text) -> str:
+    return html.escape(visible(text, multiline=True))
+
+
 def render(title: str, tables: list[Table], notes, verdicts, images) -> str:
-    e = html.escape
+    e = _e
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            f"<title>{e(title)}</title><style>{_CSS}</style></head><body>",
            f"<h1>{e(title)}</h1>"]

@@ -8,16 +8,22 @@ plot of the largest effects (a difference and its interval per row, with
 the line of no effect). Only this module imports matplotlib.
 
 Every label comes from a results file or a ruleset, which strangers write:
-it is drawn as plain text (never read as math or handed to LaTeX), and cut
-short. A plot draws at most :data:`MAX_SERIES` rows (boxes, rates): those
-with the largest samples, with a line under the plot saying how many are
-left out, so that its size (and the time and memory to draw it) is bounded
-whatever the file names.
+it is drawn as plain text (never read as math or handed to LaTeX), with its
+control and direction-changing characters written as escapes, as the
+terminal shows them, and cut short. (The warnings matplotlib gives while
+drawing, such as a glyph the font lacks, name characters of a label: the
+commands print every warning through ``visible``, see
+:func:`.commands.warnings_shown_safely`.) A plot draws at most
+:data:`MAX_SERIES` rows (boxes, rates): those with the largest samples,
+with a line under the plot saying how many are left out, so that its size
+(and the time and memory to draw it) is bounded whatever the file names.
 """
 
 from __future__ import annotations
 
 import io
+
+from ..safe_text import visible
 
 LABEL = 60  # characters of a label drawn; a longer one is cut short with '…'
 MAX_SERIES = 40  # rows of one plot; real plots have a few (seats, scoring entries)
@@ -25,7 +31,8 @@ FOREST = 20  # rows of a forest plot: the first, which are the largest effects
 
 
 def label(text) -> str:
-    text = str(text)
+    """A label as drawn: control characters as escapes (as on the terminal), cut short."""
+    text = visible(text)
     return text if len(text) <= LABEL else text[:LABEL - 1] + "…"
 
 
@@ -61,7 +68,7 @@ def draw(plots: dict, confidence: float) -> list[tuple[str, bytes]]:
               ("top_items", _forest, "", ""),
               ("changes", _forest, "", ""))
     # every label comes from a results file or a ruleset, which strangers write: text is
-    # drawn as it is, never read as math ('$...$') or handed to LaTeX, and cut short
+    # drawn as plain text through label(), never read as math ('$...$') or handed to LaTeX
     with matplotlib.rc_context({"figure.dpi": 100, "font.size": 9,
                                 "svg.hashsalt": "rulebook", "path.simplify": True,
                                 "text.parse_math": False, "text.usetex": False}):
