@@ -4,13 +4,18 @@ Each function checks what it was given, runs the lab, prints the tables on
 the terminal and writes the requested HTML page and PNG files. A problem
 the user can fix (a bad results line, a missing ruleset, a file that
 cannot be written, the ``report`` extra not installed) is one line with its
-place and exit 2 (1 for bad results data); never a traceback.
+place and exit 2 (1 for bad results data); never a traceback. A warning
+raised while they work (matplotlib names a label's character its font
+lacks) is printed once, as one line through ``visible``, never raw
+(:func:`warnings_shown_safely`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import click
@@ -53,6 +58,42 @@ def console():
     return Console(highlight=False, emoji=False)
 
 
+MAX_WARNINGS = 10  # different warnings printed by one run; the rest are counted
+
+
+@contextlib.contextmanager
+def warnings_shown_safely():
+    """Print each warning raised inside as ``warning: TEXT`` on stderr, TEXT through
+    :func:`visible`, never as Python prints it (raw, with its source line).
+
+    A warning's text can carry text of a results file or a ruleset: matplotlib's
+    "Glyph 27 (\x1b) missing from font" holds the character itself. The usual
+    filters still decide which warnings are shown; a warning already shown is not
+    shown again, and after MAX_WARNINGS different ones the rest are only counted.
+    """
+    said: dict[str, None] = {}
+    more = 0
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        nonlocal more
+        text = str(message)
+        if text in said:
+            return
+        if len(said) >= MAX_WARNINGS:
+            more += 1
+            return
+        said[text] = None
+        click.echo(f"warning: {visible(text)}", err=True)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        try:
+            yield
+        finally:
+            if more:
+                click.echo(f"warning: {more} more warnings not shown", err=True)
+
+
 def report(path: str, ruleset: str | None, html: str | None, png: str | None,
            confidence: float, top: int, load, mods=()) -> int:
     """``rulebook report``; ``load(path, mods)`` loads a ruleset (for its names).
@@ -60,6 +101,11 @@ def report(path: str, ruleset: str | None, html: str | None, png: str | None,
     ``ruleset`` and ``mods`` are the ``--ruleset`` and ``--mod`` options, if given.
     """
     need_lab(html or png)
+    with warnings_shown_safely():
+        return _report(path, ruleset, html, png, confidence, top, load, mods)
+
+
+def _report(path, ruleset, html, png, confidence, top, load, mods) -> int:
     from . import measures, names as names_mod, results, terminal
     start = time.perf_counter()
     try:
@@ -175,9 +221,17 @@ def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worker
     ``backend`` holds the options for where the games run (``simulate()``'s
     keyword arguments beyond the games themselves), passed through as given.
     """
+    need_lab(html or png)
+    with warnings_shown_safely():
+        return _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed,
+                        workers, check, html, png, out_base, out_mod, confidence, top,
+                        backend, load, resume)
+
+
+def _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, workers, check,
+             html, png, out_base, out_mod, confidence, top, backend, load, resume) -> int:
     import tempfile
 
-    need_lab(html or png)
     from rich.progress import Progress
 
     from ..sim.results import results_context
