@@ -11,7 +11,8 @@ else about the project is declared in ``pyproject.toml``.
 
 The package is imported as ``rulebook_games`` and its source is the folder
 ``interpreter/``: ``package_dir`` maps the one to the other, and every
-package below it is listed here.
+package below it is listed here. ``py.typed`` (PEP 561) goes into the wheel
+as package data, so type checkers read the package's own annotations.
 """
 
 import shutil
@@ -47,4 +48,5 @@ class build_py_with_data(build_py):
 
 setup(cmdclass={"build_py": build_py_with_data},
       package_dir={NAME: SOURCE},
+      package_data={NAME: ["py.typed"]},
       packages=[NAME] + [f"{NAME}.{p}" for p in find_packages(SOURCE, exclude=["_data*"])])

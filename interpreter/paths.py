@@ -41,7 +41,7 @@ def data_root() -> Path:
             return candidate
     raise DataMissing(f"Rulebook's data files ({', '.join(t + '/' for t in DATA_TREES)}) are "
                       f"neither in {package / PACKAGED_DIR} nor beside the package; "
-                      "reinstall rulebook")
+                      "reinstall rulebook-games")
 
 
 def rulesets_dir() -> Path:

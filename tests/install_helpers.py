@@ -4,9 +4,10 @@ Those tests (``test_install.py``, ``test_precommit.py``) build and install
 the package for real, so they need a few things the rest of the suite does
 not: the snippets they run, read from README.md so the README cannot drift
 from what is tested; a git repository holding this checkout exactly as it
-stands now, committed or not (pip and pre-commit install from git, and CI
-runs in a fresh clone); and a way to run programs in an environment that
-cannot see this checkout or its virtual environment.
+stands now, committed or not, tagged as the release it is (pip and
+pre-commit install from git, the README's snippets pin the release's tag,
+and CI runs in a fresh clone); and a way to run programs in an environment
+that cannot see this checkout or its virtual environment.
 """
 
 from __future__ import annotations
@@ -18,11 +19,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from rulebook_games import __version__
+
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
-# the placeholders the README's snippets use
+# the placeholder the README's snippets use for this repository's address
 REPO_URL = "<RULEBOOK_REPO_URL>"
-REV = "<RULEBOOK_REV>"
+# the git tag of this release, which the README's snippets pin
+RELEASE_TAG = f"v{__version__}"
 # long enough for a cold build that fetches setuptools and the dependencies
 SLOW = 900
 
@@ -84,7 +88,9 @@ def snapshot_checkout(dest: Path) -> str:
 
     Tracked files (with their uncommitted changes) and new files that git does
     not ignore are copied, so what is tested is the working tree, not HEAD;
-    in CI's fresh clone the two are the same.
+    in CI's fresh clone the two are the same. The commit carries the release's
+    tag (``RELEASE_TAG``, annotated, as a release is tagged), so the README's
+    snippets can install it by the tag they pin.
     """
     listed = git("ls-files", "-z", "--cached", "--others", "--exclude-standard", cwd=ROOT)
     for rel in filter(None, listed.split("\0")):
@@ -95,6 +101,7 @@ def snapshot_checkout(dest: Path) -> str:
     git("init", "-q", cwd=dest)
     git("add", "--all", cwd=dest)
     git("commit", "-q", "-m", "snapshot of the checkout under test", cwd=dest)
+    git("tag", "-a", RELEASE_TAG, "-m", f"Rulebook {__version__}", cwd=dest)
     return git("rev-parse", "HEAD", cwd=dest).strip()
 
 

@@ -129,13 +129,10 @@ def test_a_planted_operator_runs_nothing_and_the_entry_is_ignored(env, tmp_path,
     ("op", "+ 1 +"), ("op", "is"), ("op", "** 99 **"),
     ("verb", "gain'); open('x', 'w'); ('"), ("verb", "steal"),
     ("mode", "on'), open('x', 'w'), ('"), ("mode", "everywhere"),
-    ("binding", "local\n"), ("binding", "__class__"),
-    ("id", "__import__"), ("id", "you\n"), ("func", "open"),
-    ("resource_id", "not_declared"), ("value", [1, 2]), ("value", 10 ** 19),
-    ("value", 'say "hi"'), ("production", "yes"),
+    ("id", "__import__('os')"), ("id", "you\n"), ("func", "open\n"),
+    ("value", [1, 2]), ("value", 10 ** 19), ("value", 'say "hi"'), ("production", "yes"),
 ])
-def test_the_decoder_refuses_what_the_parser_and_checker_could_not_have_made(
-        env, field, value):
+def test_the_decoder_refuses_what_the_parser_could_not_have_made(env, field, value):
     load_ruleset(TINY)
     manifest = find_ruleset(TINY)
     path = entry_file(env)
@@ -148,34 +145,107 @@ def test_the_decoder_refuses_what_the_parser_and_checker_could_not_have_made(
     found = loadcache.lookup(manifest, [])
     assert found is not None  # the files fit the entry; its trees are what is refused
     _, cached = found
-    rs = load_ruleset(TINY)  # and a load takes them from the files instead
-    with pytest.raises((ValueError, KeyError, TypeError)):
-        cached.trees(rs.table)
+    with pytest.raises(ValueError):
+        cached.trees()
+
+
+@pytest.mark.parametrize("note,value", [
+    ("binding", "local"), ("binding", "__class__"), ("type", "int"),
+    ("resource_id", "gold"), ("target", {"B": "stock"}), ("canonical", "gold"),
+])
+def test_an_entry_carries_no_conclusion_of_the_checker(env, note, value):
+    # the checker's notes (types, bindings, ids, call targets) are never kept: a load from
+    # the cache checks its trees again, so an entry that carries one is not the cache's
+    load_ruleset(TINY)
+    path = entry_file(env)
+    document = read(path)
+    trees = json.loads(document["asts"])
+    for node in nodes(trees):
+        node[note] = value
+    document["asts"] = json.dumps(trees)
+    plant(path, document)
+    found = loadcache.lookup(find_ruleset(TINY), [])
+    assert found is not None
+    with pytest.raises(ValueError):
+        found[1].trees()
+
+
+def _first_call(trees, func: str):
+    for node in nodes(trees):
+        if node.get("N") == "Call" and node.get("func") == func:
+            return node
+    raise AssertionError(f"no call of {func}")
+
+
+def _plant_trees(env, change) -> dict:
+    """Change the trees of the tiny ruleset's entry with ``change`` and seal it with the
+    user's own key; the entry as it was is returned."""
+    path = entry_file(env)
+    clean = read(path)
+    document = copy.deepcopy(clean)
+    trees = json.loads(document["asts"])
+    change(trees)
+    document["asts"] = json.dumps(trees)
+    plant(path, document)
+    return clean
+
+
+def test_a_sealed_tree_the_checker_refuses_sends_the_load_back_to_the_files(env, tmp_path):
+    # a shape the parser could make but the checker never lets through: a call given one
+    # argument more than its builtin takes. Taken on trust, it ended in exit 3 when the
+    # game ran; checked again, it is refused and the ruleset loaded from its files
+    first = rulebook("validate", str(TINY), env=env, cwd=tmp_path)
+    assert first.returncode == 0, first.stdout + first.stderr
+
+    def one_more_argument(trees):
+        call = _first_call(trees, "size")
+        call["args"].append(copy.deepcopy(call["args"][0]))
+    clean = _plant_trees(env, one_more_argument)
+    for args in (["simulate", str(TINY), "-n", "3", "-p", "2", "--seed", "1"],
+                 ["validate", str(TINY)], ["compile", str(TINY)]):
+        proc = rulebook(*args, env=env, cwd=tmp_path)
+        out = proc.stdout + proc.stderr
+        assert proc.returncode == 0, out
+        assert "Traceback" not in out and "internal error" not in out, out
+    assert read(entry_file(env))["asts"] == clean["asts"]  # made again from the files
+
+
+def test_a_sealed_tree_that_checks_but_gives_none_for_points_is_a_rule_error(env, tmp_path):
+    # 'none' is a value the types allow where a number goes (a function may give none);
+    # as a scoring entry's points it once reached the engine's own sum and ended in exit
+    # 3. It is a rule error at the expression now, from a rule file or from the cache
+    first = rulebook("validate", str(TINY), env=env, cwd=tmp_path)
+    assert first.returncode == 0, first.stdout + first.stderr
+
+    def no_points(trees):
+        for key, tree in trees:
+            if key["T"][0] == "scoring":
+                tree.clear()
+                tree.update({"N": "Literal", "span": [2, 30, 36, 30, 40], "value": None})
+                return
+        raise AssertionError("no scoring entry")
+    _plant_trees(env, no_points)
+    proc = rulebook("simulate", str(TINY), "-n", "2", "-p", "2", "--seed", "1", env=env,
+                    cwd=tmp_path)
+    out = proc.stdout + proc.stderr
+    assert "Traceback" not in out and "internal error" not in out, out
+    assert proc.returncode == 1, out
+    assert "flow.yaml:30:36: this should be a number, but it is none" in " ".join(out.split())
 
 
 @settings(max_examples=200, deadline=None)
 @given(op=st.text(min_size=1, max_size=30))
 def test_any_operator_outside_the_grammars_list_is_refused_by_the_decoder(op):
-    rs = _mini()
     known = {"+", "-", "*", "//", "%", "==", "!=", "<", "<=", ">", ">=", "and", "or", "has",
              "lacks"}
     text = json.dumps({"N": "Binary", "span": [0, 1, 1, 1, 2], "op": op,
                        "left": {"N": "Literal", "span": [0, 1, 1, 1, 2], "value": 1},
                        "right": {"N": "Literal", "span": [0, 1, 1, 1, 2], "value": 2}})
     if op in known:
-        assert astjson.loads(text, ["f"], rs.table).op == op
+        assert astjson.loads(text, ["f"]).op == op
     else:
         with pytest.raises(ValueError):
-            astjson.loads(text, ["f"], rs.table)
-
-
-_MINI = []
-
-
-def _mini():
-    if not _MINI:
-        _MINI.append(load_ruleset(ROOT / "tests" / "fixtures" / "mini"))
-    return _MINI[0]
+            astjson.loads(text, ["f"])
 
 
 # ------------------------------------------------------------------ the generator

@@ -115,3 +115,38 @@ def test_item7_hints_under_the_budget_small_pools_always_large_ones_until_spent(
             assert suggest("plants", small) == "did you mean 'plant'?"
     # outside a load there is no budget
     assert suggest("card_00014x", big).startswith("did you mean 'card_00014'")
+
+
+def _cpu_of(args: list, expect: int) -> float:
+    """CPU seconds a real ``rulebook`` command takes, in a fresh process, without the cache."""
+    env = dict(os.environ, RULEBOOK_NO_CACHE="1")
+    env.pop("GITHUB_ACTIONS", None)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run([sys.executable, "-m", "rulebook_games", *map(str, args)], env=env,
+                          capture_output=True, text=True, timeout=600)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == expect, out[-2000:]
+    assert "Traceback" not in out and "internal error" not in out, out[-2000:]
+    return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+
+
+def test_a_mods_changes_to_one_entry_are_checked_in_time_linear_in_their_number(tmp_path):
+    # each change was checked against every earlier change of the same entry: 40,000
+    # patches of one card took a minute. Two mods, so changes are checked across mods too
+    tiny = Path(__file__).parent / "fixtures" / "tiny"
+
+    def mods(n: int) -> list:
+        made = []
+        for name in ("a", "b"):
+            path = tmp_path / f"{name}{n}.yaml"
+            path.write_text(f"kind: mod\nid: {name}\ntarget: tiny\nchanges:\n" + "".join(
+                f"  - {{op: patch, in: cards, id: lamp, value: {{cost: {i % 50}}}}}\n"
+                for i in range(n)), encoding="utf-8")
+            made += ["--mod", path]
+        return made
+    # the two mods disagree on the cost, so each load ends in RB501 conflicts (exit 1)
+    t_small = _cpu_of(["validate", tiny, *mods(500)], 1)
+    t_large = _cpu_of(["validate", tiny, *mods(5000)], 1)
+    assert t_large <= MAX_RATIO * t_small, (
+        f"{t_large:.1f} s for 10,000 changes against {t_small:.1f} s for 1,000")

@@ -37,14 +37,38 @@ from pygls.uris import from_fs_path  # noqa: E402
 MINI = Path(__file__).parent / "fixtures" / "mini"
 
 
+SERVER_MEMORY_CAP = 3 << 30  # address space: a server that reads without bound dies, not the host
+
+
+def _cap_memory() -> None:
+    try:
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (SERVER_MEMORY_CAP, SERVER_MEMORY_CAP))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
+def _peak_mb(pid: int) -> float | None:
+    """The most memory the process ``pid`` has held at once (Linux), in MB."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
+
+
 class Raw:
     """``rulebook lsp`` in a subprocess, spoken to in raw JSON-RPC."""
 
-    def __init__(self, cwd: Path):
+    def __init__(self, cwd: Path, stderr=subprocess.DEVNULL):
         env = dict(os.environ)
         self.proc = subprocess.Popen([sys.executable, "-m", "rulebook_games", "lsp"], cwd=cwd,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL, env=env)
+                                     stderr=stderr, env=env,
+                                     preexec_fn=_cap_memory if os.name == "posix" else None)
         self.buffer = b""
         self.messages: list[dict] = []
         self.last_id = 0
@@ -353,3 +377,140 @@ def test_item8_memory_stays_flat_over_200_edits_of_a_large_flow_file(ruleset, mo
     assert end - start < MAX_GROWTH_MB, (
         f"memory grew {end - start:.0f} MB over {EDITS - 20} edits of a {len(text) // 1024} KB "
         "flow file")
+
+
+# ------------------------------------------- F10: what the server reads from disk
+HUGE = 512 << 20  # a sparse file: no disk space, but reading it whole takes this much memory
+
+
+def _ruleset_named(src: Path, dest: Path, rid: str) -> None:
+    shutil.copytree(src, dest)
+    manifest = dest / "ruleset.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("id: mini", f"id: {rid}"),
+                        encoding="utf-8")
+
+
+def _huge(path: Path, head: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as fh:
+        fh.write(head.encode())
+        fh.truncate(HUGE)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo") or not os.path.exists("/dev/zero"),
+                    reason="needs named pipes and /dev/zero")
+def test_f10_workspace_rulesets_are_read_safely_and_every_request_is_answered(tmp_path):
+    """A cloned repository holds, where the server looks for rulesets a mod may target, a
+    link to /dev/zero, a named pipe, a huge file, and links out of the workspace folder.
+    The server's memory stays bounded, nothing outside the folder is read, each mod gets
+    its diagnostics, and hover, outline and completion are answered within seconds."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    shutil.copytree(MINI, ws / "mini")
+    (ws / "a").mkdir()
+    (ws / "a" / "ruleset.yaml").symlink_to("/dev/zero")
+    (ws / "b").mkdir()
+    os.mkfifo(ws / "b" / "ruleset.yaml")
+    _huge(ws / "c" / "ruleset.yaml", "kind: ruleset\nid: huge\nname: Huge\n")
+    _ruleset_named(MINI, tmp_path / "outside", "far")  # reached through a folder link
+    (ws / "out").symlink_to(tmp_path / "outside", target_is_directory=True)
+    _ruleset_named(MINI, tmp_path / "outside2", "far2")  # reached through a file link
+    (ws / "d").mkdir()
+    (ws / "d" / "ruleset.yaml").symlink_to(tmp_path / "outside2" / "ruleset.yaml")
+    _huge(ws / "big" / "ruleset.yaml", "kind: ruleset\nid: big\nname: Big\n")
+    mod = "kind: mod\nid: m\ntarget: {}\nchanges:\n  - {{op: patch, in: cards, id: comet, " \
+          "value: {{cost: 18}}}}\n"
+    (ws / "mods").mkdir()
+    files = {"good": ws / "mods" / "good.yaml", "far": ws / "mods" / "far.yaml",
+             "far2": ws / "mods" / "far2.yaml", "big": ws / "big" / "mod.yaml"}
+    targets = {"good": "mini", "far": "far", "far2": "far2", "big": "big"}
+    for key, path in files.items():
+        path.write_text(mod.format(targets[key]), encoding="utf-8")
+
+    server = Raw(ws)
+    try:
+        server.start(ws)
+        before = _peak_mb(server.proc.pid)
+        uris = {k: from_fs_path(str(p)) for k, p in files.items()}
+        for key, path in files.items():
+            server.open(uris[key], path.read_text(encoding="utf-8"))
+        for key in files:
+            for method, params in (
+                    ("textDocument/hover", _position_request("textDocument/hover",
+                                                             uris[key], 0, 1)),
+                    ("textDocument/documentSymbol", {"textDocument": {"uri": uris[key]}}),
+                    ("textDocument/completion", _position_request(
+                        "textDocument/completion", uris[key], 2, 8))):
+                start = time.monotonic()
+                got = server.answer(server.request(method, params), 10)
+                assert got is not None, f"{method} on the {key} mod was never answered"
+                assert time.monotonic() - start < 10
+        # the mod on the ruleset in the folder is checked against it, and is fine
+        assert server.published(uris["good"], lambda ds: ds == [], 60) is not None
+        # rulesets reached through links out of the folder are not found, so not read
+        for key in ("far", "far2"):
+            got = server.published(uris[key], lambda ds: len(ds) > 0, 30)
+            assert got is not None and got[0]["code"] == "RB500", got
+            assert f"targets '{key}'" in got[0]["message"], got
+        # the huge manifest above the mod: its size is an error, not a read
+        got = server.published(uris["big"], lambda ds: len(ds) > 0, 60)
+        assert got is not None and "larger than" in got[0]["message"], got
+        # completion of a mod's target offers the rulesets in the folder, none outside
+        got = server.answer(server.request("textDocument/completion", _position_request(
+            "textDocument/completion", uris["good"], 2, 8)), 10)
+        labels = {item["label"] for item in (got["result"] or {}).get("items", [])}
+        assert {"mini", "huge"} <= labels and not {"far", "far2"} & labels, labels
+        after = _peak_mb(server.proc.pid)
+        if before is not None and after is not None:
+            assert after - before < 150, f"the server's peak memory grew {after - before:.0f} MB"
+        assert server.proc.poll() is None, "the server died"
+    finally:
+        server.close()
+
+
+def test_f10_a_batch_or_a_message_that_is_no_request_is_answered_never_a_traceback(
+        ruleset, tmp_path):
+    """LSP has no batches: a JSON array, a number, null or an object that is not a
+    JSON-RPC message is answered with 'invalid request' (id null, or the request's id
+    when it has one), nothing in a batch is run, and nothing is printed but lines."""
+    log = tmp_path / "stderr.txt"
+    with open(log, "wb") as err:
+        server = Raw(ruleset, stderr=err)
+        try:
+            server.start(ruleset)
+            cards = ruleset / "mini" / "cards.yaml"
+            uri = from_fs_path(str(cards))
+            text = cards.read_text(encoding="utf-8")
+            server.open(uri, text)
+            assert server.published(uri) is not None
+            line = text.split("\n").index("  - id: comet")
+            hover = {"jsonrpc": "2.0", "id": 900, "method": "textDocument/hover",
+                     "params": _position_request("textDocument/hover", uri, line, 9)}
+            bad_hover = dict(hover, id=901, params=_position_request(
+                "textDocument/hover", uri, -1, 0))
+            for body in (json.dumps([hover, bad_hover]), "[]", "5", "null", '"hover"', "{}",
+                         '{"id": 902, "method": "textDocument/hover"}',
+                         '{"jsonrpc": "1.0", "id": 903, "method": "shutdown"}',
+                         '{"jsonrpc": "2.0", "id": [904], "method": "shutdown"}',
+                         '{"jsonrpc": "2.0", "id": 905, "method": 5}'):
+                server.messages.clear()
+                server.write(body.encode())
+                got = server.wait(lambda m: "error" in m, 10)
+                assert got is not None, f"{body[:60]} was not answered"
+                assert got["error"]["code"] == -32600, (body, got)
+                expect = {"902": 902, "903": 903, "905": 905}
+                assert got["id"] == next((v for k, v in expect.items() if k in body), None), \
+                    (body, got)
+                server.wait(lambda m: False, 0.3)
+                assert not any(m.get("id") in (900, 901, 904) for m in server.messages), \
+                    server.messages  # nothing in a batch (nor a bad id) was run
+            # a request whose params do not fit is answered too, and the session goes on
+            rid = server.request("textDocument/hover", _position_request(
+                "textDocument/hover", uri, -1, 0))
+            assert server.answer(rid)["error"]["code"] == -32602
+            rid = server.request("textDocument/hover", hover["params"])
+            assert "Comet" in server.answer(rid)["result"]["contents"]["value"]
+        finally:
+            server.close()
+    printed = log.read_text(encoding="utf-8", errors="replace")
+    assert "Traceback" not in printed and "File \"" not in printed, printed[-2000:]

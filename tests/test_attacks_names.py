@@ -152,3 +152,27 @@ def test_writing_a_function_out_keeps_its_parameters_bound_to_the_arguments(mini
     gen.buf, gen.deferred, gen.indent, gen.blocks, gen.edepth = [], [], 1, 0, 0
     code = gen.expr(call, Scope())
     assert code == "(V['other'])"
+
+
+@pytest.mark.parametrize("section,name", [("functions", "stock"), ("procedures", "shuffle"),
+                                          ("functions", "count")])
+def test_a_procedure_or_function_may_not_take_a_builtins_name(tmp_path, section, name):
+    # calls name a declared procedure before a builtin: 'stock' declared by a mod once made
+    # every stock(…) of the ruleset answer what the mod said, with no word from validate
+    body = "value: 100\n    returns: int" if section == "functions" else "do: pass"
+    rules = game_with(tmp_path, f"{section}:\n  - id: {name}\n    {body}\n")
+    (err,) = errors(rules)
+    assert err.code == "RB400" and f"'{name}' is a builtin" in err.message
+    assert (err.span.line, err.span.col) == (3, 9)  # at the id
+
+
+def test_a_mod_may_not_put_a_function_in_a_builtins_place(tmp_path):
+    mod = tmp_path / "mod.yaml"
+    mod.write_text("kind: mod\nid: evil\ntarget: tiny\nchanges:\n  - op: add\n"
+                   "    in: functions\n    value: {id: stock, params: {r: resource}, "
+                   "returns: number, value: 100}\n", encoding="utf-8")
+    with pytest.raises(RulebookError) as info:
+        load_ruleset(TINY, [str(mod)])
+    (err,) = list(info.value.diagnostics)
+    assert err.code == "RB400" and "'stock' is a builtin" in err.message
+    assert err.span.file.endswith("mod.yaml")

@@ -17,19 +17,28 @@ left byte for byte as it was.
   matplotlib would read as math, a line of a gigabyte) and pipes given as
   results files are positioned errors, at once;
 - item 12: ``compare`` without the report extra gives the one-line hint
-  with exit 2, and ``--backend ray`` never waits on a stale Ray cluster.
+  with exit 2, and ``--backend ray`` never waits on a stale Ray cluster;
+- the audit after it (F04–F06): a file names at most so many different
+  scoring entries, features, cards, actions, agents and titles (far more
+  than any ruleset), and one past a limit is refused at its line; within the
+  limits, plots and tables show a bounded number of rows and say how many
+  they leave out, so a report finishes in seconds whatever the file names;
+  control characters in labels never reach the terminal raw, not even
+  through matplotlib's warnings.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 import textwrap
+import warnings
 from pathlib import Path
 
 import pytest
@@ -363,6 +372,150 @@ def test_item5_a_pipe_given_as_a_results_file_is_refused_at_once(tmp_path, comma
     out = clean(rulebook(*command, cwd=tmp_path, timeout=60), 2)
     assert ("pipe: it is a pipe (FIFO), not a results file" in out
             or "'pipe' is a pipe (FIFO), not a regular file" in out), out
+
+
+# ------------------------------------------------------------------ F05, F06: how much a file names
+LIMITS = {"scoring entries": 1_000, "features": 10_000, "feature values": 10_000,
+          "cards": 10_000, "actions": 10_000, "agents": 1_000, "titles": 1_000}
+
+
+def _naming(made: bytes, kind: str, count: int) -> list[dict]:
+    """A file of real lines (as many as it takes) that names ``count`` different ``kind``,
+    in place of what the games named."""
+    base = lines_of(made)
+    names = [f"n{i}" for i in range(count)]
+    if kind in ("agents", "titles"):  # two per line, as many lines as it takes
+        lines = []
+        for i in range(0, count, 2):
+            line = dict(base[(i // 2) % len(base)], seed=i // 2 + 1)
+            pair = names[i:i + 2] if i + 1 < count else [names[i]] * 2
+            if kind == "agents":
+                line["agents"] = pair
+            else:
+                line["ranks"] = [pair[0], pair[1] if i + 1 < count else None]
+            lines.append(line)
+        return lines
+    field, value = {"scoring entries": ("score_parts", {n: 1 for n in names}),
+                    "features": ("features", {n: 1.5 for n in names}),
+                    "feature values": ("features", {"hand": names}),
+                    "cards": ("played", {n: 1 for n in names}),
+                    "actions": ("actions", {n: 1 for n in names})}[kind]
+    for line in base:
+        line[field] = [value, {}]
+    return base
+
+
+@pytest.mark.parametrize("kind", list(LIMITS))
+def test_f05_a_file_naming_more_than_any_ruleset_is_refused_at_its_line(tmp_path, made, kind):
+    pytest.importorskip("scipy")
+    write(tmp_path / "r.jsonl", _naming(made, kind, LIMITS[kind] + 1))
+    out = clean(rulebook("report", "r.jsonl", "--png", "plots", cwd=tmp_path, timeout=60), 1)
+    line = 1 if kind not in ("agents", "titles") else LIMITS[kind] // 2 + 1
+    assert f"r.jsonl:{line}: by this line the file names {LIMITS[kind] + 1:,} different " \
+           f"{kind}, more than the {LIMITS[kind]:,}" in out, out
+    assert not (tmp_path / "plots").exists()
+
+
+def test_f05_resume_refuses_such_a_file_and_keeps_it(tmp_path, made):
+    before = write(tmp_path / "r.jsonl", _naming(made, "scoring entries", 3000))
+    out = clean(rulebook("simulate", GAME, "-n", "6", "-p", "2", "--resume", "r.jsonl",
+                         cwd=tmp_path, timeout=60), 2)
+    assert "r.jsonl:1: by this line the file names 3,000 different scoring entries" in out
+    assert (tmp_path / "r.jsonl").read_bytes() == before
+
+
+def _png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()[:24]
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_f05_plots_and_pages_of_a_file_at_every_limit_stay_small(tmp_path, made):
+    """1,000 agents and titles over 500 games, 1,000 scoring entries, 5,000 numeric and
+    5,000 text features: the report, its page and its plots come in seconds, every plot is
+    a few rows tall and every table a few hundred rows long, and each says what it leaves
+    out (a timeout stands for the time: the file once took minutes and gigabytes)."""
+    pytest.importorskip("matplotlib")
+    lines = _naming(made, "agents", 1000)
+    for i, line in enumerate(lines):
+        line["ranks"] = [f"t{2 * i}", f"t{2 * i + 1}"]
+        line["score_parts"], line["features"] = [{"e0": 1}, {"e0": 2}], [{}, {}]
+    first = lines[0]
+    first["score_parts"] = [{f"e{i}": i for i in range(1000)}, {"e0": 3}]
+    first["features"] = [{f"f{i}": (1.5 if i % 2 else "x") for i in range(10_000)}, {}]
+    write(tmp_path / "r.jsonl", lines)
+    proc = rulebook("report", "r.jsonl", "--png", "plots", "--html", "page.html",
+                    cwd=tmp_path, timeout=240)
+    out = clean(proc, 0)
+    assert "more rows with fewer player-games are not shown (a table shows at most" in out
+    assert "The win rate by value of 4,950 more features is not shown" in out
+    for png in (tmp_path / "plots").iterdir():
+        width, height = _png_size(png)
+        assert width < 2000 and height < 3000, (png.name, width, height)
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert page.count("<table>") <= 70 and page.count("<tr>") < 70 * 202
+    assert "more rows with fewer player-games are not shown" in page
+
+
+def test_f06_sixty_thousand_features_are_refused_in_seconds(tmp_path, made):
+    """The audit's 7 MB file (60,000 feature keys) took 46 s; it is refused at its line."""
+    pytest.importorskip("scipy")
+    lines = lines_of(made)
+    for line in lines:
+        line["features"] = [{f"f{i}": "x" if i % 2 else 1.5 for i in range(60_000)}] * 2
+    write(tmp_path / "r.jsonl", lines)
+    out = clean(rulebook("report", "r.jsonl", cwd=tmp_path, timeout=60), 1)
+    assert "r.jsonl:1: by this line the file names 60,000 different features" in out, out
+
+
+def test_f06_ten_thousand_list_features_cost_what_they_hold(tmp_path, made):
+    """Within the limits, 10,000 list features of one item each: every item is tested once
+    (its work done on the player-games that had it, never on every kind of item again), and
+    50 of their tables are shown, with a line for the rest."""
+    pytest.importorskip("scipy")
+    lines = lines_of(made)
+    for line in lines:
+        line["features"] = [{f"f{i}": [f"a{i}"] for i in range(10_000)}, {}]
+    write(tmp_path / "r.jsonl", lines)
+    out = clean(rulebook("report", "r.jsonl", "--html", "page.html", cwd=tmp_path,
+                         timeout=120), 0)
+    assert "The items of 9,950 more list features are not shown" in out, out
+
+
+# ------------------------------------------------------------------ F04: raw controls in plots
+RAW_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def test_f04_control_characters_in_labels_never_reach_the_terminal_raw(tmp_path, made):
+    """Agent names with SO, ESC and BEL: matplotlib used to warn "Glyph 27 (ESC) missing"
+    with the character itself on stderr. Labels are drawn with escapes, as the terminal
+    shows them, so the font is never asked for a control character, and the page has
+    none either."""
+    pytest.importorskip("matplotlib")
+    lines = lines_of(made)
+    for line in lines:
+        line["agents"] = ["x\x0ey\x1b[31m", "\x07bell\u202e"]
+    write(tmp_path / "r.jsonl", lines)
+    proc = rulebook("report", "r.jsonl", "--png", "plots", "--html", "page.html",
+                    cwd=tmp_path)
+    clean(proc, 0)
+    assert not RAW_CONTROL.search(proc.stderr + proc.stdout), repr(proc.stderr)
+    assert "Glyph 27" not in proc.stderr and "Glyph 14" not in proc.stderr, proc.stderr
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert not RAW_CONTROL.search(page) and "x\\x0ey\\x1b[31m" in page
+
+
+def test_f04_a_warning_raised_while_reporting_is_shown_once_with_escapes(capsys):
+    """Whatever warns inside report or compare (matplotlib names a label's character it
+    cannot draw) is printed once, on one line, through the terminal's escapes."""
+    from rulebook_games.lab.commands import warnings_shown_safely
+    from rulebook_games.lab.plots import label
+    with warnings_shown_safely():
+        for _ in range(3):
+            warnings.warn("Glyph 27 (\x1b) missing from font(s) DejaVu Sans.\n\x07",
+                          UserWarning, stacklevel=1)
+    err = capsys.readouterr().err
+    assert err == "warning: Glyph 27 (\\x1b) missing from font(s) DejaVu Sans.\\n\\x07\n"
+    assert label("x\x0ey\x1b[31m") == "x\\x0ey\\x1b[31m"
 
 
 # ------------------------------------------------------------------ item 12: no false success

@@ -140,7 +140,7 @@ def test_a_cached_load_is_the_same_ruleset_and_plays_the_same_games(name, folder
 
 @pytest.mark.parametrize("name", shipped_rulesets())
 def test_cards_read_the_same_from_a_cached_load(name, folder, no_parsing):
-    from rulebook_games.lang.cardtext import catalogue_entry
+    from rulebook_games.lang.words import catalogue_entry
     cold = load_ruleset(name)
     hot = warm(name, no_parsing=no_parsing)
     for ident in cold.cards:

@@ -16,7 +16,7 @@ import re
 import pytest
 
 from rulebook_games import load_ruleset
-from rulebook_games.lang.cardtext import catalogue_entry
+from rulebook_games.lang.words import catalogue_entry
 
 
 @pytest.fixture(scope="module")

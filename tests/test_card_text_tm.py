@@ -20,7 +20,7 @@ import re
 import pytest
 
 from rulebook_games import load_ruleset
-from rulebook_games.lang.cardtext import catalogue_entry
+from rulebook_games.lang.words import catalogue_entry
 from rulebook_games.lang.words import words_of_id
 
 

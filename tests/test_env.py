@@ -28,7 +28,7 @@ from rulebook_games.agents.base import RandomAgent  # noqa: E402
 from rulebook_games.agents import agent_seed  # noqa: E402
 from rulebook_games.engine.infosets import twin  # noqa: E402
 from rulebook_games.play.session import build_game, run  # noqa: E402
-from rulebook_games.env import HINT, MissingExtra, rulebook_env  # noqa: E402
+from rulebook_games.env import HINT, ActionSpaceTooSmall, MissingExtra, rulebook_env  # noqa: E402
 from rulebook_games.paths import shipped_rulesets  # noqa: E402
 
 
@@ -340,8 +340,12 @@ def test_numbers_past_the_bound_are_clipped_inside_the_space(tmp_path):
     obs = env.observe("player_1")
     assert obs["observation"][names.index("seat+0:stock:gold")] == 1e9
     assert space.contains(obs)
-    env.step(1)  # reach: a range of 10^12 + 1 numbers
+    # reach: a range of 10^12 + 1 numbers, more than any action space holds: the game
+    # stops there (it never offers the first numbers alone), and shows where it stopped
+    with pytest.raises(ActionSpaceTooSmall, match="1,000,000,000,001 answers"):
+        env.step(1)
     obs = env.observe("player_1")
+    assert not obs["action_mask"].any()
     assert obs["observation"][names.index("decision:options")] == 1e9
     assert obs["observation"][names.index("decision:high")] == 1e9
     assert space.contains(obs)

@@ -65,26 +65,24 @@ def replaced(value, path, new):
 @pytest.fixture(scope="module")
 def good(tmp_path_factory):
     """A good entry for the tiny ruleset, its file, and the documents it holds as text."""
-    import os
     base = tmp_path_factory.mktemp("fuzzcache")
-    os.environ["RULEBOOK_CACHE_DIR"] = str(base / "cache")
-    os.environ["RULEBOOK_STATE_DIR"] = str(base / "state")
-    os.environ.pop("RULEBOOK_NO_CACHE", None)
-    load_ruleset(TINY)
-    (path,) = (base / "cache").glob("ruleset-*.json")
-    document = json.loads(path.read_bytes().split(b"\n", 1)[1])
-    # the trees are JSON text inside the entry: open them up so a change can land inside
-    document["asts"] = json.loads(document["asts"])
-    document["needs_acting"] = json.loads(document["needs_acting"])
-    places = [p for p, _ in paths_in(document) if p and p[0] not in ("format", "key")]
-    return path, document, places
+    with pytest.MonkeyPatch.context() as mp:  # a cache and a key of this module's own
+        mp.setenv("RULEBOOK_CACHE_DIR", str(base / "cache"))
+        mp.setenv("RULEBOOK_STATE_DIR", str(base / "state"))
+        mp.delenv("RULEBOOK_NO_CACHE", raising=False)
+        load_ruleset(TINY)
+        (path,) = (base / "cache").glob("ruleset-*.json")
+        document = json.loads(path.read_bytes().split(b"\n", 1)[1])
+        # the trees are JSON text inside the entry: open them up so a change can land inside
+        document["asts"] = json.loads(document["asts"])
+        places = [p for p, _ in paths_in(document) if p and p[0] not in ("format", "key")]
+        yield path, document, places
 
 
 def plant(path, document, where, new, sealed: bool) -> None:
     changed = replaced(document, where, new)
-    for key in ("asts", "needs_acting"):
-        if not isinstance(changed.get(key), str):
-            changed[key] = json.dumps(changed.get(key))
+    if not isinstance(changed.get("asts"), str):
+        changed["asts"] = json.dumps(changed.get("asts"))
     body = json.dumps(changed).encode()
     if sealed:
         path.write_bytes(cache.seal(path.stem, body))
@@ -117,7 +115,7 @@ def json_key(key):
 @given(data=st.data())
 def test_any_change_to_the_trees_of_a_sealed_entry_loads_and_runs_no_code(good, data):
     path, document, places = good
-    trees = [p for p in places if p[0] in ("asts", "needs_acting")]
+    trees = [p for p in places if p[0] == "asts"]
     where = data.draw(st.sampled_from(trees), label="where")
     new = data.draw(json_values, label="new value")
     plant(path, document, where, new, sealed=True)

@@ -5,26 +5,33 @@ path pip takes for a source install), the wheel goes into a fresh virtual
 environment outside the checkout, and every command runs from another
 directory, so nothing can fall back on the source tree: shipped names must
 resolve, the schemas and the grammar must be found, and a ruleset given as a
-path must validate. The README's GitHub Actions steps are run too, with its
-placeholders filled in. These tests build and install for real and take a
-minute or so; nothing here is ever skipped: missing build tools fail them.
+path must validate. The README's GitHub Actions steps are run too, with the
+repository's address filled in and the release tag they pin. The built
+distributions carry the licence, ``py.typed`` and the version that
+``pyproject.toml``, ``interpreter/version.py`` and CHANGELOG.md agree on.
+These tests build and install for real and take a minute or so; nothing here
+is ever skipped: missing build tools fail them.
 """
 
 from __future__ import annotations
 
+import email
 import importlib.util
 import json
+import re
 import shutil
 import sys
 import tarfile
+import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
 import yaml
 
-from install_helpers import (REPO_URL, REV, ROOT, SLOW, clean_env, fresh_venv, readme_snippet,
-                             run, shown, snapshot_checkout)
+from install_helpers import (RELEASE_TAG, REPO_URL, ROOT, SLOW, clean_env, fresh_venv,
+                             readme_snippet, run, shown, snapshot_checkout)
+from rulebook_games import __version__
 
 SHIPPED = sorted(p.parent.name for p in (ROOT / "rulesets").glob("*/ruleset.yaml"))
 
@@ -52,6 +59,7 @@ def dists(work, checkout) -> tuple[Path, Path]:
     assert "and rulebook_games-" in proc.stdout  # "Successfully built X.tar.gz and Y.whl"
     (sdist,) = out.glob("rulebook_games-*.tar.gz")
     (wheel,) = out.glob("rulebook_games-*.whl")
+    assert wheel.name.startswith(f"rulebook_games-{__version__}-"), wheel.name
     return sdist, wheel
 
 
@@ -144,6 +152,34 @@ def test_sdist_and_wheel_carry_the_data_trees(dists):
         "rulebook_games", f"{wheel.name.split('-')[0]}-{wheel.name.split('-')[1]}.dist-info"}
 
 
+def test_one_version_in_the_build_the_package_and_the_changelog():
+    """pyproject.toml (read by the build) and interpreter/version.py (read by the package)."""
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        assert tomllib.load(f)["project"]["version"] == __version__
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    releases = re.findall(r"^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}$", changelog, re.M)
+    assert releases and releases[0] == __version__, releases
+
+
+def test_wheel_and_sdist_carry_the_licence_py_typed_and_the_metadata(dists):
+    sdist, wheel = dists
+    with tarfile.open(sdist) as tar:
+        in_sdist = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
+    assert {"LICENSE", "CHANGELOG.md", "interpreter/py.typed"} <= in_sdist
+    info = f"rulebook_games-{__version__}.dist-info"
+    with zipfile.ZipFile(wheel) as whl:
+        in_wheel = set(whl.namelist())
+        metadata = email.message_from_bytes(whl.read(f"{info}/METADATA"))
+        licence = whl.read(f"{info}/licenses/LICENSE").decode("utf-8")
+    assert "rulebook_games/py.typed" in in_wheel  # PEP 561: the package is typed
+    assert licence == (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert licence.startswith("MIT License\n\nCopyright (c) 2026 the Rulebook authors\n")
+    assert (metadata["Name"], metadata["Version"]) == ("rulebook-games", __version__)
+    assert metadata["License-Expression"] == "MIT"
+    classifiers = metadata.get_all("Classifier")
+    assert {"Typing :: Typed", "Topic :: Games/Entertainment :: Board Games"} <= set(classifiers)
+
+
 def test_installed_package_reads_its_own_copy_of_the_data(installed, elsewhere):
     venv = installed.parent.resolve()
     proc = run([installed / "python", "-c",
@@ -225,7 +261,8 @@ def _workflow_steps() -> list[str]:
 def test_readme_github_actions_steps(work, checkout, elsewhere):
     """The workflow's run steps, as written, in a fresh venv and a repository with a ruleset."""
     install, check = _workflow_steps()
-    repo, commit = checkout
+    repo, _ = checkout
+    assert f"@{RELEASE_TAG}\"" in install, install  # the snippet pins this release by its tag
     bin_dir = fresh_venv(work / "workflow-venv")
     # setup-python brings a current pip; the one venv bundles is too old for a git+file URL
     proc = run([bin_dir / "python", "-m", "pip", "install", "-q", "--upgrade", "pip"], work,
@@ -233,10 +270,12 @@ def test_readme_github_actions_steps(work, checkout, elsewhere):
     assert proc.returncode == 0, shown(proc)
     env = clean_env()
     env["PATH"] = f"{bin_dir}{':' if env['PATH'] else ''}{env['PATH']}"
-    command = install.replace(REPO_URL, repo.as_uri()).replace(REV, commit)
-    assert REPO_URL not in command and REV not in command
+    command = install.replace(REPO_URL, repo.as_uri())
+    assert REPO_URL not in command
     proc = run(["bash", "-c", command], elsewhere, env=env, timeout=SLOW)
     assert proc.returncode == 0, f"{command}: {shown(proc)}"
+    proc = run(["bash", "-c", "rulebook --version"], elsewhere, env=env)
+    assert proc.stdout == f"rulebook, version {__version__}\n", shown(proc)
 
     # a repository with no rules yet: the check fails, it does not pass on nothing
     proc = run(["bash", "-c", check], elsewhere, env=env)

@@ -4,9 +4,10 @@ A temporary git repository holds mods for a shipped ruleset: one good, one
 with a broken card, one whose ``target:`` names no ruleset, and a YAML file
 that is no rule file. It also holds a ruleset of its own with two mods of
 its own, as the repository of a new game would. Its ``.pre-commit-config.yaml`` is the README's
-snippet with the placeholders replaced by a git repository of this checkout
-and its commit, so pre-commit clones it and installs Rulebook into an
-environment of its own, exactly as a user's would. ``pre-commit try-repo``
+snippet with the repository's placeholder replaced by a git repository of this
+checkout, tagged with the release the snippet pins, so pre-commit clones it at
+that tag and installs Rulebook into an environment of its own, exactly as a
+user's would. ``pre-commit try-repo``
 is run on the same repository too. pre-commit keeps its environments in a
 temporary folder, so nothing leaks into the machine's cache.
 """
@@ -20,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from install_helpers import (REPO_URL, REV, ROOT, SLOW, clean_env, git, readme_inline_command,
-                             readme_snippet, run, shown, snapshot_checkout)
+from install_helpers import (RELEASE_TAG, REPO_URL, ROOT, SLOW, clean_env, git,
+                             readme_inline_command, readme_snippet, run, shown, snapshot_checkout)
 
 GOOD = """\
 kind: mod
@@ -87,11 +88,12 @@ def mod_repo(tmp_path_factory, rulebook_repo) -> Path:
     for name, text in {"house.yaml": HOUSE, "typo.yaml": TYPO}.items():
         (repo / "games" / "mini" / "mods").mkdir(exist_ok=True)
         (repo / "games" / "mini" / "mods" / name).write_text(text, encoding="utf-8")
-    url, rev = rulebook_repo
+    url, _ = rulebook_repo
     config = readme_snippet("pre-commit-config")
-    assert REPO_URL in config and REV in config
-    (repo / ".pre-commit-config.yaml").write_text(
-        config.replace(REPO_URL, str(url)).replace(REV, rev), encoding="utf-8")
+    # the snippet pins this release by its tag
+    assert REPO_URL in config and f"rev: {RELEASE_TAG}\n" in config, config
+    (repo / ".pre-commit-config.yaml").write_text(config.replace(REPO_URL, str(url)),
+                                                  encoding="utf-8")
     git("init", "-q", cwd=repo)
     git("add", "--all", cwd=repo)
     git("commit", "-q", "-m", "mods", cwd=repo)

@@ -155,7 +155,7 @@ def test_at_shows_the_deciding_seats_view_and_nobody_elses_hidden_cards(recorded
         assert card in flat
     # a name that other cards' names or printed text mention may be read there
     # (the texts of the cards this seat is shown: 'Needs Basic Tools' names a card)
-    from rulebook_games.lang.cardtext import catalogue_entry
+    from rulebook_games.lang.words import catalogue_entry
     shown = {game.state.cards[c].def_id for (zone, owner), cards in game.state.zones.items()
              if game.visible_to(zone, owner, decision.player) == "all" for c in cards}
     mentioned = " ".join(" ".join(catalogue_entry(rs, cid)["lines"]) for cid in shown)

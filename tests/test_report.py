@@ -106,6 +106,30 @@ def test_welch_difference_matches_its_definition():
     assert d.p == pytest.approx(2 * student.sf((ma - mb) / se, df), abs=1e-9)
 
 
+def test_a_part_against_the_rest_is_welch_on_the_two_groups():
+    """What the report gives each card (the players who played it against the others) is
+    worked out from the part alone; it is the Welch comparison of the two groups."""
+    rng = random.Random(5)
+    scores = [float(rng.randint(0, 40)) for _ in range(300)] + [1e9 + rng.random()
+                                                                for _ in range(3)]
+    split = stats.Split(scores)
+    for size in (2, 5, 50, 298):
+        part = sorted(rng.sample(range(len(scores)), size))
+        rest = [x for i, x in enumerate(scores) if i not in set(part)]
+        want = stats.two_means([scores[i] for i in part], rest, 0.95)
+        got = split.part_against_rest(part, 0.95)
+        assert (got.value, got.low, got.high) == pytest.approx(
+            (want.value, want.low, want.high), rel=1e-9, abs=1e-9)
+        assert got.p == pytest.approx(want.p, abs=1e-9)
+    assert split.part_against_rest([0], 0.95) is None
+    # a rest with no spread and a part with none: the exact case, as two_means has it
+    flat = stats.Split([7.0] * 10 + [3.0, 3.0])
+    d = flat.part_against_rest([10, 11], 0.95)
+    assert (d.value, d.low, d.high, d.p) == (-4.0, -4.0, -4.0, 0.0)
+    same = stats.Split([0.1] * 12).part_against_rest([0, 1, 2], 0.95)
+    assert (same.value, same.p) == (0.0, 1.0)
+
+
 def test_paired_difference_and_a_sample_without_spread():
     before = [10, 12, 9, 11, 13]
     after = [12, 15, 10, 12, 16]

@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from rulebook_games.lang.cardtext import catalogue_entry, facts_line
+from rulebook_games.lang.words import catalogue_entry, facts_line
 from rulebook_games.agents import Agent
 from rulebook_games.play.session import build_game, run
 from rulebook_games.load.ruleset import load_ruleset

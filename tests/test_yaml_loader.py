@@ -109,3 +109,16 @@ def test_utf8_bom_is_accepted(tmp_path):
 def test_control_characters_are_an_error():
     _, errs = load("a: \x07\n")
     assert errs and errs[0][0] == "RB104"
+
+
+def test_a_line_break_only_yaml_counts_is_an_error_at_the_line_editors_show():
+    # YAML (1.1, as PyYAML reads it) breaks lines at NEL, LS and PS; editors, GitHub and
+    # the language server do not, so a typo after one was reported lines away from it
+    for odd, name in (("\x85", "next line"), ("\u2028", "line separator"),
+                      ("\u2029", "paragraph separator")):
+        text = f"kind: cards\ncards:\n  - id: lamp\n    cost: 2{odd}{odd}    cosst: 1\n"
+        diags = Diagnostics()
+        assert parse_yaml(text, "t.yaml", diags) is None
+        (d,) = list(diags)
+        assert d.code == "RB110" and name in d.message, d.message
+        assert (d.span.line, d.span.col) == (4, 12)  # where an editor shows it

@@ -36,7 +36,7 @@ def cards(ruleset, card_ids, mods, fmt):
 
     With IDs (card ids or printed names) only those cards are printed.
     """
-    from ..lang.cardtext import catalogue_entry, facts_line
+    from ..lang.words import catalogue_entry, facts_line
     rs = load_named(ruleset, mods)
     wanted = list(rs.cards)
     if card_ids:

@@ -28,7 +28,7 @@ class CardsMixin:
 
     def card_summary(self, card: int) -> str:
         """Cost, tags, printed facts and the card's text, for people choosing it."""
-        from ..lang.cardtext import catalogue_entry, facts_line
+        from ..lang.words import catalogue_entry, facts_line
         c = self.state.cards[card]
         cache = self.__dict__.setdefault("_card_text", {})
         if c.def_id not in cache:

@@ -70,6 +70,11 @@ class Decision:
             self.refused_text = text = {k: _resolve(v) for k, v in text.items()}
         return text
 
+    def __repr__(self) -> str:
+        # one line, and no words made for it: labels and reasons are built when read
+        answers = f"{self.low}–{self.high}" if self.is_range else f"{len(self.options)} options"
+        return f"<Decision seat {self.player} (from 0), {self.kind}: {answers}>"
+
     @property
     def is_range(self) -> bool:
         return self.kind == "number" and self.low is not None

@@ -3,17 +3,22 @@
 :func:`rulebook_env` builds one. The game runs on the engine's own decisions,
 one environment step per decision; the observation encoding is in
 :mod:`.encoding`, the engine's decisions are handed over one at a time by
-:mod:`.stream`, and the PettingZoo class is in :mod:`.aec`. PettingZoo and
-NumPy are optional: they are imported only when an environment is built,
-and a missing one is reported in one line that names the extra to install.
+the play room's :mod:`~rulebook_games.play.stream`, and the PettingZoo class
+is in :mod:`.aec`. PettingZoo and NumPy are optional: they are imported only
+when an environment is built, and a missing one is reported in one line that
+names the extra to install.
 A call the environment cannot answer in its state (a step before ``reset``,
 after the game's end or after ``close``) raises :class:`EnvStateError`, whose
-message says what to call first.
+message says what to call first. Every argument of :func:`rulebook_env` is
+checked before anything is built (:mod:`.arguments`): a TypeError or a
+ValueError in one line naming the argument and what it may be. A decision
+with more answers than the action space holds stops the game with
+:class:`ActionSpaceTooSmall` (a ValueError) instead of leaving answers out.
 """
 
 from __future__ import annotations
 
-from .errors import EnvStateError
+from .errors import ActionSpaceTooSmall, EnvStateError
 
 HINT = "the learning environment needs PettingZoo and NumPy: pip install 'rulebook-games[env]'"
 
@@ -31,7 +36,10 @@ def rulebook_env(ruleset, players: int = 2, seed: int = 1, variants=(), mods=(),
     between by rank; solo: +1 for a win, -1 for a loss) or "score" (the seat's
     score less the others' average; solo: the score), given at the end of the
     game. ``seed`` is the first game's seed; each later reset without a seed
-    plays the next one. See docs/env.md for the observation and the actions.
+    plays the next one. ``max_options`` is the action space's size (None: the
+    ruleset's default); a decision with more answers raises
+    :class:`ActionSpaceTooSmall` there. See docs/env.md for the observation and
+    the actions.
     """
     import importlib
     try:
@@ -40,9 +48,8 @@ def rulebook_env(ruleset, players: int = 2, seed: int = 1, variants=(), mods=(),
     except ImportError:
         raise MissingExtra(HINT) from None
     from .aec import RulebookEnv
-    return RulebookEnv(ruleset, players=players, seed=seed, variants=tuple(variants),
-                       mods=tuple(mods), reward=reward, max_options=max_options,
-                       render_mode=render_mode)
+    return RulebookEnv(ruleset, players=players, seed=seed, variants=variants, mods=mods,
+                       reward=reward, max_options=max_options, render_mode=render_mode)
 
 
-__all__ = ["HINT", "EnvStateError", "MissingExtra", "rulebook_env"]
+__all__ = ["HINT", "ActionSpaceTooSmall", "EnvStateError", "MissingExtra", "rulebook_env"]

@@ -1,16 +1,19 @@
 """The PettingZoo AEC environment: one step per decision of the engine.
 
 :class:`RulebookEnv` plays one game at a time on a
-:class:`~.stream.DecisionStream`. The agent to act is the seat the engine
-is asking; its action is an index into the decision's options (see
-:mod:`.encoding`); its observation is a dict with the encoded view
+:class:`~rulebook_games.play.stream.DecisionStream`. The agent to act is the
+seat the engine is asking; its action is an index into the decision's
+options (see :mod:`.encoding`); its observation is a dict with the encoded view
 (``observation``) and the legal answers (``action_mask``). Rewards come at
 the end of the game, as ranks or score margins, and every seat then takes
 one last step with ``None``, as PettingZoo's turn order expects. Every number
 of an observation lies inside the declared observation space (it is clipped
 to ``BOUND``). A call the environment cannot answer now (before the first
 ``reset``, once every seat has taken its last step, after ``close``) raises
-:class:`~.errors.EnvStateError` saying what to call first. Importing this
+:class:`~.errors.EnvStateError` saying what to call first. A decision with
+more answers than the action space holds stops the game there with
+:class:`~.errors.ActionSpaceTooSmall`, never offering only the answers that
+fit; ``observe`` then shows where it stopped, with nothing in the mask. Importing this
 module imports PettingZoo and NumPy: :func:`rulebook_games.env.rulebook_env`
 does it only when asked.
 """
@@ -23,9 +26,12 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from ..engine.state import MAX_SEED
+from ..load import ruleset as _ruleset
+from ..play.stream import DecisionStream
+from . import arguments as args
 from .encoding import Layout
-from .errors import EnvStateError, NoGameYet
-from .stream import DecisionStream, load
+from .errors import ActionSpaceTooSmall, EnvStateError, NoGameYet
 
 BOUND = 1e9  # every number of an observation is clipped to ±BOUND (a float32 exactly)
 # what each game sets up in reset(): read before the first one, a NoGameYet
@@ -33,6 +39,13 @@ PER_GAME = frozenset({"agents", "agent_selection", "rewards", "_cumulative_rewar
                       "terminations", "truncations", "infos"})
 GAME_OVER = ("the game is over and every seat has taken its last step: call reset() to "
              "play the next game")
+
+
+def _load(ruleset, mods: tuple = ()):
+    """A Ruleset from a name, a folder or a Ruleset (mods layered on)."""
+    if isinstance(ruleset, _ruleset.Ruleset):
+        return ruleset
+    return _ruleset.load_ruleset(str(ruleset), list(mods))
 
 
 class RulebookEnv(AECEnv):
@@ -44,16 +57,25 @@ class RulebookEnv(AECEnv):
                  mods: tuple = (), reward: str = "rank", max_options: int | None = None,
                  render_mode=None):
         super().__init__()
-        if reward not in ("rank", "score"):
-            raise ValueError(f"reward is 'rank' or 'score', not {reward!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
-        self.rs = load(ruleset, mods)
+        # every argument is checked before anything is loaded or built (see .arguments)
+        for name, value, allowed in (("reward", reward, ("rank", "score")),
+                                     ("render_mode", render_mode, (None, "ansi"))):
+            if value is not None and not isinstance(value, str):
+                raise TypeError(f"{name} is {args.choices(allowed)}, not {value!r:.40}")
+            if value not in allowed:
+                raise ValueError(f"{name} is {args.choices(allowed)}, not {value!r:.40}")
+        mods = args.names(mods, "mods", "mod files (paths)", path=True)
+        args.ruleset(ruleset, mods)
+        players = args.players(players)
+        seed = args.seed(seed)
+        max_options = args.max_options(max_options)
+        chosen = args.names(variants, "variants", "variant ids")
+        self.rs = _load(ruleset, mods)
         if not self.rs.min_players <= players <= self.rs.max_players:
             raise ValueError(f"{self.rs.name} is for {self.rs.min_players}–"
-                             f"{self.rs.max_players} players, not {players}")
+                             f"{self.rs.max_players} players, not players={players}")
         self.players = players
-        self.variants = tuple(variants)
+        self.variants = args.variants(chosen, self.rs.sections["variants"])
         self.reward_kind = reward
         self.render_mode = render_mode
         self.layout = Layout(self.rs, players, max_options)
@@ -64,6 +86,7 @@ class RulebookEnv(AECEnv):
         self.stream: DecisionStream | None = None
         self.result = None
         self._closed = False
+        self._stopped: str | None = None  # why the game cannot go on (a decision too wide)
 
     def __getattr__(self, name):
         """Only for what normal lookup does not find: a game's attributes before a game."""
@@ -72,11 +95,15 @@ class RulebookEnv(AECEnv):
                             "first")
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
-    def _playing(self, what: str) -> None:
-        """Refuse ``what`` unless a game has been set up by reset() and not closed since."""
+    def _playing(self, what: str, stopped_ok: bool = False) -> None:
+        """Refuse ``what`` unless a game has been set up by reset() and not closed since
+        (nor stopped at a decision too wide for the action space, unless ``stopped_ok``)."""
         if self._closed:
             raise EnvStateError(f"{what} needs a game, and the environment is closed: call "
                                 "reset() to start a new one first")
+        if self._stopped is not None and not stopped_ok:
+            raise EnvStateError(f"{what} needs a game that can go on, and this one stopped: "
+                                f"{self._stopped}")
         if self.stream is None:
             raise EnvStateError(f"{what} needs a game, and there is none yet: call reset() "
                                 "first")
@@ -95,10 +122,14 @@ class RulebookEnv(AECEnv):
 
     # ------------------------------------------------------------ the game
     def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._next_seed = args.seed(seed)
+        elif self._next_seed > MAX_SEED:
+            raise ValueError(f"the next game's seed would be past {MAX_SEED}: give reset() "
+                             "a seed")
         if self.stream is not None:
             self.stream.close()
-        if seed is not None:
-            self._next_seed = int(seed)
+        self._stopped = None
         self.seed_played = self._next_seed
         self._next_seed += 1
         self.result = None
@@ -148,7 +179,23 @@ class RulebookEnv(AECEnv):
             self._accumulate_rewards()
             self.agent_selection = self.agents[0]
             return
-        self.agent_selection = self.possible_agents[self.stream.current.player]
+        decision = self.stream.current
+        self.agent_selection = self.possible_agents[decision.player]
+        if decision.count() > self.layout.size:
+            self._stopped = self._too_wide(decision)
+            raise ActionSpaceTooSmall(self._stopped)
+
+    def _too_wide(self, decision) -> str:
+        """Why ``decision`` cannot be asked in this action space, and what would hold it."""
+        count = decision.count()
+        asked = " ".join(decision.prompt.split())
+        asked = asked if len(asked) <= 80 else asked[:77] + "..."
+        fix = (f"build the environment with max_options={count} or more" if
+               count <= args.MAX_OPTIONS else f"no action space here holds that many (at most "
+               f"max_options={args.MAX_OPTIONS:,})")
+        return (f"{self.agent_selection} is asked '{asked}' with {count:,} answers, more than "
+                f"the action space holds (max_options={self.layout.size}): {fix}; the game "
+                "stops here rather than leave answers out (call reset() to play again)")
 
     def _final_rewards(self, result) -> list[float]:
         scores = list(result.scores)
@@ -173,7 +220,7 @@ class RulebookEnv(AECEnv):
 
     # ------------------------------------------------------------ observing
     def observe(self, agent):
-        self._playing("observe()")
+        self._playing("observe()", stopped_ok=True)  # a stopped game shows where it stopped
         seat = self.agent_name_mapping.get(agent) if isinstance(agent, str) else None
         if seat is None:
             raise ValueError(f"there is no agent {agent!r:.40}: the agents are "
@@ -184,7 +231,8 @@ class RulebookEnv(AECEnv):
         numbers = np.asarray(self.layout.encode(view, asked), dtype=np.float64)
         np.clip(numbers, -BOUND, BOUND, out=numbers)  # inside the declared space, always
         return {"observation": numbers.astype(np.float32),
-                "action_mask": np.asarray(self.layout.mask(asked), dtype=np.int8)}
+                "action_mask": np.asarray(self.layout.mask(
+                    None if self._stopped is not None else asked), dtype=np.int8)}
 
     def last(self, observe: bool = True):
         self._playing("last()")
@@ -200,6 +248,8 @@ class RulebookEnv(AECEnv):
         """One line: who is asked what (``render_mode="ansi"`` returns it as text)."""
         if self.stream is None:
             return "closed" if self._closed else "no game yet"
+        if self._stopped is not None:
+            return "stopped: " + self._stopped
         if self.stream.over:
             return "game over: scores " + ", ".join(map(str, self.result.scores))
         d = self.stream.current

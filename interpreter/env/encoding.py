@@ -12,8 +12,9 @@ docs/env.md gives the order of the blocks.
 
 Actions are indices into a fixed range of ``size`` answers: an option's
 index in the decision's list, or, for a number range, the number less the
-range's lowest. Answers past ``size`` cannot be given (the mask never marks
-them).
+range's lowest. A decision with more answers than ``size`` is never asked
+with some of them left out: the environment stops the game there
+(:class:`~.errors.ActionSpaceTooSmall`).
 """
 
 from __future__ import annotations
@@ -54,7 +55,8 @@ class Layout:
             else:
                 self.zones.append((zid, None, vis == "public"))
         copies = sum(int(e.data.get("copies", 1) or 1) for e in rs.cards.values())
-        self.size = max_options or max(64, copies + 1, len(self.spaces) + 1)
+        self.size = max_options if max_options is not None else \
+            max(64, copies + 1, len(self.spaces) + 1)
         self.names = self._names()
         self.length = len(self.names)
 

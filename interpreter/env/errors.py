@@ -17,3 +17,11 @@ class NoGameYet(EnvStateError, AttributeError):
 
     It is an AttributeError too, so ``hasattr`` and ``getattr`` with a default
     still answer that the attribute is not there yet."""
+
+
+class ActionSpaceTooSmall(ValueError):
+    """A decision with more answers than the action space holds (``max_options``).
+
+    The game stops at that decision rather than offer only the answers that fit
+    (which would be another game); the message says which ``max_options`` would
+    hold it. Until ``reset`` the environment then refuses to go on."""

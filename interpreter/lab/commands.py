@@ -6,13 +6,18 @@ the user can fix (a bad results line, a missing ruleset, an output that
 cannot be written or would replace a file of the user's, the ``report``
 extra not installed) is one line with its place and exit 2 (1 for bad
 results data, and for a write that fails half way: a full disk); never a
-traceback. Outputs go through :mod:`rulebook_games.outfiles`.
+traceback. Outputs go through :mod:`rulebook_games.outfiles`. A warning
+raised while they work (matplotlib names a label's character its font
+lacks) is printed once, as one line through ``visible``, never raw
+(:func:`warnings_shown_safely`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import click
@@ -57,6 +62,42 @@ def console():
     return Console(highlight=False, emoji=False)
 
 
+MAX_WARNINGS = 10  # different warnings printed by one run; the rest are counted
+
+
+@contextlib.contextmanager
+def warnings_shown_safely():
+    """Print each warning raised inside as ``warning: TEXT`` on stderr, TEXT through
+    :func:`visible`, never as Python prints it (raw, with its source line).
+
+    A warning's text can carry text of a results file or a ruleset: matplotlib's
+    "Glyph 27 (\x1b) missing from font" holds the character itself. The usual
+    filters still decide which warnings are shown; a warning already shown is not
+    shown again, and after MAX_WARNINGS different ones the rest are only counted.
+    """
+    said: dict[str, None] = {}
+    more = 0
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        nonlocal more
+        text = str(message)
+        if text in said:
+            return
+        if len(said) >= MAX_WARNINGS:
+            more += 1
+            return
+        said[text] = None
+        click.echo(f"warning: {visible(text)}", err=True)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show
+        try:
+            yield
+        finally:
+            if more:
+                click.echo(f"warning: {more} more warnings not shown", err=True)
+
+
 def report(path: str, ruleset: str | None, html: str | None, png: str | None,
            confidence: float, top: int, load, mods=()) -> int:
     """``rulebook report``; ``load(path, mods)`` loads a ruleset (for its names).
@@ -64,6 +105,11 @@ def report(path: str, ruleset: str | None, html: str | None, png: str | None,
     ``ruleset`` and ``mods`` are the ``--ruleset`` and ``--mod`` options, if given.
     """
     need_lab(html or png)
+    with warnings_shown_safely():
+        return _report(path, ruleset, html, png, confidence, top, load, mods)
+
+
+def _report(path, ruleset, html, png, confidence, top, load, mods) -> int:
     from . import measures, names as names_mod, results, terminal
     start = time.perf_counter()
     try:
@@ -84,7 +130,7 @@ def report(path: str, ruleset: str | None, html: str | None, png: str | None,
     written = write_outputs(rep.tables, rep.plots, rep.notes, [], html, png,
                             f"Report: {Path(path).name}", confidence)
     for w in written:
-        out.print(f"wrote {w}", markup=False)
+        out.print(visible(f"wrote {w}"), markup=False)
     out.print(f"{res.games} games read in {time.perf_counter() - start:.1f}s", markup=False,
               style="dim")
     return 0
@@ -208,9 +254,17 @@ def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worker
     ``backend`` holds the options for where the games run (``simulate()``'s
     keyword arguments beyond the games themselves), passed through as given.
     """
+    need_lab(html or png)
+    with warnings_shown_safely():
+        return _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed,
+                        workers, check, html, png, out_base, out_mod, confidence, top,
+                        backend, load, resume)
+
+
+def _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, workers, check,
+             html, png, out_base, out_mod, confidence, top, backend, load, resume) -> int:
     import tempfile
 
-    need_lab(html or png)
     from rich.progress import Progress
 
     from ..sim.results import results_context
@@ -278,8 +332,8 @@ def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worker
         out.print(Text("  " + visible(line)))
     for w in write_outputs(cmp.tables, cmp.plots, cmp.notes, [head] + cmp.verdicts, html, png,
                            f"Compare: {base_rs.name} with {mod_names}", confidence):
-        out.print(f"wrote {w}", markup=False)
+        out.print(visible(f"wrote {w}"), markup=False)
     for given, path in ((out_base, paths[0]), (out_mod, paths[1])):
         if given:
-            out.print(f"wrote {path}", markup=False)
+            out.print(visible(f"wrote {path}"), markup=False)
     return 0

@@ -10,16 +10,25 @@ the others'); the score distributions, overall and by scoring entry; and
 the game length. Every test goes into one Benjamini–Hochberg correction.
 A "win" is a seat among the game's winners (a shared win counts for each
 sharer; in a one-player game it is the solo win).
+
+The work for each thing a file names (an agent, a title, a card, a feature
+value) is done on the player-games that have it, never by going over the
+whole file once for each; the reader bounds how many there are. Every
+measure is tested, but a report shows at most :data:`~.table.MAX_TABLES`
+tables of feature values, and each table its bounded number of rows: those
+with the most player-games.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from . import stats
-from .table import Table, Test, confidence_note, correct, diff_cell, mean_cell, num, pct, rate_cell
+from .table import (MAX_TABLES, Table, Test, confidence_note, correct, diff_cell, mean_cell,
+                    num, pct, rate_cell)
 
 ITEM_TITLES = {"played": ("Cards played", "Card", "played by"),
                "gained": ("Cards gained", "Card", "gained by"),
@@ -56,8 +65,7 @@ def build(res, names, confidence: float = 0.95, top: int = 15) -> Report:
         _ranks(rep, res)
         _categories(rep, res, names, cols, confidence)
         _numbers(rep, res, names, cols, confidence)
-        for kind in sorted({k for k, _ in res.items}, key=_kind_order):
-            _items(rep, res, names, cols, kind, confidence, top)
+        _all_items(rep, res, names, cols, confidence, top)
         _scores(rep, res, names, cols, confidence)
         _lengths(rep, res, names, confidence)
     correct(rep.tables, rep.tests, 1 - confidence)
@@ -106,7 +114,7 @@ def _seats(rep, res, cols, confidence) -> None:
         agents = sorted({res.pg_agent[i] for i in np.flatnonzero(mask)})
         est = stats.rate(k, n, confidence)
         rates.append((f"Seat {seat + 1}", est))
-        row = [str(seat + 1), ", ".join(agents), str(n), str(k), rate_cell(est)]
+        row = [str(seat + 1), _some(agents, "agents"), str(n), str(k), rate_cell(est)]
         if not solo:
             fair = 1 / res.players
             d = None if est is None else stats.Difference(
@@ -120,22 +128,33 @@ def _seats(rep, res, cols, confidence) -> None:
     rep.plots["seat_rates"] = rates
 
 
+def _some(names: list[str], what: str, most: int = 5) -> str:
+    """The first few of a list of names, and how many there are in all."""
+    if len(names) <= most:
+        return ", ".join(names)
+    return ", ".join(names[:most]) + f", … ({len(names):,} {what})"
+
+
 def _agents(rep, res, cols, confidence) -> None:
-    agents = np.asarray(res.pg_agent)
-    kinds = sorted(set(res.pg_agent))
-    if len(kinds) < 2:
+    index: dict[str, int] = {}  # each agent's number, then each player-game's agent's
+    which = np.fromiter((index.setdefault(a, len(index)) for a in res.pg_agent), dtype=int,
+                        count=len(res.pg_agent))
+    if len(index) < 2:
         return
+    games = np.bincount(which, minlength=len(index))
+    wins = np.bincount(which, weights=cols.won, minlength=len(index))
+    n_all, k_all = len(which), int(cols.won.sum())
     t = Table("Win rate by agent", ["Agent", "Player-games", "Win rate",
-                                    "Against the other agents", ""])
+                                    "Against the other agents", ""], sizes=[])
     rates = []
-    for kind in kinds:
-        mask = agents == kind
-        est = stats.rate(int(cols.won[mask].sum()), int(mask.sum()), confidence)
-        d = stats.two_rates(int(cols.won[mask].sum()), int(mask.sum()),
-                            int(cols.won[~mask].sum()), int((~mask).sum()), confidence)
+    for kind in sorted(index):
+        n, k = int(games[index[kind]]), int(wins[index[kind]])
+        est = stats.rate(k, n, confidence)
+        d = stats.two_rates(k, n, k_all - k, n_all - n, confidence)
         rates.append((kind, est))
-        t.rows.append([kind, str(int(mask.sum())), rate_cell(est),
-                       diff_cell(d, 100, unit=" points"), _test(rep, d)])
+        t.rows.append([kind, str(n), rate_cell(est), diff_cell(d, 100, unit=" points"),
+                       _test(rep, d)])
+        t.sizes.append(n)
     rep.tables.append(t)
     rep.plots["agent_rates"] = rates
 
@@ -145,19 +164,23 @@ def _ranks(rep, res) -> None:
     if not titles:
         return
     seats = [str(s + 1) for s in range(res.players)]
-    t = Table("Titles earned", ["Title"] + [f"Seat {s}" for s in seats] + ["Share"])
+    earned = Counter(zip(res.pg_rank, res.pg_seat))  # (title, seat) -> player-games
+    t = Table("Titles earned", ["Title"] + [f"Seat {s}" for s in seats] + ["Share"], sizes=[])
     for title in titles:
-        per = [sum(1 for i, r in enumerate(res.pg_rank) if r == title and res.pg_seat[i] == s)
-               for s in range(res.players)]
+        per = [earned[title, s] for s in range(res.players)]
         t.rows.append([title] + [str(c) for c in per] + [pct(sum(per) / res.player_games)])
+        t.sizes.append(sum(per))
     rep.tables.append(t)
 
 
 def _categories(rep, res, names, cols, confidence) -> None:
+    """A table per feature whose values are text; at most MAX_TABLES of them are shown
+    (those with the most player-games), but each value of each is tested."""
+    tables = []
     for path, values in sorted(res.categories.items()):
         t = Table(f"Win rate by {names.feature(path)}",
                   ["Value", "Player-games", "Win rate", "Against the other values", "",
-                   "Mean score"])
+                   "Mean score"], sizes=[])
         total_n, total_k = 0, 0
         groups = []
         for value, pgs in values.items():
@@ -173,14 +196,28 @@ def _categories(rep, res, names, cols, confidence) -> None:
             t.rows.append([names.value(value), str(n), rate_cell(stats.rate(k, n, confidence)),
                            diff_cell(d, 100, unit=" points"), _test(rep, d),
                            num(float(cols.score[idx].mean()))])
-        rep.tables.append(t)
+            t.sizes.append(n)
+        tables.append((total_n, t))
+    rep.tables.extend(largest(tables))
+    if len(tables) > MAX_TABLES:
+        rep.notes.append(f"The win rate by value of {len(tables) - MAX_TABLES:,} more features "
+                         f"is not shown: a report shows it for the {MAX_TABLES} features with "
+                         "the most player-games (every value is tested all the same).")
+
+
+def largest(tables: list) -> list:
+    """Of ``(size, table)`` pairs, the MAX_TABLES tables of the largest sizes, in order."""
+    if len(tables) <= MAX_TABLES:
+        return [t for _, t in tables]
+    keep = sorted(sorted(range(len(tables)), key=lambda i: (-tables[i][0], i))[:MAX_TABLES])
+    return [tables[i][1] for i in keep]
 
 
 def _numbers(rep, res, names, cols, confidence) -> None:
     if not res.numbers:
         return
     t = Table("Numeric features", ["Feature", "Mean", "Winners' mean", "Others' mean",
-                                   "Winners against the others", ""])
+                                   "Winners against the others", ""], sizes=[])
     for path, by_pg in sorted(res.numbers.items()):
         idx = np.fromiter(by_pg.keys(), dtype=int, count=len(by_pg))
         x = np.fromiter(by_pg.values(), dtype=float, count=len(by_pg))
@@ -190,25 +227,45 @@ def _numbers(rep, res, names, cols, confidence) -> None:
                        num(float(x[won].mean())) if won.any() else "–",
                        num(float(x[~won].mean())) if (~won).any() else "–",
                        diff_cell(d), _test(rep, d)])
+        t.sizes.append(len(x))
     rep.tables.append(t)
 
 
-def _items(rep, res, names, cols, kind, confidence, top) -> None:
+def _all_items(rep, res, names, cols, confidence, top) -> None:
+    """A table for each kind of item (cards played, gained, actions…, then each list
+    feature); at most MAX_TABLES of the list features' are shown, but every item is tested."""
+    by_kind: dict = {}
+    for (kind, ident), pgs in res.items.items():
+        by_kind.setdefault(kind, []).append((ident, pgs))
+    scores = stats.Split(cols.score)
+    lists = []
+    for kind in sorted(by_kind, key=_kind_order):
+        t = _items(rep, names, cols, scores, kind, by_kind[kind], confidence, top)
+        if isinstance(kind, tuple):
+            lists.append((sum(len(pgs) for _, pgs in by_kind[kind]), t))
+        else:
+            rep.tables.append(t)
+    rep.tables.extend(largest(lists))
+    if len(lists) > MAX_TABLES:
+        rep.notes.append(f"The items of {len(lists) - MAX_TABLES:,} more list features are not "
+                         f"shown: a report shows them for the {MAX_TABLES} list features "
+                         "whose items the most player-games had (every item is tested all "
+                         "the same).")
+
+
+def _items(rep, names, cols, scores, kind, items, confidence, top) -> Table:
+    """The table of one kind of item; ``items`` holds (id, player-games that had it)."""
     if isinstance(kind, tuple):  # a list feature
         title, label, verb = names.feature(kind[1:]), "Item", "had by"
     else:
         title, label, verb = ITEM_TITLES[kind]
     n_all, k_all = len(cols.won), int(cols.won.sum())
     rows = []
-    for (k_, ident), pgs in res.items.items():
-        if k_ != kind:
-            continue
+    for ident, pgs in items:  # each player-game once: an item is once in a seat's object
         idx = np.asarray(pgs, dtype=int)
-        mask = np.zeros(n_all, dtype=bool)
-        mask[idx] = True
-        n, k = int(mask.sum()), int(cols.won[mask].sum())
+        n, k = len(idx), int(cols.won[idx].sum())
         win = stats.two_rates(k, n, k_all - k, n_all - n, confidence) if n < n_all else None
-        score = stats.two_means(cols.score[mask], cols.score[~mask], confidence)
+        score = scores.part_against_rest(idx, confidence)
         rows.append((names.item(kind, ident), n, k, win, score))
     share_total = n_all
     rows.sort(key=lambda r: (-(abs(r[3].value) if r[3] else -1), r[0]))
@@ -229,13 +286,13 @@ def _items(rep, res, names, cols, kind, confidence, top) -> None:
     t.note = (f"The share is of all {n_all} player-games; sorted by the size of the win-rate "
               f"difference" + (f"; the {shown} largest of {len(rows)} shown (--top)"
                                if len(rows) > shown else "") + ".")
-    rep.tables.append(t)
     if kind == "played" or "top_items" not in rep.plots:
         rep.plots["top_items"] = (f"{title}: win rate with against without", effects)
+    return t
 
 
 def _scores(rep, res, names, cols, confidence) -> None:
-    t = Table("Scores", ["", "Mean", "Spread (sd)", "Min", "Quartiles", "Max"])
+    t = Table("Scores", ["", "Mean", "Spread (sd)", "Min", "Quartiles", "Max"], sizes=[])
 
     def row(label, x):
         x = x[np.isfinite(x)]
@@ -245,6 +302,7 @@ def _scores(rep, res, names, cols, confidence) -> None:
         t.rows.append([label, mean_cell(stats.mean(x, confidence)),
                        num(float(x.std(ddof=1))) if len(x) > 1 else "–", num(float(x.min()), 0),
                        f"{q1:g} · {med:g} · {q3:g}", num(float(x.max()), 0)])
+        t.sizes.append(len(x))
     row("Every seat", cols.score)
     by_seat = []
     for seat in range(res.players):
@@ -254,8 +312,8 @@ def _scores(rep, res, names, cols, confidence) -> None:
             row(f"Seat {seat + 1}", x)
     row("Winners", cols.score[cols.won])
     parts = []
-    for entry, column in res.parts.items():
-        x = np.asarray(column, dtype=float)
+    for entry, (_, points) in res.parts.items():  # only the player-games with the entry
+        x = np.asarray(points, dtype=float)
         parts.append((names.entry(entry), x[np.isfinite(x)]))
         row(names.entry(entry), x)
     if len(parts) > 1 or (parts and len(t.rows) > 0):

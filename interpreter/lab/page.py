@@ -4,7 +4,10 @@ The page holds the same tables as the terminal, the verdicts and notes, and
 every plot as a PNG inlined in base64; its CSS is inline and it links to
 nothing and runs no script, so it can be mailed or archived as one file.
 Every string from a results file or a ruleset (card names come from rule
-files strangers write) goes through :func:`html.escape`.
+files strangers write) goes through :func:`html.escape`, after its control
+and direction-changing characters are written as escapes, as the terminal
+shows them (:func:`~rulebook_games.safe_text.visible`). A table shows at
+most its bounded number of rows, and says how many it leaves out.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import base64
 import html
 
+from ..safe_text import visible
 from .table import Table
 
 _CSS = """
@@ -42,8 +46,12 @@ _CAPTIONS = {
 }
 
 
+def _e(text) -> str:
+    return html.escape(visible(text, multiline=True))
+
+
 def render(title: str, tables: list[Table], notes, verdicts, images) -> str:
-    e = html.escape
+    e = _e
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            f"<title>{e(title)}</title><style>{_CSS}</style></head><body>",
            f"<h1>{e(title)}</h1>"]
@@ -55,11 +63,13 @@ def render(title: str, tables: list[Table], notes, verdicts, images) -> str:
         out.append(f"<h2>{e(t.title)}</h2><table>")
         if any(t.columns):
             out.append("<tr>" + "".join(f"<th>{e(c)}</th>" for c in t.columns) + "</tr>")
-        for row in t.text_rows():
+        rows, left_out = t.shown_rows()
+        for row in rows:
             out.append("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>")
         out.append("</table>")
-        if t.note:
-            out.append(f'<p class="note">{e(t.note)}</p>')
+        note = t.shown_note(left_out)
+        if note:
+            out.append(f'<p class="note">{e(note)}</p>')
     if images:
         out.append("<h2>Plots</h2>")
     for name, data in images:

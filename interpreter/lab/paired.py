@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import stats
-from .measures import ITEM_TITLES
-from .table import Table, Test, confidence_note, correct, diff_cell, num, pct
+from .measures import ITEM_TITLES, largest
+from .table import MAX_TABLES, Table, Test, confidence_note, correct, diff_cell, num, pct
 
 _VERB = {"played": "played", "gained": "gained", "actions": "taken", "card_actions": "taken"}
 
@@ -75,10 +75,16 @@ class _Side:
         return m.reshape(-1, self.p)
 
     def part(self, entry: str) -> np.ndarray:
+        """A scoring entry's points as a (game, seat) array over the pairs; nan where the
+        player-game has no points from it."""
+        out = np.full(len(self.pgs), np.nan)
         column = self.res.parts.get(entry)
-        if column is None:
-            return np.full(self.score.shape, np.nan)
-        return np.asarray(column, dtype=float)[self.pgs].reshape(-1, self.p)
+        if column is not None:
+            pgs, values = column
+            at = self._where[np.asarray(pgs, dtype=int)]
+            keep = at >= 0
+            out[at[keep]] = np.asarray(values, dtype=float)[keep]
+        return out.reshape(-1, self.p)
 
     def numbers(self, path) -> np.ndarray:
         out = np.full(len(self.pgs), np.nan)
@@ -282,9 +288,10 @@ def _merge_card_sentences(cmp, use_test, win_test) -> None:
 
 def _features(cmp, b, m, names, confidence) -> None:
     paths = sorted(set(b.res.categories) | set(m.res.categories))
+    tables = []
     for path in paths:
         feature = names.feature(path)
-        t = Table(f"Win rate by {feature}", _columns("Value"))
+        t = Table(f"Win rate by {feature}", _columns("Value"), sizes=[])
         values = sorted(set(b.res.categories.get(path, {})) | set(m.res.categories.get(path, {})))
         for value in values:
             mb = b.mask(b.res.categories.get(path, {}).get(value, ()))
@@ -297,7 +304,13 @@ def _features(cmp, b, m, names, confidence) -> None:
                      lambda d, shown=shown, feature=feature:
                      f"Players with {shown} as {feature} win {abs(100 * d.value):.1f} points "
                      f"{_more(d.value)} often (± {100 * d.half_width:.1f})", 100, " points")
-        cmp.tables.append(t)
+            t.sizes.append(nb + nm)
+        tables.append((sum(t.sizes), t))
+    cmp.tables.extend(largest(tables))
+    if len(tables) > MAX_TABLES:
+        cmp.notes.append(f"The win rate by value of {len(tables) - MAX_TABLES:,} more features "
+                         f"is not shown: a comparison shows it for the {MAX_TABLES} features "
+                         "with the most player-games (every value is tested all the same).")
     paths = sorted(set(b.res.numbers) | set(m.res.numbers))
     if paths:
         t = Table("Numeric features", _columns("Feature"))

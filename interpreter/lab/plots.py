@@ -6,21 +6,56 @@ have data: score distributions by seat, points by scoring entry, game
 length, win rate by seat and by agent with interval bars, and the forest
 plot of the largest effects (a difference and its interval per row, with
 the line of no effect). Only this module imports matplotlib.
+
+Every label comes from a results file or a ruleset, which strangers write:
+it is drawn as plain text (never read as math or handed to LaTeX), with its
+control and direction-changing characters written as escapes, as the
+terminal shows them, and cut short. (The warnings matplotlib gives while
+drawing, such as a glyph the font lacks, name characters of a label: the
+commands print every warning through ``visible``, see
+:func:`.commands.warnings_shown_safely`.) A plot draws at most
+:data:`MAX_SERIES` rows (boxes, rates): those with the largest samples,
+with a line under the plot saying how many are left out, so that its size
+(and the time and memory to draw it) is bounded whatever the file names.
 """
 
 from __future__ import annotations
 
 import io
 
+from ..safe_text import visible
+
 LABEL = 60  # characters of a label drawn; a longer one is cut short with '…'
+MAX_SERIES = 40  # rows of one plot; real plots have a few (seats, scoring entries)
+FOREST = 20  # rows of a forest plot: the first, which are the largest effects
 
 
 def label(text) -> str:
-    text = str(text)
+    """A label as drawn: control characters as escapes (as on the terminal), cut short."""
+    text = visible(text)
     return text if len(text) <= LABEL else text[:LABEL - 1] + "…"
 
 
+def _largest(rows: list, size) -> tuple[list, int]:
+    """At most MAX_SERIES of ``rows``, those of the largest ``size(row)``, in their order;
+    and how many are left out."""
+    if len(rows) <= MAX_SERIES:
+        return rows, 0
+    keep = sorted(sorted(range(len(rows)), key=lambda i: (-size(rows[i]), i))[:MAX_SERIES])
+    return [rows[i] for i in keep], len(rows) - MAX_SERIES
+
+
+def _left_out(ax, count: int, most: int, which: str = "with smaller samples ") -> None:
+    """The line under a plot (below its axis label) that says how many rows it leaves out."""
+    if count:
+        ax.annotate(f"{count:,} more rows {which}are not drawn (a plot draws at most {most}).",
+                    xy=(0, 0), xycoords="axes fraction", xytext=(0, -36),
+                    textcoords="offset points", fontsize=8, color="#555", ha="left",
+                    va="top")
+
+
 def draw(plots: dict, confidence: float) -> list[tuple[str, bytes]]:
+    """``(name, png bytes)`` for each plot that has data, in a fixed order."""
     import matplotlib
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
@@ -33,7 +68,7 @@ def draw(plots: dict, confidence: float) -> list[tuple[str, bytes]]:
               ("top_items", _forest, "", ""),
               ("changes", _forest, "", ""))
     # every label comes from a results file or a ruleset, which strangers write: text is
-    # drawn as it is, never read as math ('$...$') or handed to LaTeX, and cut short
+    # drawn as plain text through label(), never read as math ('$...$') or handed to LaTeX
     with matplotlib.rc_context({"figure.dpi": 100, "font.size": 9,
                                 "svg.hashsalt": "rulebook", "path.simplify": True,
                                 "text.parse_math": False, "text.usetex": False}):
@@ -56,12 +91,14 @@ def _distributions(plt, groups, title, unit, confidence):
     groups = [(name, x) for name, x in groups if len(x)]
     if not groups:
         return None
+    groups, left_out = _largest(groups, lambda g: len(g[1]))
     fig, ax = plt.subplots(figsize=(7, 0.5 * len(groups) + 1.5))
     ax.boxplot([x for _, x in groups], orientation="horizontal", showmeans=True)
     ax.set_yticks(range(1, len(groups) + 1), [label(name) for name, _ in groups])
     ax.invert_yaxis()
     ax.set_xlabel(unit)
     ax.set_title(title)
+    _left_out(ax, left_out, MAX_SERIES)
     return fig
 
 
@@ -80,7 +117,7 @@ def _lengths(plt, groups, title, unit, confidence):
                     label=label(side) if side else None)
         if len(series) > 1:
             ax.legend()
-        ax.set_title(label(f"{title}: {name.lower()}"))
+        ax.set_title(label(f"{title}: {str(name).lower()}"))
         ax.set_ylabel("games")
     fig.tight_layout()
     return fig
@@ -90,6 +127,7 @@ def _rates(plt, rates, title, unit, confidence):
     rates = [(name, e) for name, e in rates if e is not None]
     if not rates:
         return None
+    rates, left_out = _largest(rates, lambda r: getattr(r[1], "n", 0))
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(rates) + 1.5))
     ys = list(range(len(rates)))
     values = [100 * e.value for _, e in rates]
@@ -100,6 +138,7 @@ def _rates(plt, rates, title, unit, confidence):
     ax.invert_yaxis()
     ax.set_xlabel(f"{unit} (%), with {confidence:.0%} intervals")
     ax.set_title(title)
+    _left_out(ax, left_out, MAX_SERIES)
     return fig
 
 
@@ -108,9 +147,10 @@ def _forest(plt, data, title, unit, confidence):
     title, rows = label(data[0]), data[1]
     unit = data[2] if len(data) > 2 else "win-rate difference (points)"
     scale = data[3] if len(data) > 3 else 100
-    rows = [(name, d) for name, d in rows if d is not None][:20]
+    rows = [(name, d) for name, d in rows if d is not None]
     if not rows:
         return None
+    left_out, rows = max(0, len(rows) - FOREST), rows[:FOREST]  # the rows come sorted
     fig, ax = plt.subplots(figsize=(7, 0.35 * len(rows) + 1.5))
     ys = list(range(len(rows)))
     values = [scale * d.value for _, d in rows]
@@ -118,8 +158,9 @@ def _forest(plt, data, title, unit, confidence):
     high = [scale * (d.high - d.value) for _, d in rows]
     ax.errorbar(values, ys, xerr=[low, high], fmt="s", capsize=3, color="#b5504a")
     ax.axvline(0, color="grey", linewidth=1)
-    ax.set_yticks(ys, [name for name, _ in rows])
+    ax.set_yticks(ys, [label(name) for name, _ in rows])
     ax.invert_yaxis()
     ax.set_xlabel(f"{unit}, with {confidence:.0%} intervals")
     ax.set_title(title)
+    _left_out(ax, left_out, FOREST, "")
     return fig

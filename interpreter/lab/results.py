@@ -9,8 +9,9 @@ gained, each action taken and each feature value, the list of player-games
 that had it. A 10,000-game file is never held as parsed lines.
 
 Every problem names its place: ``FILE:LINE: not a JSON object``, an unknown
-format version, a missing or malformed field (the checks every reader of a
-results file shares are in :mod:`rulebook_games.sim.results_file`). Lines whose game stopped on a
+format version, a missing or malformed field, more different cards (or
+scoring entries, features…) than any ruleset has (the checks every reader of
+a results file shares are in :mod:`rulebook_games.sim.results_file`). Lines whose game stopped on a
 rule error are counted and listed, not analysed. A file that mixes
 configurations (another ruleset content, player count, mods or variants) is
 refused, since its figures would mean nothing together.
@@ -24,7 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..sim.results_file import SEAT_LISTS as _SEAT_LISTS
-from ..sim.results_file import LineProblem, check, lines, open_file, parse, players_of
+from ..sim.results_file import (Census, LineProblem, check, lines, open_file, parse,
+                                players_of)
 # the kinds of items a player-game may have; a list feature's items have the kind
 # ("feature", ID, ...)
 ITEM_KINDS = ("played", "gained", "actions", "card_actions")
@@ -58,7 +60,8 @@ class Results:
     pg_won: array = field(default_factory=lambda: array("b"))
     pg_agent: list = field(default_factory=list)
     pg_rank: list = field(default_factory=list)
-    parts: dict = field(default_factory=dict)     # entry id -> array per player-game
+    # entry id -> (player-games, points): only the player-games that have the entry
+    parts: dict = field(default_factory=dict)
     items: dict = field(default_factory=dict)     # (kind, id) -> array of player-games
     # features by path (its id, then the key of each object it is inside)
     categories: dict = field(default_factory=dict)  # path -> {value: array of pgs}
@@ -80,6 +83,7 @@ def read(path: str | Path) -> Results:
     file only, lines of bounded length, each line's fields checked before use.
     """
     res = Results(str(path))
+    census = Census()
     first: tuple | None = None
     try:
         with open_file(path, str(path)) as fh:
@@ -97,6 +101,7 @@ def read(path: str | Path) -> Results:
                     res.skipped.append((number, "the last line is cut short"))
                     continue
                 check(line, place)
+                census.add(line, place)
                 key = _configuration(line)
                 if first is None:
                     first = (number, key)
@@ -112,7 +117,6 @@ def read(path: str | Path) -> Results:
         raise ResultsProblem(str(exc)) from None
     if first is None:
         raise ResultsProblem(f"{path}: holds no games")
-    _finish_parts(res)
     return res
 
 
@@ -145,8 +149,8 @@ def _same(first: tuple, key: tuple, place: str) -> None:
 
 def _add(res: Results, line: dict, number: int) -> None:
     players = res.players
-    if line.get("error"):
-        res.errors.append((number, line["seed"], line["error"]))
+    if line.get("error"):  # kept to be listed: its start is enough
+        res.errors.append((number, line["seed"], _cut(line["error"])))
         return
     scores, winners, agents = line["scores"], line["winners"], line["agents"]
     ranks = line.get("ranks") or []
@@ -179,9 +183,9 @@ def _add(res: Results, line: dict, number: int) -> None:
         if "score_parts" in seat_lists:
             for entry, points in seat_lists["score_parts"][seat].items():
                 if points is not None:
-                    column = res.parts.setdefault(entry, array("d"))
-                    column.extend([math.nan] * (pg - len(column)))
-                    column.append(float(points))
+                    pgs, values = res.parts.setdefault(entry, (array("i"), array("d")))
+                    pgs.append(pg)
+                    values.append(float(points))
         for kind in ITEM_KINDS:
             for item, times in seat_lists.get(kind, [{}] * players)[seat].items():
                 if times:
@@ -211,8 +215,5 @@ def _feature(res: Results, fid: tuple, value, pg: int) -> None:
             _feature(res, fid + (str(key),), sub, pg)
 
 
-def _finish_parts(res: Results) -> None:
-    """Pad each scoring-entry column to one value per player-game (nan where absent)."""
-    n = res.player_games
-    for column in res.parts.values():
-        column.extend([math.nan] * (n - len(column)))
+def _cut(text: str, longest: int = 300) -> str:
+    return text if len(text) <= longest else text[:longest - 1] + "…"

@@ -4,9 +4,13 @@
 HTML page and the tests all read those, so a figure is worked out once and
 shown the same way everywhere. A cell is text, or a :class:`Test` whose
 flag is filled in once every test of the run is known (the
-Benjamini–Hochberg correction looks at all of them together). The
-formatting helpers here write rates, means and intervals the same way in
-every table.
+Benjamini–Hochberg correction looks at all of them together). A table
+holds every row it measured, but shows at most :data:`MAX_ROWS` of them
+(:meth:`Table.shown_rows`): those with the most player-games when the table
+knows its rows' sample sizes, else the first ones, with a line saying how
+many are left out; so a results file that names thousands of things never
+makes a page or a terminal of thousands of rows. The formatting helpers
+here write rates, means and intervals the same way in every table.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 SIGNIFICANT = "*"
+MAX_ROWS = 200  # rows a table shows; real tables have a few dozen (--top cuts card tables)
+MAX_TABLES = 50  # tables of one kind (a feature's values) a run shows; real runs have a few
 
 
 @dataclass
@@ -34,9 +40,43 @@ class Table:
     columns: list[str]
     rows: list[list] = field(default_factory=list)
     note: str = ""
+    # the sample size of each row (player-games, games), when the rows have one: which
+    # rows are shown when there are too many
+    sizes: list[int] | None = None
 
     def text_rows(self) -> list[list[str]]:
-        return [[c.cell() if isinstance(c, Test) else str(c) for c in row] for row in self.rows]
+        """Every row, as text."""
+        return [_text_row(row) for row in self.rows]
+
+    def shown_rows(self, most: int | None = None) -> tuple[list[list[str]], int]:
+        """The rows to show, as text and in the table's order, and how many are left out.
+
+        At most ``most`` (:data:`MAX_ROWS`): the rows with the largest sample
+        sizes when the table has them (the earlier row first among equals),
+        else the first ones.
+        """
+        most = MAX_ROWS if most is None else most
+        if len(self.rows) <= most:
+            return self.text_rows(), 0
+        if self.sizes is not None and len(self.sizes) == len(self.rows):
+            order = sorted(range(len(self.rows)), key=lambda i: (-self.sizes[i], i))
+            keep = sorted(order[:most])
+        else:
+            keep = range(most)
+        return [_text_row(self.rows[i]) for i in keep], len(self.rows) - most
+
+    def shown_note(self, left_out: int) -> str:
+        """The table's note, with the line that says how many rows are not shown."""
+        if not left_out:
+            return self.note
+        which = "with fewer player-games " if self.sizes is not None else ""
+        line = (f"{left_out:,} more rows {which}are not shown (a table shows at most "
+                f"{MAX_ROWS}).")
+        return f"{self.note} {line}" if self.note else line
+
+
+def _text_row(row) -> list[str]:
+    return [c.cell() if isinstance(c, Test) else str(c) for c in row]
 
 
 def correct(tables: list[Table], tests: list[Test], alpha: float) -> None:

@@ -2,7 +2,8 @@
 
 Every cell comes from a results file or a ruleset, which strangers may
 have written, so each goes through :func:`visible` and is printed as plain
-text (never as rich markup).
+text (never as rich markup). A table shows at most its bounded number of
+rows (:meth:`~.table.Table.shown_rows`), and says how many it leaves out.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ def show(console, tables, notes=(), verdicts=()) -> None:
                           show_header=any(c for c in t.columns))
         for i, col in enumerate(t.columns):
             table.add_column(Text(visible(col)), justify="left" if i == 0 else "right")
-        for row in t.text_rows():
+        rows, left_out = t.shown_rows()
+        for row in rows:
             table.add_row(*(Text(visible(c)) for c in row))
-        if t.note:
-            table.caption = Text(visible(t.note))
+        note = t.shown_note(left_out)
+        if note:
+            table.caption = Text(visible(note))
             table.caption_justify = "left"
         console.print(table)
     for line in verdicts:

@@ -1,51 +1,42 @@
-"""Checked ASTs as JSON text, and back: how the cache keeps parsing and checking.
+"""Parsed effect trees as JSON text, and back: how the cache keeps parsing.
 
 The encoding is generic over the dataclasses of :mod:`.ast`: a node becomes
-an object naming its class (``"N"``) with every attribute the parser set and
-every annotation the checker added (types, bindings, canonical ids, call
-targets). Spans keep their positions, with the file given by its number in a
+an object naming its class (``"N"``) with every attribute the parser sets,
+and nothing the checker adds afterwards (types, bindings, ids, call targets):
+a load that takes its trees from the cache checks them again, as a fresh
+load checks what it parses, so nothing the checker concluded is ever taken
+on trust. Spans keep their positions, with the file given by its number in a
 list of file names, so a load from another working folder can name the files
-as it sees them. Types are written by name and come back as the very objects
-of :mod:`.types`; call targets are written by name and come back as the
-builtin, aggregate or declared procedure of that name.
+as it sees them.
 
-Only these kinds of values are written; anything else (a closure a later
-stage hung on a node, say) raises :class:`Unencodable`, and the caller then
-keeps nothing rather than something incomplete. Reading builds dataclass
-instances of known classes and nothing else: the text cannot name a class of
-its own choosing or cause any code to run. Each node read is held to what the
-parser and the checker could have made (:data:`_SHAPES`): names are names of
-the grammar, operators, verbs and modes come from the grammar's fixed lists,
-ids are ids the symbol table declares, and every child is a node of the
-right kind. Anything else raises ``ValueError``, and the caller loads afresh.
+Only these kinds of values are written; anything else raises
+:class:`Unencodable`, and the caller then keeps nothing rather than something
+incomplete. Reading builds dataclass instances of known classes and nothing
+else: the text cannot name a class of its own choosing or cause any code to
+run. Each node read is held to what the parser could have made
+(:data:`_SHAPES`): exactly its fields, names that are names of the grammar,
+operators, verbs and modes from the grammar's fixed lists, every child a node
+of the right kind. Anything else raises ``ValueError``, and the caller loads
+afresh.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
-import re
-
-from ..span import SealedSpan, Span
+from ..span import Span
 from . import ast
-from . import types as T
-from .builtins import AGGREGATES, BUILTINS
 from .runtime import MAX_INT
-from .symbols import Callable_, SymbolTable
 
 NODES = {name: cls for name, cls in vars(ast).items()
          if isinstance(cls, type) and issubclass(cls, ast.Node)}
-_SINGLETONS = {t.name: t for t in vars(T).values() if type(t) is T.Type}
-# the fields every node has in its own dict (the others, such as an expression's type
-# before checking, may be left to their class default)
-_FIELDS = {name: frozenset(f.name for f in cls.__dataclass_fields__.values() if f.init)
+# the fields the parser sets on each kind of node (the checker's notes are not among them)
+_FIELDS = {name: tuple(f.name for f in cls.__dataclass_fields__.values() if f.init)
            for name, cls in NODES.items()}
-
-
-# Two shorthands keep the text small and quick to read: a node's own spans (fields
-# declared as a Span) are written as bare [file, line, col, end_line, end_col], and an
-# expression's type, when it is one of the named types, as its bare name.
+# a node's own spans (fields declared as a Span) are written as bare
+# [file, line, col, end_line, end_col], which keeps the text small and quick to read
 _SPAN_FIELDS = {name: tuple(f.name for f in cls.__dataclass_fields__.values()
                             if "Span" in str(f.type))
                 for name, cls in NODES.items()}
@@ -55,22 +46,21 @@ class Unencodable(Exception):
     """A value the encoding does not cover: the tree is not kept."""
 
 
-def dumps(value: Any, files: list[str], table: SymbolTable) -> str:
+def dumps(value: Any, files: list[str]) -> str:
     """JSON text for ``value`` (trees, lists, tuples, dicts of them); spans by file number."""
     index = {name: i for i, name in enumerate(files)}
-    return json.dumps(_Encoder(index, table).value(value), ensure_ascii=False,
+    return json.dumps(_Encoder(index).value(value), ensure_ascii=False,
                       separators=(",", ":"), allow_nan=False)
 
 
-def loads(text: str, files: list[str], table: SymbolTable) -> Any:
-    """The value :func:`dumps` wrote, with spans naming ``files`` and targets from ``table``."""
-    return json.loads(text, object_hook=_Decoder(files, table).hook)
+def loads(text: str, files: list[str]) -> Any:
+    """The value :func:`dumps` wrote, with spans naming ``files``."""
+    return json.loads(text, object_hook=_Decoder(files).hook)
 
 
 class _Encoder:
-    def __init__(self, index: dict[str, int], table: SymbolTable):
+    def __init__(self, index: dict[str, int]):
         self.index = index
-        self.table = table
 
     def value(self, v: Any) -> Any:
         if v is None or isinstance(v, (bool, str)):
@@ -86,98 +76,61 @@ class _Encoder:
                 raise Unencodable("a dictionary with keys that are not text")
             return {"D": [[k, self.value(x)] for k, x in v.items()]}
         if isinstance(v, ast.Node):
-            out = {"N": type(v).__name__}
-            if NODES.get(out["N"]) is not type(v):
+            name = type(v).__name__
+            if NODES.get(name) is not type(v):
                 raise Unencodable(f"node class {type(v).__qualname__}")
-            spans = _SPAN_FIELDS[out["N"]]
-            for key, x in vars(v).items():
-                if key.startswith("_"):  # private caches of later stages are not kept
-                    continue
+            out = {"N": name}
+            spans = _SPAN_FIELDS[name]
+            for key in _FIELDS[name]:
+                x = getattr(v, key)
                 if key in spans and type(x) is Span:
-                    out[key] = [self.index.get(x.file, x.file), x.line, x.col, x.end_line,
-                                x.end_col]
-                elif key == "type" and type(x) is T.Type and _SINGLETONS.get(x.name) is x:
-                    out[key] = x.name
+                    out[key] = self.span(x)
                 else:
                     out[key] = self.value(x)
             return out
-        if type(v) in (Span, SealedSpan):
-            out = {"S": [self.index.get(v.file, v.file), v.line, v.col, v.end_line, v.end_col]}
-            if type(v) is SealedSpan:
-                out["X"] = 1
-            return out
-        if isinstance(v, T.Type):
-            return self.type(v)
-        if isinstance(v, Callable_):
-            if self.table.callables.get(v.name) is not v:
-                raise Unencodable(f"procedure '{v.name}' is not the ruleset's own")
-            return {"C": v.name}
-        name = getattr(v, "name", None)
-        if BUILTINS.get(name) is v:
-            return {"B": name}
-        if AGGREGATES.get(name) is v:
-            return {"A": name}
+        if type(v) is Span:
+            return {"S": self.span(v)}
         raise Unencodable(f"a value of type {type(v).__qualname__}")
 
-    def type(self, t: T.Type) -> Any:
-        if type(t) is T.Type:
-            return {"Y": t.name} if _SINGLETONS.get(t.name) is t else {"Y0": t.name}
-        if type(t) is T.ListType:
-            return {"L": [t.name, self.value(t.elem)]}
-        if type(t) is T.RecordType:
-            return {"R": [t.name, self.value(t.fields)]}
-        raise Unencodable(f"type class {type(t).__qualname__}")
+    def span(self, x: Span) -> list:
+        if x.file not in self.index:
+            raise Unencodable("a position in a file the load did not read")
+        return [self.index[x.file], x.line, x.col, x.end_line, x.end_col]
 
 
 class _Decoder:
-    def __init__(self, files: list[str], table: SymbolTable):
+    def __init__(self, files: list[str]):
         self.files = files
-        self.table = table
+
+    def span(self, v) -> Span:
+        if type(v) is not list or len(v) != 5 or type(v[0]) is not int \
+                or not 0 <= v[0] < len(self.files) \
+                or not all(x is None or type(x) is int for x in v[1:]):
+            raise ValueError("a position that is not one")
+        return Span(self.files[v[0]], *v[1:])
 
     def hook(self, d: dict) -> Any:
         if "N" in d:
             name = d.pop("N")
-            cls = NODES[name]
-            if not _FIELDS[name] <= d.keys():
-                raise ValueError(f"a {name} node without all its fields")
+            cls = NODES.get(name) if type(name) is str else None
+            if cls is None or set(d) != set(_FIELDS[name]):
+                raise ValueError(f"a node that is not one the parser makes: {name!r:.40}")
             for key in _SPAN_FIELDS[name]:
-                v = d.get(key)
-                if v.__class__ is list:
-                    where, line, col, end_line, end_col = v
-                    d[key] = Span(self.files[where] if where.__class__ is int else where,
-                                  line, col, end_line, end_col)
-            if d.get("type").__class__ is str:
-                d["type"] = _SINGLETONS[d["type"]]
+                if d[key] is not None:
+                    d[key] = self.span(d[key])
             node = cls.__new__(cls)
             node.__dict__.update(d)
-            _check_node(node, self.table)
+            _check_node(node)
             return node
+        if len(d) != 1:
+            raise ValueError("an object the encoding does not make")
         if "S" in d:
-            where, line, col, end_line, end_col = d["S"]
-            file = self.files[where] if isinstance(where, int) else where
-            if not isinstance(file, str):
-                raise ValueError("a span without a file")
-            return (SealedSpan if "X" in d else Span)(file, line, col, end_line, end_col)
-        if "T" in d:
+            return self.span(d["S"])
+        if "T" in d and type(d["T"]) is list:
             return tuple(d["T"])
-        if "D" in d:
+        if "D" in d and type(d["D"]) is list and all(
+                type(p) is list and len(p) == 2 and type(p[0]) is str for p in d["D"]):
             return {k: v for k, v in d["D"]}
-        if "Y" in d:
-            return _SINGLETONS[d["Y"]]
-        if "L" in d:
-            name, elem = d["L"]
-            return T.ListType(name, elem)
-        if "R" in d:
-            name, fields = d["R"]
-            return T.RecordType(name, fields)
-        if "Y0" in d:
-            return T.Type(d["Y0"])
-        if "C" in d:
-            return self.table.callables[d["C"]]
-        if "B" in d:
-            return BUILTINS[d["B"]]
-        if "A" in d:
-            return AGGREGATES[d["A"]]
         raise ValueError(f"unknown object {sorted(d)[:3]}")
 
 
@@ -269,8 +222,7 @@ _SHAPES = {
                  "amount": _is_expr, "resource": _name, "resource_span": _span,
                  "source": _opt(_is_expr), "dest": _opt(_is_expr)},
     "Let": {"name": _name, "value": _is_expr},
-    "Set": {"name": _name, "value": _is_expr, "player": _opt(_is_expr),
-            "target_kind": _one_of("local", "track")},
+    "Set": {"name": _name, "value": _is_expr, "player": _opt(_is_expr)},
     "AsPlayer": {"player": _is_expr, "body": _block},
     "Return": {"value": _opt(_is_expr)},
     "Require": {"cond": _is_expr, "message": _opt(_text)},
@@ -288,46 +240,15 @@ _SHAPES = {
     "Choose": {"options": _list_of(_block), "labels": _list_of(_opt(_text))},
     "Effect": {"body": _block, "source": lambda v: type(v) is str},
 }
-# the checker's notes: the ids it resolved a name to, and what a call or
-# comprehension stands for (checked against the symbol table in _check_node)
-_NOTES = {"type", "binding", "canonical", "resource_id", "track_id", "tile_id", "target",
-          "target_kind"}
 
 
-def _check_node(node: ast.Node, table: SymbolTable) -> None:
-    """Refuse a node the parser and the checker could not have made (ValueError)."""
+def _check_node(node: ast.Node) -> None:
+    """Refuse a node the parser could not have made (ValueError)."""
     name = type(node).__name__
     shape = _SHAPES.get(name)
     if shape is None:
         raise ValueError(f"a {name} node")
-    fields = node.__dict__
-    for key, value in fields.items():
-        test = shape.get(key)
-        if test is not None:
-            if not test(value):
-                raise ValueError(f"a {name} node's {key}")
-        elif key == "span":
-            if not _span(value):
-                raise ValueError(f"a {name} node's span")
-        elif key not in _NOTES:
-            raise ValueError(f"a {name} node with a field {key!r}")
-    if "type" in fields and not (fields["type"] is None or isinstance(fields["type"], T.Type)):
-        raise ValueError(f"a {name} node's type")
-    binding = fields.get("binding")
-    if binding is not None and binding != "local":
-        # a declared name, bound as the checker binds it: to the kind it is declared as
-        kinds = {sym.kind for sym in table.candidates(fields["id"])}
-        if not (binding in kinds or binding == "track_symbol"
-                and kinds & {"track", "player_track"}):
-            raise ValueError(f"a name's binding: '{fields['id']}' is not a {binding}")
-    for key in ("canonical", "resource_id", "track_id", "tile_id"):
-        ident = fields.get(key)
-        if ident is not None and ident != "?" and not (
-                type(ident) is str and table.get(ident) is not None):
-            raise ValueError(f"a {name} node's {key}: not a declared id")
-    if "target" in fields and name in ("Call", "Comprehension"):
-        target, func = fields["target"], fields["func"]
-        known = (AGGREGATES.get(func) if name == "Comprehension"
-                 else BUILTINS.get(func) or table.callables.get(func))
-        if known is None or target is not known:
-            raise ValueError(f"a {name} node's target is not what '{func}' names")
+    for key, value in node.__dict__.items():
+        test = shape.get(key, _span if key == "span" else None)
+        if test is None or not test(value):
+            raise ValueError(f"a {name} node's {key}")

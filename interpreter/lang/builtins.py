@@ -39,7 +39,7 @@ class Builtin:
     impl: Callable | None = None
     example: str = ""
     player_optional: bool = False  # the 'player' may be left out where nobody acts
-    phrase: str = ""  # how people read a use of it (see interpreter/lang/words.py)
+    phrase: str = ""  # how people read a use of it (see interpreter/lang/words/)
     amount: str = ""  # for quantities: how '{n}' of it reads ('{n} {noun}')
 
     def result_type(self, arg_types: list) -> T.Type:

@@ -165,7 +165,8 @@ class CodeGen:
     def function(self, name: str, node, kind: str, pure_name: str | None = None,
                  params: frozenset = frozenset(), callee: str | None = None,
                  title: str = "") -> None:
-        """``def name(rt, B, d, V)`` for an effect (kind 'effect') or an expression.
+        """``def name(rt, B, d, V)`` for an effect (kind 'effect') or an expression (kind
+        'expression', or 'number' for one whose value the engine counts with).
 
         A declared procedure or function (``callee`` is its name) pays for its
         call and checks how deeply calls nest, as it starts."""
@@ -193,6 +194,9 @@ class CodeGen:
             values = ", ".join(f"V.get({n!r})" for n in ["you", *sorted(params)])
             self.emit(f"return _by_zones(rt, ({pure_name!r}, {values}), "
                       f"lambda: {self.expr(node, replace(scope, pure_fn=None))})", span)
+        elif kind == "number":  # the engine counts with it: a number, or a rule error here
+            self.emit(f"return _number({self.expr(node, scope)}, {self.src.const(span, 'S')})",
+                      span)
         else:
             self.emit(f"return {self.expr(node, scope)}", span)
         self._flush(self.buf)

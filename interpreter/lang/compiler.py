@@ -47,7 +47,7 @@ _SUPPORT = {
     "_asking_items": G.asking_items, "_any_of": G.any_of, "_may": G.may,
     "_choose": G.choose, "_modifier": G.modifier,
     "_require_failed": G.require_failed, "_memo": G.memo, "_by_zones": G.by_zones,
-    "_cell": G.cell, "_MAXI": G.MAXI, "_MINI": G.MINI, "_UNSET": G.UNSET,
+    "_cell": G.cell, "_number": G.number, "_MAXI": G.MAXI, "_MINI": G.MINI, "_UNSET": G.UNSET,
     "_Return": G.Return, "_Break": G.Break,
     "_RuleError": RuleRuntimeError,
 }
@@ -158,8 +158,11 @@ class Compiler:
         self._pending.append(p)
         return p
 
-    def expression(self, e: ast.Expr) -> Code:
-        p = _Pending(self, e, "expression")
+    def expression(self, e: ast.Expr, number: bool = False) -> Code:
+        """An expression's code; ``number``: the engine counts with its value, so a value
+        that is not a number (none, which the types allow) is a rule error at the
+        expression, not a failure of the engine's own sums."""
+        p = _Pending(self, e, "number" if number else "expression")
         self._pending.append(p)
         return p
 

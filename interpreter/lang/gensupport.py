@@ -144,6 +144,15 @@ def rule_error(exc: BaseException, span) -> RuleRuntimeError:
     return RuleRuntimeError(detail, where or span)
 
 
+def number(value, span):
+    """The value of an expression the engine counts with (points, a capacity, an amount):
+    a number, or a rule error at the expression (the types let 'none' stand for one)."""
+    if value.__class__ is int:
+        return value
+    what = "none" if value is None else "not a number"
+    raise RuleRuntimeError(f"this should be a number, but it is {what}", span)
+
+
 # ------------------------------------------------------------------ budget
 def items(B, span, source, weight=1) -> list:
     """The items a comprehension or loop goes over, each ``weight`` steps: what the loop's

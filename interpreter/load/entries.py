@@ -46,8 +46,15 @@ class Entry:
     def get(self, key, default=None):
         return self.data.get(key, default) if isinstance(self.data, dict) else default
 
+    def __repr__(self) -> str:
+        # one line: the declaration's data and its document can be large
+        where = str(self.span())
+        where = where if len(where) <= 120 else "…" + where[-119:]
+        ident = self.id if self.id is None or len(self.id) <= 40 else self.id[:39] + "…"
+        return f"<Entry {self.section or 'declaration'} {ident!r} at {where}>"
 
-@dataclass
+
+@dataclass(repr=False)  # (an Entry's one line)
 class PatchedEntry(Entry):
     """An entry whose listed top-level keys come from a mod's patch."""
 

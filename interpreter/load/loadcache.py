@@ -1,10 +1,13 @@
 """A ruleset load from the cache: what a fresh load found, kept so the next skips the work.
 
 A fresh load reads YAML with positions, checks it against the schemas, parses
-and checks every effect. When it finds no error, :func:`save` keeps its
-results in the per-user cache (:mod:`rulebook_games.cache`) as one JSON entry:
-each file's data with its positions, and every checked tree with its spans
-and annotations (:mod:`rulebook_games.lang.astjson`). The entry's key is the
+and checks every effect. When it finds no error, :func:`save` keeps the
+slow part of that in the per-user cache (:mod:`rulebook_games.cache`) as one
+JSON entry: each file's data with its positions, and every effect's tree as
+the parser made it, with its spans (:mod:`rulebook_games.lang.astjson`). A
+load from the entry skips reading YAML, the schemas and parsing; it checks
+every tree again, as a fresh load does, so what the checker concludes is
+never taken from the cache. The entry's key is the
 ruleset's content hash together with Rulebook's code and data and the
 Python running it; a small pointer, keyed by where the manifest and mods
 lie, says which entry the last load there made.
@@ -37,6 +40,10 @@ WHERE = "where"
 
 class _Miss(Exception):
     """The entry does not describe the files as they are now."""
+
+
+class Stale(Exception):
+    """The entry lacks a tree a load needs: the ruleset is loaded afresh instead."""
 
 
 def _sha(text: str) -> str:
@@ -143,29 +150,21 @@ class _CachedAssembler(Assembler):
 
 
 class Cached:
-    """The checked trees of a cached load, read when the symbol table is ready for them."""
+    """The parsed trees of a cached load, by the key a fresh load gives each."""
 
     def __init__(self, entry: dict, files: list[str]):
         self.entry = entry  # the whole JSON entry, for whatever else it carries
         self.files = files
 
-    def trees(self, table) -> tuple[list, dict | None]:
-        """[(key, tree)] in the order a fresh load made them, and who needs an acting player."""
-        trees = astjson.loads(self.entry.pop("asts"), self.files, table)
-        needs = astjson.loads(self.entry.pop("needs_acting"), self.files, table)
-        out = []
-        for key, tree in trees:
+    def trees(self) -> dict:
+        """{key: tree}: every effect and expression as the parser made it (to be checked)."""
+        out = {}
+        for key, tree in astjson.loads(self.entry.pop("asts"), self.files):
             if type(key) is not tuple or not all(type(k) in (str, int) for k in key) \
                     or not isinstance(tree, (astjson.ast.Effect, astjson.ast.Expr)):
                 raise ValueError("an entry that is not a key and a tree")
-            if key[:1] in (("procedure",), ("function",)) and (
-                    len(key) != 2 or getattr(table.callables.get(key[1]), "kind", None)
-                    != key[0]):
-                raise ValueError("a tree for a procedure the ruleset does not declare")
-            out.append((key, tree))
-        if not isinstance(needs, dict):
-            raise ValueError("needs_acting is not a table")
-        return out, needs
+            out[key] = tree
+        return out
 
 
 def lookup(manifest_path: Path, mods: list[str]) -> tuple[Assembler, Cached] | None:
@@ -206,9 +205,8 @@ def save(asm: Assembler, ruleset, manifest_path: Path, mods: list[str],
             "files": [encode_document(doc, kind, hash_name(real, asm.root))
                       for doc, kind, real in asm.docs],
             "mods": [encode_document(doc, "mod", "") for doc in asm.mod_docs],
-            "asts": astjson.dumps([[key, tree] for key, tree in ruleset.asts.items()], files,
-                                  ruleset.table),
-            "needs_acting": astjson.dumps(ruleset.table.needs_acting, files, ruleset.table),
+            # the trees as parsed: a load from the cache checks them again
+            "asts": astjson.dumps([[key, tree] for key, tree in ruleset.asts.items()], files),
         }
     except astjson.Unencodable:
         return False

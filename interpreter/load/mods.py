@@ -9,6 +9,8 @@ that cannot both hold, the conflict is reported with both places.
 
 from __future__ import annotations
 
+import json
+
 from . import schema as schemas
 from .entries import FLOW_SINGLES, Entry, PatchedEntry
 from ..errors import Diagnostics, suggest
@@ -41,35 +43,94 @@ class Declarations:
         self.checked = checked
 
 
+def _same(value) -> str:
+    """A value as text that two equal values share (to tell changes apart at a glance)."""
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+class _ModChanges:
+    """What one mod did to one entry, kept so a later mod's change is checked in one look.
+
+    Two changes of different mods clash when one removes the entry and the other
+    changes it, when both replace, add or set it to different values, or when both
+    set one of its keys (by a patch or a replace) to different values. Checking each
+    change against every earlier one grew with the square of the changes; this keeps
+    each kind of change and each key with the values given and where they were first
+    given, so a check costs the size of the change alone."""
+
+    def __init__(self, doc):
+        self.doc = doc
+        self.ops: dict[str, int] = {}  # op -> the first change that made it
+        self.values: dict[str, dict[str, int]] = {}  # replace/add/set_constant -> value -> i
+        self.keys: dict[str, dict[str, int]] = {}  # key a patch or replace set -> value -> i
+
+    def note(self, i: int, op: str, keys: set, value) -> None:
+        self.ops.setdefault(op, i)
+        if op in ("replace", "add", "set_constant"):
+            self.values.setdefault(op, {}).setdefault(_same(value), i)
+        if op in ("patch", "replace"):
+            for k in keys:
+                self.keys.setdefault(k, {}).setdefault(_same((value or {}).get(k)), i)
+
+    def clash(self, op: str, keys: set, value) -> tuple[str, int] | None:
+        """(how this change clashes with the mod's, and where), or None."""
+        if op == "remove":
+            for other_op, j in self.ops.items():
+                if other_op != "remove":
+                    return (f"one removes it and the other "
+                            f"{'patches' if other_op == 'patch' else 'changes'} it", j)
+            return None
+        if "remove" in self.ops:
+            return (f"one removes it and the other {'patches' if op == 'patch' else 'changes'} "
+                    "it", self.ops["remove"])
+        if op in ("replace", "add", "set_constant") and op in self.values:
+            mine = _same(value)
+            for theirs, j in self.values[op].items():
+                if theirs != mine:
+                    if op == "set_constant":
+                        return f"both set it, to {json.loads(theirs)!r} and {value!r}", j
+                    return (f"both {'replace' if op == 'replace' else 'add'} it, "
+                            "differently", j)
+        if op in ("patch", "replace"):
+            shared, where = [], None
+            for k in keys:
+                mine = _same((value or {}).get(k))
+                for theirs, j in self.keys.get(k, {}).items():
+                    if theirs != mine:
+                        shared.append(k)
+                        where = j if where is None else min(where, j)
+                        break
+            if shared:
+                return "both change " + ", ".join(sorted(shared)), where
+        return None
+
+
 def apply_mods(builder: Declarations, docs: list[Document], diags: Diagnostics) -> None:
     manifest_id = builder.manifest_id
-    touched: dict[tuple, list[tuple]] = {}  # (section, id) -> [(doc, index, op, keys, value)]
+    touched: dict[tuple, dict[int, _ModChanges]] = {}  # (section, id) -> by mod
 
     def conflict(key, doc, i, op, keys, value) -> bool:
-        for other_doc, j, other_op, other_keys, other_value in touched.get(key, []):
-            if other_doc is doc:
+        """Report a clash of this change with another mod's change of the same entry."""
+        by_mod = touched.setdefault(key, {})
+        for other in by_mod.values():
+            if other.doc is doc:
                 continue
-            clash = None
-            if "remove" in (op, other_op) and op != other_op:
-                clash = f"one removes it and the other {'patches' if 'patch' in (op, other_op) else 'changes'} it"
-            elif op == other_op == "replace" and value != other_value:
-                clash = "both replace it, differently"
-            elif op == other_op == "add" and value != other_value:
-                clash = "both add it, differently"
-            elif op == other_op == "set_constant" and value != other_value:
-                clash = f"both set it, to {other_value!r} and {value!r}"
-            elif op in ("patch", "replace") and other_op in ("patch", "replace"):
-                shared = [k for k in keys & other_keys
-                          if (value or {}).get(k) != (other_value or {}).get(k)]
-                if shared and not (op == other_op == "patch" and not shared):
-                    clash = "both change " + ", ".join(sorted(shared))
-            if clash:
+            found = other.clash(op, keys, value)
+            if found:
+                clash, j = found
                 what = f"{key[0]} '{key[1]}'" if key[0] != "constants" else f"constant '{key[1]}'"
                 diags.error("RB501", f"mods conflict on {what}: {clash} "
-                            f"(other change at {other_doc.span(('changes', j))})",
+                            f"(other change at {other.doc.span(('changes', j))})",
                             doc.span(("changes", i)))
                 return True
         return False
+
+    def note(key, doc, i, op, keys, value) -> None:
+        by_mod = touched.setdefault(key, {})
+        mine = by_mod.get(id(doc))
+        if mine is None:
+            mine = by_mod[id(doc)] = _ModChanges(doc)
+        mine.note(i, op, keys, value)
 
     for doc in docs:
         if manifest_id and doc.data.get("target") and doc.data["target"] != manifest_id:
@@ -91,7 +152,7 @@ def apply_mods(builder: Declarations, docs: list[Document], diags: Diagnostics) 
                 value = change["value"]
                 if conflict(("constants", name), doc, i, op, set(), value):
                     continue
-                touched.setdefault(("constants", name), []).append((doc, i, op, set(), value))
+                note(("constants", name), doc, i, op, set(), value)
                 old = builder.constants[name]
                 if type(old.data) is not type(value):
                     diags.error("RB502", f"constant '{name}' is a {type(old.data).__name__}; "
@@ -105,7 +166,7 @@ def apply_mods(builder: Declarations, docs: list[Document], diags: Diagnostics) 
                             doc.span(where))
                 continue
             if section == "flow":
-                _flow_part(builder, doc, i, change, diags, conflict, touched)
+                _flow_part(builder, doc, i, change, diags, conflict, note)
                 continue
             entries = builder.sections[section]
             value = change.get("value")
@@ -124,7 +185,7 @@ def apply_mods(builder: Declarations, docs: list[Document], diags: Diagnostics) 
                 keys = set(value) if isinstance(value, dict) else set()
                 if conflict((section, ident), doc, i, op, keys, value):
                     continue
-                touched.setdefault((section, ident), []).append((doc, i, op, keys, value))
+                note((section, ident), doc, i, op, keys, value)
                 entries[ident] = Entry(ident, value, doc, where + ("value",), section)
                 continue
             ident = change.get("id")
@@ -138,7 +199,7 @@ def apply_mods(builder: Declarations, docs: list[Document], diags: Diagnostics) 
                 diags.error("RB500", f"no entry '{ident}' in {section}", doc.span(where + ("id",)),
                             hint=suggest(ident, entries))
                 continue
-            touched.setdefault((section, ident), []).append((doc, i, op, keys, value))
+            note((section, ident), doc, i, op, keys, value)
             if op == "remove":
                 del entries[ident]
             elif op == "replace":
@@ -179,7 +240,7 @@ FLOW_PARTS = FLOW_SINGLES
 
 
 def _flow_part(builder: Declarations, doc: Document, i: int, change: dict, diags: Diagnostics,
-               conflict, touched: dict) -> None:
+               conflict, note) -> None:
     """A change to one of the flow's single parts: 'in: flow, id: rounds'."""
     op, where, ident = change["op"], ("changes", i), change.get("id")
     if ident not in FLOW_PARTS:
@@ -199,7 +260,7 @@ def _flow_part(builder: Declarations, doc: Document, i: int, change: dict, diags
     if op in ("replace", "patch", "remove") and have is None:
         diags.error("RB500", f"the flow has no '{ident}' to {op}", doc.span(where + ("id",)))
         return
-    touched.setdefault(("flow", ident), []).append((doc, i, op, keys, value))
+    note(("flow", ident), doc, i, op, keys, value)
     if op == "remove":
         del builder.singles[ident]
         return

@@ -24,6 +24,7 @@ from .entries import (COMPONENT_LISTS, FLOW_LISTS, FLOW_SINGLES, Entry,  # noqa:
 from ..errors import Diagnostics, RulebookError, suggest, suggestion_budget
 from ..lang import ast
 from ..lang import types as T
+from ..lang.builtins import AGGREGATES, BUILTINS
 from ..lang.checker import RESERVED, Checker, Context
 from ..lang.compiler import Compiler
 from ..lang.parser import EffectSyntaxError, parse
@@ -73,7 +74,7 @@ class Ruleset:
 
     @property
     def words(self):
-        """The renderer of this ruleset's effects into words (see lang/words.py)."""
+        """The renderer of this ruleset's effects into words (see lang/words/)."""
         w = self.__dict__.get("_words")
         if w is None:
             from ..lang.words import Words
@@ -104,10 +105,67 @@ class Ruleset:
     def cards(self) -> dict[str, Entry]:
         return self.sections["cards"]
 
+    @property
+    def variants(self) -> list[str]:
+        """The ids of the ruleset's variants."""
+        return list(self.sections["variants"])
+
+    def card_text(self, card: str) -> str:
+        """A card's name and facts, then its text a part a line; ``card`` is its id or name.
+
+        An unknown card is a ValueError that suggests the closest id or name."""
+        from ..lang.words import catalogue_entry, facts_line
+        entry = catalogue_entry(self, self._card_named(card))
+        facts = facts_line(entry)
+        return "\n".join([entry["name"] + (f" ({facts})" if facts else "")]
+                         + [f"  {line}" for line in entry["lines"]])
+
+    def _card_named(self, name: str) -> str:
+        """The id of the card ``name`` names: its id or its printed name, in any case."""
+        text = str(name)
+        if text in self.cards:
+            return text
+        by_name: dict[str, str] = {}
+        for cid, entry in self.cards.items():
+            by_name.setdefault(cid.lower(), cid)
+            by_name.setdefault(str(entry.get("name") or "").lower(), cid)
+        found = by_name.get(text.strip().lower())
+        if found is None:
+            # ids for what looks like an id, printed names for the rest: one hint a card
+            pool = list(self.cards) if "_" in text else \
+                [str(e.get("name") or cid) for cid, e in self.cards.items()]
+            hint = suggest(text, pool)
+            raise ValueError(f"no card {_clip(text, 60)!r} in {self.id}"
+                             + (f"; {hint}" if hint else ""))
+        return found
+
+    def __repr__(self) -> str:
+        # one line: the generated one printed every field, 85 million characters for a
+        # large ruleset, and froze the notebook that showed it
+        players = (f"{self.min_players} player{'s' if self.min_players != 1 else ''}"
+                   if self.min_players == self.max_players
+                   else f"{self.min_players}–{self.max_players} players")
+        parts = [players, f"{len(self.cards)} card{'s' if len(self.cards) != 1 else ''}"]
+        variants = self.variants
+        if variants:
+            shown = [_clip(v, 24) for v in variants[:3]] + (["..."] if len(variants) > 3 else [])
+            parts.append(f"{len(variants)} variant{'s' if len(variants) != 1 else ''} "
+                         f"({', '.join(shown)})")
+        if self.mods:
+            parts.append(f"{len(self.mods)} mod{'s' if len(self.mods) != 1 else ''}")
+        text = (f"<Ruleset {_clip(self.id, 40)} {_clip(self.version, 16)} "
+                f"{_clip(self.name, 40)!r}: {', '.join(parts)}>")
+        return text if len(text) < 200 else text[:197] + "…>"
+
     def summary(self) -> dict[str, int]:
         copies = sum(int(e.get("copies", 1) or 1) for e in self.cards.values())
         return {"cards": len(self.cards), "card_copies": copies,
                 "effects": len(self.code), "files": len(self.files)}
+
+
+def _clip(text: str, most: int) -> str:
+    text = str(text)
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def load_ruleset(path: str | os.PathLike, mods: list[str] | None = None) -> Ruleset:
@@ -178,6 +236,7 @@ class _Builder:
         self.asm = asm
         self.diags = diags
         self.manifest_path = manifest_path
+        self.parsed: dict | None = None  # a cached load's parsed trees, by key
         self.sections: dict[str, dict[str, Entry]] = {k: {} for k in
                                                       COMPONENT_LISTS + FLOW_LISTS + ("cards",)}
         self.singles: dict[str, Entry] = {}
@@ -248,11 +307,10 @@ class _Builder:
             apply_mods(Declarations(manifest_id, self.sections, self.singles, self.constants,
                                     checked=cached is None), mod_docs, self.diags)
         self.declare()
-        if cached is None:
-            self.check_references()
-            self.check_effects()
-        else:
-            self.install(cached)
+        # a cached load's trees are the parser's: checked here as a fresh load's are
+        self.parsed = cached.trees() if cached is not None else None
+        self.check_references()
+        self.check_effects()
         self.compiler.finish()  # one Python module for the whole ruleset
         m = manifest.data
         players = m["players"]
@@ -272,18 +330,6 @@ class _Builder:
                        "file": d.file,
                        "content_hash": hashlib.sha256(hash_text(d.text)).hexdigest()}
                       for d in mod_docs])
-
-    def install(self, cached: loadcache.Cached) -> None:
-        """Take the checked trees of a cached load and compile them as a fresh load does."""
-        self.cached = cached
-        trees, needs_acting = cached.trees(self.table)
-        for key, tree in trees:
-            self.asts[key] = tree
-            if isinstance(tree, ast.Effect):
-                self.code[key] = self.compiler.effect(tree)
-            else:
-                self.code[key] = self.compiler.expression(tree)
-        self.table.needs_acting = needs_acting  # set once all is compiled, as checking does
 
     def _declare(self, name: str, kind: str, entry: Entry, span: Span, typ=None,
                  canonical=None, data=None) -> None:
@@ -337,7 +383,7 @@ class _Builder:
                                  f"of {MAX_INT:,} (10^18) in magnitude", e.span())
             self._declare(name, "constant", e, e.doc.key_span(e.path), typ=t, data=v)
         for section, kind in (("procedures", "procedure"), ("functions", "function")):
-            for ident, e in self.sections[section].items():
+            for ident, e in list(self.sections[section].items()):
                 params = self._params(e, "params", variables=True)
                 returns = T.NONE
                 if kind == "function":
@@ -346,6 +392,15 @@ class _Builder:
                         self.diags.error("RB204", f"unknown type '{e.data['returns']}'",
                                          e.span("returns"),
                                          hint=suggest(e.data["returns"], T.TYPE_NAMES))
+                if ident in BUILTINS or ident in AGGREGATES:
+                    # calls name the declared one first: every use of the builtin, in the
+                    # ruleset and in every mod, would silently call this one instead. It is
+                    # left out, so the uses are checked against the builtin, not reported too
+                    self.diags.error("RB400", f"'{ident}' is a builtin of the effect language; "
+                                     f"a {kind} may not take its name", e.span("id"),
+                                     hint=f"choose another name, such as 'my_{ident}'")
+                    del self.sections[section][ident]
+                    continue
                 self._declare(ident, kind, e, e.span("id"))
                 self.table.callables[ident] = Callable_(ident, kind,
                                                         [(n, t, None) for n, t in params],
@@ -549,8 +604,18 @@ class _Builder:
             self.diags.append(d)
             return None
 
+    def _tree(self, key: tuple, e: Entry, path: tuple, start: str, label: str):
+        """The parser's tree of one effect or expression: from a cached load's entry when
+        there is one (already parsed, never checked), else parsed from the file."""
+        if self.parsed is not None:
+            tree = self.parsed.get(key)
+            if not isinstance(tree, ast.Effect if start == "effect" else ast.Expr):
+                raise loadcache.Stale(f"the entry has no {start} for {key}")
+            return tree
+        return self._parse(e, path, start, label)
+
     def _effect(self, key: tuple, e: Entry, path: tuple, ctx: Context) -> None:
-        tree = self._parse(e, path, "effect", ctx.label)
+        tree = self._tree(key, e, path, "effect", ctx.label)
         if tree is None:
             return
         before = len(self.diags)
@@ -561,14 +626,14 @@ class _Builder:
 
     def _expr(self, key: tuple, e: Entry, path: tuple, ctx: Context, expected: T.Type,
               what: str) -> None:
-        tree = self._parse(e, path, "expression", ctx.label)
+        tree = self._tree(key, e, path, "expression", ctx.label)
         if tree is None:
             return
         before = len(self.diags)
         self.checker.expect(tree, expected, ctx, what)
         self.asts[key] = tree
         if len(self.diags) == before:
-            self.code[key] = self.compiler.expression(tree)
+            self.code[key] = self.compiler.expression(tree, number=expected is T.INT)
 
     def _trigger(self, key: tuple, e: Entry, path: tuple, trig: dict, base: dict,
                  label: str) -> None:

@@ -72,6 +72,10 @@ class Document:
     key_spans: dict = field(default_factory=dict)
     scalars: dict = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        # its text and data can be a whole ruleset's: a notebook would print them all
+        return f"<Document {_clip(self.file, 150)}>"
+
     def span(self, path: Path) -> Span:
         """Span of the value at ``path``, or of its nearest ancestor."""
         path = tuple(path)
@@ -99,6 +103,11 @@ class Document:
     def line_text(self, line: int) -> str:
         lines = self.lines
         return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+def _clip(text: str, most: int) -> str:
+    """Text cut to at most ``most`` characters, an ellipsis where it was cut."""
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def _scalar_origin(file: str, lines: list[str], info: _Scalar) -> TextOrigin:
@@ -226,12 +235,27 @@ def read_text(path: str | os.PathLike, diags: Diagnostics, name: str) -> str | N
     return text[1:] if text.startswith("\ufeff") else text
 
 
+_ODD_BREAK = re.compile("[\x85\u2028\u2029]")
+_ODD_NAMES = {"\x85": "next line", "\u2028": "line separator", "\u2029": "paragraph separator"}
+
+
 def parse_yaml(text: str, name: str, diags: Diagnostics) -> Document | None:
     """Parse YAML text into a :class:`Document`, or report why it cannot be."""
     if not text.strip() or all(not ln.strip() or ln.lstrip().startswith("#")
                                 for ln in text.splitlines()):
         diags.error("RB102", "file is empty: a rule file must hold one YAML mapping",
                     Span(name, 1, 1))
+        return None
+    odd = _ODD_BREAK.search(text)
+    if odd is not None:
+        # YAML counts these as line breaks and editors, GitHub and terminals do not: every
+        # position after one would point at the wrong line
+        at = odd.start()
+        line, col = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+        diags.error("RB110", f"U+{ord(odd.group()):04X} ({_ODD_NAMES[odd.group()]}) is a line "
+                    "break to YAML but not to editors, so the lines after it would be "
+                    "miscounted; remove it, or write it as an escape in a double-quoted "
+                    f"string (\\u{ord(odd.group()):04x})", Span(name, line, col))
         return None
     _need_yaml()
     doc = Document(name, text, None)

@@ -167,7 +167,9 @@ def field_items(rs, dotted: str, text: str, line: int) -> list[lsp.CompletionIte
     return out
 
 
-def value_items(rs, kinds: tuple[str, ...], roots_rulesets: dict) -> list[lsp.CompletionItem]:
+def value_items(rs, kinds: tuple[str, ...], roots_rulesets) -> list[lsp.CompletionItem]:
+    """Completion of a value; ``roots_rulesets`` (ruleset id -> manifest, or a function
+    giving it) is looked at only where a ruleset is named, as finding it reads folders."""
     out = []
     for kind in kinds:
         if kind == "card":
@@ -179,7 +181,8 @@ def value_items(rs, kinds: tuple[str, ...], roots_rulesets: dict) -> list[lsp.Co
             out += [lsp.CompletionItem(label=i, kind=KIND_ICON[kind], detail=kind)
                     for i in pool]
         elif kind == "ruleset":
-            names = sorted(set(shipped_rulesets()) | set(roots_rulesets))
+            named = roots_rulesets() if callable(roots_rulesets) else roots_rulesets
+            names = sorted(set(shipped_rulesets()) | set(named or {}))
             out += [lsp.CompletionItem(label=n, kind=K.Module, detail="ruleset") for n in names]
         else:
             for name in rs.table.of_kind(kind):
@@ -204,7 +207,7 @@ def _names(rs) -> tuple:
     return made
 
 
-def complete(rs, text: str, line: int, col: int, roots_rulesets: dict | None = None
+def complete(rs, text: str, line: int, col: int, roots_rulesets=None
              ) -> list[lsp.CompletionItem]:
     """The completion items at the 0-based (line, col) of ``text``, for ruleset ``rs``."""
     place = place_at(text, line, col)

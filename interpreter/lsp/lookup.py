@@ -3,7 +3,7 @@
 A name is looked up in the ruleset the file is checked in (with its mods,
 so a mod's file reaches into its target ruleset): a builtin shows its
 signature and documentation, a card its rendered text (the words players
-read, made by :mod:`rulebook_games.lang.cardtext`), a procedure or function its
+read, made by :mod:`rulebook_games.lang.words.cards`), a procedure or function its
 signature, description and phrase, and any other declared name its kind,
 its name and where it is declared. Definitions are the places of the
 declarations, in whichever file of the ruleset they are. Hovers are
@@ -56,7 +56,7 @@ def declarations(rs, name: str, kinds: tuple[str, ...] = ()) -> list[tuple[str, 
 
 
 def _card_hover(rs, ident: str) -> str:
-    from ..lang.cardtext import catalogue_entry, facts_line
+    from ..lang.words import catalogue_entry, facts_line
     try:
         entry = catalogue_entry(rs, ident)
     except Exception:  # a card whose effects do not check yet: its printed facts only

@@ -10,7 +10,10 @@ the mods layered on it; :meth:`Project.load` runs the loader's own stages
 ``validate`` uses) with the editor's open buffers read in place of the
 files on disk, keeps the result even when it has errors (so names can still
 be completed), and sorts every diagnostic by the file it points into. The
-assembler keeps every read inside the ruleset's tree, as it always does.
+assembler keeps every read inside the ruleset's tree, as it always does, and
+what is read here to find a ruleset (a manifest's ``id:``) is read the same
+way (:func:`manifest_id`); the workspace folders are walked without following
+a link out of them (:func:`workspace_rulesets`).
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from ..errors import Diagnostic, Diagnostics, suggest
 from ..lang.ast import Node
 from ..paths import RULESET_FILE, find_ruleset, shipped_rulesets
 from ..span import SealedSpan, Span
+from ..load.tree import is_inside, tree_of
+from ..load.userfiles import Unreadable, read_regular
 from ..load.yamlload import Document, load_yaml
 
 
@@ -284,20 +289,90 @@ def enclosing_manifest(path: str) -> Path | None:
     return None
 
 
-def workspace_rulesets(roots: list[str]) -> dict[str, Path]:
-    """Ruleset id -> manifest, for rulesets at a workspace folder or one or two levels below."""
-    out: dict[str, Path] = {}
-    for root in roots:
-        base = Path(root)
-        for pattern in (RULESET_FILE, f"*/{RULESET_FILE}", f"*/*/{RULESET_FILE}"):
-            for manifest in sorted(base.glob(pattern))[:200]:
+MANIFEST_HEAD = 64 * 1024  # what is read of a ruleset.yaml to learn its id
+MAX_WORKSPACE_ENTRIES = 20_000  # names looked at below one workspace folder
+MAX_WORKSPACE_RULESETS = 200  # manifests read below one workspace folder
+
+
+def manifest_id(manifest: Path) -> str | None:
+    """The ``id:`` a ruleset.yaml declares, or None when it cannot be read or says none.
+
+    It is read as the loader reads a rule file (:func:`~rulebook_games.load.userfiles.
+    read_regular`): a regular file only, opened without blocking (a pipe or a device
+    is never read), its first :data:`MANIFEST_HEAD` bytes; and never when it is a link
+    to a place outside its folder, which the loader refuses to read too."""
+    try:
+        if not is_inside(manifest, tree_of(manifest.parent)):
+            return None
+        raw = read_regular(manifest, MANIFEST_HEAD)
+    except (Unreadable, OSError, ValueError):
+        return None
+    return head_value(raw[:MANIFEST_HEAD].decode("utf-8", errors="replace"), "id")
+
+
+def _workspace_manifests(base: Path) -> list[Path]:
+    """The ruleset.yaml at folder ``base`` and one or two levels below, shallowest first.
+
+    Folders are walked by name (sorted; names starting with '.' are left out, as
+    includes' globs leave them out) and only while they stay inside ``base``: a
+    link to a folder elsewhere is not followed. At most
+    :data:`MAX_WORKSPACE_ENTRIES` names are looked at."""
+    try:
+        tree = tree_of(base)
+    except (OSError, ValueError):
+        return []
+    budget = MAX_WORKSPACE_ENTRIES
+    found: list[Path] = []
+    level = [base]
+    for depth in range(3):
+        below: list[Path] = []
+        for folder in level:
+            found.append(folder / RULESET_FILE)
+            if depth == 2 or budget <= 0:
+                continue
+            try:
+                with os.scandir(folder) as listing:
+                    entries = []
+                    for entry in listing:
+                        budget -= 1
+                        if budget < 0:
+                            break
+                        entries.append(entry)
+            except (OSError, ValueError):
+                continue
+            for entry in sorted(entries, key=lambda e: e.name):
+                if entry.name.startswith("."):
+                    continue
                 try:
-                    text = manifest.read_text(encoding="utf-8", errors="replace")[:65536]
+                    if not entry.is_dir():
+                        continue
                 except OSError:
                     continue
-                rid = head_value(text, "id")
-                if rid:
-                    out.setdefault(rid, manifest)
+                sub = folder / entry.name
+                if is_inside(sub, tree):
+                    below.append(sub)
+        level = below
+    return found
+
+
+def workspace_rulesets(roots: list[str]) -> dict[str, Path]:
+    """Ruleset id -> manifest, for rulesets at a workspace folder or one or two levels below.
+
+    Nothing outside a workspace folder is looked at (see :func:`_workspace_manifests`),
+    and each manifest is read as :func:`manifest_id` reads it: the server's memory and
+    time stay bounded whatever the folder holds (a pipe, /dev/zero, a huge file)."""
+    out: dict[str, Path] = {}
+    for root in roots:
+        read = 0
+        for manifest in _workspace_manifests(Path(root)):
+            if read >= MAX_WORKSPACE_RULESETS:
+                break
+            if not os.path.lexists(manifest):
+                continue
+            read += 1
+            rid = manifest_id(manifest)
+            if rid:
+                out.setdefault(rid, manifest)
     return out
 
 
@@ -312,13 +387,8 @@ def project_for(path: str, text: str, roots: list[str]) -> tuple[Path, tuple[str
                                      "ruleset to check it against", Span(here, 1, 1),
                                      hint="add 'target: RULESET_ID'"))
         enclosing = enclosing_manifest(path)
-        if enclosing is not None:
-            try:
-                enclosing_text = enclosing.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                enclosing_text = ""
-            if head_value(enclosing_text, "id") == target:
-                return enclosing, (path,)
+        if enclosing is not None and manifest_id(enclosing) == target:
+            return enclosing, (path,)
         named = workspace_rulesets(roots)
         if target in named:
             return named[target], (path,)

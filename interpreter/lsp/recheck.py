@@ -34,7 +34,7 @@ class _NoCompiler:
     def effect(self, tree):
         return None
 
-    def expression(self, tree):
+    def expression(self, tree, number=False):
         return None
 
     def finish(self):
@@ -153,6 +153,7 @@ def recheck_cards(loaded: Loaded, path: str, text: str) -> Rechecked | None:
     builder.constants = {}
     builder.table = _table_without(rs.table, old)
     builder.code, builder.asts = {}, {}
+    builder.parsed = None  # the buffer's effects are parsed, never taken from the cache
     builder.compiler = _NoCompiler()
     builder.checker = Checker(builder.table, diags)
     builder.adjacency = rs.adjacency

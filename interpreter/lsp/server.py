@@ -15,7 +15,13 @@ Any error inside a handler is logged to the client and the session goes on.
 Every request is answered: a request whose parameters cannot be read (a
 position with a negative line, say) gets an "invalid params" error, one that
 comes after shutdown an "invalid request" error, a message that is not JSON
-a "parse error", where pygls alone would drop them without a word. A
+a "parse error", and a batch (a JSON array: LSP has none) or any other value
+that is not one JSON-RPC 2.0 message an "invalid request" error with id null
+(nothing in it is run), where pygls alone would drop them without a word or
+print a traceback. Whatever is logged goes to standard error as one line. The
+server reads from disk only what the loader would read, the way it reads it
+(:mod:`rulebook_games.load.userfiles`: regular files, never blocking, bounded
+in size), so no file in a workspace can make it wait or fill its memory. A
 document whose URI names no usable file (a ``file:`` URI holding a NUL, or
 not a ``file:`` URI at all, such as an unsaved buffer) is never read nor
 checked, and requests on it get empty answers, while every other file goes
@@ -28,8 +34,8 @@ import asyncio
 import collections
 import functools
 import json
+import logging
 import os
-import stat
 import sys
 import time
 import traceback
@@ -45,6 +51,8 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from ..version import __version__
 from ..errors import Diagnostic
+from ..load.userfiles import Unreadable, read_regular
+from ..load.yamlload import MAX_FILE_BYTES
 from ..span import SealedSpan, Span
 from . import complete as completion
 from . import lookup, outline
@@ -54,13 +62,6 @@ from .recheck import recheck_cards
 
 QUICK_DELAY = 0.12  # seconds of quiet before a changed buffer is checked
 FULL_DELAY = 1.0  # and before its whole project is, when that is needed
-MAX_READ = 8 * 1024 * 1024  # a file on disk read for a diagnostic's line, at most
-
-
-class _Answered:
-    """A request the protocol has already answered with an error: nothing more to do."""
-
-    jsonrpc = None
 
 
 def _reasons(exc: BaseException) -> str:
@@ -80,31 +81,90 @@ def _reasons(exc: BaseException) -> str:
     return "; ".join(dict.fromkeys(found))[:500] or "they do not fit the protocol"
 
 
+def _msg_id(message: dict):
+    """A message's id when it is one JSON-RPC allows (a number or a text), else None."""
+    found = message.get("id")
+    if isinstance(found, str) or (isinstance(found, int) and not isinstance(found, bool)):
+        return found
+    return None
+
+
+def _not_a_message(message) -> str | None:
+    """Why a decoded message is not one JSON-RPC 2.0 message the server can take, or None."""
+    if isinstance(message, list):
+        return ("a batch (a JSON array of messages) is not part of the Language Server "
+                "Protocol: send each message on its own")
+    if not isinstance(message, dict):
+        what = ("null" if message is None else "true or false" if isinstance(message, bool)
+                else "a text" if isinstance(message, str) else "a number")
+        return f"a message is a JSON object, not {what}"
+    if message.get("jsonrpc") != "2.0":
+        return "a message must say \"jsonrpc\": \"2.0\""
+    if "method" in message:
+        if not isinstance(message["method"], str):
+            return "a message's method is a text"
+        if "id" in message and message["id"] is not None and _msg_id(message) is None:
+            return "a request's id is a number or a text"
+        return None
+    if "id" in message and ("result" in message or "error" in message):
+        return None  # a response to a request of the server's
+    return "a message is a request, a notification or a response, and this is none of them"
+
+
 class _Protocol(LanguageServerProtocol):
-    """pygls' protocol, answering the requests it would drop without a word."""
+    """pygls' protocol, answering the messages it would drop without a word or with a trace.
+
+    Every JSON object stays a plain dict while a message is decoded (pygls would
+    turn any object inside it that looks like a message into one, and answer it);
+    :meth:`handle_message` then takes the whole message, which it knows is the
+    outermost value: a batch, a value that is not a JSON-RPC 2.0 message, or a
+    request whose parameters do not fit is answered with an error, and nothing
+    in it is run."""
 
     def structure_message(self, data):
-        try:
-            return super().structure_message(data)
-        except JsonRpcException as exc:
-            msg_id = data.get("id") if isinstance(data, dict) else None
-            if "method" not in data or not isinstance(msg_id, (int, str)) or \
-                    isinstance(msg_id, bool):
-                raise  # a notification, or no id to answer: pygls reports it as it does
-            self._send_response(msg_id, None, JsonRpcInvalidParams(
-                f"invalid params for {str(data.get('method'))[:100]}: "
-                f"{_reasons(exc)}").to_response_error())
-            return _Answered()
+        return data
 
     def handle_message(self, message):
-        if isinstance(message, _Answered):
-            return
+        if not isinstance(message, dict):
+            if hasattr(message, "jsonrpc") and not isinstance(message, list):
+                return self._handle(message)  # structured already (pygls' own callers)
+            return self._refuse(None, _not_a_message(message))
+        problem = _not_a_message(message)
+        if problem is not None:
+            is_request = "method" in message and "id" in message
+            return self._refuse(_msg_id(message) if is_request else None, problem,
+                                answer=is_request or "method" not in message)
+        try:
+            structured = super().structure_message(message)
+        except JsonRpcException as exc:
+            msg_id = _msg_id(message)
+            if "method" in message and msg_id is not None:
+                self._send_data({"jsonrpc": "2.0", "id": msg_id, "error": {
+                    "code": JsonRpcInvalidParams.CODE,
+                    "message": f"invalid params for {message['method'][:100]}: "
+                               f"{_reasons(exc)}"}})
+            else:  # a notification that does not fit: nothing to answer, one line said
+                logging.getLogger("rulebook.lsp").warning(
+                    "ignored %.100s: its params do not fit: %s", message.get("method"),
+                    _reasons(exc))
+            return None
+        return self._handle(structured)
+
+    def _handle(self, message):
         if self._shutdown and getattr(message, "method", "") != lsp.EXIT and \
                 getattr(message, "id", None) is not None and hasattr(message, "params"):
-            self._send_response(message.id, None, JsonRpcInvalidRequest(
-                "the server is shutting down").to_response_error())
-            return
-        super().handle_message(message)
+            self._send_data({"jsonrpc": "2.0", "id": message.id, "error": {
+                "code": JsonRpcInvalidRequest.CODE, "message": "the server is shutting down"}})
+            return None
+        return super().handle_message(message)
+
+    def _refuse(self, msg_id, why: str, answer: bool = True) -> None:
+        """Answer with 'invalid request' (JSON-RPC's id null when the id is unknown)."""
+        if answer:
+            self._send_data({"jsonrpc": "2.0", "id": msg_id, "error": {
+                "code": JsonRpcInvalidRequest.CODE, "message": f"invalid request: {why}"}})
+        else:
+            logging.getLogger("rulebook.lsp").warning("ignored a notification: %s", why)
 
 
 def usable_path(uri: str) -> str | None:
@@ -200,7 +260,7 @@ class RulebookServer(LanguageServer):
                                  or os.path.islink(path)):
                 text = ""  # never read a file outside the rulesets, nor one Rulebook refused
             if text is None:
-                text = _read_regular(key)
+                text = _read_lines(key)
             lines = text.split("\n")
         items = [to_lsp(d, lines) for d in diagnostics]
         if not items and not self.published.get(key) and key in self.published:
@@ -325,21 +385,14 @@ class RulebookServer(LanguageServer):
             else project.good
 
 
-def _read_regular(path: str) -> str:
-    """A file's text when it is a regular file (never a pipe, which would wait), else ''."""
+def _read_lines(path: str) -> str:
+    """A rule file's text, to place a diagnostic's range: read as the loader reads it
+    (a regular file only, never blocking, at most the size the loader accepts), else ''."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError:
+        raw = read_regular(path, MAX_FILE_BYTES)
+    except Unreadable:
         return ""
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return ""
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read(MAX_READ).decode("utf-8", errors="replace")
-    except OSError:
-        return ""
-    finally:
-        os.close(fd)
+    return raw[:MAX_FILE_BYTES].decode("utf-8", errors="replace")
 
 
 def mod_findings(project: Project, found: dict[str, list]) -> dict[str, list]:
@@ -469,9 +522,10 @@ def completions(ls: RulebookServer, params: lsp.CompletionParams):
         return lsp.CompletionList(is_incomplete=False, items=[])
     start = time.perf_counter()
     rs = ls.ruleset_for(path)
+    roots = ls.roots()
     items = completion.complete(rs, _text(ls, params.text_document.uri),
                                 params.position.line, params.position.character,
-                                workspace_rulesets(ls.roots()))
+                                lambda: workspace_rulesets(roots))
     ls.timings.append(("completion", time.perf_counter() - start))
     return lsp.CompletionList(is_incomplete=False, items=items)
 
@@ -521,9 +575,31 @@ def timings(ls: RulebookServer, *args):
     return [[k, round(v, 4)] for k, v in ls.timings]
 
 
+class _OneLine(logging.Formatter):
+    """A log record as one line of words: never a traceback, whoever logs it (pygls too)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        try:
+            text = record.getMessage()
+        except Exception:  # a message whose arguments do not fit its format
+            text = str(record.msg)
+        first = (text.strip().splitlines() or [""])[0]
+        return f"{record.levelname.lower()}: {record.name}: {first[:300]}"
+
+
+def quiet_logging() -> None:
+    """Everything logged goes to standard error as one line a record, warnings and up."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_OneLine())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING)
+
+
 def serve() -> None:
     """Serve over standard input and output; anything printed goes to standard error."""
     out = sys.stdout.buffer
     sys.stdout = sys.stderr
+    quiet_logging()
     server.start_io(sys.stdin.buffer, out)
 

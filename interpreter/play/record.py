@@ -139,6 +139,12 @@ class Record:
     path: str | None = field(default=None, repr=False, compare=False)
     places: dict = field(default_factory=dict, repr=False, compare=False)
 
+    def __repr__(self) -> str:
+        # one line: a long game's record holds thousands of answers
+        end = "finished" if self.final_hash else "unfinished"
+        return (f"<Record {shown(self.ruleset)} seed {self.seed}, {self.players} players, "
+                f"{len(self.decisions)} decisions, {end}>")
+
     @property
     def remembers_refusals(self) -> bool:
         """Whether its game was played remembering what was refused (format 2 on)."""

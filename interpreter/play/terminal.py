@@ -228,7 +228,7 @@ class HumanAgent(Agent):
 
 def card_text_for(game, name: str) -> str:
     """'card NAME': the card's facts and text (any card of the game; texts are public)."""
-    from ..lang.cardtext import catalogue_entry, facts_line
+    from ..lang.words import catalogue_entry, facts_line
     from ..errors import suggest
     rs = game.rs
     by_name = {str(e.data.get("name", cid)).lower(): cid for cid, e in rs.cards.items()}

@@ -9,7 +9,11 @@ never held whole). :func:`parse` decodes a line, refusing ``NaN``, numbers
 of thousands of digits and nesting deep enough to exhaust Python's
 recursion; :func:`check` then checks every field a reader uses, its type
 and its bounds, so that what comes after can use the values without
-looking again. Every refusal is a :class:`LineProblem` whose message starts
+looking again. A :class:`Census` counts the different things the lines
+name, across the whole file (scoring entries, features, cards, actions,
+agents…), and stops at the line that names more of a kind than
+:data:`LIMITS` allows, so that whatever a reader does for each of them
+stays bounded. Every refusal is a :class:`LineProblem` whose message starts
 with the file and line. Imports: the standard library, and the bounds of
 game records (:mod:`.record`).
 """
@@ -31,6 +35,22 @@ MAX_LIST = 1000  # mods, variants
 MAX_AGENT = 200  # an agent spec, as records bound it
 MAX_DEPTH = 4  # a feature's value: objects in objects at most this deep (one is usual)
 SEAT_LISTS = ("score_parts", "played", "gained", "actions", "card_actions", "features")
+# How many different things of each kind one results file may name, over all its lines.
+# Real files name far fewer: the shipped rulesets' games, at every player count, with
+# random and greedy agents and with every house rule, name at most 10 scoring entries,
+# 13 feature keys, 12 feature values, 220 cards and 119 actions (a card's action counts
+# as one); no ruleset declares more than 275 cards or 4 titles, and a run has an agent
+# or two. A report does work for each (a test, a row, a plot), so a file past a limit is
+# refused at the line that passes it, whatever it would have cost to read.
+LIMITS = {
+    "scoring entries": 1_000,   # keys of 'score_parts'
+    "features": 10_000,         # feature ids, and the keys of features that are objects
+    "feature values": 10_000,   # the texts and list items of each feature
+    "cards": 10_000,            # keys of 'played' and 'gained'
+    "actions": 10_000,          # keys of 'actions' and 'card_actions'
+    "agents": 1_000,            # texts of 'agents'
+    "titles": 1_000,            # texts of 'ranks'
+}
 
 
 class LineProblem(Exception):
@@ -310,3 +330,62 @@ def _feature(value, depth: int) -> bool:
     if isinstance(value, dict):
         return all(len(k) <= MAX_TEXT and _feature(v, depth + 1) for k, v in value.items())
     return False
+
+
+# ------------------------------------------------------------------ across the lines
+class Census:
+    """The different things a file's lines name, kind by kind, held to :data:`LIMITS`.
+
+    :meth:`add` takes each line after :func:`check` has passed it; the line
+    that makes a kind pass its limit is refused with its place. Each name is
+    counted once, so the work is linear in the file.
+    """
+
+    def __init__(self, limits: dict | None = None):
+        self.limits = dict(LIMITS if limits is None else limits)
+        self.seen: dict[str, set] = {kind: set() for kind in self.limits}
+
+    def add(self, line: dict, place: str) -> None:
+        for kind, names in _named(line):
+            seen, limit = self.seen[kind], self.limits[kind]
+            seen.update(names)
+            if len(seen) > limit:
+                raise LineProblem(place, f"by this line the file names {len(seen):,} "
+                                  f"different {kind}, more than the {limit:,} a results file "
+                                  "may name (no ruleset has nearly that many)")
+
+
+def _named(line: dict):
+    """``(kind, names)`` for what a checked line names; a game stopped by an error names
+    only its agents (its other fields are not checked)."""
+    yield "agents", line["agents"]
+    if line.get("error"):
+        return
+    yield "titles", [r for r in line.get("ranks") or () if r is not None]
+    for kind, fields in (("scoring entries", ("score_parts",)),
+                         ("cards", ("played", "gained")),
+                         ("actions", ("actions", "card_actions"))):
+        for name in fields:
+            for seat in line.get(name) or ():
+                yield kind, seat.keys()
+    for seat in line.get("features") or ():
+        paths: set = set()
+        values: set = set()
+        for fid, value in seat.items():
+            _feature_names((fid,), value, paths, values)
+        yield "features", paths
+        yield "feature values", values
+
+
+def _feature_names(path: tuple, value, paths: set, values: set) -> None:
+    """The paths (a feature id, then the key of each object it is inside) and the values
+    (a text, or an item of a list, with its path) of one feature of one seat."""
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            _feature_names(path + (key,), sub, paths, values)
+        return
+    paths.add(path)
+    if isinstance(value, str):
+        values.add((path, value))
+    elif isinstance(value, list):
+        values.update((path, str(v)) for v in value if v is not None)

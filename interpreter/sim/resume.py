@@ -3,7 +3,8 @@
 A results file (one JSON line per game, see docs/results.md) may be cut short
 by Ctrl-C or a lost machine. :func:`read_results` reads it line by line
 through :mod:`.results_file` (a regular file only, lines of bounded length,
-each line's fields checked), checks that every line was made with the
+each line's fields checked, no more different cards, scoring entries,
+features… than its limits allow), checks that every line was made with the
 configuration of this run (the same rule files by content hash, mods,
 variants, player count and agents) and says which seeds it already holds.
 
@@ -21,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .results_file import LineProblem, check, lines, open_file, parse
+from .results_file import Census, LineProblem, check, lines, open_file, parse
 
 
 class ResumeProblem(Exception):
@@ -91,18 +92,19 @@ def read_results(path: str, shown: str, context: dict, agents: list[str],
     Nothing is written here.
     """
     carried = Carried()
+    census = Census()
     try:
         with open_file(path, shown) as fh:
             for number, raw in lines(fh, shown):
-                if not _line(carried, number, raw, shown, context, agents, each):
+                if not _line(carried, census, number, raw, shown, context, agents, each):
                     break
     except LineProblem as exc:
         raise ResumeProblem(str(exc)) from None
     return carried
 
 
-def _line(carried: Carried, number: int, raw: bytes, shown: str, context: dict,
-          agents: list[str], each) -> bool:
+def _line(carried: Carried, census: Census, number: int, raw: bytes, shown: str,
+          context: dict, agents: list[str], each) -> bool:
     """Take one line into ``carried``; False once the last line has been dropped."""
     ended = raw.endswith(b"\n")
     if not raw.strip():
@@ -131,6 +133,10 @@ def _line(carried: Carried, number: int, raw: bytes, shown: str, context: dict,
     except LineProblem as exc:
         raise ResumeProblem(f"{place}: line {number} is not a results line: "
                             f"{exc.detail}") from None
+    try:
+        census.add(line, place)
+    except LineProblem as exc:
+        raise ResumeProblem(f"{exc}; the file is left as it is") from None
     why = difference(line, context, agents)
     if why:
         raise ResumeProblem(f"{place}: this run cannot carry the file on: {why}")

@@ -8,6 +8,10 @@ thread hands the decision over and waits for the answer, so exactly one of
 the two threads runs at any time and the game is the same as when played
 straight through. The game is built and run by the session functions that
 the command line uses, so the engine stays the only one asking.
+
+The learning environment (``env``) and the Python API (``api``) step games
+with it. Closing a stream whose game waits for an answer ends its thread:
+the bridge raises :class:`Closed` inside the engine, which unwinds it.
 """
 
 from __future__ import annotations
@@ -15,9 +19,8 @@ from __future__ import annotations
 import queue
 import threading
 
-from ..load import ruleset as _ruleset
 from ..agents.base import Agent
-from ..play.session import GameError, build_game, run
+from .session import GameError, build_game, run
 
 _CLOSE = object()
 
@@ -27,34 +30,58 @@ class Closed(BaseException):
 
 
 class _Bridge(Agent):
-    """Every seat's agent: hands the decision to the stream and returns its answer."""
+    """A seat's agent: hands the decision to the stream and returns its answer.
+
+    What the engine tells a seat's agent besides (an action of its that was
+    rolled back) goes to the agent in ``told[seat]``, when there is one."""
 
     name = "env"
     wants_view = False  # the caller reads the seat's view itself
 
-    def __init__(self, stream: "DecisionStream"):
+    def __init__(self, stream: "DecisionStream", seat: int, told: list | None):
         self.stream = stream
+        self.seat = seat
+        self.told = told
 
     def decide(self, decision, view, game):
         return self.stream._ask(decision)
 
+    def action_failed(self, label, reason):
+        agent = self.told[self.seat] if self.told is not None else None
+        if agent is not None:
+            agent.action_failed(label, reason)
+
 
 class DecisionStream:
-    """A game whose decisions come out one at a time: ``current`` until ``result``."""
+    """A game whose decisions come out one at a time: ``current`` until ``result``.
 
-    def __init__(self, rs, players: int, seed: int, variants: tuple = ()):
+    ``kinds`` names each seat's player in the game and its record (``env``
+    by default); ``told``, a list by seat that the caller may change as it
+    goes, holds the agents to tell of their actions that were rolled back;
+    ``keep_log`` keeps the game's log for the caller to read.
+    """
+
+    def __init__(self, rs, players: int, seed: int, variants: tuple = (),
+                 kinds: list[str] | None = None, told: list | None = None,
+                 keep_log: bool = False):
         self._to_engine: queue.Queue = queue.Queue()
         self._to_caller: queue.Queue = queue.Queue()
-        bridge = _Bridge(self)
-        self.game = build_game(rs, players, seed, ["env"] * players, tuple(variants),
-                               live_agents=[bridge] * players)
-        self.game.keep_log = False  # nobody reads it; views carry what a seat may know
+        seats = [_Bridge(self, seat, told) for seat in range(players)]
+        self.kinds = list(kinds) if kinds is not None else ["env"] * players
+        self.game = build_game(rs, players, seed, self.kinds, tuple(variants),
+                               live_agents=seats)
+        self.game.keep_log = keep_log  # nobody reads it unless asked; views carry the rest
         self.current = None  # the decision waiting for an answer
         self.result = None  # the game's Result once it is over
+        self._pending = False  # answered, and the engine has not said what comes next
         self._thread = threading.Thread(target=self._play, daemon=True,
                                         name="rulebook-game")
         self._thread.start()
-        self._wait()
+        try:
+            self._wait()
+        except KeyboardInterrupt:  # stopped while setting up: nobody will close it
+            self.close()
+            raise
 
     def _play(self) -> None:
         try:
@@ -74,7 +101,9 @@ class DecisionStream:
         return answer
 
     def _wait(self) -> None:
+        self._pending = True
         kind, value = self._to_caller.get()
+        self._pending = False
         if kind == "decision":
             self.current = value
         elif kind == "over":
@@ -87,10 +116,20 @@ class DecisionStream:
 
     def answer(self, answer: int) -> None:
         """Answer the current decision; the game runs on to the next one (or to its end)."""
+        self.catch_up()
         if self.current is None:
             raise RuntimeError("the game is not waiting for an answer")
+        self.current = None
         self._to_engine.put(int(answer))
         self._wait()
+
+    def catch_up(self) -> None:
+        """Wait for what comes after an answer, if a Ctrl-C cut that wait short.
+
+        The engine goes on to its next decision (or its end) by itself; until
+        it gets there, ``current`` is None."""
+        if self._pending:
+            self._wait()
 
     @property
     def over(self) -> bool:
@@ -98,15 +137,14 @@ class DecisionStream:
 
     def close(self) -> None:
         """Stop a game that is still waiting for an answer (its thread ends)."""
+        if threading.current_thread() is self._thread:
+            return  # (the engine's own thread cannot wait for itself to end)
+        try:
+            self.catch_up()
+        except Exception:  # the game ended in an error: its thread is gone
+            pass
         if self.current is not None and self._thread.is_alive():
             self._to_engine.put(_CLOSE)
             self._to_caller.get()
             self.current = None
         self._thread.join(timeout=5)
-
-
-def load(ruleset, mods: tuple = ()):
-    """A Ruleset from a name, a folder or a Ruleset (mods layered on)."""
-    if isinstance(ruleset, _ruleset.Ruleset):
-        return ruleset
-    return _ruleset.load_ruleset(str(ruleset), list(mods))

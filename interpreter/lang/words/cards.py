@@ -2,19 +2,23 @@
 
 :func:`card_text` turns one card's ``requires``, ``play``, ``actions``,
 ``triggers``, ``modifiers`` and ``vp`` into sentences with the ruleset's
-renderer (:mod:`rulebook_games.lang.words`). A card's hand-written ``text:``,
+renderer (:class:`.renderer.Words`). A card's hand-written ``text:``,
 or an action's, trigger's or modifier's ``text:``, replaces the generated
 words for that part: authors use it where generated words read poorly.
 :func:`catalogue_entry` adds the printed facts (name, cost, tags, type) and is
 what ``rulebook cards`` prints and what players see next to a card.
+
+May import: :mod:`..ast` and the package's :mod:`.context` and
+:mod:`.english`; it renders through the ruleset's own renderer (``rs.words``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import ast
-from .words import Ctx, _Words, event_phrase, join_and, lower_name, sentence, there_is, words_of_id
+from .. import ast
+from .context import Ctx, _Words
+from .english import event_phrase, join_and, lower_name, sentence, there_is, words_of_id
 
 
 @dataclass

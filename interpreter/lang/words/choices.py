@@ -1,0 +1,84 @@
+"""Lists and the choices among them: 'a card among your hand that is playable'.
+
+A comprehension reads by its aggregate's phrase, with its element called "it"
+in the condition; a choice reads as what it picks from in its prompt, as
+"which card" inside the statement a prompt asks about, and as "that card" in
+the statements after it.
+
+May import: :mod:`..ast`, :mod:`..types`, :mod:`..builtins` and the
+package's modules below the renderer.
+"""
+
+from __future__ import annotations
+
+from .. import ast
+from .. import types as T
+from ..builtins import AGGREGATES
+from .context import Ctx, _Words
+from .english import _a, _bare, relative, words_of_id
+from .trees import _bind_args
+
+
+class Choices:
+    """Renders comprehensions and the choices a player makes."""
+
+    def where(self, e: ast.Comprehension, ctx: Ctx) -> str:
+        """The condition of a comprehension as a relative clause: ' that is playable'."""
+        if e.where is None:
+            return ""
+        return relative(self.cond(e.where, self._element_ctx(e, ctx)))
+
+    def _element_ctx(self, e: ast.Comprehension, ctx: Ctx) -> Ctx:
+        """Inside a comprehension: the element is 'it'; other names keep their values."""
+        inner = ctx.bind(**{e.var: _Words("it")})
+        for name, bound in list(inner.names.items()):  # an outer element is 'it' no more
+            if name != e.var and bound == _Words("it"):
+                inner.names[name] = _Words("that one")
+        if ctx.frame is not None:  # the element itself has no value outside the loop
+            inner.frame = ctx.frame.child()
+            inner.frame.vars.pop(e.var, None)
+        return inner
+
+    def e_Comprehension(self, e: ast.Comprehension, ctx: Ctx) -> str:
+        agg = AGGREGATES.get(e.func)
+        noun = self.noun_of(e.source)
+        inner = self._element_ctx(e, ctx)
+        where = self.where(e, ctx)
+        value = self.expr(e.value, inner) if e.value is not None else ""
+        source = self.expr(e.source, ctx)
+        if agg is None or not agg.phrase:
+            return f"{words_of_id(e.func)} of {source}{where}"
+        return agg.phrase.format(source=source, bare=_bare(source), where=where, value=value,
+                                 one=_a(noun), noun=noun)
+
+    def choice(self, e: ast.Expr, ctx: Ctx) -> str:
+        """What a choice picks from, for its prompt: 'a card from your hand where it …'."""
+        if isinstance(e, ast.AnyOf):
+            return _a(e.noun)
+        if isinstance(e, ast.Comprehension):
+            noun = self.noun_of(e.source)
+            return f"{_a(noun)} among {self.expr(e.source, ctx)}{self.where(e, ctx)}"
+        return self.expr(e, ctx)
+
+    def which(self, e: ast.Expr) -> str:
+        """The choice a prompt asks about, inside its statement: 'which card'."""
+        if isinstance(e, ast.AnyOf):
+            return f"which {e.noun}"
+        if isinstance(e, ast.Comprehension):
+            return f"which {self.noun_of(e.source)}"
+        return "how many" if e.type is T.INT else "which one"
+
+    def _choose_clause(self, e: ast.Expr, ctx: Ctx) -> str:
+        if isinstance(e, ast.Call) and e.func == "choose_number":
+            args = _bind_args(["low", "high"], e, [None, None], [False, False])
+            return (f"choose a number from {self._arg(args, 'low', ctx)} to "
+                    f"{self._arg(args, 'high', ctx)}")
+        return "choose " + self.choice(e, ctx)
+
+    def chosen(self, e: ast.Expr) -> "_Words":
+        """How a later statement refers to what a choice picked ('that card')."""
+        if isinstance(e, ast.AnyOf):
+            return _Words(f"that {e.noun}")
+        if isinstance(e, ast.Comprehension):
+            return _Words(f"that {self.noun_of(e.source)}")
+        return _Words("that number")

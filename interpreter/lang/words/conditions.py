@@ -1,0 +1,150 @@
+"""Conditions in words: 'at least 30 % humidity', 'it has no tile'.
+
+A condition reads as a requirement a person checks: a comparison with an
+amount reads as that amount ("at least 2 science tags", "no gold"), two
+amounts are both said, and a condition that must not hold is turned round
+where one verb makes that safe ("it does not have a tile"), else said as
+"it is not so that …".
+
+May import: :mod:`..ast`, :mod:`..types` and the package's modules below the
+renderer.
+"""
+
+from __future__ import annotations
+
+from .. import ast
+from .. import types as T
+from ..builtins import BUILTINS
+from .context import Ctx
+from .english import _a, _int_or_none
+from .names import _NONE_WORD
+from .trees import _COMPARE, _FLIP, _NEGATE, _bind_args, _is_quantity, _symbol_id, ast_with
+
+
+class Conditions:
+    """Renders conditions, comparisons and the amounts they compare."""
+
+    def cond(self, e: ast.Expr, ctx: Ctx | None = None) -> str:
+        """A condition as a requirement a person reads ('at least 30 % humidity')."""
+        ctx = ctx or Ctx()
+        if isinstance(e, (ast.Name, ast.Literal)):
+            return self.expr(e, ctx)
+        if isinstance(e, ast.Binary) and e.op in ("and", "or"):
+            return f"{self.cond(e.left, ctx)} {e.op} {self.cond(e.right, ctx)}"
+        if isinstance(e, ast.Unary) and e.op == "not":
+            return self.negative(e.operand, ctx)
+        return getattr(self, "e_" + type(e).__name__)(e, ctx)
+
+    def negative(self, e: ast.Expr, ctx: Ctx) -> str:
+        """A condition that must not hold, said so that it cannot be misread."""
+        if isinstance(e, ast.Unary) and e.op == "not":
+            return self.cond(e.operand, ctx)
+        if isinstance(e, ast.Binary) and e.op in _COMPARE:
+            return self.compare(ast_with(e, _NEGATE[e.op], e.left, e.right), ctx)
+        if isinstance(e, ast.Binary) and e.op in ("has", "lacks"):
+            return self.e_Binary(ast_with(e, "lacks" if e.op == "has" else "has", e.left,
+                                          e.right), ctx)
+        if isinstance(e, ast.Comprehension) and e.func in ("any", "all"):
+            source = self.expr(e.source, ctx)
+            where = self.where(e, ctx)
+            if e.func == "any":  # 'none of the spaces next to it has a tile'
+                rest = " " + where[6:] if where.startswith(" that ") else where
+                return f"none of {source}{rest}"
+            return f"not every one of {source}{where}"
+        if isinstance(e, ast.Field) and e.type is T.BOOL:
+            return self.e_Field(e, ctx, negated=True)
+        text = f" {self.cond(e, ctx)} "
+        # one clause with one verb ('it has a tile') can be turned round safely
+        one_clause = not any(w in text for w in (" where ", " that ", " whose ", " and ",
+                                                 " or ", " if "))
+        verbs = sum(text.count(v) for v in (" is ", " has ", " can "))
+        if one_clause and verbs == 1:
+            for a, b in ((" is not ", " is "), (" is ", " is not "), (" has ", " does not have "),
+                         (" can ", " cannot ")):
+                if a in text:
+                    return text.replace(a, b, 1).strip()
+        return f"it is not so that {text.strip()}"
+
+    def compare(self, e: ast.Binary, ctx: Ctx) -> str:
+        op, left, right = e.op, e.left, e.right
+        if _is_quantity(right) and not _is_quantity(left):
+            left, right, op = right, left, _FLIP[op]
+        if isinstance(right, ast.Literal) and right.value is None:
+            if isinstance(left, ast.Field):  # 'it has no tile', 'it has an owner'
+                obj = self.expr(left.obj, ctx)
+                fname = self._field_name(left)
+                verb = "have" if obj in ("you", "they") else "has"
+                return f"{obj} {verb} {'no ' + fname if op == '==' else _a(fname)}"
+            noun = self.expr(left, ctx)
+            return f"{noun} is {'not ' if op == '!=' else ''}{_NONE_WORD.get(left.type, 'none')}"
+        if isinstance(left, ast.Call) and left.func == "zone_of" and left.args \
+                and op in ("==", "!="):  # 'this card is in your timeline'
+            zone = self.expr(right, ctx)
+            return f"{self.expr(left.args[0], ctx)} is {'not ' if op == '!=' else ''}in {zone}"
+        if _is_quantity(right) and _is_quantity(left):  # two amounts: say both
+            verb = {">=": "is at least", "<=": "is at most", "==": "is", "!=": "is not",
+                    ">": "is more than", "<": "is less than"}[op]
+            return f"{self.expr(left, ctx)} {verb} {self.expr(right, ctx)}"
+        threshold = self._side(right, ctx) or self.expr(right, ctx)
+        n = _int_or_none(threshold)
+        if op == ">" and n is not None:
+            op, threshold, n = ">=", str(n + 1), n + 1
+        if op == "<" and n is not None:
+            op, threshold, n = "<=", str(n - 1), n - 1
+        amount = self.amount(left, threshold, n, ctx)
+        if amount is not None:
+            lead = {">=": "at least ", "<=": "at most ", "==": "exactly ", "!=": "not exactly ",
+                    ">": "more than ", "<": "fewer than "}[op]
+            if op == ">=" and n == 1 and amount.startswith("1 of "):
+                return "at least one of " + amount[5:]
+            if op in ("==", "<=") and n == 0:  # 'none of your pieces on it', 'no gold'
+                return "none of " + amount[5:] if amount.startswith("0 of ") else \
+                    "no " + amount[2:] if amount.startswith("0 ") else lead + amount
+            return lead + amount
+        subject = self.expr(left, ctx)
+        verb = {">=": "is at least", "<=": "is at most", "==": "is", "!=": "is not",
+                ">": "is more than", "<": "is less than"}[op]
+        return f"{subject} {verb} {threshold}"
+
+    def amount(self, q: ast.Expr, n_text: str, n: int | None, ctx: Ctx) -> str | None:
+        """'30 % humidity', '2 gold production', '3 of the cards in your hand'."""
+        plural = "" if n == 1 else "s"
+        if isinstance(q, ast.Name) and q.binding in ("track", "player_track"):
+            ident = getattr(q, "canonical", q.id)
+            decl = self.decl("track", ident)
+            if decl.get("amount"):
+                return str(decl["amount"]).replace("{n}", n_text).replace("{s}", plural)
+            unit = decl.get("unit")
+            if not unit:
+                return None  # 'your marker is at least 2' reads better than '2 marker'
+            return f"{n_text} {unit} {self.thing('track', ident)}"
+        if isinstance(q, ast.Call) and q.func in self.table.callables:
+            entry = self.rs.sections["functions"].get(q.func)
+            template = entry.data.get("amount") if entry is not None else None
+            if not template:
+                return None
+            decl = self.table.callables[q.func]
+            names = [nm for nm, _, _ in decl.params]
+            args = _bind_args(names, q, [None] * len(names), [False] * len(names))
+            # {n} and {s} are the amount's own, whatever the parameters are called
+            text = str(template).replace("{n}", "\x00n").replace("{s}", "\x00s")
+            text = self.fill(text, args, ctx, {})
+            return text.replace("\x00n", n_text).replace("\x00s", plural)
+        if isinstance(q, ast.Call) and q.func in BUILTINS and BUILTINS[q.func].amount \
+                and isinstance(q.target, type(BUILTINS[q.func])):
+            b = BUILTINS[q.func]
+            args = _bind_args([p.name for p in b.params], q, [p.default for p in b.params],
+                              [p.variadic for p in b.params])
+            text = self.fill(b.amount, args, ctx, {})
+            ident = _symbol_id(args.get("resource"))
+            if ident is not None and n is not None:
+                kind = "card_resource" if q.func == "resources_on" else "resource"
+                text = text.replace("{noun}", self.thing(kind, ident, n))
+            elif ident is not None:
+                text = text.replace("{noun}", self.thing("resource", ident, 2))
+            if "{noun}" in text:
+                text = text.replace("{noun}", self._arg(args, "resource", ctx))
+            return text.replace("{n}", n_text).replace("{s}", plural)
+        if isinstance(q, ast.Comprehension) and q.func == "count":
+            return f"{n_text} of {self.e_Comprehension(q, ctx)[len('the number of '):]}"
+        return None

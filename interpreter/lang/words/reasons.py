@@ -1,0 +1,117 @@
+"""Why a requirement does not hold now, in words and with the numbers.
+
+A refusal names the part of a condition that fails ("needs at least 8 heat;
+you have 5"), looks through a ruleset's own functions into their bodies (up
+to :data:`.context.MAX_INLINE` deep) unless they declare a ``reason``, and
+asks the game to explain a card's requirements.
+
+May import: :mod:`..ast` and the package's modules below the renderer.
+"""
+
+from __future__ import annotations
+
+from .. import ast
+from .context import _NO_VALUE, MAX_INLINE, Ctx
+from .english import _to_be, needs
+from .trees import (_COMPARE, _FLIP, _bind_args, _gives_numbers, _is_count, _is_quantity, _lit,
+                    ast_with)
+
+
+class Reasons:
+    """Explains refusals: why a condition is false in a running game."""
+
+    def why_not(self, e: ast.Expr, frame, depth: int = 0) -> str:
+        """Why a condition does not hold now, in words and with the numbers."""
+        ctx = Ctx(frame)
+        if isinstance(e, ast.Binary) and e.op == "and":
+            if not self._truth(e.left, frame):
+                return self.why_not(e.left, frame, depth)
+            return self.why_not(e.right, frame, depth)
+        if isinstance(e, ast.Binary) and e.op in _COMPARE:
+            return self._why_compare(e, frame)
+        if isinstance(e, ast.Unary) and e.op == "not":
+            inner_e = e.operand
+            if isinstance(inner_e, ast.Call) and inner_e.func in self.table.callables \
+                    and depth < MAX_INLINE:
+                entry = self.rs.sections["functions"].get(inner_e.func)
+                tree = self.rs.asts.get(("function", inner_e.func))
+                inner = self._inner_frame(inner_e, frame)
+                if entry is not None and entry.data.get("reason"):
+                    return str(entry.data["reason"])
+                if inner is not None and isinstance(tree, ast.Expr) \
+                        and entry.data.get("phrase") is None:
+                    return self.why_not(ast.Unary(e.span, "not", tree), inner, depth + 1)
+            return needs(self.negative(inner_e, ctx))
+        if isinstance(e, ast.Call) and e.func in self.table.callables and depth < MAX_INLINE:
+            inner = self._inner_frame(e, frame)
+            tree = self.rs.asts.get(("function", e.func))
+            entry = self.rs.sections["functions"].get(e.func)
+            if inner is not None and isinstance(tree, ast.Expr):
+                if entry is not None and entry.data.get("reason"):
+                    return str(entry.data["reason"])
+                if entry is None or entry.data.get("phrase") is None or _gives_numbers(tree):
+                    return self.why_not(tree, inner, depth + 1)
+                # a condition's phrase is a clause ('you meet the goal'): told as it is
+                return "only when " + self.cond(e, ctx)
+        if isinstance(e, ast.Call) and e.func == "meets_requirements" and frame is not None:
+            card = self._value(e.args[0], ctx) if e.args else _NO_VALUE
+            if card not in (_NO_VALUE, None):
+                return frame.rt.explain_requirements(card, frame.vars.get("you"))
+        return needs(self.cond(e, Ctx(frame)))
+
+    def _why_compare(self, e: ast.Binary, frame) -> str:
+        ctx = Ctx(frame)
+        left, right, op = e.left, e.right, e.op
+        if _is_quantity(right) and not _is_quantity(left):
+            left, right, op = right, left, _FLIP[op]
+        need = self.compare(ast_with(e, op, left, right), Ctx(None))
+        have = self._value(left, ctx)
+        want = self._value(right, ctx)
+        if have is _NO_VALUE or isinstance(have, (list, dict)):
+            return "needs " + self.compare(e, ctx)
+        if want is not _NO_VALUE and not isinstance(want, (list, dict, bool)) and want is not None:
+            need = self.compare(ast_with(e, op, left, _lit(want, right)), Ctx(None))
+        if have is None or isinstance(have, bool):
+            return "needs " + self.compare(e, ctx)
+        subject = self.expr(left, Ctx(None))
+        if isinstance(left, ast.Name) and left.binding in ("track", "player_track"):
+            now = self.track_amount(getattr(left, "canonical", left.id), have)
+            if self.decl("track", left.canonical).get("unit"):
+                return f"needs {need}; {self.thing('track', left.canonical)} is {now}"
+        if isinstance(have, int) and not need.startswith(subject) and not _is_count(left):
+            # an amount says what there is in its own words: 'you have 2 science tags'
+            now_amount = self.amount(left, str(have), have, Ctx(None))
+            if now_amount is not None:
+                if " your " in f" {subject} " or subject.startswith("you"):
+                    return f"needs {need}; you have {now_amount}"
+                return f"needs {need}; there {'is' if have == 1 else 'are'} {now_amount}"
+        if isinstance(left, ast.Name) and left.binding in ("track", "player_track"):
+            now = self.track_amount(getattr(left, "canonical", left.id), have)
+            return f"needs {_to_be(need)}; it is {now}"
+        now = self.value_words(have, left.type, frame.rt)
+        if subject.startswith("your "):
+            return f"needs {need}; you have {now}"
+        if _is_count(left):
+            return f"needs {need}; there {'is' if now == '1' else 'are'} {now}"
+        return f"needs {_to_be(need)}; it is {now}"
+
+    def _truth(self, e: ast.Expr, frame) -> bool:
+        v = self._value(e, Ctx(frame))
+        return True if v is _NO_VALUE else bool(v)
+
+    def _inner_frame(self, e: ast.Call, frame):
+        decl = self.table.callables[e.func]
+        names = [n for n, _, _ in decl.params]
+        args = _bind_args(names, e, [None] * len(names), [False] * len(names))
+        values = {}
+        for n in names:
+            a = args.get(n)
+            if a is None:
+                continue
+            v = self._value(a, Ctx(frame))
+            if v is _NO_VALUE:
+                return None
+            values[n] = v
+        inner = frame.child()
+        inner.vars = {"you": frame.vars.get("you"), **values}
+        return inner
