@@ -6,8 +6,9 @@ runs before the command does its work, so a path that cannot be written is
 refused at once, not after an hour of games: a name the system cannot use, a
 pipe, a device, a socket or a folder where a file goes (a pipe would make the
 write wait forever, a device swallow the output), a file where a folder goes,
-a folder that takes no files. It creates the missing folders of the path, as
-``--save`` always has. And it never lets a command replace a file the user
+a folder that takes no files; a missing folder of the path is made when the
+first file is written in it, so a command that stops before leaves nothing.
+And it never lets a command replace a file the user
 had: an existing file that is not empty is replaced only when it is what the
 command itself writes there (its :class:`Replace` rule says how that is
 recognised: an earlier page, the same game's record); anything else is refused
@@ -135,19 +136,13 @@ def _stat(path, option: str):
         raise OutputProblem(f"{option}: cannot write '{_shown(path)}': {_reason(exc)}") from None
 
 
-def _make_folder(folder: Path, path, option: str) -> None:
-    """Create ``folder`` (and its parents) and prove a file can be made in it."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except (FileExistsError, NotADirectoryError):
-        raise OutputProblem(f"{option}: cannot write '{_shown(path)}': "
-                            f"'{_shown(_first_file(folder))}' is a file, not a folder") from None
-    except OSError as exc:
-        raise OutputProblem(f"{option}: cannot create the folder '{_shown(folder)}' for "
-                            f"'{_shown(path)}': {_reason(exc)}") from None
-    if not folder.is_dir():
-        raise OutputProblem(f"{option}: cannot write '{_shown(path)}': "
-                            f"'{_shown(_first_file(folder))}' is a file, not a folder")
+def _folder_problem(folder: Path, path, option: str) -> OutputProblem:
+    return OutputProblem(f"{option}: cannot write '{_shown(path)}': "
+                         f"'{_shown(_first_file(folder))}' is a file, not a folder")
+
+
+def _probe(folder: Path, path, option: str) -> None:
+    """Prove that a file can be made in ``folder`` (one is made and removed)."""
     probe = folder / f".rulebook-{secrets.token_hex(6)}.probe"
     try:
         os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
@@ -155,6 +150,35 @@ def _make_folder(folder: Path, path, option: str) -> None:
     except OSError as exc:
         raise OutputProblem(f"{option}: cannot write in the folder '{_shown(folder)}' for "
                             f"'{_shown(path)}': {_reason(exc)}") from None
+
+
+def _check_folder(folder: Path, path, option: str) -> None:
+    """``folder`` is one, or can be made: its nearest existing part is a folder that takes
+    files. Nothing is made yet (a command that stops before writing leaves nothing)."""
+    for part in [folder, *folder.parents]:
+        try:
+            there = part.exists()
+        except OSError as exc:
+            raise OutputProblem(f"{option}: cannot write '{_shown(path)}': "
+                                f"{_reason(exc)}") from None
+        if there:
+            if not part.is_dir():
+                raise _folder_problem(folder, path, option)
+            _probe(part, path, option)
+            return
+
+
+def _make_folder(folder: Path, path, option: str) -> None:
+    """Create ``folder`` (and its parents), just before a file is written in it."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise _folder_problem(folder, path, option) from None
+    except OSError as exc:
+        raise OutputProblem(f"{option}: cannot create the folder '{_shown(folder)}' for "
+                            f"'{_shown(path)}': {_reason(exc)}") from None
+    if not folder.is_dir():
+        raise _folder_problem(folder, path, option)
 
 
 def _head(path) -> bytes:
@@ -195,7 +219,7 @@ def check_file(path, option: str, replace: Replace = NEVER) -> Path:
                                                                  _head(path))):
             what = f" and is not {replace.what}" if replace.what else ""
             raise OutputProblem(f"{option}: '{shown}' already exists{what}; {replace.advice}")
-    _make_folder(real.parent, path, option)
+    _check_folder(real.parent, path, option)
     return real
 
 
@@ -208,7 +232,7 @@ def check_folder(path, option: str) -> Path:
         kind = _kind(st.st_mode) or "a file"
         raise OutputProblem(f"{option}: '{_shown(path)}' is {kind}, not a folder; give a "
                             "folder")
-    _make_folder(Path(path), path, option)
+    _check_folder(Path(path), path, option)
     return Path(path)
 
 
@@ -226,6 +250,7 @@ def write_file(path, data: str | bytes, option: str, replace: Replace = NEVER) -
     is renamed over it once complete. Returns the path written.
     """
     target = check_file(path, option, replace)
+    _make_folder(target.parent, path, option)
     if isinstance(data, str):
         data = data.encode("utf-8")
     try:
@@ -260,6 +285,7 @@ def open_lines(path, option: str, replace: Replace = NEVER):
     pipe put there since the check is refused, never waited on.
     """
     target = check_file(path, option, replace)
+    _make_folder(target.parent, path, option)
     flags = (os.O_WRONLY | os.O_CREAT | getattr(os, "O_NONBLOCK", 0)
              | getattr(os, "O_CLOEXEC", 0))
     try:

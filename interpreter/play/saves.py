@@ -38,6 +38,7 @@ def save_somewhere(record: Record, preferred: Path | None, stem: str) -> Path:
     for place in places:
         try:
             path = place()
+            path.parent.mkdir(parents=True, exist_ok=True)  # a --save path's new folders
             record.save(path)
             return path
         except (OSError, RuntimeError) as exc:  # RuntimeError: no home folder
