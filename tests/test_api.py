@@ -329,6 +329,27 @@ def test_a_saved_record_replays(lantern, tmp_path, capsys):
     assert info.value.code == 0 and "final state matches" in capsys.readouterr().out
 
 
+def test_saving_never_replaces_a_file_the_user_had(lantern, tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n")
+    game = rb.new_game(lantern, seed=6, agents=["me", "greedy"])
+    with pytest.raises(ValueError, match="notes.txt"):
+        game.save(notes)
+    assert notes.read_text() == "my notes\n"
+    # the game's own earlier save is replaced: it is the same game, further on
+    path = game.save(tmp_path / "g.json")
+    first = path.read_text()
+    game.answer(0)
+    game.save(path)
+    assert path.read_text() != first
+    # another game may not replace it
+    other = rb.new_game(lantern, seed=7, agents=["me", "greedy"])
+    with pytest.raises(ValueError):
+        other.save(path)
+    other.close()
+    game.close()
+
+
 # ------------------------------------------------------------------ threads
 def test_closing_ends_the_thread(lantern):
     before = game_threads()
@@ -344,6 +365,7 @@ def test_closing_ends_the_thread(lantern):
 
 
 def test_a_game_no_longer_referenced_ends_its_thread(lantern):
+    gc.collect()  # games other tests left unreferenced end first
     before = game_threads()
     game = rb.new_game(lantern, seed=2)
     game.answer(0)

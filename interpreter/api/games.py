@@ -42,6 +42,7 @@ class Game:
         self._result: Result | None = None
         self._closed = False
         self._failed: GameError | None = None
+        self._saved: list = []  # where this game was saved: those files it may replace
         try:
             self._stream = DecisionStream(rs, players, seed, tuple(variants),
                                           kinds=[s.kind for s in self._seats],
@@ -156,15 +157,19 @@ class Game:
     # ------------------------------------------------------------ keeping and closing
     def save(self, path) -> Path:
         """Write the game's record (finished or not) to ``path``; the path."""
-        from ..play.saves import SaveProblem, prepare
+        from ..outfiles import OutputProblem, Replace, same_file, write_file
+        # a file is replaced only when it is this game's own earlier save: nothing else
+        # the user had is lost
+        own = Replace(lambda p, head: any(same_file(p, s) for s in self._saved),
+                      "a record this game saved", "give another path, or remove the file first")
+        record = make_record(self._stream.game, self.ruleset, [s.kind for s in self._seats],
+                             self._stream.result, list(self.ruleset.mods))
         try:
-            target = prepare(path)
-        except SaveProblem as exc:
-            raise ValueError(str(exc)) from None
-        result = self._stream.result
-        make_record(self._stream.game, self.ruleset, [s.kind for s in self._seats], result,
-                    list(self.ruleset.mods)).save(target)
-        return target
+            target = write_file(path, record.text_for(path), "path", own)
+        except OutputProblem as exc:
+            raise ValueError(exc.message) from None
+        self._saved.append(target)
+        return Path(path)
 
     def close(self) -> None:
         """Stop the game if it is not over; its thread ends. It takes no more answers."""

@@ -159,10 +159,14 @@ class Record:
         Mods are written relative to the record's folder, with '/' separators:
         that is where ``session.load_for_record`` looks for them, and only there.
         """
+        save_atomically(Path(path), self.text_for(path))
+
+    def text_for(self, path: str | Path) -> str:
+        """The record's JSON text as saved at ``path`` (its mods named from that folder)."""
         from ..load.tree import name_from
         data = self.to_dict()
         data["mods"] = [name_from(Path(path).parent, m) for m in self.mods]
-        save_atomically(Path(path), json.dumps(data, indent=1) + "\n")
+        return json.dumps(data, indent=1) + "\n"
 
     def error(self, key: str, message: str, item: int | None = None) -> RecordError:
         """A problem with one field (or one item of a list field), placed in the file."""
