@@ -197,8 +197,8 @@ def test_a_peeking_search_would_be_caught(loaded):
     assert moved
     real = lookahead.determinise
 
-    def peeking(g, seat, rng):  # the true state itself, hidden cards and all
-        world = real(g, seat, rng)
+    def peeking(g, seat, rng, *search):  # the true state itself, hidden cards and all
+        world = real(g, seat, rng, *search)
         world.state = g.state.clone()
         return world
     trees = []

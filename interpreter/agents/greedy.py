@@ -22,6 +22,10 @@ class GreedyAgent(Agent):
     far). The agent picks the best action and then makes the choices of its
     best try, as long as they fit the real decisions; other decisions are
     random. 'End turn' or 'pass' win only when nothing improves the position.
+
+    Its look-ahead has an allowance of steps per decision and per game (see
+    :mod:`.lookahead`), larger in proportion when ``rollouts`` or
+    ``first_choices`` ask for more tries than the defaults.
     """
 
     name = "greedy"
@@ -34,11 +38,19 @@ class GreedyAgent(Agent):
         self.first_choices = MAX_FIRST_CHOICES if first_choices is None else first_choices
         self.plan: list[int] = []
 
+    def allowance(self) -> tuple[int, int]:
+        """The steps its look-ahead may do per decision and per game: the defaults', times
+        how many more tries per action its settings ask for (at least once)."""
+        from .lookahead import GREEDY_GAME_STEPS, GREEDY_SEARCH_STEPS, MAX_FIRST_CHOICES
+        more = max(1.0, max(self.rollouts, self.first_choices) / MAX_FIRST_CHOICES)
+        return int(GREEDY_SEARCH_STEPS * more), int(GREEDY_GAME_STEPS * more)
+
     def decide(self, decision, view, game):
         if decision.kind == "action" and len(decision.options) > 1:
             from .lookahead import evaluate_options
+            steps, per_game = self.allowance()
             values, plans = evaluate_options(game, decision, self.rng, self.rollouts,
-                                             self.first_choices)
+                                             self.first_choices, steps, per_game)
             best = max(values)
             ties = [i for i, v in enumerate(values) if v == best]
             pick = ties[0] if len(ties) == 1 else self.rng.choice(ties)

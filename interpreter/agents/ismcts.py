@@ -52,6 +52,14 @@ replays the answers given in it so far; ``inner=random`` answers it at
 random instead); a choice outside any action is answered at random. With
 ``iterations`` the agent is deterministic for its seed; ``seconds`` stops on
 the clock, so its games do not repeat.
+
+The copies a search plays are charged to an allowance of steps per search and
+per game (see :mod:`.lookahead`), in proportion to the work the settings ask
+for (``iterations``, or 200 iterations a second of ``seconds``; ``turns``;
+``depth`` past 2): a search that uses its allowance stops, as ``seconds``
+stops it, and the iteration cut short counts for nothing. (Each allowance is
+over 30 times the most a search, or a seat's searches in a game, used in the
+shipped rulesets: none of the measured games came near it.)
 """
 
 from __future__ import annotations
@@ -60,12 +68,18 @@ import math
 import random
 import time
 
-from ..lang.runtime import RequirementFailed, RuleRuntimeError
+from ..lang.runtime import RequirementFailed, RuleRuntimeError, SearchBudget
 from .base import Agent
 from ..engine.decisions import ActionRefused, Decision, Option
 from ..engine.state import CardRef
 
 DEFAULT_ITERATIONS = 200
+# What a search may do at the default settings (200 iterations, depth 2, turns 0), in
+# steps (what its copies run, and a step per card and space of each copy made): per
+# search and per seat in one game. The most the shipped rulesets used is 5,509,187 per
+# search and 165,685,891 per seat in a game (benchmarks/README.md): over 30 times that.
+ISMCTS_SEARCH_STEPS = 170_000_000
+ISMCTS_GAME_STEPS = 6_000_000_000
 MAX_RANGE_OPTIONS = 64
 DECLINING = {"end", "pass", "none", "no"}
 
@@ -314,6 +328,17 @@ class ISMCTSAgent(Agent):
             return self.rng.randint(decision.low, decision.high)
         return self.rng.randrange(len(decision.options))
 
+    def allowance(self) -> tuple[int, int]:
+        """The steps its searches may do per decision and per game: the defaults', in
+        proportion to the iterations asked for (or 200 a second of ``seconds``), and more
+        for each turn played on and each further action past 2."""
+        if self.iterations is not None:
+            more = self.iterations / DEFAULT_ITERATIONS
+        else:
+            more = max(1.0, self.seconds)  # as if 200 iterations a second
+        more *= (self.turns + 1) * max(1.0, (self.depth + 1) / 3)
+        return int(ISMCTS_SEARCH_STEPS * more), int(ISMCTS_GAME_STEPS * more)
+
     def action_failed(self, label: str, reason: str) -> None:
         """The real game refused the action chosen last: it is not chosen again here."""
         if self.last_key is not None:
@@ -361,41 +386,63 @@ class ISMCTSAgent(Agent):
             base = game.__copy__()
             base.state = inside[0]
             replay = game.record[inside[1]:]
+        steps, per_game = self.allowance()
+        work = SearchBudget.opened(game.budget, seat, steps, per_game)
         start = time.perf_counter()
         done = dropped = 0
-        while True:
-            if self.iterations is not None and done >= self.iterations:
-                break
-            if self.seconds is not None and done and time.perf_counter() - start >= self.seconds:
-                break
-            if dropped > 2 * (self.iterations or 100) and dropped > 4 * done:
-                break  # this action rarely comes out the same in a copy: stop trying
-            world = determinise(base, seat, self.rng)
-            walker = _Walker(search, root, replay, decision if inside is not None else None)
-            world.agents = [walker] * game.n
-            runner = FlowRunner(world)
-            try:
-                if inside is None:
-                    done_it = self._turn(world, runner, walker, decision, seat, further)
-                else:
-                    done_it = self._turn(world, runner, walker, None, inside[3], further,
-                                         inside[2])
-                if done_it and self.turns:
-                    self._beyond(world, runner, walker)
-                rewards = self._rewards(runner, world, seat) if done_it else None
-            except _Diverged:
-                dropped += 1
-                continue
-            except (RequirementFailed, ActionRefused, RuleRuntimeError, RecursionError):
-                rewards = None
-            if inside is not None and walker.expect is not None:
-                dropped += 1  # the action ended before it asked what the real game asks
-                continue
-            search.backup(walker.path, rewards)
-            root.visits += 1
-            done += 1
+        try:
+            while True:
+                if self.iterations is not None and done >= self.iterations:
+                    break
+                if self.seconds is not None and done and \
+                        time.perf_counter() - start >= self.seconds:
+                    break
+                if dropped > 2 * (self.iterations or 100) and dropped > 4 * done:
+                    break  # this action rarely comes out the same in a copy: stop trying
+                world = determinise(base, seat, self.rng, work)
+                if work.over():
+                    self._spent(work, None)
+                    break
+                walker = _Walker(search, root, replay, decision if inside is not None else None)
+                world.agents = [walker] * game.n
+                runner = FlowRunner(world)
+                work.trial()
+                try:
+                    if inside is None:
+                        done_it = self._turn(world, runner, walker, decision, seat, further)
+                    else:
+                        done_it = self._turn(world, runner, walker, None, inside[3], further,
+                                             inside[2])
+                    if done_it and self.turns:
+                        self._beyond(world, runner, walker)
+                    rewards = self._rewards(runner, world, seat) if done_it else None
+                except _Diverged:
+                    dropped += 1
+                    continue
+                except (RequirementFailed, ActionRefused, RuleRuntimeError, RecursionError) as exc:
+                    if work.over():  # out of steps: this iteration counts for nothing
+                        self._spent(work, exc)
+                        break
+                    rewards = None
+                if inside is not None and walker.expect is not None:
+                    dropped += 1  # the action ended before it asked what the real game asks
+                    continue
+                search.backup(walker.path, rewards)
+                root.visits += 1
+                done += 1
+        finally:
+            work.close()
         self.last_iterations = done
         return root
+
+    @staticmethod
+    def _spent(work: SearchBudget, stopped: BaseException | None) -> None:
+        """Out of steps: the search stops; an error once the seat's searches are out of
+        steps for the game."""
+        if work.spent == "game":
+            from .lookahead import out_of_lookahead
+            work.close()
+            raise out_of_lookahead("ismcts", work, stopped)
 
     def _further_actions(self, game) -> tuple[int, dict | None]:
         """How many more actions the turn may hold after this one, and the phase's turns."""

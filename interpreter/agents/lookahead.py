@@ -1,10 +1,22 @@
-"""One-ply lookahead on a determinised copy of the game, for the greedy agent."""
+"""One-ply lookahead on a determinised copy of the game, for the greedy agent.
+
+Also what every agent that looks ahead shares: :func:`determinise` (a copy of
+the game the seat cannot tell from it) and the work such a search may do.
+The copies a search plays run rules like the game itself, so they are charged
+to a :class:`~rulebook_games.lang.runtime.SearchBudget`: an allowance per
+search (the copies played to answer one decision) and one per seat for all
+its searches in a game, both in proportion to the work the agent's settings
+ask for. A search that runs out of its allowance stops and answers with what
+it has found; a seat whose searches run out of theirs for the game stops the
+game with an error (:func:`out_of_lookahead`), as a game that runs out of
+its own work budget does.
+"""
 
 from __future__ import annotations
 
 import random
 
-from ..lang.runtime import RequirementFailed, RuleRuntimeError
+from ..lang.runtime import RequirementFailed, RuleRuntimeError, SearchBudget
 from .base import RandomAgent
 from ..engine.decisions import ActionRefused, Decision
 from ..engine.game import NO_OWNER, Game
@@ -12,17 +24,41 @@ from ..engine.infosets import hidden_pools
 
 LOSS = -10 ** 9
 
+# What the greedy agent's look-ahead may do at its default settings, in steps (what
+# its copies of the game run, and a step per card and space of each copy made): per
+# search (one decision) and per seat in one game. The most the shipped rulesets used
+# is 361,859 and 5,914,566 (benchmarks/README.md): over 30 times that.
+GREEDY_SEARCH_STEPS = 12_000_000
+GREEDY_GAME_STEPS = 200_000_000
 
-def determinise(game: Game, seat: int, rng: random.Random) -> Game:
+
+def out_of_lookahead(agent: str, search: SearchBudget, stopped: BaseException | None
+                     ) -> RuleRuntimeError:
+    """The error when a seat's searches have used their allowance for the game, at the
+    rule its copy was running (else where the game's limits are reported)."""
+    span = getattr(stopped, "span", None) or search.where
+    return RuleRuntimeError(f"the {agent} agent of player {search.seat + 1} looked ahead "
+                            f"for more than {search.per_game:,} steps in this game (the limit "
+                            "per game for an agent's search): each try of an action on a "
+                            "copy of the game runs its rules", span)
+
+
+def determinise(game: Game, seat: int, rng: random.Random,
+                search: SearchBudget | None = None) -> Game:
     """A copy of the game where the cards this seat cannot see are dealt again.
 
     The pools are :func:`.infosets.hidden_pools`: an unseen card in another
     player's hidden zones may as well be in the deck it came from (so those
     hands are dealt again from the deck's cards and theirs), every other
     hidden zone is reshuffled with itself, and each place keeps its size.
+    With ``search``, the copy runs on it (call its ``trial`` before running
+    the copy) and making the copy costs a step per card and space.
     """
     clone = game.__copy__()
     clone.state = game.state.clone()
+    if search is not None:
+        clone.budget = search
+        search.copying(len(clone.state.cards) + len(clone.state.spaces))
     clone.record = []
     clone.deciders = []
     clone.check_invariants = False
@@ -83,7 +119,8 @@ MAX_FIRST_CHOICES = 8  # options of an action's first choice tried one by one
 
 
 def evaluate_options(game: Game, decision: Decision, rng: random.Random,
-                     rollouts: int = 3, first_choices: int = MAX_FIRST_CHOICES
+                     rollouts: int = 3, first_choices: int = MAX_FIRST_CHOICES,
+                     steps: int = GREEDY_SEARCH_STEPS, per_game: int = GREEDY_GAME_STEPS
                      ) -> tuple[list[float], list[list[int]]]:
     """For each action option: the best evaluation over a few rollouts, and its plan.
 
@@ -93,38 +130,77 @@ def evaluate_options(game: Game, decision: Decision, rng: random.Random,
     action starts with a choice (which card, which space), the rollouts try
     its options one by one (up to ``first_choices`` of them) rather than at
     random, so a good card is not missed by chance.
+
+    The copies may do ``steps`` in all, and the seat's searches ``per_game`` in
+    the game (see :class:`~rulebook_games.lang.runtime.SearchBudget`). Once the
+    search has used its allowance, the options not yet tried are worth
+    :data:`LOSS`, as one that cannot be carried out (the rollout cut short counts
+    for nothing): the agent picks among those it has tried, at random when none.
     """
     from ..engine.flow import FlowRunner
     seat = decision.player
-    base = determinise(game, seat, rng)  # first, as before: rng's draws stay in their order
-    now = None  # the position as it is, evaluated only when ending or passing is an option
-    values, plans = [], []
-    for opt in decision.options:
-        choice = opt.value
-        if choice.key in ("end", "pass"):
-            if now is None:
-                now = FlowRunner(base).evaluate(seat)
-            values.append(now + 0.01 * (choice.key == "end"))
-            plans.append([])
-            continue
-        best, best_plan = LOSS, []
-        tries, i = rollouts, 0
-        while i < tries:
-            trial = determinise(game, seat, rng)
-            answers: list[int] = []
-            recorder = _Recorder(rng.randrange(1 << 30), answers,
-                                 first=i if first_choices else None)
-            trial.agents = [recorder] * game.n
-            runner = FlowRunner(trial)
-            try:
-                value = runner.evaluate(seat) if runner.perform(choice, seat) else LOSS
-            except (RequirementFailed, ActionRefused, RuleRuntimeError):
-                value = LOSS
-            if i == 0 and recorder.first_count:
-                tries = max(rollouts, min(recorder.first_count, first_choices))
-            if value > best:
-                best, best_plan = value, answers
-            i += 1
-        values.append(best)
-        plans.append(best_plan)
-    return values, plans
+    search = SearchBudget.opened(game.budget, seat, steps, per_game)
+    try:
+        # the base first, as before: rng's draws stay in their order
+        base = determinise(game, seat, rng, search)
+        now = None  # the position as it is, evaluated only when ending or passing is an option
+        values, plans = [], []
+        for opt in decision.options:
+            choice = opt.value
+            if search.over():  # out of look-ahead: this option is not tried
+                values.append(LOSS)
+                plans.append([])
+                continue
+            if choice.key in ("end", "pass"):
+                if now is None:
+                    search.trial()
+                    try:
+                        now = FlowRunner(base).evaluate(seat)
+                    except RuleRuntimeError as exc:
+                        if not search.over():
+                            raise  # the rules fail as they would in the game itself
+                        _spent(search, exc)
+                        values.append(LOSS)
+                        plans.append([])
+                        continue
+                values.append(now + 0.01 * (choice.key == "end"))
+                plans.append([])
+                continue
+            best, best_plan = LOSS, []
+            tries, i = rollouts, 0
+            while i < tries:
+                trial = determinise(game, seat, rng, search)
+                if search.over():
+                    _spent(search, None)
+                    break
+                answers: list[int] = []
+                recorder = _Recorder(rng.randrange(1 << 30), answers,
+                                     first=i if first_choices else None)
+                trial.agents = [recorder] * game.n
+                runner = FlowRunner(trial)
+                search.trial()
+                try:
+                    value = runner.evaluate(seat) if runner.perform(choice, seat) else LOSS
+                except (RequirementFailed, ActionRefused, RuleRuntimeError) as exc:
+                    if search.over():
+                        _spent(search, exc)
+                        break
+                    value = LOSS
+                if i == 0 and recorder.first_count:
+                    tries = max(rollouts, min(recorder.first_count, first_choices))
+                if value > best:
+                    best, best_plan = value, answers
+                i += 1
+            values.append(best)
+            plans.append(best_plan)
+        return values, plans
+    finally:
+        search.close()
+
+
+def _spent(search: SearchBudget, stopped: BaseException | None) -> None:
+    """The search is out of steps: fine for this decision, an error once the seat's
+    searches are out of steps for the game."""
+    if search.spent == "game":
+        search.close()
+        raise out_of_lookahead("greedy", search, stopped)

@@ -261,7 +261,12 @@ class CardsMixin:
 
     def shuffle(self, zone, player):
         self.zmemo = None  # cards move: what was read from the zones is out of date
-        self.state.rng.shuffle(self.state.zones[self._zone_key(zone, player)])
+        cards = self.state.zones[self._zone_key(zone, player)]
+        budget = self.budget  # a step per card shuffled, as for a list read (see cards_in)
+        budget.used += len(cards)
+        if budget.used > budget.limit:
+            raise budget.exceeded(None)
+        self.state.rng.shuffle(cards)
 
     def set_marker(self, card, marker, value):
         markers = self.state.card_w(card).markers

@@ -66,6 +66,7 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         # line number -> {seat: that seat's own version} (names of cards only it may see)
         self.private_lines: dict[int, dict[int, str]] = {}
         self.keep_log = True  # write the log even when nobody listens (simulations turn it off)
+        self.log_kept = 0  # characters the log holds (see gamelog.MAX_LOG_KEPT)
         self._hidden_moves = 0  # inside a draw: hidden cards are told as one line
         self._last_stock = None  # (what, amount, line) of the last stock line, to add to it
         self.held: list[str] | None = None  # lines of an action still running

@@ -4,9 +4,27 @@ The part of :class:`~.game.Game` that writes the log: a line for everyone,
 optionally with some seats' own versions of it (cards only they may see),
 repeated lines folded into one ('… (×3)'), and lines of a running action
 held back until it succeeds. Trials and unlogged simulations write nothing.
+A line longer than :data:`MAX_LOG_LINE` is cut there, and says how much was cut;
+once the log holds :data:`MAX_LOG_KEPT` characters, it says it stops there and
+takes no more lines (the game goes on: the log is what people read, and a game
+must play the same whether its log is kept or not).
 """
 
 from __future__ import annotations
+
+# The longest log line shown to people (the longest the shipped games write is 353
+# characters: a hand drawn, named to its owner); a longer one is cut, and says so.
+MAX_LOG_LINE = 4_000
+# The most text one game's log keeps (the most real games write is some 70,000
+# characters); past it, one last line says the log stops.
+MAX_LOG_KEPT = 10_000_000
+
+
+def _shown(line: str) -> str:
+    """The line as the log keeps it: cut at MAX_LOG_LINE, with what was cut said."""
+    if len(line) <= MAX_LOG_LINE:
+        return line
+    return f"{line[:MAX_LOG_LINE]}… ({len(line) - MAX_LOG_LINE:,} more characters cut)"
 
 
 def _same_line(last: str, new: str) -> bool:
@@ -34,8 +52,21 @@ class LogMixin:
         if not self.logging:
             return
         if self.held is not None:
-            self.held.append((message, private))
+            self.held.append((message, private))  # (cut when it is written)
             return
+        if len(message) > MAX_LOG_LINE:
+            message = _shown(message)
+        if private and any(len(line) > MAX_LOG_LINE for line in private.values()):
+            private = {seat: _shown(line) for seat, line in private.items()}
+        kept = self.log_kept
+        if kept >= MAX_LOG_KEPT:
+            return
+        kept += len(message) + (sum(map(len, private.values())) if private else 0)
+        if kept >= MAX_LOG_KEPT:  # this line is not kept: one that says so is
+            message, private = (f"(the log stops here: it holds {MAX_LOG_KEPT:,} "
+                                "characters, the most one game's log keeps; the game goes "
+                                "on)"), None
+        self.log_kept = kept
         n = len(self.log_lines)
         if n and message and not private and n - 1 not in self.private_lines \
                 and not self.listeners and _same_line(self.log_lines[-1], message):
@@ -57,7 +88,7 @@ class LogMixin:
         if self.held is not None:
             self.held[-1] = (line, self.held[-1][1])
         else:
-            self.log_lines[-1] = line
+            self.log_lines[-1] = _shown(line)
 
     def log_line_for(self, i: int, seat: int) -> str:
         """Line i of the log as this seat reads it (its own cards by name)."""

@@ -23,26 +23,37 @@ class ModifiersMixin:
     def _modifier_sources(self, modifier, player) -> list:
         """The player's cards in play with modifiers of this kind, and which ones.
 
-        While the engine only reads the state (see ``gensupport.reading``) the
-        list is made once per modifier and player instead of once per use."""
-        reading = getattr(self, "memo", None)
-        if reading is not None and reading[0] is self.state:
-            found = reading[1].get(("modifier sources", modifier, player))
-            if found is not None:
-                return found
+        Finding them looks at every card in play that the player may own, a step
+        each. The list is kept until a card moves (with what is read from the
+        zones, ``zmemo``: see ``gensupport.by_zones``), so asking a modifier again
+        and again costs only its own rules, however many cards are in play."""
+        state = self.state
+        kept = self.zmemo
+        if kept is None or kept[0] is not state:
+            self.zmemo = kept = (state, {})
+        key = ("modifier sources", modifier, player)
+        out = kept[1].get(key)
+        if out is not None:
+            return out
         out = []
-        zones, cards = self.state.zones, self.state.cards
+        looked = 0
+        zones, cards = state.zones, state.cards
         for zone in self.in_play_zones:
             for owner in (player, NO_OWNER):
-                for src in zones.get((zone, owner), ()):
+                here = zones.get((zone, owner), ())
+                looked += len(here)
+                for src in here:
                     c = cards[src]
                     if c.owner != player:
                         continue
                     mine = self._modifiers_of(c.def_id).get(modifier)
                     if mine:
                         out.append((src, mine))
-        if reading is not None and reading[0] is self.state:
-            reading[1][("modifier sources", modifier, player)] = out
+        budget = self.budget
+        budget.used += looked
+        if budget.used > budget.limit:
+            raise budget.exceeded(None)
+        kept[1][key] = out
         return out
 
     def _modifiers_of(self, def_id: str) -> dict[str, list[int]]:

@@ -569,9 +569,16 @@ def _set_turn_order(rt, order):
     rt.set_turn_order(order)
 
 
-@builtin("log", [Param("message", T.STR)], T.NONE, "Write a line to the game log.",
+@builtin("log", [Param("message", T.STR)], T.NONE,
+         "Write a line to the game log. Longer text costs more work (a step per 100 "
+         "characters), a game's rules may log 1,000,000 characters in all, and a line "
+         "longer than 4,000 characters is shown cut.",
          kind="effect", phrase='')
 def _log(rt, message):
+    # charged whether or not the log is kept, so a game stops at the same place everywhere
+    budget = getattr(rt, "budget", None)
+    if budget is not None:
+        budget.log_text(len(message), None)
     rt.log(message)
 
 

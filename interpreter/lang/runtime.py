@@ -25,6 +25,12 @@ DECISION_STEPS = 1_500_000  # between two answered decisions
 GAME_STEPS = 50_000_000  # in one game, from its setup to its final scoring
 MAX_DECISIONS = 50_000  # answered decisions in one game
 MAX_CARDS = 10_000  # cards in one game (every copy counts)
+# Text the rules write to the log with log(): a step per LOG_CHARS_PER_STEP characters
+# of it, and at most MAX_LOG_TEXT characters in one game, counted whether or not the log
+# is kept (play keeps it, simulate does not: the same game stops at the same place in
+# both). The shipped rulesets log 80 characters in a game at the most.
+LOG_CHARS_PER_STEP = 100
+MAX_LOG_TEXT = 1_000_000
 # Integers computed by rules stay within this bound (a literal, a sum, a product).
 MAX_INT = 10 ** 18
 
@@ -60,17 +66,22 @@ class Budget:
     nearest of the limits runs out, so charging is one addition and one
     comparison. A top-level run (:meth:`start`, when ``active`` is 0) opens the
     effect's allowance; :meth:`new_decision` opens the decision's, and counts
-    the game's answered decisions. ``cap`` is where the decision's allowance or
-    the game's, whichever comes first, runs out. ``active`` is how deeply effect
+    the game's answered decisions. ``stop`` is the count at which the game's
+    total runs out (``game_steps``; a search's copy may stop sooner, see
+    :class:`SearchBudget`), and ``cap`` where the decision's allowance or the
+    total, whichever comes first, runs out. ``active`` is how deeply effect
     runs are nested (a procedure's body, a trigger set off by an effect); nested
     runs are paid for where they start, by the call or emit. ``where`` is the
     place the limits per game are reported at when no rule is running (the
-    flow's rounds, say), or None.
+    flow's rounds, say), or None. ``logged`` counts the characters the rules
+    have written to the log (:meth:`log_text`), and ``searched`` the steps each
+    seat's agent has spent on copies of the game it looked ahead on (see
+    :class:`SearchBudget`).
     """
 
-    __slots__ = ("used", "limit", "cap", "effect_start", "decision_start", "active",
+    __slots__ = ("used", "limit", "cap", "stop", "effect_start", "decision_start", "active",
                  "effect_steps", "decision_steps", "game_steps", "max_decisions", "decisions",
-                 "where")
+                 "where", "logged", "searched")
 
     def __init__(self, effect_steps: int = EFFECT_STEPS, decision_steps: int = DECISION_STEPS,
                  game_steps: int = GAME_STEPS, max_decisions: int = MAX_DECISIONS):
@@ -84,16 +95,20 @@ class Budget:
         self.effect_start = 0
         self.decision_start = 0
         self.active = 0
+        self.logged = 0
+        self.searched: dict[int, int] = {}
+        self.stop = game_steps
         self.cap = self.limit = min(decision_steps, game_steps)
 
     def carried_on(self) -> "Budget":
-        """The budget of a copy of the game (a lookahead): the game's counts so far, with
-        fresh allowances for an effect and a decision."""
+        """The budget of a working copy of the game: the game's counts so far, with
+        fresh allowances for an effect and a decision. (What a copy does is not charged
+        to the game; an agent's search charges its copies with a :class:`SearchBudget`.)"""
         out = type(self)(self.effect_steps, self.decision_steps, self.game_steps,
                          self.max_decisions)
         out.effect_start = out.decision_start = self.used
         out.used = self.used
-        out.decisions, out.where = self.decisions, self.where
+        out.decisions, out.where, out.logged = self.decisions, self.where, self.logged
         out.cap = out.limit = min(self.used + self.decision_steps, self.game_steps)
         return out
 
@@ -103,8 +118,20 @@ class Budget:
         self.used += steps
         self.effect_start += steps
         self.decision_start += steps
-        self.cap = min(self.decision_start + self.decision_steps, self.game_steps)
+        self.cap = min(self.decision_start + self.decision_steps, self.stop)
         self.limit = min(self.limit + steps, self.cap)
+
+    def log_text(self, size: int, span: Span | None) -> None:
+        """The rules write ``size`` characters to the log: a step per LOG_CHARS_PER_STEP of
+        them, and the game's total of logged text must stay within MAX_LOG_TEXT. Counted
+        whether or not the log is kept, so a game stops at the same place everywhere."""
+        self.logged += size
+        if self.logged > MAX_LOG_TEXT:
+            raise RuleRuntimeError(f"the rules logged more than {MAX_LOG_TEXT:,} characters "
+                                   "in this game (the limit per game)", span)
+        self.used += size // LOG_CHARS_PER_STEP
+        if self.used > self.limit:
+            raise self.exceeded(span)
 
     def start(self, span: Span | None) -> None:
         """A top-level run of an effect or expression starts: one step, a fresh allowance.
@@ -125,7 +152,7 @@ class Budget:
                 f"the game has asked more than {self.max_decisions:,} decisions without "
                 "ending (the limit per game); do its rounds or turns ever end?", self.where)
         self.decision_start = self.used
-        self.cap = limit = min(self.used + self.decision_steps, self.game_steps)
+        self.cap = limit = min(self.used + self.decision_steps, self.stop)
         if self.active:
             limit = min(limit, self.effect_start + self.effect_steps)
         self.limit = limit
@@ -140,7 +167,7 @@ class Budget:
         if self.active and self.limit == self.effect_start + self.effect_steps:
             return RuleRuntimeError(f"this effect did more than {self.effect_steps} steps "
                                     "(the limit per effect)", span)
-        if self.limit == self.game_steps:
+        if self.limit == self.stop:
             return RuleRuntimeError(f"the game did more than {self.game_steps:,} steps in all "
                                     "(the limit per game)", span or self.where)
         return RuleRuntimeError(f"the effects run since the last decision did more than "
@@ -151,6 +178,82 @@ class Budget:
     def too_deep(span: Span | None) -> RuleRuntimeError:
         return RuleRuntimeError(f"effects nested deeper than {MAX_CALL_DEPTH} (a trigger "
                                 "that sets itself off?)", span)
+
+
+class SearchBudget(Budget):
+    """The work of one search: the copies of the game an agent plays to answer a decision.
+
+    Opened with :meth:`opened` from the game's budget when the search starts. Each
+    copy (:meth:`trial`, called before each copy runs) gets what a copy of the game
+    would: fresh allowances for an effect and a decision, and the game's total as it
+    stands in the game. Besides, every copy of the search counts toward the search's
+    allowance (``steps``, from the search's start), and toward the seat's allowance
+    for all its searches in the game (``per_game``, less what ``Budget.searched``
+    says its earlier searches used). A copy that runs out of either stops as at any
+    limit, with a rule error, and ``spent`` says which ran out: ``"search"`` (the
+    agent answers with what it has found) or ``"game"`` (the agent is out of
+    look-ahead for this game: its caller reports the error). :meth:`close` adds the
+    search's work to ``Budget.searched``. Made with the plain constructor (a
+    refusal's trial runs inside a copy), it has no allowance of its own.
+    """
+
+    __slots__ = ("owner", "seat", "begun", "game_left", "search_end", "game_end", "per_game",
+                 "spent", "base_decisions", "base_logged")
+
+    def __init__(self, *limits):
+        super().__init__(*limits)
+        self.owner, self.seat, self.spent = None, -1, None
+        self.begun = self.base_decisions = self.base_logged = 0
+        self.game_left = self.search_end = self.game_end = self.per_game = self.stop
+
+    @classmethod
+    def opened(cls, budget: Budget, seat: int, steps: int, per_game: int) -> "SearchBudget":
+        out = cls(budget.effect_steps, budget.decision_steps, budget.game_steps,
+                  budget.max_decisions)
+        out.owner, out.seat, out.per_game = budget, seat, per_game
+        out.used = out.begun = budget.used
+        out.where = budget.where
+        out.base_decisions, out.base_logged = budget.decisions, budget.logged
+        out.game_left = budget.game_steps - budget.used
+        out.search_end = budget.used + steps
+        out.game_end = budget.used + max(0, per_game - budget.searched.get(seat, 0))
+        out.trial()
+        return out
+
+    def trial(self) -> None:
+        """A copy of the game starts to run: what a copy of the game may do."""
+        self.stop = min(self.used + self.game_left, self.search_end, self.game_end)
+        self.effect_start = self.decision_start = self.used
+        self.active = 0
+        self.decisions, self.logged = self.base_decisions, self.base_logged
+        self.cap = self.limit = min(self.used + self.decision_steps, self.stop)
+
+    def copying(self, size: int) -> None:
+        """A copy of the game is made (``size``: its cards and spaces): a step each."""
+        self.used += size
+        self.over()
+
+    def over(self) -> bool:
+        """Whether the search or the seat's searches in this game ran out (see ``spent``)."""
+        if self.spent is None:
+            if self.used > self.game_end:
+                self.spent = "game"
+            elif self.used > self.search_end:
+                self.spent = "search"
+        return self.spent is not None
+
+    def exceeded(self, span: Span | None) -> RuleRuntimeError:
+        if self.limit == self.stop and self.stop in (self.search_end, self.game_end):
+            self.spent = "game" if self.stop == self.game_end else "search"
+            return RuleRuntimeError("a search's copy of the game ran out of steps", span)
+        return super().exceeded(span)
+
+    def close(self) -> None:
+        """The search is over: its work is added to what the seat's searches used."""
+        if self.owner is not None:
+            searched = self.owner.searched
+            searched[self.seat] = searched.get(self.seat, 0) + self.used - self.begun
+            self.owner = None
 
 
 def shown_number(value: int) -> str:
