@@ -56,6 +56,7 @@ class _Table:
         entry = game.rs.singles.get("view")
         self.decl = entry.data if entry is not None and isinstance(entry.data, dict) else None
         self.problems: list[str] = []
+        self.framed: set[str] = set()  # zones shown as the frames of a board
 
     # ------------------------------------------------------------ helpers
     def run(self, key: tuple, you: int | None, **variables):
@@ -196,6 +197,8 @@ class _Table:
             var = board["as"]
             frames = []
             for element in each:
+                if isinstance(element, str) and element in g.zone_decl:
+                    self.framed.add(element)  # a frame that is a zone: not a pile as well
                 v = {var: element}
                 frame: dict = {}
                 if "label" in board:
@@ -300,7 +303,7 @@ class _Table:
             shown = {r["zone"] for r in self.decl.get("rows") or []}
         out = []
         for z, decl in g.zone_decl.items():
-            if decl.get("scope", "shared") != "shared" or z in shown:
+            if decl.get("scope", "shared") != "shared" or z in shown or z in self.framed:
                 continue
             n = len(g.state.zones.get((z, NO_OWNER), []))
             if n:
