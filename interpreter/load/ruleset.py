@@ -28,7 +28,6 @@ from ..lang.builtins import AGGREGATES, BUILTINS
 from ..lang.checker import RESERVED, Checker, Context
 from ..lang.compiler import Compiler
 from ..lang.parser import EffectSyntaxError, parse
-from ..lang.runtime import MAX_INT, shown_number
 from ..lang.symbols import Callable_, Symbol, SymbolTable
 from .mods import Declarations, apply_mods
 from .view import check_view
@@ -379,9 +378,6 @@ class _Builder:
         for name, e in self.constants.items():
             v = e.data
             t = T.BOOL if isinstance(v, bool) else T.INT if isinstance(v, int) else T.STR
-            if t is T.INT and not -MAX_INT <= v <= MAX_INT:  # rules compute within the bound
-                self.diags.error("RB306", f"the number {shown_number(v)} is beyond the limit "
-                                 f"of {MAX_INT:,} (10^18) in magnitude", e.span())
             self._declare(name, "constant", e, e.doc.key_span(e.path), typ=t, data=v)
         for section, kind in (("procedures", "procedure"), ("functions", "function")):
             for ident, e in list(self.sections[section].items()):
