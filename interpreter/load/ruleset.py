@@ -30,6 +30,7 @@ from ..lang.compiler import Compiler
 from ..lang.parser import EffectSyntaxError, parse
 from ..lang.symbols import Callable_, Symbol, SymbolTable
 from .mods import Declarations, apply_mods
+from .view import check_view
 from ..paths import RULESET_FILE, find_ruleset, shipped_rulesets, shipped_rulesets_dir  # noqa: F401
 from ..span import Span
 from .yamlload import Document
@@ -798,6 +799,7 @@ class _Builder:
             self._feature(ident, e, dict(you))
         for ident, e in self.sections["cards"].items():
             self._check_card(ident, e)
+        check_view(self)
         self.checker.finish()  # what needs an acting player, run where there is none
 
     def _check_card(self, ident: str, e: Entry) -> None:
