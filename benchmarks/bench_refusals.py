@@ -11,6 +11,8 @@ seat gave:
 - ``actions``: those that chose an action;
 - ``refused``: actions refused after they were picked (the agent was told
   ``action_failed``): the option was on offer, yet could not be carried out;
+- ``overtaken``: actions chosen at once with the others (simultaneous turns) and refused
+  when their turn came because another seat's went first: not counted as refused;
 - ``not available``: options listed as not available (with a reason) at the action
   questions asked, on average per question.
 
@@ -45,6 +47,7 @@ class Counting(Agent):
         self.reasons = reasons
 
     def decide(self, decision, view, game):
+        self.game = game
         self.counts["picks"] += 1
         if decision.kind == "action":
             self.counts["actions"] += 1
@@ -52,6 +55,14 @@ class Counting(Agent):
         return self.inner.decide(decision, view, game)
 
     def action_failed(self, label, reason):
+        g = self.game
+        entry = g.rs.sections["phases"].get(g.state.phase)
+        if entry is not None and (entry.data.get("turns") or {}).get("style") == "simultaneous":
+            # chosen at once, carried out in turn: another seat may take it first (the
+            # rules say so), which no one could know when it was picked
+            self.counts["overtaken"] += 1
+            self.inner.action_failed(label, reason)
+            return
         self.counts["refused"] += 1
         self.reasons[reason.split(":")[0][:70]] += 1
         self.inner.action_failed(label, reason)
@@ -82,7 +93,7 @@ def main(argv=None) -> int:
     names = args.rulesets or sorted(n for n in os.listdir(RULESETS)
                                     if os.path.exists(os.path.join(RULESETS, n, "ruleset.yaml")))
     print(f"{'ruleset':24} {'agent':7} {'games':>5} {'picks':>7} {'actions':>7} "
-          f"{'refused':>7} {'share':>7} {'n/a per q':>9} {'cpu s':>6}")
+          f"{'refused':>7} {'overtkn':>7} {'share':>7} {'n/a per q':>9} {'cpu s':>6}")
     for name in names:
         for kind, games in (("random", args.random), ("greedy", args.greedy)):
             if games <= 0:
@@ -91,7 +102,7 @@ def main(argv=None) -> int:
             share = c["refused"] / c["actions"] if c["actions"] else 0.0
             per_q = c["listed not available"] / c["actions"] if c["actions"] else 0.0
             print(f"{name:24} {kind:7} {c['games']:5} {c['picks']:7} {c['actions']:7} "
-                  f"{c['refused']:7} {share:7.2%} {per_q:9.1f} {cpu:6.1f}")
+                  f"{c['refused']:7} {c['overtaken']:7} {share:7.2%} {per_q:9.1f} {cpu:6.1f}")
             for reason, n in reasons.most_common(args.reasons):
                 print(f"    {n:5}  {reason}")
             sys.stdout.flush()
