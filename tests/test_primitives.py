@@ -423,13 +423,20 @@ def test_the_log_tells_what_everyone_may_know(tiny):
 
 
 def test_boards_show_as_a_text_map_and_spaces_describe_themselves(tiny):
-    from rulebook_games.play.render import board_lines
+    import io
+
+    from rich.console import Console
+
+    from rulebook_games.play.render import render_view
     g = game(tiny)
     run(tiny, g, "place tower on b", you=1)
-    lines = [line.plain.rstrip() for line in board_lines(g, g.view(0))]
+    console = Console(file=io.StringIO(), width=80, record=True, color_system=None)
+    console.print(render_view(g.view_model(0), g, ("board",)))
+    lines = [line.rstrip() for line in console.export_text().splitlines()]
     # a grid: free spaces show their label (position from 1), a tile its symbol + owner
-    assert lines[1:3] == ["  1   T2", "  3   4"]
-    assert "T tower" in lines[-1]
+    at = lines.index("field")
+    assert lines[at + 1:at + 3] == ["  1   T2", "  3   4"]
+    assert "T tower" in lines[at + 3]
     assert g.space_summary("a") == "plain · next to tower (Player 2)"
     assert g.space_summary("b") == "plain · has tower (Player 2)"
 
