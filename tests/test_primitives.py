@@ -434,7 +434,8 @@ def test_boards_show_as_a_text_map_and_spaces_describe_themselves(tiny):
     assert g.space_summary("b") == "plain · has tower (Player 2)"
 
 
-def test_a_refused_action_leaves_only_its_refusal_in_the_log(tmp_path):
+def test_a_refused_action_is_told_only_to_its_player(tmp_path):
+    # issue 26: a refused move never reaches the public log; its player reads why
     rs = _tiny_variant(tmp_path, action="  - id: overreach\n    name: Overreach\n"
                        "    do: |\n      place tower on a\n      pay 100 gold\n")
     g = game(rs)
@@ -442,8 +443,9 @@ def test_a_refused_action_leaves_only_its_refusal_in_the_log(tmp_path):
     choices = runner.available("work", 0, {"card_actions": False}, True)
     assert not runner.perform(choices["action:overreach"], 0)
     assert runner.perform(choices["action:tower"], 0) is True
-    assert g.log_lines[0] == "Player 1: Overreach"
-    assert g.log_lines[1].startswith("  refused: needs 100")
+    assert g.log_lines[:2] == ["", ""]  # lines only the seat in private_lines sees
+    assert g.private_lines[0] == {0: "Player 1: Overreach"}
+    assert g.private_lines[1][0].startswith("  refused: needs 100")
     assert g.log_lines[2] == "Player 1: Build a tower"
     assert g.log_lines[3].startswith("  Player 1 places tower on ") and len(g.log_lines) == 4
 

@@ -24,6 +24,8 @@ from rulebook_games.load.ruleset import load_ruleset
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
 CALL = re.compile(r"\b[a-z_][a-z0-9_]*\(")
 OPERATOR = re.compile(r"==|!=|>=|<=|//|\{|\}")
+# the public log is read by everyone: it tells what a player did in the third person
+SECOND_PERSON = re.compile(r"\b(you|your|yours|yourself)\b", re.IGNORECASE)
 
 GAMES = [
     ("terraforming_mars", 1), ("terraforming_mars", 2),
@@ -100,6 +102,13 @@ def test_a_random_game_says_nothing_in_effect_code(ruleset, players):
     run(game)
     for i, line in enumerate(game.log_lines):
         sink(line, f"log line {i + 1}")
+        if SECOND_PERSON.search(line) and len(found) < 40:
+            found.append(f"public log line {i + 1} speaks to 'you': {line!r}")
+        if "refused" in line and len(found) < 40:
+            found.append(f"public log line {i + 1} tells a refused move: {line!r}")
+    for i, lines in game.private_lines.items():
+        for seat, line in lines.items():
+            sink(line, f"log line {i + 1} (seat {seat + 1} only)")
     assert len(game.log_lines) > 20, "the game should have told what happened"
     assert not found, "\n".join(found)
 

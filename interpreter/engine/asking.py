@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
+from ..lang.words import told
 from .decisions import ActionRefused, Decision, IllegalAnswer, Option
 from .refusals import Stretch, narrow, together
 from .state import CardRef
@@ -172,11 +173,11 @@ class AskingMixin:
             private = {decision.player: f"  {decision.prompt} → {option.label} (the only "
                                         "choice, taken for you)"}
             public = self._public_choice(decision, option)
-            self.log(f"  {who} takes {option.label} (the only choice)" if public else "",
+            self.log(f"  {who} takes {told(option.label)} (the only choice)" if public else "",
                      private)
             return
         if self._public_choice(decision, option):
-            self.log(f"  {who} chooses {option.label}")
+            self.log(f"  {who} chooses {told(option.label)}")  # (the log is everyone's)
 
     def _public_choice(self, decision: Decision, option: Option) -> bool:
         value = option.value
