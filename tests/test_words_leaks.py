@@ -128,3 +128,24 @@ def test_every_card_text_is_words(ruleset):
             if bad:
                 found.append(f"{cid}: {bad} in {line!r}")
     assert not found, f"{len(found)} card lines read as code:\n" + "\n".join(found[:60])
+
+
+def test_state_names_markers_as_the_rules_do():
+    # issue 26: 'state' showed "[first_action_due]", a marker's id
+    import io
+
+    from rich.console import Console
+
+    from rulebook_games.engine.game import Game
+    from rulebook_games.play.render import render_view
+    rs = load_ruleset("terraforming_mars")
+    game = Game(rs, 2, 1, [Agent(), Agent()])
+    corp = next(c for c, s in game.state.cards.items() if s.def_id == "inventrix")
+    game.put(corp, "corporation", 0, 0)
+    game.state.cards[corp].markers.add("first_action_due")
+    game.state.cards[corp].resources["microbe"] = 2  # (an id, shown by its name)
+    out = io.StringIO()
+    Console(file=out, width=200).print(render_view(game.view(0), game))
+    text = out.getvalue()
+    assert "Inventrix [First action due, 2 microbes]" in text, text
+    assert not SNAKE.search(text), SNAKE.findall(text)

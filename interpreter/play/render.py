@@ -61,9 +61,9 @@ def render_view(view: dict, game) -> Table:
         if own:  # your own hidden cards (hand, cards on offer): each with its text
             out.add_row(Text(visible(f"{name}:"), style="bold"))
             for c in cards:
-                out.add_row(Text(visible(f"  {_card_text(c)}: {game.card_summary(c['card'])}")))
+                out.add_row(Text(visible(f"  {_card_text(c, game)}: {game.card_summary(c['card'])}")))
             continue
-        shown = ", ".join(_card_text(c) for c in cards[:12])  # 'card NAME' tells the rest
+        shown = ", ".join(_card_text(c, game) for c in cards[:12])  # 'card NAME' tells the rest
         more = f" … (+{len(cards) - 12})" if len(cards) > 12 else ""
         out.add_row(Text(visible(f"{name}: {shown}{more}")))
     return out
@@ -184,12 +184,22 @@ def _cell(game, space: str, live: dict | None) -> str:
     return _symbol(game, live["tile"]) + ("" if owner is None or owner < 0 else str(owner + 1))
 
 
-def _card_text(card: dict) -> str:
+def _marker_name(game, marker: str) -> str | None:
+    """A marker as the rule files name it; one without a name is not shown."""
+    entry = game.rs.sections.get("markers", {}).get(marker)
+    name = (entry.data or {}).get("name") if entry is not None and \
+        isinstance(entry.data, dict) else None
+    return str(name) if name else None
+
+
+def _card_text(card: dict, game) -> str:
     extra = []
-    if card.get("markers"):
-        extra.append("/".join(card["markers"]))
+    markers = [n for n in (_marker_name(game, m) for m in card.get("markers", ())) if n]
+    if markers:  # (an id such as 'first_action_due' is never shown: issue 26)
+        extra.append("/".join(markers))
     if card.get("resources"):
-        extra += [f"{v} {k}" for k, v in card["resources"].items()]
+        extra += [f"{v} {game.rs.words.thing('card_resource', k, v)}"
+                  for k, v in card["resources"].items()]
     if card.get("pieces"):
         extra += [f"P{k}:{v}" for k, v in card["pieces"].items()]
     return card["name"] + (f" [{', '.join(extra)}]" if extra else "")
