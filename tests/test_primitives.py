@@ -666,3 +666,31 @@ def test_a_refusal_says_a_phrased_condition_in_its_own_words(tmp_path):
     assert words["Bargain"] == "only when a card in your hand costs at most 1"
     assert words["Plain"].startswith("needs at least one of the cards in your hand")
     assert words["Rich"].startswith("needs at least 50 gold; you have ")
+
+
+def test_a_choice_whose_every_option_changes_nothing_is_not_asked(tmp_path):
+    # issue 26: "choose one" whose every option does nothing (Sabotage in a solo game:
+    # nobody to take from) is not asked; the log says why. One that matters is asked.
+    rs = _tiny_variant(tmp_path, action=(
+        "  - id: idle\n    name: Idle\n    do: |\n      choose one:\n"
+        "        - remove up to 3 gold from choose_optional(p in opponents() where stock(gold, p) > 99)\n"
+        "        - gain 0 gold\n"
+        "  - id: pick\n    name: Pick\n    do: |\n      choose one:\n"
+        "        - gain 0 gold\n        - gain 1 gold\n"))
+    asked = []
+
+    class Watch(ScriptedAgent):
+        def decide(self, decision, view, game):
+            asked.append(decision.prompt)
+            return super().decide(decision, view, game)
+    g = game(rs)
+    g.agents = [Watch([1]), Watch([])]
+    runner = FlowRunner(g)
+    choices = runner.available("work", 0, {"card_actions": False}, True)
+    gold = g.state.players[0].stock["gold"]
+    assert runner.perform(choices["action:idle"], 0)
+    assert asked == [] and g.record == [] and g.state.players[0].stock["gold"] == gold
+    assert "  Player 1 is not asked to choose: none of the options would change anything" \
+        in g.log_lines
+    assert runner.perform(choices["action:pick"], 0)
+    assert len(asked) == 1 and g.record == [1] and g.state.players[0].stock["gold"] == gold + 1

@@ -225,7 +225,7 @@ def _saving_input(inner):
 
 
 def header(rs, players: int, variants) -> str:
-    """'2 players · variants: Corporate Era, Draft': who plays and which variants are in
+    """'2 players · variants: Draft, Short game': who plays and which variants are in
     play, by their names (a game without any says so: what the rules play by default)."""
     names = [visible(str((rs.sections["variants"][v].data or {}).get("name") or v))
              for v in sorted(set(variants), key=list(rs.sections["variants"]).index)]
