@@ -60,6 +60,17 @@ def findings(text: str, renamed) -> list[str]:
     return out
 
 
+def _state_text(game, seat: int) -> str:
+    import io
+
+    from rich.console import Console
+
+    from rulebook_games.play.render import render_view
+    out = io.StringIO()
+    Console(file=out, width=200).print(render_view(game.view(seat), game))
+    return out.getvalue()
+
+
 class Reader(Agent):
     """A random player that reads every word a person would be shown."""
 
@@ -109,6 +120,8 @@ def test_a_random_game_says_nothing_in_effect_code(ruleset, players):
     for i, lines in game.private_lines.items():
         for seat, line in lines.items():
             sink(line, f"log line {i + 1} (seat {seat + 1} only)")
+    for seat in range(players):  # what 'state' draws for each seat at the end
+        sink(_state_text(game, seat), f"state of seat {seat + 1}")
     assert len(game.log_lines) > 20, "the game should have told what happened"
     assert not found, "\n".join(found)
 
