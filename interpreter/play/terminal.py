@@ -26,6 +26,10 @@ class UndoRequest(Exception):
 HELP = """commands at any prompt:
   a number or an option's words   answer
   state                           everything you may see now
+  board (or map)                  the board, tracks, shared rows and game facts
+  me                              your panel and your cards, with their text
+  players                         every player's panel side by side
+  standings                       the goals players race for, with each value
   card NAME                       the text of a card
   log [N]                         the last N lines of the game log (default 30)
   undo                            back to your previous decision (see below)
@@ -33,6 +37,11 @@ HELP = """commands at any prompt:
   help                            this list
 undo goes back to your previous decision when nobody else has decided since and
 nothing hidden or random has come out since (no card drawn, nothing shuffled)."""
+
+
+# commands that show one part of the view model (play/render.py draws it)
+PARTS = {"board": "board", "map": "board", "me": "me", "players": "players",
+         "standings": "standings"}
 
 
 class HumanAgent(Agent):
@@ -70,7 +79,7 @@ class HumanAgent(Agent):
         c = self.console
         c.print()
         if full:
-            c.print(render_view(view, game))
+            c.print(render_view(game.view_model(view["you"]), game))
         else:
             self.news(game, view["you"])
             for line in status_lines(view, game):
@@ -154,6 +163,10 @@ class HumanAgent(Agent):
             return True
         if word == "state" and not rest:
             self.show(decision, view, game, full=True)
+            return True
+        if word in PARTS and not rest:
+            from .render import render_view
+            c.print(render_view(game.view_model(decision.player), game, (PARTS[word],)))
             return True
         if word == "log" and (not rest or rest.strip().isdigit()):
             try:  # the digits 0 to 9 ('log ²' is a number to nobody)
