@@ -441,7 +441,8 @@ def test_boards_show_as_a_text_map_and_spaces_describe_themselves(tiny):
     assert g.space_summary("b") == "plain · has tower (Player 2)"
 
 
-def test_a_refused_action_leaves_only_its_refusal_in_the_log(tmp_path):
+def test_a_refused_action_is_told_only_to_its_player(tmp_path):
+    # issue 26: a refused move never reaches the public log; its player reads why
     rs = _tiny_variant(tmp_path, action="  - id: overreach\n    name: Overreach\n"
                        "    do: |\n      place tower on a\n      pay 100 gold\n")
     g = game(rs)
@@ -449,8 +450,9 @@ def test_a_refused_action_leaves_only_its_refusal_in_the_log(tmp_path):
     choices = runner.available("work", 0, {"card_actions": False}, True)
     assert not runner.perform(choices["action:overreach"], 0)
     assert runner.perform(choices["action:tower"], 0) is True
-    assert g.log_lines[0] == "Player 1: Overreach"
-    assert g.log_lines[1].startswith("  refused: needs 100")
+    assert g.log_lines[:2] == ["", ""]  # lines only the seat in private_lines sees
+    assert g.private_lines[0] == {0: "Player 1: Overreach"}
+    assert g.private_lines[1][0].startswith("  refused: needs 100")
     assert g.log_lines[2] == "Player 1: Build a tower"
     assert g.log_lines[3].startswith("  Player 1 places tower on ") and len(g.log_lines) == 4
 
@@ -671,3 +673,31 @@ def test_a_refusal_says_a_phrased_condition_in_its_own_words(tmp_path):
     assert words["Bargain"] == "only when a card in your hand costs at most 1"
     assert words["Plain"].startswith("needs at least one of the cards in your hand")
     assert words["Rich"].startswith("needs at least 50 gold; you have ")
+
+
+def test_a_choice_whose_every_option_changes_nothing_is_not_asked(tmp_path):
+    # issue 26: "choose one" whose every option does nothing (Sabotage in a solo game:
+    # nobody to take from) is not asked; the log says why. One that matters is asked.
+    rs = _tiny_variant(tmp_path, action=(
+        "  - id: idle\n    name: Idle\n    do: |\n      choose one:\n"
+        "        - remove up to 3 gold from choose_optional(p in opponents() where stock(gold, p) > 99)\n"
+        "        - gain 0 gold\n"
+        "  - id: pick\n    name: Pick\n    do: |\n      choose one:\n"
+        "        - gain 0 gold\n        - gain 1 gold\n"))
+    asked = []
+
+    class Watch(ScriptedAgent):
+        def decide(self, decision, view, game):
+            asked.append(decision.prompt)
+            return super().decide(decision, view, game)
+    g = game(rs)
+    g.agents = [Watch([1]), Watch([])]
+    runner = FlowRunner(g)
+    choices = runner.available("work", 0, {"card_actions": False}, True)
+    gold = g.state.players[0].stock["gold"]
+    assert runner.perform(choices["action:idle"], 0)
+    assert asked == [] and g.record == [] and g.state.players[0].stock["gold"] == gold
+    assert "  Player 1 is not asked to choose: none of the options would change anything" \
+        in g.log_lines
+    assert runner.perform(choices["action:pick"], 0)
+    assert len(asked) == 1 and g.record == [1] and g.state.players[0].stock["gold"] == gold + 1
