@@ -206,3 +206,74 @@ def test_the_language_server_reads_view_expressions_as_effect_text():
     assert at("cards_left").in_effect           # a fact's value
     assert at("zone: row").value_kinds == ("zone",)
     assert not at("Favours cost").in_effect     # words stay words
+
+
+# ----------------------------------------------------------------- maps
+def _mini_with_view(tmp_path: Path, view: str) -> Path:
+    """The mini fixture (a hex board of two rows: a1 a2 over b1 b2 b3) with a view file."""
+    import shutil
+    root = tmp_path / "mini"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "mini", root)
+    (root / "view.yaml").write_text("kind: flow\nview:\n" + view, encoding="utf-8")
+    components = (root / "components.yaml").read_text(encoding="utf-8")
+    for sid in ("a1", "a2", "b1", "b2", "b3"):
+        components = components.replace(f"{{id: {sid},", f"{{id: {sid}, label: {sid},")
+    components += "zones:\n  - {id: deck, scope: shared, visibility: hidden}\n"
+    (root / "components.yaml").write_text(components, encoding="utf-8")
+    text = (root / "ruleset.yaml").read_text(encoding="utf-8")
+    (root / "ruleset.yaml").write_text(text.replace("cards.yaml]", "cards.yaml, view.yaml]"),
+                                       encoding="utf-8")
+    return root
+
+
+MINI_MAP = ("  maps:\n    - board: mars\n      name: Mars\n"
+            "      marks: {reserved_ocean: \"~\"}\n      symbols: {plant: Pl}\n"
+            "      text: Oceans go on the marked spaces.\n")
+
+
+def test_a_hex_board_is_drawn_as_offset_rows_with_marks_bonuses_and_owners(tmp_path):
+    from rich.console import Console
+    from rulebook_games.play.render import render_view
+    rs = load_ruleset(_mini_with_view(tmp_path, MINI_MAP))
+    game = build_game(rs, 2, 1, ["random", "random"])
+    game.state.spaces["a2"]["tile"] = "ocean"
+    game.state.spaces["b3"].update(tile="ocean", owner=1)
+    model = game.view_model(0)
+    json.dumps(model)
+    board = model["table"]["boards"][0]
+    spaces = {s["label"]: s for s in board["spaces"]}
+    assert board["name"] == "Mars" and board["shape"] == "hex_rows"
+    assert spaces["a2"]["mark"] == "~" and "mark" not in spaces["a1"]
+    assert spaces["a1"]["bonus_symbols"] == "Pl" and spaces["a1"]["bonus"] == ["plant"]
+    assert spaces["b3"]["owner_seat"] == 2 and spaces["a2"]["tile"] == "ocean"
+    assert board["bonuses"] == [{"symbol": "Pl", "name": "plant"}]
+    assert board["marks"][0]["mark"] == "~"
+    console = Console(width=80, record=True, color_system=None)
+    console.print(render_view(model, game, ("map",)))
+    lines = console.export_text().splitlines()
+    a_row = next(i for i, ln in enumerate(lines) if " a1 " in f"{ln} ")
+    b_row = next(i for i, ln in enumerate(lines) if " b1 " in f" {ln} ")
+    a1, a2 = lines[a_row].index("a1"), lines[a_row].index("~a2~")
+    b1, b2 = lines[b_row].index("b1"), lines[b_row].index("b2")
+    step = b2 - b1
+    # hex rows: the shorter row sits half a space to the right, a1 between b1 and b2
+    assert b1 < a1 < b2 and abs((a1 - b1) - step / 2) <= 1
+    assert "Pl" in lines[a_row + 1] and "[O]" in lines[a_row + 1]  # bonus, tile: below
+    assert "[O2]" in lines[b_row + 1]  # a tile with its owner's seat
+    text = "\n".join(lines)
+    assert "~a2~ reserved ocean" in text and "Pl plant" in text and "2 Player 2" in text
+    assert "Oceans go on the marked spaces." in text
+    assert max(len(ln) for ln in lines) <= 80
+
+
+@pytest.mark.parametrize("view,message", [
+    ("  maps:\n    - {board: venus}\n", "unknown board 'venus'"),
+    ("  maps:\n    - {board: mars, marks: {lava: \"^\"}}\n", "no space type 'lava'"),
+    ("  maps:\n    - {board: mars, symbols: {steel: S}}\n", "'steel' is neither"),
+    ("  maps:\n    - {board: mars, card_tiles: [city]}\n", "unknown tile 'city'"),
+])
+def test_a_map_names_what_the_board_declares(tmp_path, view, message):
+    with pytest.raises(RulebookError) as err:
+        load_ruleset(_mini_with_view(tmp_path, view))
+    found = [d for d in err.value.diagnostics if message in d.message]
+    assert found and found[0].span.file.endswith("view.yaml") and found[0].span.line >= 3
