@@ -277,3 +277,69 @@ def test_a_map_names_what_the_board_declares(tmp_path, view, message):
         load_ruleset(_mini_with_view(tmp_path, view))
     found = [d for d in err.value.diagnostics if message in d.message]
     assert found and found[0].span.file.endswith("view.yaml") and found[0].span.line >= 3
+
+
+def test_terraforming_mars_table_shows_the_map_standings_projects_and_tags():
+    seen = []
+
+    def look(game):
+        if len(game.record) < 150 or seen:
+            return
+        seen.append(1)
+        st = game.state
+        t = game.view_model(0)["table"]
+        json.dumps(t)
+        assert "last_round" not in t["title"]  # 30 generations is only a cap
+        tharsis = t["boards"][0]
+        spaces = {s["label"]: s for s in tharsis["spaces"]}
+        # the printed board: area 03 gives two steel, 04 is an ocean area, 09 a volcano
+        assert spaces["03"]["bonus_symbols"] == "SS" and spaces["04"]["mark"] == "~"
+        assert spaces["09"]["name"] == "Tharsis Tholus" and spaces["09"]["mark"] == "^"
+        assert spaces["31"]["mark"] == "*" and spaces["01"].get("off_board")
+        facts = {f["label"]: f.get("value") for f in t["facts"]}
+        thorgate = any(game.card_data(c).get("name") == "ThorGate"
+                       for c in st.zones.get(("corporation", 0), []))
+        assert [facts[k] for k in ("Asteroid project", "Aquifer project",
+                                                 "Greenery project", "City project")] == \
+            [14, 18, 23, 25]
+        assert facts["Power plant project"] == (8 if thorgate else 11)
+        milestones = {g["name"]: g for g in t["standings"][0]["goals"]}
+        assert set(milestones) == {"Terraformer", "Mayor", "Gardener", "Builder", "Planner"}
+        assert milestones["Terraformer"]["values"] == [p.tracks["tr"] for p in st.players]
+        claimed = sum(len(st.zones.get(("claimed_milestones", p), [])) for p in range(2))
+        for g in milestones.values():
+            if g.get("status") not in (None, "none"):
+                assert "cost" not in g  # claimed: nothing to pay any more
+            elif claimed < 3:
+                assert g["cost"] == 8
+        awards = t["standings"][1]["goals"]
+        funded = len(st.zones.get(("funded_awards", -1), []))
+        for g in awards:
+            if g["status"] == "no" and funded < 3:
+                assert g["cost"] == 8 + 6 * funded
+        for seat, panel in enumerate(t["panels"]):
+            assert panel["score"]["total"] == game.score(seat)
+            tags = {x["name"]: x["count"] for x in panel["tags"]}
+            assert tags["Building"] == game.run_code(
+                ("function", "tags_of"), game.frame(seat, t="building", p=seat)) \
+                if ("function", "tags_of") in game.rs.code else True
+            assert {v["label"]: v["value"] for v in panel["values"]}["Terraform rating"] \
+                == st.players[seat].tracks["tr"]
+    _play("terraforming_mars", 2, look, every=1)
+    assert seen
+
+
+def test_a_card_action_used_this_round_is_marked():
+    def look(game):
+        st = game.state
+        for number, c in st.cards.items():
+            acts = game.card_data(number).get("actions") or []
+            if acts and c.owner >= 0 and (f"card:{int(number)}:0", c.owner,
+                                          ("round", st.round)) in st.used:
+                t = game.view_model(c.owner)["table"]
+                cards = [x for p in t["panels"] for z in p["zones"]
+                         for x in z.get("cards", []) if x["name"] == game.card_name(number)]
+                assert cards and cards[0]["used"] == [str(acts[0].get("name") or "action")]
+                raise _Seen
+    with pytest.raises(_Seen):
+        _play("terraforming_mars", 2, look, every=1)

@@ -99,8 +99,28 @@ class _Table:
         if c.pieces:
             out["pieces"] = [{"player": g.state.players[s].name, "amount": v}
                              for s, v in sorted(c.pieces.items()) if v]
+        used = self.used_actions(number)
+        if used:
+            out["used"] = used
         if text:
             out["text"] = g.card_summary(number)
+        return out
+
+    def used_actions(self, number: int) -> list[str]:
+        """The names of the card's actions already used in their period (round, turn, game)."""
+        g = self.g
+        st = g.state
+        actions = g.card_data(number).get("actions") or []
+        if not actions or st.cards[number].owner is None:
+            return []
+        scopes = {"round": ("round", st.round), "turn": ("turn", st.turn_number),
+                  "game": ("game", 0)}
+        out = []
+        for i, action in enumerate(actions):
+            once = action.get("once_per", "round")
+            if once in scopes and (f"card:{int(number)}:{i}", st.cards[number].owner,
+                                   scopes[once]) in st.used:
+                out.append(str(action.get("name") or "action"))
         return out
 
     def value_list(self, items, key: tuple, you: int | None, variables: dict,
@@ -144,7 +164,9 @@ class _Table:
                "round": st.round, "phase": g.phase_name(st.phase) if st.phase else "",
                "you": st.players[self.seat].name,
                "turn_order": [st.players[p].name for p in st.turn_order]}
-        if rounds is not None and isinstance(rounds.data, dict) and rounds.data.get("max"):
+        if (self.decl or {}).get("last_round") is False:
+            pass  # the rounds' max is only a cap: the game ends on a condition
+        elif rounds is not None and isinstance(rounds.data, dict) and rounds.data.get("max"):
             out["last_round"] = rounds.data["max"]
         elif rounds is not None and isinstance(rounds.data, dict) \
                 and isinstance(rounds.data.get("count"), int):
@@ -180,7 +202,10 @@ class _Table:
                     words = self.rs.words.block(tree.body) if tree is not None else ""
                 except Exception:  # a reward the words cannot say: the mark alone
                     words = ""
-                marks.append({"at": reward["at"], "reward": words})
+                mark = {"at": reward["at"], "reward": words}
+                if reward.get("description"):
+                    mark["text"] = reward["description"]
+                marks.append(mark)
             if marks:
                 item["marks"] = marks
             if shown.get("text"):
@@ -336,8 +361,10 @@ class _Table:
         if self.decl is None:
             shown = {z for z, decl in g.zone_decl.items()
                      if decl.get("visibility", "public") == "public"}
-        else:
+        else:  # the ruleset chose the public zones it shows: the others are piles
             shown = {r["zone"] for r in self.decl.get("rows") or []}
+            shown |= {z for z, decl in g.zone_decl.items()
+                      if decl.get("visibility", "public") == "public"}
         out = []
         for z, decl in g.zone_decl.items():
             if decl.get("scope", "shared") != "shared" or z in shown or z in self.framed:

@@ -91,9 +91,18 @@ def _tracks(t: dict) -> list:
             scale = f" (from {track['min']} to {track['max']})"
         unit = f" {track['unit']}" if track.get("unit") else ""
         line = f"{track['name']}: {track['value']}{unit}{scale}"
-        marks = [f"at {m['at']}: {m['reward']}" if m.get("reward") else f"mark at {m['at']}"
-                 for m in track.get("marks", []) if m["at"] > track["value"]]
+        every = track.get("marks", [])
+        words = [m.get("reward", "") for m in every]
+        common = max(set(words), key=words.count) if words else ""
+        if words.count(common) * 2 <= len(words) or not common:
+            common = ""  # no reward most marks share
+        ahead = [m for m in every if m["at"] > track["value"]
+                 and (not common or m.get("reward") != common)]
+        marks = [f"at {m['at']}{unit}: " + (m.get("text") or m.get("reward") or "a mark").rstrip(".")
+                 for m in ahead]
         out.append(Text(visible(line), style="cyan"))
+        if common:
+            out.append(Text(visible(f"  each step: {common}"), style="dim"))
         if marks:
             out.append(Text(visible("  ahead: " + "; ".join(marks[:6])
                                     + (" …" if len(marks) > 6 else "")), style="dim"))
@@ -106,6 +115,7 @@ def _card_words(card: dict, price: bool = False) -> str:
     extra = list(card.get("marks", []))
     extra += [f"{r['amount']} {r['name']}" for r in card.get("resources", [])]
     extra += [f"{p['player']} {p['amount']}" for p in card.get("pieces", [])]
+    extra += [f"used: {a}" for a in card.get("used", [])]
     head = card["name"]
     if price and card.get("price") is not None:
         head += f" ({card['price']})"
