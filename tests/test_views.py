@@ -128,13 +128,19 @@ class _Seen(Exception):
     pass
 
 
-def test_a_ruleset_without_a_view_gets_the_generic_table():
-    def look(game):
-        t = game.view_model(0)["table"]
-        assert t["facts"] == [] and t["panels"] and t["title"]["game"] == "Timespan"
-        raise _Seen
-    with pytest.raises(_Seen):
-        _play("timespan", 2, look, every=1)
+def test_a_ruleset_without_a_view_gets_the_generic_table(tmp_path):
+    rs = load_ruleset(_mini_without_view(tmp_path))
+    game = build_game(rs, 2, 1, ["random", "random"])
+    t = game.view_model(0)["table"]
+    assert t["facts"] == [] and t["panels"] and t["title"]["game"] == "Mini"
+    assert [b["shape"] for b in t["boards"]] == ["hex_rows"]
+
+
+def _mini_without_view(tmp_path: Path) -> Path:
+    root = _mini_with_view(tmp_path, "  facts: []\n")
+    (root / "ruleset.yaml").write_text((root / "ruleset.yaml").read_text(encoding="utf-8")
+                                       .replace(", view.yaml]", "]"), encoding="utf-8")
+    return root
 
 
 def _mod(tmp_path: Path, view: str) -> str:
@@ -343,3 +349,25 @@ def test_a_card_action_used_this_round_is_marked():
                 raise _Seen
     with pytest.raises(_Seen):
         _play("terraforming_mars", 2, look, every=1)
+
+
+def test_timespan_table_shows_storage_step_costs_market_prices_and_scoring():
+    def look(game):
+        t = game.view_model(0)["table"]
+        json.dumps(t)
+        facts = {f["label"]: f for f in t["facts"]}
+        assert "lost" in facts["Storage"]["text"] and "Umulium 3" in facts["Scoring"]["text"]
+        for seat, panel in enumerate(t["panels"]):
+            values = {v["label"]: v["value"] for v in panel["values"]}
+            p = game.state.players[seat]
+            if p.tracks.get("ocean", 0) == 0:  # ocean space 1 costs 1 food
+                assert values["Next ocean step (food)"] == 1
+            if not game.state.zones.get(("upgrades", seat)):
+                assert values["Storage (goods, coins)"] in ("6 and 10", [6, 10])
+        market = next(r for r in t["rows"] if r["name"] == "Market offers")
+        assert market["cards"] and all(c.get("price") for c in market["cards"])
+        culture = next(x for x in t["tracks"] if x["name"] == "Culture")
+        assert len(culture["values"]) == 2 and culture["marks"][0]["at"] == 2
+        raise _Seen
+    with pytest.raises(_Seen):
+        _play("timespan", 2, look, every=1)

@@ -343,7 +343,7 @@ _value = obj("A number or fact shown with a label.", {
 VIEW = obj("What the table shows a player: facts, tracks, maps, boards, shared rows, player panels and standings. Optional: a ruleset without it gets a generic table. See docs/engine.md#the-view.", {
     "last_round": {"type": "boolean", "description": "Whether the title shows the last round ('Generation 3 of 14'; default true). False where the rounds' max is only a safety cap and the game ends on a condition."},
     "facts": arr("Game facts a player must know, in order: the end condition, counters, how scoring works, the solo goal.", _value),
-    "tracks": arr("Shared tracks to show with their scale, the present mark and the rewards printed on them (from the track's declaration). Without this list every shared track is shown.",
+    "tracks": arr("Tracks to show with their scale, the present mark (each player's, for a track of each player) and the rewards printed on them (from the track's declaration). Without this list every shared track is shown.",
         obj("A track shown on the table.", {
             "track": _ID("The track's id."),
             "label": _NAME("What the table calls it (default: the track's name)."),

@@ -190,8 +190,12 @@ class _Table:
         out = []
         for tid, shown in chosen:
             decl = g.track_decl.get(tid) or {}
-            item = {"name": shown.get("label") or decl.get("name") or tid.replace("_", " "),
-                    "value": g.state.tracks.get(tid, 0)}
+            item = {"name": shown.get("label") or decl.get("name") or tid.replace("_", " ")}
+            if decl.get("scope", "global") == "player":  # a track of each player's own
+                item["values"] = [{"player": p.name, "value": p.tracks.get(tid, 0)}
+                                  for p in g.state.players]
+            else:
+                item["value"] = g.state.tracks.get(tid, 0)
             for key in ("min", "max", "unit"):
                 if key in decl:
                     item[key] = decl[key]
@@ -346,8 +350,8 @@ class _Table:
                 for c in cards:
                     card = self.card(c, text="price" in row)
                     if "price" in row:
-                        card["price"] = self.run(("rows", i, "price"), self.seat,
-                                                 **{row.get("as", "card"): c})
+                        card["price"] = self.words(("rows", i, "price"), self.run(
+                            ("rows", i, "price"), self.seat, **{row.get("as", "card"): c}))
                     shown.append(card)
                 item["cards"] = shown
             if row.get("text"):

@@ -51,7 +51,7 @@ def check_view(b) -> None:
 
     values(data.get("facts"), ("facts",), you, "fact")
     for i, item in enumerate(data.get("tracks") or []):
-        ref(item.get("track"), ("track",), "shared track", ("tracks", i, "track"))
+        ref(item.get("track"), ("track", "player_track"), "track", ("tracks", i, "track"))
     for i, m in enumerate(data.get("maps") or []):
         _check_map(b, e, i, m)
     for i, board in enumerate(data.get("boards") or []):
@@ -76,7 +76,7 @@ def check_view(b) -> None:
         ref(row.get("zone"), ("zone",), "zone", ("rows", i, "zone"))
         if "price" in row:
             variables = dict(you, **{row.get("as", "card"): T.CARD})
-            tree = expr(("rows", i, "price"), ("rows", i, "price"), variables, T.INT,
+            tree = expr(("rows", i, "price"), ("rows", i, "price"), variables, T.ANY,
                         "the price", f"row '{row.get('zone')}'")
             if tree is not None:
                 _public(b, e, tree, ("rows", i, "price"))

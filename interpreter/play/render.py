@@ -90,12 +90,17 @@ def _tracks(t: dict) -> list:
         if "min" in track and "max" in track:
             scale = f" (from {track['min']} to {track['max']})"
         unit = f" {track['unit']}" if track.get("unit") else ""
-        line = f"{track['name']}: {track['value']}{unit}{scale}"
+        if "values" in track:  # each player's own marker on it
+            now = ", ".join(f"{v['player']} {v['value']}" for v in track["values"])
+            line = f"{track['name']}{scale}: {now}"
+            track = dict(track, value=min(v["value"] for v in track["values"]))
+        else:
+            line = f"{track['name']}: {track['value']}{unit}{scale}"
         every = track.get("marks", [])
         words = [m.get("reward", "") for m in every]
         common = max(set(words), key=words.count) if words else ""
-        if words.count(common) * 2 <= len(words) or not common:
-            common = ""  # no reward most marks share
+        if words.count(common) * 4 < len(words) * 3 or not common:
+            common = ""  # no reward three marks in four share
         ahead = [m for m in every if m["at"] > track["value"]
                  and (not common or m.get("reward") != common)]
         marks = [f"at {m['at']}{unit}: " + (m.get("text") or m.get("reward") or "a mark").rstrip(".")
@@ -298,6 +303,10 @@ def _rows(t: dict) -> list:
                             style="bold"))
             for c in row["cards"]:
                 price = "" if c.get("price") is None else str(c["price"])
+                if len(price) > 3:  # a price in words: on a line of its own
+                    out.append(Text(visible(f"  {_card_words(c)} ({price}): "
+                                            f"{c.get('text', '')}")))
+                    continue
                 out.append(Text(visible(f"  {price:>3}  {_card_words(c)}: {c.get('text', '')}")))
         elif row["cards"]:
             shown = ", ".join(_card_words(c) for c in row["cards"][:12])
