@@ -32,6 +32,9 @@ HELP = """commands at any prompt:
   players                         every player's panel side by side
   standings                       the goals players race for, with each value
   card NAME                       the text of a card
+  more N                          option N with its whole text
+  why                             the options not available now, and why
+  news                            what changed since your last decision, all of it
   log [N]                         the last N lines of the game log (default 30)
   undo                            back to your previous decision (see below)
   save                            save the game and stop (also: quit)
@@ -61,7 +64,6 @@ class HumanAgent(Agent):
     """
 
     name = "human"
-    MAX_NEWS = 40  # log lines shown before a decision; 'log' shows more
 
     def __init__(self, console=None, input_fn=input, script=None):
         from rich.console import Console
@@ -72,56 +74,64 @@ class HumanAgent(Agent):
         self.seen = 0  # log lines already shown
         self.marks: list[tuple] = []  # (record length, rng state, reveals) at each answer
         self.helped = False
+        self.last_news: list[list[str]] = []  # the news shown before this decision
+        self._words = None  # (game, NewsWords): what the news summary knows of the game
 
     def show(self, decision, view, game, full: bool = False):
-        """Print what a person sees before answering: news, status, the prompt, the options."""
+        """Print what a person sees before answering: news, status, the prompt, the options.
+
+        The screen is laid out to fit a terminal (play/screen.py): the news
+        folded into what changed (play/news.py), one line of your stocks and
+        one of the shared tracks, the question, and the options whole when
+        they fit, one a line when not."""
+        from rich.text import Text
         from .render import render_view, status_lines
+        from .screen import layout, option_lines, refused_lines
         from .transcript import option_rows
         c = self.console
         c.print()
+        numbers = decision.kind == "number" and not decision.is_range  # a range's numbers left
+        head = [Text(visible(decision.prompt), style="bold")]
+        if decision.is_range:
+            head.append(Text(f"  enter a number from {decision.low} to {decision.high}"))
+        elif numbers:
+            head.append(Text("  enter one of the numbers "
+                             f"{', '.join(o.key for o in decision.options)}"))
+        tail = []
+        if not self.helped and self.script is None:
+            tail.append(Text("  (type help for commands: state, card NAME, why, log, undo, "
+                             "save to stop)", style="dim"))
+            self.helped = True
+        rows = option_rows(decision, game)
         if full:
             c.print(render_view(game.view_model(view["you"]), game))
+            lines = head + option_lines(rows, c.width, False, numbers) + \
+                refused_lines(rows, c.width) + tail
         else:
-            self.news(game, view["you"])
-            for line in status_lines(view, game):
-                c.print(line)
+            news = self.news_groups(game, view["you"])
+            lines = layout(c, news, status_lines(view, game, c.width), head, rows, numbers,
+                           tail)
         self.seen = len(game.log_lines)
-        c.print(f"[bold]{_shown(decision.prompt)}[/bold]")
-        numbers = decision.kind == "number" and not decision.is_range  # a range's numbers left
-        if decision.is_range:
-            c.print(f"  enter a number from {decision.low} to {decision.high}")
-        elif numbers:
-            c.print(f"  enter one of the numbers {', '.join(o.key for o in decision.options)}")
-        for mark, label, detail in option_rows(decision, game):
-            if numbers and mark not in ("--", ""):
-                continue  # (typed as numbers, not by their place in a list)
-            if mark == "--":
-                c.print(f"  [dim] --  {_shown(label)} ({_shown(detail)})[/dim]")
-            elif not mark:  # a card the question is about
-                c.print(f"  [bold]{_shown(label)}[/bold]: {_shown(detail)}")
-            elif detail and len(detail) + len(label) > 70:
-                c.print(f"  [cyan]{mark:>2}[/cyan]. {_shown(label)}")
-                c.print(f"      [dim]{_shown(detail)}[/dim]")
-            else:
-                shown = f"  [dim]({_shown(detail)})[/dim]" if detail else ""
-                c.print(f"  [cyan]{mark:>2}[/cyan]. {_shown(label)}{shown}")
-        if not self.helped and self.script is None:
-            c.print("[dim]  (type help for commands: state, card NAME, log, undo, save to stop)[/dim]")
-            self.helped = True
+        for line in lines:
+            c.print(line)
+
+    def news_groups(self, game, seat: int) -> list[list[str]]:
+        """What changed since this person last looked, as their seat reads the log:
+        each headline with its effects folded (play/news.py), kept for 'news'."""
+        from .news import NewsWords, summarise
+        lines = [game.log_line_for(i, seat) for i in range(self.seen, len(game.log_lines))]
+        if self._words is None or self._words[0] is not game:
+            self._words = (game, NewsWords.of(game))
+        self.last_news = [g.lines() for g in summarise(lines, self._words[1])]
+        self.seen = len(game.log_lines)
+        return self.last_news
 
     def news(self, game, seat: int) -> None:
-        """Print the log lines since this person last looked, as their seat reads them."""
+        """Print what changed since this person last looked (all of it, folded)."""
         from rich.text import Text
-        c = self.console
-        news = [line for line in (game.log_line_for(i, seat)
-                                  for i in range(self.seen, len(game.log_lines))) if line]
-        if len(news) > self.MAX_NEWS:
-            c.print(Text(f"… {len(news) - self.MAX_NEWS} earlier lines (type 'log')",
-                         style="dim"))
-            news = news[-self.MAX_NEWS:]
-        for line in news:
-            c.print(Text(visible(line)))
-        self.seen = len(game.log_lines)
+        for group in self.news_groups(game, seat):
+            for line in group:
+                self.console.print(Text(visible(line)))
 
     def decide(self, decision, view, game):
         c = self.console
@@ -161,6 +171,27 @@ class HumanAgent(Agent):
         word = word.lower()
         if word in ("help", "?") and not rest:
             c.print(Text(HELP))
+            return True
+        if word == "why" and not rest:
+            from .screen import why_lines
+            from .transcript import option_rows
+            for line in why_lines(option_rows(decision, game)):
+                c.print(line)
+            return True
+        if word == "news" and not rest:
+            for line in [x for g in self.last_news for x in g] or ["nothing new"]:
+                c.print(Text(visible(line)))
+            return True
+        if word == "more" and rest.strip().isdigit() and rest.strip().isascii():
+            from .transcript import option_rows
+            rows = [r for r in option_rows(decision, game) if r[0] not in ("--", "")]
+            n = int(rest.strip())
+            if 1 <= n <= len(rows):
+                row = rows[n - 1]
+                c.print(Text(visible(f"{n}. {row[-2]}"), style="bold"))
+                c.print(Text(visible(f"   {row[-1]}" if row[-1] else "   (nothing more)")))
+            else:
+                c.print(f"[red]there is no option {n}: choose from 1 to {len(rows)}[/red]")
             return True
         if word == "state" and not rest:
             self.show(decision, view, game, full=True)
