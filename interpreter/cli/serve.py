@@ -103,7 +103,7 @@ def serve_cmd(ruleset, mods, host, port, records, no_open):
                f"{folder})", err=False)
     sys.stdout.flush()
     config = uvicorn.Config(app, log_level="warning", access_log=False,
-                            timeout_graceful_shutdown=2, ws="websockets")
+                            timeout_graceful_shutdown=2, ws="auto")
     web = uvicorn.Server(config)
     if not no_open:
         import threading

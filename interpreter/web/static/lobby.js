@@ -49,10 +49,12 @@ function drawRuleset() {
 }
 
 function drawSeats() {
+  // the seats already chosen stay as they were: only seats added or taken away change
+  const before = [...document.querySelectorAll("#seats .seat")];
   const seats = clear(document.getElementById("seats"));
   seats.append(el("legend", {text: "Seats"}));
   const n = +document.getElementById("players").value;
-  for (let i = 1; i <= n; i++) seats.append(agentSelect(i));
+  for (let i = 1; i <= n; i++) seats.append(before[i - 1] || agentSelect(i));
 }
 
 function seatSpecs() {
