@@ -157,3 +157,36 @@ def test_a_quantity_a_trigger_may_raise_is_not_checked_before_a_card_is_played(t
 """
     rs = tiny(tmp_path, PLAY, cards)
     assert rs.implied.get(("card", "furnace")) is None
+
+
+class Asked(FirstAgent):
+    def __init__(self):
+        super().__init__()
+        self.asked = []
+
+    def decide(self, decision, view, game):
+        self.asked.append((decision.prompt if isinstance(decision.prompt, str) else "",
+                           [o.label for o in decision.options], dict(decision.refused)))
+        return super().decide(decision, view, game)
+
+
+def test_a_card_its_choice_leaves_out_is_listed_with_why(tmp_path):
+    rs = tiny(tmp_path, PLAY, CARD + """  - id: kettle
+    name: Kettle
+    type: gadget
+    copies: 2
+    play: gain 1 gold
+""")
+    agent = Asked()
+    game = Game(rs, 1, 1, [agent])
+    game.state.round = 1
+    furnace = next(CardRef(c) for c, s in game.state.cards.items() if s.def_id == "furnace")
+    kettles = [CardRef(c) for c, s in game.state.cards.items() if s.def_id == "kettle"]
+    for c in [furnace] + kettles:
+        game.put(c, "hand", 0, None)
+    runner = FlowRunner(game)
+    available = runner.available("work", 0, TURNS, True)
+    assert runner.perform(available["action:use"], 0)
+    _, options, refused = agent.asked[-1]
+    assert options == ["Kettle", "Kettle"]
+    assert refused == {"Furnace": "Furnace needs 1 gold production to lose; you have 0"}
