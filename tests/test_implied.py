@@ -190,3 +190,31 @@ def test_a_card_its_choice_leaves_out_is_listed_with_why(tmp_path):
     _, options, refused = agent.asked[-1]
     assert options == ["Kettle", "Kettle"]
     assert refused == {"Furnace": "Furnace needs 1 gold production to lose; you have 0"}
+
+
+def test_the_terminal_folds_many_options_not_available_into_one_line_and_why_lists_them(
+        tmp_path):
+    # issue 26 item 3: 'Refused options collapse to one line ("6 more not available: why")'
+    import io
+    from rich.console import Console
+    from rulebook_games.engine.decisions import Decision, Option
+    from rulebook_games.play.terminal import HumanAgent
+    rs = tiny(tmp_path)
+    game = Game(rs, 1, 1, [FirstAgent()])
+    out = io.StringIO()
+    answers = iter(["why", "1"])
+    human = HumanAgent(Console(file=out, width=80), lambda prompt: next(answers))
+    many = {f"Card {n}": f"needs {n} gold to pay; you have 0" for n in range(1, 7)}
+    decision = Decision(0, "item", "Pick", [Option("Lamp", 1)], refused_text=many)
+    view = game.view(0)
+    assert human.decide(decision, view, game) == 0
+    text = out.getvalue()
+    assert "6 more not available: type why" in text
+    assert text.count("Card 3 (not now: needs 3 gold to pay; you have 0)") == 1  # by 'why'
+    few = Decision(0, "item", "Pick", [Option("Lamp", 1)],
+                   refused_text=dict(list(many.items())[:3]))
+    out.truncate(0)
+    answers = iter(["1"])
+    human.decide(few, view, game)
+    assert "Card 2 (not now: needs 2 gold to pay; you have 0)" in out.getvalue()
+    assert "more not available" not in out.getvalue()
