@@ -222,16 +222,17 @@ class AskingMixin:
     def _left_out(self, items: list, ask, seat: int):
         """The cards a choice's condition keeps out, as refusals: name -> why (the words
         are made when read)."""
-        cards = [c for c in items if isinstance(c, CardRef) and self.card_visible_to(c, seat)]
         node = ask[1] if ask else None
         where = getattr(node, "where", None)
-        if not cards or where is None:
+        if where is None or not isinstance(items[0], CardRef):
             return None
         frame, var = ask[2], node.var
 
         def reasons() -> dict:
             out = {}
-            for c in cards:
+            for c in items:
+                if not isinstance(c, CardRef) or not self.card_visible_to(c, seat):
+                    continue
                 f = frame.child()
                 f.vars[var] = c
                 out[self.card_name(c)] = self.rs.words.why_not(where, f)
