@@ -26,7 +26,8 @@ class UndoRequest(Exception):
 HELP = """commands at any prompt:
   a number or an option's words   answer
   state                           everything you may see now
-  board (or map)                  the board, tracks, shared rows and game facts
+  board                           the boards, tracks, shared rows and game facts
+  map                             the boards alone (a map with its key)
   me                              your panel and your cards, with their text
   players                         every player's panel side by side
   standings                       the goals players race for, with each value
@@ -41,7 +42,7 @@ nothing hidden or random has come out since (no card drawn, nothing shuffled).""
 
 
 # commands that show one part of the view model (play/render.py draws it)
-PARTS = {"board": "board", "map": "board", "me": "me", "players": "players",
+PARTS = {"board": "board", "map": "map", "me": "me", "players": "players",
          "standings": "standings"}
 
 
