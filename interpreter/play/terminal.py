@@ -32,6 +32,7 @@ HELP = """commands at any prompt:
   players                         every player's panel side by side
   standings                       the goals players race for, with each value
   card NAME                       the text of a card
+  why                             the options not available now, and why
   log [N]                         the last N lines of the game log (default 30)
   undo                            back to your previous decision (see below)
   save                            save the game and stop (also: quit)
@@ -62,6 +63,7 @@ class HumanAgent(Agent):
 
     name = "human"
     MAX_NEWS = 40  # log lines shown before a decision; 'log' shows more
+    MAX_REFUSED = 3  # options not available shown one a line; more: one line ('why')
 
     def __init__(self, console=None, input_fn=input, script=None):
         from rich.console import Console
@@ -92,9 +94,15 @@ class HumanAgent(Agent):
             c.print(f"  enter a number from {decision.low} to {decision.high}")
         elif numbers:
             c.print(f"  enter one of the numbers {', '.join(o.key for o in decision.options)}")
-        for mark, label, detail in option_rows(decision, game):
+        rows = option_rows(decision, game)
+        hidden = sum(1 for mark, _, _ in rows if mark == "--")
+        if hidden <= self.MAX_REFUSED:
+            hidden = 0
+        for mark, label, detail in rows:
             if numbers and mark not in ("--", ""):
                 continue  # (typed as numbers, not by their place in a list)
+            if mark == "--" and hidden:
+                continue  # (one line for them all, below; 'why' lists them)
             if mark == "--":
                 c.print(f"  [dim] --  {_shown(label)} ({_shown(detail)})[/dim]")
             elif not mark:  # a card the question is about
@@ -105,6 +113,8 @@ class HumanAgent(Agent):
             else:
                 shown = f"  [dim]({_shown(detail)})[/dim]" if detail else ""
                 c.print(f"  [cyan]{mark:>2}[/cyan]. {_shown(label)}{shown}")
+        if hidden:
+            c.print(f"  [dim] --  {hidden} more not available: type why[/dim]")
         if not self.helped and self.script is None:
             c.print("[dim]  (type help for commands: state, card NAME, log, undo, save to stop)[/dim]")
             self.helped = True
@@ -179,6 +189,15 @@ class HumanAgent(Agent):
             lines = [game.log_line_for(i, decision.player) for i in range(total)]
             for line in [x for x in lines if x][-n:]:
                 c.print(Text(visible(line)))
+            return True
+        if word == "why" and not rest:
+            from .transcript import option_rows
+            rows = [(label, detail) for mark, label, detail in option_rows(decision, game)
+                    if mark == "--"]
+            if not rows:
+                c.print("every option is available now")
+            for label, detail in rows:
+                c.print(f"  [dim] --  {_shown(label)} ({_shown(detail)})[/dim]")
             return True
         if word == "card" and rest.strip():
             for line in card_text_for(game, rest.strip()).split("\n"):
