@@ -264,10 +264,11 @@ class AskingMixin:
     def choose_some(self, items: list, most: int) -> list:
         """Up to ``most`` of the items, each at most once, in the order the player picks them.
 
-        One question per pick, listing 'done' first and then every item left, so
-        that every item is seen before the first pick and any agent, even one that
-        always gives the same place, comes to an end (each pick leaves one item
-        fewer). It stops by itself when ``most`` are picked or none is left."""
+        One question per pick, listing every item left and then 'done' (as an
+        optional choice lists 'none' last), so that every item is seen before the
+        first pick and any agent, even one that always gives the same place, comes
+        to an end (each pick leaves one item fewer). It stops by itself when
+        ``most`` are picked or none is left."""
         what, self.choice_kind = self.choice_kind, ""
         ask, self.asking = self.asking, None
         where = self._prompt("")
@@ -281,8 +282,8 @@ class AskingMixin:
             def prompt(room=room, names=names):
                 so_far = f" more (chosen: {', '.join(names)})" if names else ""
                 return f"{where}Choose up to {room}{so_far} of {self._items_words(items, ask)}"
-            opts = [Option("done", None, "done")] + \
-                [Option(self._label(v, what), v, v if isinstance(v, str) else "") for v in left]
+            opts = [Option(self._label(v, what), v, v if isinstance(v, str) else "")
+                    for v in left] + [Option("done", None, "done")]
             i = self.decide(Decision(seat, kind, prompt, opts))
             if opts[i].value is None:
                 break

@@ -492,7 +492,7 @@ def _choose_order(rt, items):
          _same_as_first,
          "Ask the acting player to pick up to most of the items, each at most once (the "
          "cards to keep from an offer, chosen together): every item is listed before the "
-         "first pick, one question per pick with 'done' first; the picks, in the order "
+         "first pick, one question per pick with 'done' last; the picks, in the order "
          "made.", kind="choice",
          example="choose_some(cards_in(offer), stock(gold) // 3)",
          phrase='up to {most} of {items}, as you choose')
