@@ -53,6 +53,8 @@ class Decision:
     refused_text: Any = field(default_factory=dict)
     optional: bool = False  # "none" is among the options (last)
     about: list = field(default_factory=list)  # cards the question is about (shown with it)
+    # each option's short key, made when first read (see keys.py: short_keys)
+    shorts: list | None = field(default=None, repr=False, compare=False)
 
     @property
     def prompt(self) -> str:
@@ -99,12 +101,43 @@ class Decision:
             return f"choose an option from 1 to {len(self.options)}"
         return None
 
-    def find(self, text: str) -> tuple[int | None, str | None]:
-        """Match an option by key or label (for records, scenarios and people)."""
+    def declining(self) -> int | None:
+        """The option that ends the turn or declines: what a player means by 'pass'.
+
+        Passing (no more turns this round) or ending the turn, where the flow
+        offers it; 'no' to a 'may'; 'none' where choosing nothing is allowed.
+        None when the decision has no such option."""
+        if self.kind == "action":
+            for i, o in enumerate(self.options):
+                if o.key in ("pass", "end"):
+                    return i
+        elif self.kind == "confirm":
+            for i, o in enumerate(self.options):
+                if o.value is False:
+                    return i
+        elif self.optional and self.options and self.options[-1].value is None:
+            return len(self.options) - 1
+        return None
+
+    def find(self, text: str, shorts: list[str] | None = None) -> tuple[int | None, str | None]:
+        """Match an option by key or label (for records, scenarios and people).
+
+        With ``shorts`` (the options' short keys, see keys.py: what people and the
+        API answer with), a short key matches too, after an exact key or label,
+        and 'pass' is the option that ends the turn or declines (:meth:`declining`)."""
         t = text.strip().lower()
         for i, o in enumerate(self.options):
             if t in (o.key.lower(), o.label.lower()):
                 return i, None
+        if shorts is not None:
+            for i, key in enumerate(shorts):
+                if t == key.lower():
+                    return i, None
+            if t == "pass":
+                i = self.declining()
+                if i is not None:
+                    return i, None
+                return None, "there is nothing to pass on here: choose one of the options"
         for label, reason in self.refused.items():
             if t == label.lower() or t == label.lower().split(":", 1)[-1].strip():
                 return None, f"'{label}' is not allowed now: {reason}"

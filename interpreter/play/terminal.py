@@ -13,6 +13,7 @@ from ..numtext import NumberProblem, whole
 from ..safe_text import visible
 from ..agents.base import Agent
 from ..engine.decisions import Decision
+from ..engine.keys import short_keys
 
 
 class UndoRequest(Exception):
@@ -82,21 +83,26 @@ class HumanAgent(Agent):
             c.print(f"  enter a number from {decision.low} to {decision.high}")
         elif numbers:
             c.print(f"  enter one of the numbers {', '.join(o.key for o in decision.options)}")
-        for mark, label, detail in option_rows(decision, game):
+        rows = option_rows(decision, game)
+        width = max((len(key) for mark, key, _, _ in rows if mark not in ("--", "")), default=0)
+        for mark, key, label, detail in rows:
             if numbers and mark not in ("--", ""):
                 continue  # (typed as numbers, not by their place in a list)
             if mark == "--":
                 c.print(f"  [dim] --  {_shown(label)} ({_shown(detail)})[/dim]")
             elif not mark:  # a card the question is about
                 c.print(f"  [bold]{_shown(label)}[/bold]: {_shown(detail)}")
-            elif detail and len(detail) + len(label) > 70:
-                c.print(f"  [cyan]{mark:>2}[/cyan]. {_shown(label)}")
-                c.print(f"      [dim]{_shown(detail)}[/dim]")
             else:
-                shown = f"  [dim]({_shown(detail)})[/dim]" if detail else ""
-                c.print(f"  [cyan]{mark:>2}[/cyan]. {_shown(label)}{shown}")
+                head = f"  [cyan]{mark:>2}[/cyan]. [bold cyan]{key:<{width}}[/bold cyan]  "
+                if detail and len(detail) + len(label) + width > 66:
+                    c.print(f"{head}{_shown(label)}")
+                    c.print(f"      {' ' * (width + 2)}[dim]{_shown(detail)}[/dim]")
+                else:
+                    shown = f"  [dim]({_shown(detail)})[/dim]" if detail else ""
+                    c.print(f"{head}{_shown(label)}{shown}")
         if not self.helped and self.script is None:
-            c.print("[dim]  (type help for commands: state, card NAME, log, undo, save to stop)[/dim]")
+            c.print("[dim]  (answer with a number or the key beside it; type help for commands: "
+                    "state, card NAME, log, undo, save to stop)[/dim]")
             self.helped = True
 
     def news(self, game, seat: int) -> None:
@@ -130,7 +136,7 @@ class HumanAgent(Agent):
                 if raw.split()[0].lower() != "state":  # ('state' shows the question too)
                     c.print(f"[bold]{_shown(decision.prompt)}[/bold]")  # the question again
                 continue
-            answer, problem = self.parse(decision, raw)
+            answer, problem = self.parse(decision, raw, short_keys(game, decision))
             if self.script is not None:
                 from .transcript import ScriptAnswerRefused
                 if problem is not None:
@@ -191,7 +197,10 @@ class HumanAgent(Agent):
         return None
 
     @staticmethod
-    def parse(decision: Decision, raw: str) -> tuple[int | None, str | None]:
+    def parse(decision: Decision, raw: str,
+              shorts: list[str] | None = None) -> tuple[int | None, str | None]:
+        """The answer typed: a number, an option's short key (``shorts``), 'pass',
+        an option's key or words; or why it is not one."""
         if not raw:
             return None, "type the number of your choice (or help)"
         if raw.lstrip("-").isdigit():
@@ -215,7 +224,7 @@ class HumanAgent(Agent):
             if 1 <= n <= len(decision.options):
                 return n - 1, None
             return None, f"choose a number from 1 to {len(decision.options)}"
-        index, problem = decision.find(raw)
+        index, problem = decision.find(raw, shorts if shorts is not None else [])
         return index, problem
 
     def refused(self, decision, reason):
