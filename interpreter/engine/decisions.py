@@ -124,7 +124,8 @@ class Decision:
 
         With ``shorts`` (the options' short keys, see keys.py: what people and the
         API answer with), a short key matches too, after an exact key or label,
-        and 'pass' is the option that ends the turn or declines (:meth:`declining`)."""
+        as does the start of a key only one option's key starts with; and 'pass'
+        is the option that ends the turn or declines (:meth:`declining`)."""
         t = text.strip().lower()
         for i, o in enumerate(self.options):
             if t in (o.key.lower(), o.label.lower()):
@@ -142,6 +143,15 @@ class Decision:
             if t == label.lower() or t == label.lower().split(":", 1)[-1].strip():
                 return None, f"'{label}' is not allowed now: {reason}"
         matches = [i for i, o in enumerate(self.options) if o.label.lower().startswith(t)]
+        if shorts and t:  # the start of one option's key ('rd' for 'rd2', the only one)
+            keyed = [i for i, key in enumerate(shorts) if key.lower().startswith(t)]
+            if len(keyed) == 1 and (len(matches) != 1 or matches == keyed):
+                return keyed[0], None
+            if len(keyed) == 1 and len(matches) == 1:
+                return None, (f"'{text}' could be {shorts[keyed[0]]} "
+                              f"({self.options[keyed[0]].label}) or "
+                              f"{shorts[matches[0]]} ({self.options[matches[0]].label}): "
+                              "type the whole key")
         if len(matches) == 1:
             return matches[0], None
         return None, f"no option matches '{text}'"

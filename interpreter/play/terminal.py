@@ -25,7 +25,10 @@ class UndoRequest(Exception):
 
 
 HELP = """commands at any prompt:
-  a number or an option's words   answer
+  a number, a key or words        answer: the option's number, the key beside it
+                                  (it stays with its option; numbers move), or
+                                  the start of its words
+  pass                            end your turn, or decline (no, none)
   state                           everything you may see now
   card NAME                       the text of a card
   log [N]                         the last N lines of the game log (default 30)
@@ -33,7 +36,9 @@ HELP = """commands at any prompt:
   save                            save the game and stop (also: quit)
   help                            this list
 undo goes back to your previous decision when nobody else has decided since and
-nothing hidden or random has come out since (no card drawn, nothing shuffled)."""
+nothing hidden or random has come out since (no card drawn, nothing shuffled).
+Arrow keys edit the line and recall earlier answers; Tab completes commands,
+keys, options and card names. What is typed before a question shows is ignored."""
 
 
 class HumanAgent(Agent):
@@ -63,6 +68,8 @@ class HumanAgent(Agent):
         self.seen = 0  # log lines already shown
         self.marks: list[tuple] = []  # (record length, rng state, reveals) at each answer
         self.helped = False
+        self.terminal = None  # a LineInput when a person types at a terminal (lineinput.py)
+        self.announced: list[str] = []  # answers taken for this seat, shown when taken
 
     def show(self, decision, view, game, full: bool = False):
         """Print what a person sees before answering: news, status, the prompt, the options."""
@@ -101,8 +108,8 @@ class HumanAgent(Agent):
                     shown = f"  [dim]({_shown(detail)})[/dim]" if detail else ""
                     c.print(f"{head}{_shown(label)}{shown}")
         if not self.helped and self.script is None:
-            c.print("[dim]  (answer with a number or the key beside it; type help for commands: "
-                    "state, card NAME, log, undo, save to stop)[/dim]")
+            c.print("[dim]  (a number or a key answers; type help for commands, save to stop)"
+                    "[/dim]")
             self.helped = True
 
     def news(self, game, seat: int) -> None:
@@ -111,6 +118,9 @@ class HumanAgent(Agent):
         c = self.console
         news = [line for line in (game.log_line_for(i, seat)
                                   for i in range(self.seen, len(game.log_lines))) if line]
+        for line in [x for x in news if x in self.announced]:  # shown when it was taken
+            self.announced.remove(line)
+            news.remove(line)
         if len(news) > self.MAX_NEWS:
             c.print(Text(f"… {len(news) - self.MAX_NEWS} earlier lines (type 'log')",
                          style="dim"))
@@ -119,10 +129,26 @@ class HumanAgent(Agent):
             c.print(Text(visible(line)))
         self.seen = len(game.log_lines)
 
+    def taken(self, decision, game) -> None:
+        """A question of this seat the engine answered by itself: shown now, in place,
+        with its question (so nobody types an answer to it)."""
+        from rich.text import Text
+        self.news(game, decision.player)  # what came before it
+        answer = str(decision.low) if decision.is_range else decision.options[0].label
+        line = f"  {decision.prompt} → {answer} (the only choice, taken for you)"
+        self.console.print(Text(visible(line), style="cyan"))
+        self.announced = self.announced[-50:] + [line]  # (the log tells it later: once)
+
     def decide(self, decision, view, game):
         c = self.console
         self.show(decision, view, game)
         mark = (len(game.record), game.state.rng.getstate(), game.reveals)
+        if self.terminal is not None:  # what was typed before this question: not for it
+            ahead = self.terminal.discard_typed_ahead()
+            if ahead:
+                c.print(f"[yellow]  (typed before this question was shown, and ignored: "
+                        f"{_shown(' / '.join(ahead.split()))})[/yellow]")
+            self.terminal.words = lambda text: self.completions(text, decision, game)
         while True:
             if self.script is not None:
                 c.print("> ", end="")  # a script's answer is echoed after it
@@ -184,6 +210,18 @@ class HumanAgent(Agent):
             at = self.marks.pop()[0]
             raise UndoRequest(at)
         return False
+
+    def completions(self, text: str, decision, game) -> list[str]:
+        """What the line may become: commands, this decision's keys and options, and
+        'card NAME' for the cards this seat may see (never another seat's hidden card)."""
+        from .lineinput import completions
+        from ..engine.state import CardRef
+        seat = decision.player
+        keys = short_keys(game, decision)
+        labels = [] if decision.is_range else [o.label for o in decision.options]
+        cards = sorted({game.card_name(CardRef(n)) for n in game.state.cards
+                        if game.card_visible_to(CardRef(n), seat)})
+        return completions(text, keys, labels, cards)
 
     def undo_problem(self, game) -> str | None:
         if not self.marks:
