@@ -86,6 +86,27 @@ def test_a_short_key_answers_and_a_number_still_does():
     assert index is None and "be1 (Alpha)" in problem and "al2 (Beta)" in problem
 
 
+def test_a_number_that_is_also_another_options_name_is_not_taken_for_a_person():
+    """Typing 37 for the space called #37 must not place on option 37, another space."""
+    spaces = [Option(f"#{n:02d}", f"s{n}", f"s{n}") for n in range(10, 60)]
+    d = Decision(0, "space", "Choose a space", spaces)
+    keys = [f"s{n}" for n in range(10, 60)]
+    index, problem = HumanAgent.parse(d, "37", keys, person=True)
+    assert index is None
+    assert "option 37 (#46)" in problem and "#37 (option 28)" in problem
+    assert "s46" in problem and "s37" in problem
+    assert HumanAgent.parse(d, "s37", keys, person=True) == (27, None)
+    assert HumanAgent.parse(d, "#37", keys, person=True) == (27, None)
+    index, problem = HumanAgent.parse(d, "55", keys, person=True)  # no option 55
+    assert index is None and "#55 is option 46" in problem
+    # a number that names no other option, or names its own place, is its place
+    assert HumanAgent.parse(d, "5", keys, person=True) == (4, None)
+    own = Decision(0, "space", "Choose", [Option("#01", "a", "a"), Option("#02", "b", "b")])
+    assert HumanAgent.parse(own, "2", ["a", "b"], person=True) == (1, None)
+    # a script keeps numbers as places, as it always did
+    assert HumanAgent.parse(d, "37", keys) == (36, None)
+
+
 class _Done(Exception):
     pass
 

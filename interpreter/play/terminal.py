@@ -162,7 +162,8 @@ class HumanAgent(Agent):
                 if raw.split()[0].lower() != "state":  # ('state' shows the question too)
                     c.print(f"[bold]{_shown(decision.prompt)}[/bold]")  # the question again
                 continue
-            answer, problem = self.parse(decision, raw, short_keys(game, decision))
+            answer, problem = self.parse(decision, raw, short_keys(game, decision),
+                                         person=self.script is None)
             if self.script is not None:
                 from .transcript import ScriptAnswerRefused
                 if problem is not None:
@@ -235,10 +236,14 @@ class HumanAgent(Agent):
         return None
 
     @staticmethod
-    def parse(decision: Decision, raw: str,
-              shorts: list[str] | None = None) -> tuple[int | None, str | None]:
+    def parse(decision: Decision, raw: str, shorts: list[str] | None = None,
+              person: bool = False) -> tuple[int | None, str | None]:
         """The answer typed: a number, an option's short key (``shorts``), 'pass',
-        an option's key or words; or why it is not one."""
+        an option's key or words; or why it is not one.
+
+        For a ``person``, a number that is also another option's name (a space
+        called '#37' while option 37 is another space) is not taken: it could be
+        either, and the person is told both keys."""
         if not raw:
             return None, "type the number of your choice (or help)"
         if raw.lstrip("-").isdigit():
@@ -259,6 +264,10 @@ class HumanAgent(Agent):
                 if reason is not None:
                     return None, f"{n} is not allowed now: {reason}"
                 return None, f"choose one of the numbers {', '.join(keys)}"
+            if person:
+                named = [i for i, o in enumerate(decision.options) if _number_named(o.label) == n]
+                if named and named != [n - 1]:
+                    return None, _which_number(decision, raw, n, named[0], shorts)
             if 1 <= n <= len(decision.options):
                 return n - 1, None
             return None, f"choose a number from 1 to {len(decision.options)}"
@@ -271,6 +280,28 @@ class HumanAgent(Agent):
     def action_failed(self, label, reason):
         self.console.print(f"[red]{_shown(label)} could not be done: {_shown(reason)}. "
                            "Choose again.[/red]")
+
+
+def _number_named(label: str) -> int | None:
+    """The number an option is called by ('#37', '37'), if it is called by one."""
+    import re
+    m = re.fullmatch(r"#?\s*(\d{1,9})", label.strip())
+    return int(m.group(1)) if m else None
+
+
+def _which_number(decision: Decision, raw: str, n: int, named: int,
+                  shorts: list[str] | None) -> str:
+    """Why a number that is both an option's place and another option's name is
+    not taken, with the keys that say which."""
+    def key(i: int) -> str:
+        return shorts[i] if shorts else decision.options[i].label
+    other = decision.options[named]
+    if 1 <= n <= len(decision.options):
+        here = decision.options[n - 1]
+        return (f"'{raw}' could be option {n} ({here.label}) or {other.label} (option "
+                f"{named + 1}): type its key, {key(n - 1)} or {key(named)}")
+    return (f"there is no option {n}; {other.label} is option {named + 1}: type "
+            f"{key(named)} or {named + 1}")
 
 
 def card_text_for(game, name: str) -> str:
