@@ -82,7 +82,8 @@ def same_file(a, b) -> bool:
         return os.path.abspath(a) == os.path.abspath(b)
 
 
-def _kind(mode: int) -> str | None:
+def special_kind(mode: int) -> str | None:
+    """What a file of this ``st_mode`` is, in words, when it is not a regular file; else None."""
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
@@ -209,7 +210,7 @@ def check_file(path, option: str, replace: Replace = NEVER) -> Path:
     st = _stat(path, option)
     real = Path(os.path.realpath(path))
     if st is not None:
-        kind = _kind(st.st_mode)
+        kind = special_kind(st.st_mode)
         if kind == "a folder":
             raise OutputProblem(f"{option}: '{shown}' is a folder; give a file name")
         if kind:
@@ -229,7 +230,7 @@ def check_folder(path, option: str) -> Path:
         raise OutputProblem(f"{option}: the path is empty")
     st = _stat(path, option)
     if st is not None and not stat.S_ISDIR(st.st_mode):
-        kind = _kind(st.st_mode) or "a file"
+        kind = special_kind(st.st_mode) or "a file"
         raise OutputProblem(f"{option}: '{_shown(path)}' is {kind}, not a folder; give a "
                             "folder")
     _check_folder(Path(path), path, option)
@@ -294,7 +295,7 @@ def open_lines(path, option: str, replace: Replace = NEVER):
         raise OutputProblem(f"{option}: cannot write '{_shown(path)}': {_reason(exc)}") \
             from None
     try:
-        kind = _kind(os.fstat(fd).st_mode)
+        kind = special_kind(os.fstat(fd).st_mode)
         if kind:
             raise OutputProblem(f"{option}: '{_shown(path)}' is {kind}, not a regular file; "
                                 "give the path of a file")

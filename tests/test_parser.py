@@ -105,3 +105,26 @@ def test_deep_nesting_is_an_error_not_a_crash():
 def test_redundant_parentheses_are_fine():
     e = parse("(" * 300 + "1" + ")" * 300, ORIGIN, start="expression")
     assert isinstance(e, ast.Literal) and e.value == 1
+
+
+def test_a_misspelt_verb_is_named_at_its_place_with_the_verb_meant():
+    for text, word, meant, col in [("gian 2 gold", "gian", "gain", 5),
+                                   ("gain 1 gold; lsoe 2 gold", "lsoe", "lose", 18),
+                                   ("if x > 1: raize temperature", "raize", "raise", 15)]:
+        with pytest.raises(EffectSyntaxError) as info:
+            parse(text, ORIGIN)
+        d = info.value.diagnostic
+        assert d.code == "RB300"
+        assert f"'{word}' is not a verb" in d.message
+        assert (d.span.line, d.span.col) == (10, col)
+        assert f"'{meant}'" in d.hint
+
+
+def test_a_word_far_from_every_verb_gets_the_general_hint_and_brackets_are_not_statements():
+    with pytest.raises(EffectSyntaxError) as info:
+        parse("frobnicate now", ORIGIN)
+    assert "a statement starts with a verb" in info.value.diagnostic.hint
+    # after a ':' inside brackets the word is part of an expression, not a statement
+    with pytest.raises(EffectSyntaxError) as info:
+        parse("let y = sum(c in xs : foo 3)", ORIGIN)
+    assert "is not a verb" not in info.value.diagnostic.message

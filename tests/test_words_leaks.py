@@ -2,8 +2,8 @@
 
 Random games of every shipped ruleset, at several player counts, are played by
 an agent that reads everything a person would: each prompt, each option label,
-each refused option's reason, every log line, and each card's text in the
-catalogue. None may contain effect-language tokens: snake_case identifiers,
+each refused option's reason, every log line, the table of the view model
+(every tenth decision), and each card's text in the catalogue. None may contain effect-language tokens: snake_case identifiers,
 call syntax ``name(``, comparison or division operators, template braces, or
 a declared id that people know by another name (a resource 'mc' shown as
 'M€'). Any finding fails the test and is listed with where it was read.

@@ -236,6 +236,57 @@ class AskingMixin:
             out.append(pick)
         return out + remaining
 
+    def choose_some(self, items: list, most: int) -> list:
+        """Up to ``most`` of the items, each at most once, in the order the player picks them.
+
+        One question per pick, listing 'done' first and then every item left, so
+        that every item is seen before the first pick and any agent, even one that
+        always gives the same place, comes to an end (each pick leaves one item
+        fewer). It stops by itself when ``most`` are picked or none is left."""
+        what, self.choice_kind = self.choice_kind, ""
+        ask, self.asking = self.asking, None
+        where = self._prompt("")
+        left, chosen = list(items), []
+        kind = "card" if left and isinstance(left[0], CardRef) else "item"
+        seat = self._acting()
+        while left and len(chosen) < most:
+            room = most - len(chosen)
+            names = [self._label(v, what) for v in chosen]
+
+            def prompt(room=room, names=names):
+                so_far = f" more (chosen: {', '.join(names)})" if names else ""
+                return f"{where}Choose up to {room}{so_far} of {self._items_words(items, ask)}"
+            opts = [Option("done", None, "done")] + \
+                [Option(self._label(v, what), v, v if isinstance(v, str) else "") for v in left]
+            i = self.decide(Decision(seat, kind, prompt, opts))
+            if opts[i].value is None:
+                break
+            chosen.append(opts[i].value)
+            left.remove(opts[i].value)
+        return chosen
+
+    def _items_words(self, items: list, ask) -> str:
+        """What a set is chosen from, in words: the zone that holds every one of the cards
+        ('your cards on offer'), else the call's list ('the players other than you')."""
+        from ..lang import ast
+        from ..lang.words import Ctx
+        if items and all(isinstance(v, CardRef) for v in items):
+            places = {(self.state.cards[v].zone, self.state.cards[v].zone_owner) for v in items}
+            if len(places) == 1:
+                zone, owner = places.pop()
+                if owner == self._acting():
+                    return f"your {self._zone_noun(zone)}"
+                if owner is None or owner < 0:  # a shared place: 'the market'
+                    return f"the {self._zone_noun(zone)}"
+                return self.zone_words(zone, owner)  # "Ann's hand"
+        node = ask[1] if ask else None
+        if isinstance(node, ast.Call) and node.args:
+            try:
+                return self.rs.words.expr(node.args[0], Ctx(ask[2]))
+            except Exception:  # words must never stop a game
+                pass
+        return "these"
+
     def choose_option(self, labels: list, probes: list) -> int:
         """'choose one': only the options that can be carried out are offered."""
         why = [self.why_not_effect(probe) for probe in probes]

@@ -36,6 +36,7 @@ from .refusals import Refusals
 from .state import BIG, NO_OWNER, CardRef, CardState, PlayerState, State
 from .stocks import StocksMixin
 from .tracks import TracksMixin
+from .viewmodel import ViewModelMixin
 
 # the data types live in state.py; they are named here too, where callers find them
 __all__ = ["BIG", "NO_OWNER", "CardRef", "CardState", "Game", "GameOver", "PlayerState",
@@ -47,7 +48,7 @@ class GameOver(Exception):
 
 
 class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, ModifiersMixin,
-           AskingMixin, PromptsMixin, LogMixin):
+           AskingMixin, PromptsMixin, LogMixin, ViewModelMixin):
     """One game of a ruleset: state, runtime for effects, decisions to agents."""
 
     def __init__(self, ruleset: Ruleset, players: int, seed: int, agents: list,

@@ -96,13 +96,19 @@ def entry(body, span, effect: bool):
     return run
 
 
-def asked_at(exc: BaseException):
-    """The rule position of the innermost generated line an error passed through, or None."""
+def _innermost(exc: BaseException):
+    """The traceback entry of the innermost generated line an error passed through, or None."""
     tb, last = exc.__traceback__, None
     while tb is not None:
         if tb.tb_frame.f_code.co_filename in MODULES:
             last = tb
         tb = tb.tb_next
+    return last
+
+
+def asked_at(exc: BaseException):
+    """The rule position of the innermost generated line an error passed through, or None."""
+    last = _innermost(exc)
     if last is None:
         return None
     spans = MODULES[last.tb_frame.f_code.co_filename].spans
@@ -115,11 +121,7 @@ _ARITH = re.compile(r".*\s([-+*])\s")
 
 def rule_error(exc: BaseException, span) -> RuleRuntimeError:
     """A Python error raised in generated code, as a rule error at the rule's position."""
-    tb, last = exc.__traceback__, None
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename in MODULES:
-            last = tb
-        tb = tb.tb_next
+    last = _innermost(exc)
     if last is None:
         return RuleRuntimeError(str(exc), span)
     info = MODULES[last.tb_frame.f_code.co_filename]

@@ -9,10 +9,11 @@ point at the real line and column, even inside block scalars.
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 
 from .. import paths
-from ..errors import Diagnostic
+from ..errors import Diagnostic, suggest
 from ..span import Span, TextOrigin
 from . import ast, tables
 from .runtime import MAX_INT
@@ -212,6 +213,41 @@ def _bad_dedent(source: str) -> tuple[int, int]:
     return 1, 1
 
 
+@functools.lru_cache(maxsize=1)
+def _statement_words() -> tuple[str, ...]:
+    """The words a statement may start with (gain, let, if…), read from the grammar itself."""
+    lark = _lark()
+    kinds = {r.expansion[0].name for r in lark.rules
+             if r.origin.name in ("_simple", "_compound") and len(r.expansion) == 1}
+    keywords = {t.name: t.pattern for t in lark.terminals}
+    words = set()
+    for rule in lark.rules:
+        if rule.origin.name in kinds and rule.expansion and rule.expansion[0].is_term:
+            pattern = keywords.get(rule.expansion[0].name)
+            if pattern is not None and pattern.type == "str" and pattern.value.isalpha():
+                words.add(pattern.value)
+    return tuple(sorted(words))
+
+
+_LONE_WORD = re.compile(r"(?:^|[;:])[ \t]*(-[ \t]*)?([A-Za-z_][A-Za-z0-9_]*)[ \t]+$")
+
+
+def _unknown_verb(source: str, line: int, col: int) -> tuple[str, int] | None:
+    """When a statement is a single unknown word followed by something else at (line, col)
+    (``gian 2 gold``): the word and its column."""
+    lines = source.split("\n")
+    if not 0 < line <= len(lines):
+        return None
+    before = lines[line - 1][:max(0, col - 1)]
+    found = _LONE_WORD.search(before)
+    if found is None or found.group(2) in _statement_words():
+        return None
+    head = before[:found.start()]
+    if head.count("(") != head.count(")") or head.count("[") != head.count("]"):
+        return None  # inside brackets (a ':' of a comprehension): not a statement
+    return found.group(2), found.start(2) + 1
+
+
 def _syntax_diagnostic(exc: UnexpectedInput, source: str, origin: TextOrigin) -> Diagnostic:
     line = getattr(exc, "line", 1) or 1
     col = getattr(exc, "column", 1) or 1
@@ -243,6 +279,14 @@ def _syntax_diagnostic(exc: UnexpectedInput, source: str, origin: TextOrigin) ->
         hint = None
         if tok.type == "NAME" and "NAME" not in exc.expected:
             hint = "a statement starts with a verb such as gain, lose, raise, place or a call"
+        unknown = _unknown_verb(source, line, col)
+        if unknown is not None:
+            word, start = unknown
+            return Diagnostic(
+                "RB300", f"'{word}' is not a verb of the effect language, nor a call (a call "
+                "has its arguments in brackets: name(…))", origin.span(line, start),
+                hint=suggest(word, _statement_words()) or
+                "a statement starts with a verb such as gain, lose, raise, place or a call")
         return Diagnostic("RB300", f"unexpected {what}; expected {_expected_text(exc.expected)}",
                           origin.span(line, col), hint=hint)
     return Diagnostic("RB300", "syntax error", origin.span(line, col))

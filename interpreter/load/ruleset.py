@@ -28,9 +28,9 @@ from ..lang.builtins import AGGREGATES, BUILTINS
 from ..lang.checker import RESERVED, Checker, Context
 from ..lang.compiler import Compiler
 from ..lang.parser import EffectSyntaxError, parse
-from ..lang.runtime import MAX_INT, shown_number
 from ..lang.symbols import Callable_, Symbol, SymbolTable
 from .mods import Declarations, apply_mods
+from .view import check_view
 from ..paths import RULESET_FILE, find_ruleset, shipped_rulesets, shipped_rulesets_dir  # noqa: F401
 from ..span import Span
 from .yamlload import Document
@@ -378,9 +378,6 @@ class _Builder:
         for name, e in self.constants.items():
             v = e.data
             t = T.BOOL if isinstance(v, bool) else T.INT if isinstance(v, int) else T.STR
-            if t is T.INT and not -MAX_INT <= v <= MAX_INT:  # rules compute within the bound
-                self.diags.error("RB306", f"the number {shown_number(v)} is beyond the limit "
-                                 f"of {MAX_INT:,} (10^18) in magnitude", e.span())
             self._declare(name, "constant", e, e.doc.key_span(e.path), typ=t, data=v)
         for section, kind in (("procedures", "procedure"), ("functions", "function")):
             for ident, e in list(self.sections[section].items()):
@@ -802,6 +799,7 @@ class _Builder:
             self._feature(ident, e, dict(you))
         for ident, e in self.sections["cards"].items():
             self._check_card(ident, e)
+        check_view(self)
         self.checker.finish()  # what needs an acting player, run where there is none
 
     def _check_card(self, ident: str, e: Entry) -> None:

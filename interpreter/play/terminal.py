@@ -30,6 +30,10 @@ HELP = """commands at any prompt:
                                   the start of its words
   pass                            end your turn, or decline (no, none)
   state                           everything you may see now
+  board (or map)                  the board, tracks, shared rows and game facts
+  me                              your panel and your cards, with their text
+  players                         every player's panel side by side
+  standings                       the goals players race for, with each value
   card NAME                       the text of a card
   log [N]                         the last N lines of the game log (default 30)
   undo                            back to your previous decision (see below)
@@ -39,6 +43,11 @@ undo goes back to your previous decision when nobody else has decided since and
 nothing hidden or random has come out since (no card drawn, nothing shuffled).
 Arrow keys edit the line and recall earlier answers; Tab completes commands,
 keys, options and card names. What is typed before a question shows is ignored."""
+
+
+# commands that show one part of the view model (play/render.py draws it)
+PARTS = {"board": "board", "map": "board", "me": "me", "players": "players",
+         "standings": "standings"}
 
 
 class HumanAgent(Agent):
@@ -78,7 +87,7 @@ class HumanAgent(Agent):
         c = self.console
         c.print()
         if full:
-            c.print(render_view(view, game))
+            c.print(render_view(game.view_model(view["you"]), game))
         else:
             self.news(game, view["you"])
             for line in status_lines(view, game):
@@ -187,6 +196,10 @@ class HumanAgent(Agent):
             return True
         if word == "state" and not rest:
             self.show(decision, view, game, full=True)
+            return True
+        if word in PARTS and not rest:
+            from .render import render_view
+            c.print(render_view(game.view_model(decision.player), game, (PARTS[word],)))
             return True
         if word == "log" and (not rest or rest.strip().isdigit()):
             try:  # the digits 0 to 9 ('log ²' is a number to nobody)

@@ -26,6 +26,7 @@ import os
 import stat
 from collections.abc import Iterator
 
+from ..outfiles import special_kind
 from ..play.record import MAX_PLAYERS, MAX_SCORE, MAX_SEED, MAX_TEXT, shown
 
 FORMAT = 1  # the version written now; bumped when a field of a line changes meaning
@@ -64,18 +65,6 @@ class LineProblem(Exception):
         self.place, self.detail = place, detail
 
 
-def _kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a pipe (FIFO)"
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
-
-
 def refuse_special(path, shown_as: str) -> None:
     """Raise LineProblem when ``path`` exists and is not a regular file (links followed)."""
     try:
@@ -83,7 +72,7 @@ def refuse_special(path, shown_as: str) -> None:
     except OSError:
         return
     if not stat.S_ISREG(mode):
-        raise LineProblem(shown_as, f"it is {_kind(mode)}, not a results file; give a "
+        raise LineProblem(shown_as, f"it is {special_kind(mode)}, not a results file; give a "
                           "regular file")
 
 
@@ -104,7 +93,7 @@ def open_file(path, shown_as: str, append: bool = False):
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise LineProblem(shown_as, f"it is {_kind(mode)}, not a results file; give "
+            raise LineProblem(shown_as, f"it is {special_kind(mode)}, not a results file; give "
                               "a regular file")
         if hasattr(os, "set_blocking"):
             os.set_blocking(fd, True)
