@@ -63,6 +63,9 @@ def test_pass_is_the_option_that_ends_the_turn_or_declines():
     some = Decision(0, "card", "Choose a card", [Option("A", 1), Option("none", None, "none")],
                     optional=True)
     assert parse(some, "pass", ["a1", "none"]) == (1, None)
+    pick = Decision(0, "card", "Choose up to 2", [Option("done", None, "done"),
+                                                  Option("A", 1), Option("B", 2)])
+    assert parse(pick, "pass", ["done", "a1", "b1"]) == (0, None)
     must = Decision(0, "card", "Choose a card", [Option("A", 1), Option("B", 2)])
     index, problem = parse(must, "pass", ["a1", "b1"])
     assert index is None and "nothing to pass on" in problem
@@ -202,7 +205,7 @@ def test_card_completion_names_only_cards_the_seat_may_see(lantern):
     assert set(asked["r"]) == {"card " + n for n in offered if n.lower().startswith("r")}
     # commands, the decision's keys and its options' words complete too
     words = asked["all"]
-    assert "help" in words and "card " in words and "pass" in words
+    assert "help" in words and "card " in words and "pass" in words and "board" in words
     assert "col" in words and "Take 2 coins from the till" in words
 
 

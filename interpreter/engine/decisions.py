@@ -105,8 +105,9 @@ class Decision:
         """The option that ends the turn or declines: what a player means by 'pass'.
 
         Passing (no more turns this round) or ending the turn, where the flow
-        offers it; 'no' to a 'may'; 'none' where choosing nothing is allowed.
-        None when the decision has no such option."""
+        offers it; 'no' to a 'may'; 'none' where choosing nothing is allowed, and
+        'done' when a set is chosen item by item. None when the decision has no
+        such option."""
         if self.kind == "action":
             for i, o in enumerate(self.options):
                 if o.key in ("pass", "end"):
@@ -115,8 +116,10 @@ class Decision:
             for i, o in enumerate(self.options):
                 if o.value is False:
                     return i
-        elif self.optional and self.options and self.options[-1].value is None:
-            return len(self.options) - 1
+        elif self.kind in ("card", "item", "player", "space"):
+            for i, o in enumerate(self.options):  # the engine's 'none' or 'done'
+                if o.value is None and o.key in ("none", "done"):
+                    return i
         return None
 
     def find(self, text: str, shorts: list[str] | None = None) -> tuple[int | None, str | None]:

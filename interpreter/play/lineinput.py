@@ -18,9 +18,6 @@ import os
 import sys
 from typing import Callable
 
-COMMANDS = ["help", "state", "card ", "log", "undo", "save", "quit", "pass"]
-
-
 class LineInput:
     """Reads a person's answers at a terminal, with editing, history and completion."""
 
@@ -73,12 +70,13 @@ class LineInput:
         return lines.decode("utf-8", errors="replace").strip()
 
 
-def completions(text: str, keys: list[str], labels: list[str], cards: list[str]) -> list[str]:
+def completions(text: str, commands: list[str], keys: list[str], labels: list[str],
+                cards: list[str]) -> list[str]:
     """What a line starting with ``text`` may become: a command, an option's short key
     or words, or 'card NAME' for the names of ``cards``."""
     low = text.lower()
     if low.startswith("card "):
         name = low[5:]
         return ["card " + c for c in cards if c.lower().startswith(name)]
-    words = COMMANDS + keys + labels
+    words = commands + keys + labels
     return [w for w in words if w.lower().startswith(low)]

@@ -235,7 +235,9 @@ class HumanAgent(Agent):
         labels = [] if decision.is_range else [o.label for o in decision.options]
         cards = sorted({game.card_name(CardRef(n)) for n in game.state.cards
                         if game.card_visible_to(CardRef(n), seat)})
-        return completions(text, keys, labels, cards)
+        commands = ["help", "state", "card ", "log", "undo", "save", "quit", "pass",
+                    *PARTS]
+        return completions(text, commands, keys, labels, cards)
 
     def undo_problem(self, game) -> str | None:
         if not self.marks:
