@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
+from ..lang.words import told
 from .decisions import ActionRefused, Decision, IllegalAnswer, Option
 from .refusals import Stretch, narrow, together
 from .state import CardRef
@@ -42,6 +43,8 @@ class AskingMixin:
         if self.dry_run:
             if self.replaying is not None and self.replaying[0] == self.dry_run:
                 return self._replayed(decision)  # a trial of other answers (refusals.py)
+            if decision.count() > 1:
+                self.trial_questions += 1  # (a trial that asks may do something: _idle)
             return decision.low if decision.is_range else 0
         if self.hand_prompt and decision.kind != "action":  # the author's own words
             decision.prompt_text = self._prompt(str(self.hand_prompt))  # for the first one,
@@ -176,11 +179,11 @@ class AskingMixin:
             private = {decision.player: f"  {decision.prompt} → {option.label} (the only "
                                         "choice, taken for you)"}
             public = self._public_choice(decision, option)
-            self.log(f"  {who} takes {option.label} (the only choice)" if public else "",
+            self.log(f"  {who} takes {told(option.label)} (the only choice)" if public else "",
                      private)
             return
         if self._public_choice(decision, option):
-            self.log(f"  {who} chooses {option.label}")
+            self.log(f"  {who} chooses {told(option.label)}")  # (the log is everyone's)
 
     def _public_choice(self, decision: Decision, option: Option) -> bool:
         value = option.value
@@ -295,6 +298,14 @@ class AskingMixin:
             raise ActionRefused("none of the options can be carried out: "
                                 + " / ".join(_text(t) for t in labels))
         opts = [Option(labels[i], i) for i in usable]
+        if len(usable) > 1 and all(self._idle(probes[i]) for i in usable):
+            # a question whose every answer changes nothing is not asked (a removal
+            # from any player, with nobody to take from): the first is taken, and said so
+            if self.logging and not self.dry_run:
+                who = self.state.players[self._acting()].name
+                self.log(f"  {who} is not asked to choose: none of the options would "
+                         "change anything")
+            return opts[0].value
 
         def refused():
             return {_text(labels[i]): why[i] or "it cannot be carried out now"
@@ -330,6 +341,19 @@ class AskingMixin:
         if noun == "space":
             return self.choose_one(list(self.space_decl), False, "Choose a space", player)
         raise RuleRuntimeError(f"cannot choose any {noun}")
+
+    def _idle(self, fn: Callable[[], Any]) -> bool:
+        """Whether ``fn`` runs to the end asking nothing and leaves the game as it was;
+        the state is left untouched."""
+        before = self.state
+        questions = self.trial_questions
+        try:
+            if self.why_not_effect(fn) is not None:
+                return False
+            # (why_not_effect ran fn on the state it had and put a snapshot back)
+            return self.trial_questions == questions and before.same_as(self.state)
+        finally:
+            self.trial_questions = questions
 
     def try_effect(self, fn: Callable[[], Any]) -> bool:
         """Whether ``fn`` can run to the end; the state is left untouched."""

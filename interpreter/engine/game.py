@@ -62,6 +62,7 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self.deciders: list[int] = []  # the seat that gave each answer of the record
         self.reveals = 0  # cards taken out of hidden places so far (undo may not cross one)
         self.dry_run = 0
+        self.trial_questions = 0  # real questions met by trial runs (AskingMixin._idle)
         self.listeners: list[Callable[[str], None]] = []
         self.log_lines: list[str] = []
         # line number -> {seat: that seat's own version} (names of cards only it may see)
