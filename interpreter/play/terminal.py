@@ -111,8 +111,12 @@ class HumanAgent(Agent):
             else:
                 head = f"  [cyan]{mark:>2}[/cyan]. [bold cyan]{key:<{width}}[/bold cyan]  "
                 if detail and len(detail) + len(label) + width > 66:
-                    c.print(f"{head}{_shown(label)}")
-                    c.print(f"      {' ' * (width + 2)}[dim]{_shown(detail)}[/dim]")
+                    import textwrap
+                    from rich.text import Text
+                    c.print(f"{head}{_shown(label)}")  # the text below, wrapped in its column
+                    room = max(c.width - width - 8, 30)
+                    for line in textwrap.wrap(visible(detail), room):
+                        c.print(Text(" " * (width + 8) + line, style="dim"))
                 else:
                     shown = f"  [dim]({_shown(detail)})[/dim]" if detail else ""
                     c.print(f"{head}{_shown(label)}{shown}")
