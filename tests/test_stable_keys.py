@@ -104,6 +104,7 @@ def test_keys_are_made_from_the_id_or_name():
     assert candidates("The Wheel")[0] == "whe"  # "the" is skipped
     assert candidates("ants")[:2] == ["ant", "ants"]
     assert all(not c.isdigit() for c in candidates("42"))
+    assert candidates("1st")[0] == "1st"  # an ordinal is one word, kept whole
 
 
 def test_a_key_does_not_move_when_an_option_before_it_goes(legacy):

@@ -65,7 +65,7 @@ _CATEGORY_ORDER = {"action": 0, "card": 1, "id": 2}
 
 def _words(ident: str) -> list[str]:
     plain = unicodedata.normalize("NFKD", ident).encode("ascii", "ignore").decode().lower()
-    words = re.findall(r"[a-z]+|[0-9]+", plain)
+    words = re.findall(r"[a-z]+|[0-9]+[a-z]*", plain)  # "1st" is one word
     kept = [w for w in words if w not in _SKIPPED]
     return kept or words or ["k"]
 
