@@ -150,6 +150,14 @@ def test_the_api_gives_and_takes_short_keys():
     target = d.options[2]
     game.answer(target.short_key.upper())  # any case
     assert game.engine.record[0] == 2
+    # 'pass' is the option that ends the turn, whatever it is called
+    d = game.answer("col")
+    while not any(o.key == "end" for o in d.options):
+        d = game.answer(d.options[0])
+    end = next(o.index for o in d.options if o.key == "end")
+    at = len(game.engine.record)
+    game.answer("pass")
+    assert game.engine.record[at] == end
 
 
 def test_the_environment_hands_out_the_keys_of_the_asked_seat():
