@@ -433,10 +433,14 @@ def test_boards_show_as_a_text_map_and_spaces_describe_themselves(tiny):
     console = Console(file=io.StringIO(), width=80, record=True, color_system=None)
     console.print(render_view(g.view_model(0), g, ("board",)))
     lines = [line.rstrip() for line in console.export_text().splitlines()]
-    # a grid: free spaces show their label (position from 1), a tile its symbol + owner
+    # a grid, two lines a row: each space's label (position from 1), and under it the
+    # tile's symbol with its owner's seat; the key beside the map
     at = lines.index("field")
-    assert lines[at + 1:at + 3] == ["  1   T2", "  3   4"]
-    assert "T tower" in lines[at + 3]
+    first, under, second = lines[at + 1:at + 4]
+    assert first.split()[:2] == ["1", "2"] and second.split() == ["3", "4"]
+    assert under.split()[0] == "[T2]"
+    assert abs(under.index("[T2]") + 2 - first.index("2")) <= 1  # under space 2
+    assert "[T] tower" in first and "2 Player 2" in under
     assert g.space_summary("a") == "plain · next to tower (Player 2)"
     assert g.space_summary("b") == "plain · has tower (Player 2)"
 

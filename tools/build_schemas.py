@@ -340,14 +340,26 @@ _value = obj("A number or fact shown with a label.", {
     "text": _TEXT("Words shown with the value (or alone, when there is no value)."),
     "private": {"type": "boolean", "description": "Shown to the panel's own player only (others see that it is hidden). Required when the value reads cards that not everyone may see."},
 }, required=["label"])
-VIEW = obj("What the table shows a player: facts, tracks, boards, shared rows, player panels and standings. Optional: a ruleset without it gets a generic table. See docs/engine.md#the-view.", {
+VIEW = obj("What the table shows a player: facts, tracks, maps, boards, shared rows, player panels and standings. Optional: a ruleset without it gets a generic table. See docs/engine.md#the-view.", {
+    "last_round": {"type": "boolean", "description": "Whether the title shows the last round ('Generation 3 of 14'; default true). False where the rounds' max is only a safety cap and the game ends on a condition."},
     "facts": arr("Game facts a player must know, in order: the end condition, counters, how scoring works, the solo goal.", _value),
-    "tracks": arr("Shared tracks to show with their scale, the present mark and the rewards printed on them (from the track's declaration). Without this list every shared track is shown.",
+    "tracks": arr("Tracks to show with their scale, the present mark (each player's, for a track of each player) and the rewards printed on them (from the track's declaration). Without this list every shared track is shown.",
         obj("A track shown on the table.", {
             "track": _ID("The track's id."),
             "label": _NAME("What the table calls it (default: the track's name)."),
             "text": _TEXT("Words shown under it: what its marks mean."),
         }, required=["track"])),
+    "maps": arr("How a board of the components (its spaces in rows: hex rows or a grid) is drawn: a mark for each kind of space, a short symbol for each printed bonus, and words under it. A board not listed is drawn all the same, with plain labels.",
+        obj("One board of the components, drawn as a map.", {
+            "board": _ID("The board's id (in the components' boards)."),
+            "name": _NAME("Its name on the table (default: the board's name)."),
+            "marks": {"type": "object", "description": "A mark (one or two characters, not a letter or a digit) drawn on both sides of the label of each space of a type: space type id → mark. Types without a mark are drawn plain.",
+                      "additionalProperties": {"type": "string", "pattern": "^[^A-Za-z0-9\\s]{1,2}$"}},
+            "symbols": {"type": "object", "description": "The short symbol (1 or 2 characters) a printed bonus is drawn with: bonus id (a resource or a board bonus) → symbol. Default: the first letter of its name.",
+                        "additionalProperties": {"type": "string", "pattern": "^\\S{1,2}$"}},
+            "card_tiles": arr("Tiles shown with the name of the card that placed them (e.g. the special tiles of cards).", _ID("A tile id.")),
+            "text": _TEXT("Words shown under the map: e.g. what a bonus gives."),
+        }, required=["board"])),
     "boards": arr("Boards made of other things than the spaces of a board in the components (those are shown on their own): a line of frames (each a zone), with values, cards and who stands there.",
         obj("A board of frames: one frame per element of 'each'.", {
             "id": _ID("The board's id."),
@@ -382,7 +394,10 @@ VIEW = obj("What the table shows a player: facts, tracks, boards, shared rows, p
             "each": _E("A list: one standing per element, named by 'as' and labelled with its name."),
             "as": _ID("The name 'value' and 'cost' give the element of 'each'."),
             "value": _E("Each player's current value ('you' is that player)."),
-            "cost": _E("What it costs now, for the player looking."),
+            "cost": _E("What it costs now, for the player looking (a number)."),
+            "open": _E("A truth value: whether it can still be taken or funded; when it cannot, no cost is shown."),
+            "status": _E("How it stands now, shown in words in a column of its own (e.g. the player who claimed it, or none)."),
+            "status_label": _NAME("The heading of the status column (default: 'now')."),
             "text": _TEXT("Words shown with it: what it rewards."),
         }, required=["name", "value"])),
 })

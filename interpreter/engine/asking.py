@@ -198,7 +198,11 @@ class AskingMixin:
         return True
 
     def choose_one(self, options: list, optional: bool, prompt: str | None = None,
-                   player: int | None = None) -> Any:
+                   player: int | None = None, left_out: list = ()) -> Any:
+        """Ask for one of ``options``. ``left_out``: the items of the list chosen from that
+        its condition keeps out (``choose(c in hand where playable(c))``): those the
+        chooser may see that are cards are listed as not available, each with why the
+        condition does not hold for it (issue 26: never silently missing)."""
         what, self.choice_kind = self.choice_kind, ""
         ask, self.asking = self.asking, None
         if prompt is None:
@@ -217,8 +221,30 @@ class AskingMixin:
             opts.append(Option("none", None, "none"))
         kind = "card" if options and isinstance(options[0], CardRef) else "item"
         seat = self._acting() if player is None else player
-        i = self.decide(Decision(seat, kind, prompt, opts, optional=optional))
+        blocked = self._left_out(left_out, ask, seat) if left_out and not self.dry_run else None
+        i = self.decide(Decision(seat, kind, prompt, opts, optional=optional,
+                                 refused_text=blocked or {}))
         return opts[i].value
+
+    def _left_out(self, items: list, ask, seat: int):
+        """The cards a choice's condition keeps out, as refusals: name -> why (the words
+        are made when read)."""
+        node = ask[1] if ask else None
+        where = getattr(node, "where", None)
+        if where is None or not isinstance(items[0], CardRef):
+            return None
+        frame, var = ask[2], node.var
+
+        def reasons() -> dict:
+            out = {}
+            for c in items:
+                if not isinstance(c, CardRef) or not self.card_visible_to(c, seat):
+                    continue
+                f = frame.child()
+                f.vars[var] = c
+                out[self.card_name(c)] = self.rs.words.why_not(where, f)
+            return out
+        return reasons
 
     def choose_number(self, low: int, high: int) -> int:
         ask, self.asking = self.asking, None

@@ -99,8 +99,28 @@ class _Table:
         if c.pieces:
             out["pieces"] = [{"player": g.state.players[s].name, "amount": v}
                              for s, v in sorted(c.pieces.items()) if v]
+        used = self.used_actions(number)
+        if used:
+            out["used"] = used
         if text:
             out["text"] = g.card_summary(number)
+        return out
+
+    def used_actions(self, number: int) -> list[str]:
+        """The names of the card's actions already used in their period (round, turn, game)."""
+        g = self.g
+        st = g.state
+        actions = g.card_data(number).get("actions") or []
+        if not actions or st.cards[number].owner is None:
+            return []
+        scopes = {"round": ("round", st.round), "turn": ("turn", st.turn_number),
+                  "game": ("game", 0)}
+        out = []
+        for i, action in enumerate(actions):
+            once = action.get("once_per", "round")
+            if once in scopes and (f"card:{int(number)}:{i}", st.cards[number].owner,
+                                   scopes[once]) in st.used:
+                out.append(str(action.get("name") or "action"))
         return out
 
     def value_list(self, items, key: tuple, you: int | None, variables: dict,
@@ -144,7 +164,9 @@ class _Table:
                "round": st.round, "phase": g.phase_name(st.phase) if st.phase else "",
                "you": st.players[self.seat].name,
                "turn_order": [st.players[p].name for p in st.turn_order]}
-        if rounds is not None and isinstance(rounds.data, dict) and rounds.data.get("max"):
+        if (self.decl or {}).get("last_round") is False:
+            pass  # the rounds' max is only a cap: the game ends on a condition
+        elif rounds is not None and isinstance(rounds.data, dict) and rounds.data.get("max"):
             out["last_round"] = rounds.data["max"]
         elif rounds is not None and isinstance(rounds.data, dict) \
                 and isinstance(rounds.data.get("count"), int):
@@ -168,8 +190,12 @@ class _Table:
         out = []
         for tid, shown in chosen:
             decl = g.track_decl.get(tid) or {}
-            item = {"name": shown.get("label") or decl.get("name") or tid.replace("_", " "),
-                    "value": g.state.tracks.get(tid, 0)}
+            item = {"name": shown.get("label") or decl.get("name") or tid.replace("_", " ")}
+            if decl.get("scope", "global") == "player":  # a track of each player's own
+                item["values"] = [{"player": p.name, "value": p.tracks.get(tid, 0)}
+                                  for p in g.state.players]
+            else:
+                item["value"] = g.state.tracks.get(tid, 0)
             for key in ("min", "max", "unit"):
                 if key in decl:
                     item[key] = decl[key]
@@ -180,7 +206,10 @@ class _Table:
                     words = self.rs.words.block(tree.body) if tree is not None else ""
                 except Exception:  # a reward the words cannot say: the mark alone
                     words = ""
-                marks.append({"at": reward["at"], "reward": words})
+                mark = {"at": reward["at"], "reward": words}
+                if reward.get("description"):
+                    mark["text"] = reward["description"]
+                marks.append(mark)
             if marks:
                 item["marks"] = marks
             if shown.get("text"):
@@ -222,14 +251,25 @@ class _Table:
         return out
 
     def space_boards(self) -> list[dict]:
+        """The boards of the components, each space with its place, kind, printed bonus and
+        tile; a board the view lists under ``maps`` also with a mark for each kind of space
+        and a short symbol for each bonus (see docs/engine.md#the-view)."""
         g = self.g
+        drawn = {m["board"]: m for m in (self.decl or {}).get("maps") or []}
         out = []
         for entry in self.rs.sections["boards"].values():
             board = entry.data
-            kinds = {}
+            how = drawn.get(board["id"], {})
+            kinds, about = {}, {}
             for it in board.get("space_types", []) or []:
-                if isinstance(it, dict):
-                    kinds[it["id"]] = it.get("name") or it["id"].replace("_", " ")
+                ident = it["id"] if isinstance(it, dict) else it
+                kinds[ident] = (it.get("name") if isinstance(it, dict) else None) \
+                    or ident.replace("_", " ")
+                if isinstance(it, dict) and it.get("description"):
+                    about[ident] = it["description"]
+            marks = how.get("marks") or {}
+            symbols = dict(how.get("symbols") or {})
+            used_bonus: list[str] = []
             spaces = []
             for space in board["spaces"]:
                 sid = space["id"]
@@ -237,6 +277,8 @@ class _Table:
                 item = {"label": g.space_label[sid],
                         "type": kinds.get(space.get("type"), str(space.get("type", ""))
                                           .replace("_", " "))}
+                if space.get("type") in marks:
+                    item["mark"] = marks[space["type"]]
                 for key in ("row", "column"):
                     if key in space:
                         item[key] = space[key]
@@ -247,6 +289,11 @@ class _Table:
                 bonus = space.get("bonus") or []
                 if bonus:
                     item["bonus"] = [g.thing_name(b) for b in bonus]
+                    for b in bonus:
+                        if b not in used_bonus:
+                            used_bonus.append(b)
+                        symbols.setdefault(b, g.thing_name(b)[:1].upper())
+                    item["bonus_symbols"] = "".join(symbols[b] for b in bonus)
                 if live.get("tile") is not None:
                     decl = g.tile_decl.get(live["tile"], {})
                     item["tile"] = decl.get("name") or live["tile"].replace("_", " ")
@@ -255,12 +302,31 @@ class _Table:
                     if owner is not None and owner >= 0:
                         item["owner"] = g.state.players[owner].name
                         item["owner_seat"] = owner + 1
+                    card = live.get("card")
+                    if card is not None and live["tile"] in (how.get("card_tiles") or ()) \
+                            and card in g.state.cards \
+                            and g.card_visible_to(card, self.seat):
+                        item["card"] = g.card_name(card)
+                claim = live.get("claim")
+                if claim is not None and claim >= 0 and live.get("tile") is None:
+                    item["claimed_by"] = g.state.players[claim].name
                 spaces.append(item)
-            out.append({"name": board.get("name") or board["id"].replace("_", " "),
-                        "shape": board.get("layout", "explicit"), "spaces": spaces,
-                        "tiles": [{"name": d.get("name") or t.replace("_", " "),
-                                   "symbol": d.get("symbol") or (d.get("name") or t)[:1].upper()}
-                                  for t, d in g.tile_decl.items()]})
+            one = {"name": how.get("name") or board.get("name")
+                   or board["id"].replace("_", " "),
+                   "shape": board.get("layout", "explicit"), "spaces": spaces,
+                   "tiles": [{"name": d.get("name") or t.replace("_", " "),
+                              "symbol": d.get("symbol") or (d.get("name") or t)[:1].upper()}
+                             for t, d in g.tile_decl.items()]}
+            if marks:
+                one["marks"] = [dict({"mark": m, "type": kinds.get(t, t)},
+                                     **({"text": about[t]} if t in about else {}))
+                                for t, m in marks.items()]
+            if used_bonus:
+                one["bonuses"] = [{"symbol": symbols[b], "name": g.thing_name(b)}
+                                  for b in used_bonus]
+            if how.get("text"):
+                one["text"] = how["text"]
+            out.append(one)
         return out
 
     def rows(self) -> list[dict]:
@@ -284,8 +350,8 @@ class _Table:
                 for c in cards:
                     card = self.card(c, text="price" in row)
                     if "price" in row:
-                        card["price"] = self.run(("rows", i, "price"), self.seat,
-                                                 **{row.get("as", "card"): c})
+                        card["price"] = self.words(("rows", i, "price"), self.run(
+                            ("rows", i, "price"), self.seat, **{row.get("as", "card"): c}))
                     shown.append(card)
                 item["cards"] = shown
             if row.get("text"):
@@ -299,8 +365,10 @@ class _Table:
         if self.decl is None:
             shown = {z for z, decl in g.zone_decl.items()
                      if decl.get("visibility", "public") == "public"}
-        else:
+        else:  # the ruleset chose the public zones it shows: the others are piles
             shown = {r["zone"] for r in self.decl.get("rows") or []}
+            shown |= {z for z, decl in g.zone_decl.items()
+                      if decl.get("visibility", "public") == "public"}
         out = []
         for z, decl in g.zone_decl.items():
             if decl.get("scope", "shared") != "shared" or z in shown or z in self.framed:
@@ -415,17 +483,28 @@ class _Table:
                            "values": [self.words(key + ("value",),
                                                  self.run(key + ("value",), p, **v))
                                       for p in range(g.n)]}
-                    if "cost" in goal:
-                        one["cost"] = self.run(key + ("cost",), self.seat, **v)
+                    self._goal_now(goal, key, one, v)
                     goals.append(one)
                 item["goals"] = goals
             else:
                 item["values"] = [self.words(key + ("value",), self.run(key + ("value",), p))
                                   for p in range(g.n)]
-                if "cost" in goal:
-                    item["cost"] = self.run(key + ("cost",), self.seat)
+                self._goal_now(goal, key, item, {})
+            if "status" in goal:
+                item["status_label"] = goal.get("status_label", "now")
             out.append(item)
         return out
+
+    def _goal_now(self, goal: dict, key: tuple, one: dict, v: dict) -> None:
+        """What taking the goal costs the player looking (while it is open), how it stands."""
+        is_open = self.run(key + ("open",), self.seat, **v) if "open" in goal else True
+        if "open" in goal:
+            one["open"] = bool(is_open)
+        if "cost" in goal and is_open:
+            one["cost"] = self.run(key + ("cost",), self.seat, **v)
+        if "status" in goal:
+            one["status"] = self.words(key + ("status",),
+                                       self.run(key + ("status",), self.seat, **v))
 
     def _element_words(self, key: tuple, element) -> str:
         tree = self.rs.asts.get(("view",) + key + ("each",))

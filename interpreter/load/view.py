@@ -51,7 +51,9 @@ def check_view(b) -> None:
 
     values(data.get("facts"), ("facts",), you, "fact")
     for i, item in enumerate(data.get("tracks") or []):
-        ref(item.get("track"), ("track",), "shared track", ("tracks", i, "track"))
+        ref(item.get("track"), ("track", "player_track"), "track", ("tracks", i, "track"))
+    for i, m in enumerate(data.get("maps") or []):
+        _check_map(b, e, i, m)
     for i, board in enumerate(data.get("boards") or []):
         label = f"board '{board.get('id')}'"
         tree = expr(("boards", i, "each"), ("boards", i, "each"), you, T.list_of(T.ANY),
@@ -74,7 +76,7 @@ def check_view(b) -> None:
         ref(row.get("zone"), ("zone",), "zone", ("rows", i, "zone"))
         if "price" in row:
             variables = dict(you, **{row.get("as", "card"): T.CARD})
-            tree = expr(("rows", i, "price"), ("rows", i, "price"), variables, T.INT,
+            tree = expr(("rows", i, "price"), ("rows", i, "price"), variables, T.ANY,
                         "the price", f"row '{row.get('zone')}'")
             if tree is not None:
                 _public(b, e, tree, ("rows", i, "price"))
@@ -109,12 +111,48 @@ def check_view(b) -> None:
                 else T.ANY
             variables[goal["as"]] = elem
         for field, typ, what in (("value", T.ANY, "each player's value"),
-                                 ("cost", T.INT, "the cost")):
+                                 ("cost", T.INT, "the cost"),
+                                 ("open", T.BOOL, "whether it can still be taken"),
+                                 ("status", T.ANY, "how it stands now")):
             if field in goal:
                 tree = expr(("standings", i, field), ("standings", i, field), variables, typ,
                             what, label)
                 if tree is not None:
                     _public(b, e, tree, ("standings", i, field))
+
+
+def _check_map(b, e, i: int, m: dict) -> None:
+    """A map names a board of the components, marks only its space types, and gives symbols
+    only to things a space's bonus may hold."""
+    board_id = m.get("board")
+    entry = b.sections["boards"].get(board_id) if isinstance(board_id, str) else None
+    if entry is None or not isinstance(entry.data, dict):
+        b.diags.error("RB401", f"unknown board '{board_id}'", e.span("maps", i, "board"),
+                      hint=suggest(str(board_id), list(b.sections["boards"])), context="view")
+        return
+    board = entry.data
+    if board.get("layout") not in ("hex_rows", "grid"):
+        layout = board.get("layout", "explicit")
+        b.diags.error("RB404", f"board '{board_id}' is laid out '{layout}': only a board in "
+                      "rows (hex_rows or grid) is drawn as a map",
+                      e.span("maps", i, "board"), context="view")
+    types = [t["id"] if isinstance(t, dict) else t for t in board.get("space_types") or []]
+    for t in (m.get("marks") or {}):
+        if t not in types:
+            b.diags.error("RB401", f"board '{board_id}' has no space type '{t}'",
+                          e.key_span("maps", i, "marks", t), hint=suggest(t, types),
+                          context="view")
+    for j, t in enumerate(m.get("card_tiles") or []):
+        if b.table.get(t, ("tile",)) is None:
+            b.diags.error("RB401", f"unknown tile '{t}'", e.span("maps", i, "card_tiles", j),
+                          hint=suggest(t, b.table.of_kind("tile")), context="view")
+    bonuses = [x["id"] for x in board.get("bonuses") or [] if isinstance(x, dict)]
+    known = bonuses + list(b.sections["resources"])
+    for x in (m.get("symbols") or {}):
+        if x not in known:
+            b.diags.error("RB401", f"'{x}' is neither a resource nor a bonus of board "
+                          f"'{board_id}'", e.key_span("maps", i, "symbols", x),
+                          hint=suggest(x, known), context="view")
 
 
 def hidden_reads(rs_sections, asts, tree, seen=None) -> list[tuple[str, object]]:

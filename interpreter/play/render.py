@@ -19,7 +19,7 @@ def render_view(view: dict, game, parts: tuple[str, ...] = ("all",)):
 
     ``view`` is a view model (it has ``table``) or a plain :meth:`Game.view`,
     whose model is then built. ``parts`` picks what is drawn: ``all`` (the
-    whole table, for ``state``), ``board`` (facts, tracks, boards, rows),
+    whole table, for ``state``), ``board`` (facts, tracks, boards, rows), ``map`` (the boards alone),
     ``me`` (your panel and your hidden cards), ``players`` (every panel side by
     side) or ``standings``."""
     from rich.console import Group
@@ -31,9 +31,10 @@ def render_view(view: dict, game, parts: tuple[str, ...] = ("all",)):
     out: list = [_title(t)]
     if every or "board" in want:
         out += _facts(t) + _tracks(t)
-        for board in t["boards"]:
-            out += _frames(board) if board["shape"] == "frames" else _spaces(board)
+        out += _boards(t)
         out += _rows(t)
+    elif "map" in want:
+        out += _boards(t)
     if every or "players" in want:
         out.append(_panels(t))
     if every or "me" in want:
@@ -43,6 +44,14 @@ def render_view(view: dict, game, parts: tuple[str, ...] = ("all",)):
     if t.get("problems"):
         out += [Text(visible(f"(not shown: {p})"), style="red") for p in t["problems"]]
     return Group(*out)
+
+
+def _boards(t: dict) -> list:
+    out: list = []
+    players = [p["name"] for p in t["panels"]]
+    for board in t["boards"]:
+        out += _frames(board) if board["shape"] == "frames" else _spaces(board, players)
+    return out
 
 
 def _title(t: dict) -> Text:
@@ -81,10 +90,24 @@ def _tracks(t: dict) -> list:
         if "min" in track and "max" in track:
             scale = f" (from {track['min']} to {track['max']})"
         unit = f" {track['unit']}" if track.get("unit") else ""
-        line = f"{track['name']}: {track['value']}{unit}{scale}"
-        marks = [f"at {m['at']}: {m['reward']}" if m.get("reward") else f"mark at {m['at']}"
-                 for m in track.get("marks", []) if m["at"] > track["value"]]
+        if "values" in track:  # each player's own marker on it
+            now = ", ".join(f"{v['player']} {v['value']}" for v in track["values"])
+            line = f"{track['name']}{scale}: {now}"
+            track = dict(track, value=min(v["value"] for v in track["values"]))
+        else:
+            line = f"{track['name']}: {track['value']}{unit}{scale}"
+        every = track.get("marks", [])
+        words = [m.get("reward", "") for m in every]
+        common = max(set(words), key=words.count) if words else ""
+        if words.count(common) * 4 < len(words) * 3 or not common:
+            common = ""  # no reward three marks in four share
+        ahead = [m for m in every if m["at"] > track["value"]
+                 and (not common or m.get("reward") != common)]
+        marks = [f"at {m['at']}{unit}: " + (m.get("text") or m.get("reward") or "a mark").rstrip(".")
+                 for m in ahead]
         out.append(Text(visible(line), style="cyan"))
+        if common:
+            out.append(Text(visible(f"  each step: {common}"), style="dim"))
         if marks:
             out.append(Text(visible("  ahead: " + "; ".join(marks[:6])
                                     + (" …" if len(marks) > 6 else "")), style="dim"))
@@ -97,6 +120,7 @@ def _card_words(card: dict, price: bool = False) -> str:
     extra = list(card.get("marks", []))
     extra += [f"{r['amount']} {r['name']}" for r in card.get("resources", [])]
     extra += [f"{p['player']} {p['amount']}" for p in card.get("pieces", [])]
+    extra += [f"used: {a}" for a in card.get("used", [])]
     head = card["name"]
     if price and card.get("price") is not None:
         head += f" ({card['price']})"
@@ -153,43 +177,117 @@ def _initials(name: str) -> str:
     return name[:2]
 
 
-def _spaces(board: dict) -> list:
-    """A text map of a board laid out in rows (hex rows or a grid): an occupied space shows
-    its tile's symbol and its owner's seat ('C1'), a free one its label; spaces off the
-    map are listed after it."""
+SCREEN_WIDTH = 79  # what a drawing may use of an 80-column terminal
+SEAT_STYLES = ("bold green", "bold yellow", "bold magenta", "bold cyan", "bold red",
+               "bold blue")
+
+
+def _spaces(board: dict, players: list[str] | None = None) -> list:
+    """A text map of a board laid out in rows (hex rows or a grid), two lines a row: each
+    space's label between the marks of its kind ('~04~'), and under it the tile with its
+    owner's seat ('[G1]') or, while it is free, the symbols of its printed bonus ('SS').
+    Hex rows are centred, so a space touches the two nearest spaces of the rows above and
+    below. Named spaces, spaces off the map and a key follow."""
     shape = board["shape"]
     if shape not in ("hex_rows", "grid"):
         return []
-    rows: dict[int, dict[int, str]] = {}
-    off = []
-    width = max([len(s["label"]) for s in board["spaces"]] + [2]) + 1
-    for space in board["spaces"]:
-        cell = space["label"] if "tile" not in space else \
-            space["symbol"] + str(space.get("owner_seat", ""))
-        if space.get("off_board"):
-            off.append(f"{space['label']} {space.get('name', '')}: "
-                       + (space["tile"] if "tile" in space else "free"))
-            continue
-        rows.setdefault(space.get("row", 0), {})[space.get("column", 0)] = cell
-    if not rows:
+    on_map = [s for s in board["spaces"] if not s.get("off_board")]
+    if not on_map:
         return []
-    out: list = [Text(visible(board["name"]), style="bold")]
-    widest = max(len(r) for r in rows.values())
-    for r in sorted(rows):
+
+    def top(s: dict) -> str:
+        mark = s.get("mark", "")
+        return f"{mark}{s['label']}{mark[::-1]}"
+
+    def under(s: dict) -> str:
+        if "tile" in s:
+            return f"[{s['symbol']}{s.get('owner_seat', '')}]"
+        return s.get("bonus_symbols", "")
+
+    width = max(max(len(top(s)), len(under(s)), len(s.get("symbol", "")) + 3)
+                for s in board["spaces"])
+    step = width + 2
+    rows: dict[int, dict[int, dict]] = {}
+    for s in on_map:
+        rows.setdefault(s.get("row", 0), {})[s.get("column", 0)] = s
+    widest = max(max(r) + 1 for r in rows.values())
+    def indent_of(cells: dict) -> int:
+        return (widest - (max(cells) + 1)) * step // 2 if shape == "hex_rows" else 0
+    name = visible(board["name"])
+    cornered = len(name) + 1 < indent_of(rows[min(rows)])  # the name fits in the corner
+    out: list = [] if cornered else [Text(name, style="bold")]
+    for n, r in enumerate(sorted(rows)):
         cells = rows[r]
-        indent = (widest - len(cells)) * (width + 1) // 2 if shape == "hex_rows" else 0
-        text = Text(" " * (indent + 2))
+        indent = indent_of(cells)
+        first, second = Text(), Text()
+        first.append(name.ljust(indent) if n == 0 and cornered else " " * indent,
+                     style="bold")
+        second.append(" " * indent)
         for c in range(max(cells) + 1):
-            cell = cells.get(c, "")
-            text.append(visible(cell).ljust(width),
-                        style="dim" if cell and cell[0].isdigit() else "bold")
-            text.append(" ")
-        out.append(text)
+            s = cells.get(c)
+            if s is None:
+                first.append(" " * step)
+                second.append(" " * step)
+                continue
+            first.append(visible(top(s)).center(width) + "  ",
+                         style="blue" if "~" in s.get("mark", "") else "")
+            seat = s.get("owner_seat")
+            style = SEAT_STYLES[(seat - 1) % len(SEAT_STYLES)] if seat else \
+                "bold blue" if "tile" in s else "dim"
+            second.append(visible(under(s)).center(width) + "  ", style=style)
+        first.rstrip()
+        second.rstrip()
+        out += [first, second]
+    # the key: beside the map where it fits (a hex map leaves its corners empty), else under
+    groups: list[tuple[list[str], str]] = []
+    for m in board.get("marks", []):
+        sample = next((top(s) for s in on_map if s.get("mark") == m["mark"]), m["mark"])
+        groups.append(([f"{sample} {m['type']}"], "blue" if "~" in m["mark"] else ""))
+    groups.append(([f"{b['symbol']} {b['name']}" for b in board.get("bonuses", [])], "dim"))
+    present = {s["tile"] for s in board["spaces"] if "tile" in s}
+    groups.append(([f"[{t['symbol']}] {t['name']}" for t in board["tiles"]
+                    if t["name"] in present], ""))
+    owners = sorted({(s["owner_seat"], s["owner"]) for s in board["spaces"]
+                     if s.get("owner_seat")})
+    groups += [([f"{seat} {name}"], SEAT_STYLES[(seat - 1) % len(SEAT_STYLES)])
+               for seat, name in owners]
+    groups += [([f"{s['label']} {s['name']}"], "") for s in on_map if s.get("name")]
+    groups += [([f"{s['label']} {s['card']}"], "") for s in on_map if s.get("card")]
+    groups += [([f"{s['label']} claimed by {s['claimed_by']}"], "") for s in on_map
+               if s.get("claimed_by")]
+    off = [f"{s['label']} {s.get('name', '')}".strip()
+           + (f" [{s['symbol']}{s.get('owner_seat', '')}]" if "tile" in s else "")
+           for s in board["spaces"] if s.get("off_board")]
+    grid = out if cornered else out[1:]
+    x = max(len(t.plain) for t in grid) + 3
+    room = SCREEN_WIDTH - x
+    notes: list[tuple[str, str]] = []
+    under: list[str] = []
+    for items, style in groups:
+        packed = ""
+        for item in map(visible, items):
+            if len(item) > room:
+                under.append(item)
+            elif packed and len(packed) + 2 + len(item) <= room:
+                packed += ", " + item
+            else:
+                if packed:
+                    notes.append((packed, style))
+                packed = item
+        if packed:
+            notes.append((packed, style))
+    for line, (text, style) in enumerate(notes):
+        if line >= len(grid):
+            under.append(text)
+            continue
+        grid[line].append(" " * (x - len(grid[line].plain)))
+        grid[line].append(text, style=style)
     if off:
-        out.append(Text(visible("  off the map: " + "; ".join(off))))
-    out.append(Text(visible("  " + ", ".join(f"{t['symbol']} {t['name']}"
-                                             for t in board["tiles"])
-                            + "; a number is a free space"), style="dim"))
+        under.append("off the map: " + ", ".join(off))
+    if under:
+        out.append(Text("  " + "; ".join(under), style="dim"))
+    if board.get("text"):
+        out.append(Text(visible("  " + board["text"]), style="dim"))
     return out
 
 
@@ -205,6 +303,10 @@ def _rows(t: dict) -> list:
                             style="bold"))
             for c in row["cards"]:
                 price = "" if c.get("price") is None else str(c["price"])
+                if len(price) > 3:  # a price in words: on a line of its own
+                    out.append(Text(visible(f"  {_card_words(c)} ({price}): "
+                                            f"{c.get('text', '')}")))
+                    continue
                 out.append(Text(visible(f"  {price:>3}  {_card_words(c)}: {c.get('text', '')}")))
         elif row["cards"]:
             shown = ", ".join(_card_words(c) for c in row["cards"][:12])
@@ -295,28 +397,40 @@ def _own(t: dict, full: bool) -> list:
 
 
 def _standings(t: dict) -> list:
+    """A table per standing: a row per goal, a column per player, then what taking it costs
+    the player looking now and how it stands ('status'), where the ruleset says."""
     if not t["standings"]:
         return []
     names = [p["name"] for p in t["panels"]]
-    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False,
-                  title=Text("Standings"), title_justify="left")
-    table.add_column("")
-    for n in names:
-        table.add_column(Text(visible(n)), justify="right", overflow="fold")
-    costs = any("cost" in g for s in t["standings"] for g in s.get("goals", [s]))
-    if costs:
-        table.add_column("cost now", justify="right")
-    notes = []
+    out: list = []
     for s in t["standings"]:
-        for g in s.get("goals", [s]):
-            label = g["name"] if g is s else f"{s['name']}: {g['name']}"
+        goals = s.get("goals", [s])
+        table = Table(show_header=True, header_style="bold", box=None, pad_edge=False,
+                      title=Text(visible(s["name"]), style="bold"), title_justify="left")
+        table.add_column("")
+        for n in names:
+            table.add_column(Text(visible(_initials(n) if len(names) > 3 else n)),
+                             justify="right", overflow="fold")
+        costs = any("cost" in g or "open" in g for g in goals)
+        if costs:
+            table.add_column("cost now", justify="right")
+        status = "status" in s or any("status" in g for g in goals)
+        if status:
+            table.add_column(Text(visible(s.get("status_label", "now"))), overflow="fold")
+        for g in goals:
+            label = g["name"] if g is not s else ""
             cells = [Text(visible("" if v is None else str(v))) for v in g["values"]]
             if costs:
-                cells.append(Text(visible(str(g.get("cost", "")))))
+                cells.append(Text(visible(str(g["cost"]) if g.get("cost") is not None
+                                          else "—")))
+            if status:
+                value = g.get("status")
+                cells.append(Text(visible("" if value in (None, "none") else str(value))))
             table.add_row(Text(visible(label)), *cells)
+        out.append(table)
         if s.get("text"):
-            notes.append(Text(visible(f"  {s['name']}: {s['text']}"), style="dim"))
-    return [table] + notes
+            out.append(Text(visible(f"  {s['text']}"), style="dim"))
+    return out
 
 
 def status_lines(view: dict, game) -> list[Text]:

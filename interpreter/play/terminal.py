@@ -30,11 +30,13 @@ HELP = """commands at any prompt:
                                   the start of its words
   pass                            end your turn, or decline (no, none)
   state                           everything you may see now
-  board (or map)                  the board, tracks, shared rows and game facts
+  board                           the boards, tracks, shared rows and game facts
+  map                             the boards alone (a map with its key)
   me                              your panel and your cards, with their text
   players                         every player's panel side by side
   standings                       the goals players race for, with each value
   card NAME                       the text of a card
+  why                             the options not available now, and why
   log [N]                         the last N lines of the game log (default 30)
   undo                            back to your previous decision (see below)
   save                            save the game and stop (also: quit)
@@ -46,7 +48,7 @@ keys, options and card names. What is typed before a question shows is ignored."
 
 
 # commands that show one part of the view model (play/render.py draws it)
-PARTS = {"board": "board", "map": "board", "me": "me", "players": "players",
+PARTS = {"board": "board", "map": "map", "me": "me", "players": "players",
          "standings": "standings"}
 
 
@@ -67,6 +69,7 @@ class HumanAgent(Agent):
 
     name = "human"
     MAX_NEWS = 40  # log lines shown before a decision; 'log' shows more
+    MAX_REFUSED = 3  # options not available shown one a line; more: one line ('why')
 
     def __init__(self, console=None, input_fn=input, script=None):
         from rich.console import Console
@@ -101,29 +104,41 @@ class HumanAgent(Agent):
             c.print(f"  enter one of the numbers {', '.join(o.key for o in decision.options)}")
         rows = option_rows(decision, game)
         width = max((len(key) for mark, key, _, _ in rows if mark not in ("--", "")), default=0)
+        hidden = sum(1 for mark, _, _, _ in rows if mark == "--")
+        if hidden <= self.MAX_REFUSED:
+            hidden = 0
         for mark, key, label, detail in rows:
             if numbers and mark not in ("--", ""):
                 continue  # (typed as numbers, not by their place in a list)
+            if mark == "--" and hidden:
+                continue  # (one line for them all, below; 'why' lists them)
             if mark == "--":
                 c.print(f"  [dim] --  {_shown(label)} ({_shown(detail)})[/dim]")
             elif not mark:  # a card the question is about
                 c.print(f"  [bold]{_shown(label)}[/bold]: {_shown(detail)}")
             else:
-                head = f"  [cyan]{mark:>2}[/cyan]. [bold cyan]{key:<{width}}[/bold cyan]  "
-                if detail and len(detail) + len(label) + width > 66:
-                    import textwrap
-                    from rich.text import Text
-                    c.print(f"{head}{_shown(label)}")  # the text below, wrapped in its column
-                    room = max(c.width - width - 8, 30)
-                    for line in textwrap.wrap(visible(detail), room):
-                        c.print(Text(" " * (width + 8) + line, style="dim"))
-                else:
-                    shown = f"  [dim]({_shown(detail)})[/dim]" if detail else ""
-                    c.print(f"{head}{_shown(label)}{shown}")
+                self.option_line(mark, key, width, label, detail)
+        if hidden:
+            c.print(f"  [dim] --  {hidden} more not available: type why[/dim]")
         if not self.helped and self.script is None:
             c.print("[dim]  (a number or a key answers; type help for commands, save to stop)"
                     "[/dim]")
             self.helped = True
+
+    def option_line(self, mark: str, key: str, width: int, label: str, detail: str) -> None:
+        """'  3. buy-rpm1  Buy: Rice-Paper Moon  (its text)': what wraps stays in the
+        label's column, under the label, clear of the numbers and keys."""
+        from rich.text import Text
+        c = self.console
+        indent = width + 8
+        body = Text(visible(label))
+        if detail:
+            body.append(f"  ({visible(detail)})", style="dim")
+        head = Text.assemble("  ", (f"{mark:>2}", "cyan"), ". ", (f"{key:<{width}}", "bold cyan"),
+                             "  ")
+        for i, line in enumerate(body.wrap(c, max(c.width - indent, 30))):
+            line.rstrip()
+            c.print(Text.assemble(head if i == 0 else " " * indent, line), soft_wrap=True)
 
     def news(self, game, seat: int) -> None:
         """Print the log lines since this person last looked, as their seat reads them."""
@@ -216,6 +231,15 @@ class HumanAgent(Agent):
             for line in [x for x in lines if x][-n:]:
                 c.print(Text(visible(line)))
             return True
+        if word == "why" and not rest:
+            from .transcript import option_rows
+            rows = [(label, detail) for mark, _, label, detail in option_rows(decision, game)
+                    if mark == "--"]
+            if not rows:
+                c.print("every option is available now")
+            for label, detail in rows:
+                c.print(f"  [dim] --  {_shown(label)} ({_shown(detail)})[/dim]")
+            return True
         if word == "card" and rest.strip():
             for line in card_text_for(game, rest.strip()).split("\n"):
                 c.print(Text(visible(line)))
@@ -239,7 +263,7 @@ class HumanAgent(Agent):
         labels = [] if decision.is_range else [o.label for o in decision.options]
         cards = sorted({game.card_name(CardRef(n)) for n in game.state.cards
                         if game.card_visible_to(CardRef(n), seat)})
-        commands = ["help", "state", "card ", "log", "undo", "save", "quit", "pass",
+        commands = ["help", "state", "card ", "log", "undo", "save", "quit", "pass", "why",
                     *PARTS]
         return completions(text, commands, keys, labels, cards)
 
