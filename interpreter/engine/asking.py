@@ -86,6 +86,10 @@ class AskingMixin:
             elif self.logging:  # the one who would have answered is told
                 self.log("", {decision.player: f"  {decision.prompt} → {decision.low} "
                                                "(the only choice, taken for you)"})
+            if self.logging:  # and its agent, at once (a person sees it in place)
+                told = getattr(self.agents[decision.player], "taken", None)
+                if told is not None:
+                    told(decision, self)
             return decision.low if decision.is_range else 0
         if self.check_invariants:
             from .invariants import check_invariants
