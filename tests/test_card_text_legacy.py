@@ -228,3 +228,40 @@ def test_no_card_shows_effect_code(rs):
 def test_every_card_has_words(rs):
     # with no text a player could not play the card
     assert [cid for cid in rs.cards if not catalogue_entry(rs, cid)["lines"]] == []
+
+
+def test_lost_to_history_asks_in_words():
+    # issue 26: the playtest read "to take the smallest of 2 and Player 2 (ismcts)'s
+    # pieces on that technology of …"; the card says "up to 2 of those cubes"
+    from rulebook_games.agents import Agent
+    from rulebook_games.engine.game import Game
+    from rulebook_games.lang import types as T
+    from lang_helpers import compile_ok
+    rs = load_ruleset("legacy_gears_of_time")
+    seen = []
+
+    class Watch(Agent):
+        wants_view = False
+
+        def decide(self, decision, view, game):
+            seen.append(decision)
+            return decision.low if decision.is_range else 0
+    game = Game(rs, 3, 1, [Watch(), Watch(), Watch()])
+    game.state.turn_seat = 0
+    setup = compile_ok(rs, """
+for p in players():
+    for c in cards_in(hand, p):
+        put(c, deck)
+put(card_named(lost_to_history, deck), hand, player(1))
+put(card_named(fire, deck), frame_2)
+put(card_named(the_wheel, deck), frame_2)
+for c in cards_in(frame_2):
+    place_pieces(1, c, player(2), supply_cube)
+""", variables={"you": T.PLAYER})
+    setup(game.frame(0))
+    game.context = "Play a fate card"
+    game.run_code(("action", "play_fate", "do"), game.frame(0))
+    prompts = [d.prompt for d in seen]
+    assert any("to take up to 2 of Player 2's pieces off that technology" in p
+               for p in prompts), prompts
+    assert not any("smallest" in p for p in prompts), prompts

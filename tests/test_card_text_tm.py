@@ -31,6 +31,10 @@ def rs():
 
 # card id -> the lines a player reads, in order
 PROJECTS = {
+    # issue 26: "where it has a resource kind and at least 1 its resource kind on it"
+    "ceos_favorite_project": [
+        "Choose a card among the cards in your played cards where it collects resources "
+        "and at least 1 resource on it; add 1 resource to that card."],
     # ------------------------------------------- global requirements, max and min
     "colonizer_training_camp": ["Requires at most 5 % oxygen.", "2 VP."],
     "dust_seals": ["Requires at most 3 oceans.", "1 VP."],

@@ -309,3 +309,13 @@ def test_sarif_locations_are_uri_references_even_with_spaces(capsys, tmp_path):
     assert code == 1 and list(_sarif_validator().iter_errors(doc)) == []
     uri = doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
     assert uri["uri"].endswith("my%20rules%20%231/cards.yaml")
+
+
+def test_the_game_header_names_the_variants_in_play():
+    # issue 26: "1 players", and the header did not say which variants were in play
+    from rulebook_games.cli.play import header
+    from rulebook_games.load.ruleset import load_ruleset
+    rs = load_ruleset("terraforming_mars")
+    assert header(rs, 1, ()) == "1 player · no variants"
+    assert header(rs, 2, ("draft", "corporate_era")) == \
+        "2 players · variants: Corporate Era, Draft"

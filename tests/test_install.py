@@ -228,7 +228,7 @@ def test_play_a_game_to_the_end_without_a_terminal(installed, elsewhere):
     proc = rulebook(installed, "play", "legacy_gears_of_time", "--players", "2", "--seed", "3",
                     "--agents", "random", cwd=elsewhere)
     assert proc.returncode == 0, shown(proc)
-    assert "2 players · seed 3 · agents random, random" in proc.stdout
+    assert "2 players · no variants · seed 3 · agents random, random" in proc.stdout
     assert "decisions · final state #" in proc.stdout
 
 

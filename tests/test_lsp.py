@@ -453,3 +453,24 @@ def test_parsed_effects_are_found_again_when_moved_and_kept_for_one_load_only(tm
         assert repr(again.asts[key]) == repr(tree)  # spans included
     some = next(iter(fresh.asts.values()))
     assert some.span.line > first.ruleset.asts[next(iter(fresh.asts))].span.line
+
+
+def test_a_mod_whose_target_is_the_id_of_two_workspace_rulesets_says_so(tmp_path):
+    # as `rulebook validate` does: which ruleset is meant is not clear, so none is picked
+    from rulebook_games.lsp.project import Orphan, project_for
+    mini = Path(__file__).parent / "fixtures" / "mini"
+    for name in ("one", "two"):
+        shutil.copytree(mini, tmp_path / name)
+    mods = tmp_path / "mods"
+    mods.mkdir()
+    text = "kind: mod\nid: m\ntarget: mini\nchanges: []\n"
+    (mods / "m.yaml").write_text(text, encoding="utf-8")
+    got = project_for(str(mods / "m.yaml"), text, [str(tmp_path)])
+    assert isinstance(got, Orphan)
+    d = got.diagnostic
+    assert d.code == "RB500" and "the id of 2 rulesets" in d.message and d.span.line == 3
+    assert "one" in d.message and "two" in d.message
+    # with one of them gone, the mod is checked against the other
+    shutil.rmtree(tmp_path / "two")
+    manifest, found_mods = project_for(str(mods / "m.yaml"), text, [str(tmp_path)])
+    assert manifest == tmp_path / "one" / "ruleset.yaml" and found_mods == (str(mods / "m.yaml"),)

@@ -423,18 +423,30 @@ def test_the_log_tells_what_everyone_may_know(tiny):
 
 
 def test_boards_show_as_a_text_map_and_spaces_describe_themselves(tiny):
-    from rulebook_games.play.render import board_lines
+    import io
+
+    from rich.console import Console
+
+    from rulebook_games.play.render import render_view
     g = game(tiny)
     run(tiny, g, "place tower on b", you=1)
-    lines = [line.plain.rstrip() for line in board_lines(g, g.view(0))]
-    # a grid: free spaces show their label (position from 1), a tile its symbol + owner
-    assert lines[1:3] == ["  1   T2", "  3   4"]
-    assert "T tower" in lines[-1]
+    console = Console(file=io.StringIO(), width=80, record=True, color_system=None)
+    console.print(render_view(g.view_model(0), g, ("board",)))
+    lines = [line.rstrip() for line in console.export_text().splitlines()]
+    # a grid, two lines a row: each space's label (position from 1), and under it the
+    # tile's symbol with its owner's seat; the key beside the map
+    at = lines.index("field")
+    first, under, second = lines[at + 1:at + 4]
+    assert first.split()[:2] == ["1", "2"] and second.split() == ["3", "4"]
+    assert under.split()[0] == "[T2]"
+    assert abs(under.index("[T2]") + 2 - first.index("2")) <= 1  # under space 2
+    assert "[T] tower" in first and "2 Player 2" in under
     assert g.space_summary("a") == "plain · next to tower (Player 2)"
     assert g.space_summary("b") == "plain · has tower (Player 2)"
 
 
-def test_a_refused_action_leaves_only_its_refusal_in_the_log(tmp_path):
+def test_a_refused_action_is_told_only_to_its_player(tmp_path):
+    # issue 26: a refused move never reaches the public log; its player reads why
     rs = _tiny_variant(tmp_path, action="  - id: overreach\n    name: Overreach\n"
                        "    do: |\n      place tower on a\n      pay 100 gold\n")
     g = game(rs)
@@ -442,8 +454,9 @@ def test_a_refused_action_leaves_only_its_refusal_in_the_log(tmp_path):
     choices = runner.available("work", 0, {"card_actions": False}, True)
     assert not runner.perform(choices["action:overreach"], 0)
     assert runner.perform(choices["action:tower"], 0) is True
-    assert g.log_lines[0] == "Player 1: Overreach"
-    assert g.log_lines[1].startswith("  refused: needs 100")
+    assert g.log_lines[:2] == ["", ""]  # lines only the seat in private_lines sees
+    assert g.private_lines[0] == {0: "Player 1: Overreach"}
+    assert g.private_lines[1][0].startswith("  refused: needs 100")
     assert g.log_lines[2] == "Player 1: Build a tower"
     assert g.log_lines[3].startswith("  Player 1 places tower on ") and len(g.log_lines) == 4
 
@@ -664,3 +677,31 @@ def test_a_refusal_says_a_phrased_condition_in_its_own_words(tmp_path):
     assert words["Bargain"] == "only when a card in your hand costs at most 1"
     assert words["Plain"].startswith("needs at least one of the cards in your hand")
     assert words["Rich"].startswith("needs at least 50 gold; you have ")
+
+
+def test_a_choice_whose_every_option_changes_nothing_is_not_asked(tmp_path):
+    # issue 26: "choose one" whose every option does nothing (Sabotage in a solo game:
+    # nobody to take from) is not asked; the log says why. One that matters is asked.
+    rs = _tiny_variant(tmp_path, action=(
+        "  - id: idle\n    name: Idle\n    do: |\n      choose one:\n"
+        "        - remove up to 3 gold from choose_optional(p in opponents() where stock(gold, p) > 99)\n"
+        "        - gain 0 gold\n"
+        "  - id: pick\n    name: Pick\n    do: |\n      choose one:\n"
+        "        - gain 0 gold\n        - gain 1 gold\n"))
+    asked = []
+
+    class Watch(ScriptedAgent):
+        def decide(self, decision, view, game):
+            asked.append(decision.prompt)
+            return super().decide(decision, view, game)
+    g = game(rs)
+    g.agents = [Watch([1]), Watch([])]
+    runner = FlowRunner(g)
+    choices = runner.available("work", 0, {"card_actions": False}, True)
+    gold = g.state.players[0].stock["gold"]
+    assert runner.perform(choices["action:idle"], 0)
+    assert asked == [] and g.record == [] and g.state.players[0].stock["gold"] == gold
+    assert "  Player 1 is not asked to choose: none of the options would change anything" \
+        in g.log_lines
+    assert runner.perform(choices["action:pick"], 0)
+    assert len(asked) == 1 and g.record == [1] and g.state.players[0].stock["gold"] == gold + 1

@@ -65,12 +65,12 @@ def test_every_decision_is_printed_with_the_answer_the_record_gave(recorded):
         answer = block[-1].strip()
         assert answer.startswith("answer: ")
         chosen = answer[len("answer: "):]
-        picked = re.match(r"^(\d+)\. (.*)$", chosen)
-        if picked:  # an option, numbered from 1 as a person sees it
+        picked = re.match(r"^(\d+)\. (\S+)  (.*)$", chosen)
+        if picked:  # an option, numbered from 1 as a person sees it, with its short key
             assert int(picked.group(1)) == given + 1
-            listed = [l.strip() for l in block[1:-1]]
-            assert any(l == f"{given + 1}. {picked.group(2)}"
-                       or l.startswith(f"{given + 1}. {picked.group(2)}  (") for l in listed)
+            listed = [" ".join(l.split()) for l in block[1:-1]]
+            shown = " ".join(f"{given + 1}. {picked.group(2)} {picked.group(3)}".split())
+            assert any(l == shown or l.startswith(shown + " (") for l in listed)
         else:  # a number from a range
             assert int(chosen) == given
             assert any("a number from" in l for l in block)
@@ -147,8 +147,8 @@ def test_at_shows_the_deciding_seats_view_and_nobody_elses_hidden_cards(recorded
     out = proc.stdout
     seat_name = game.state.players[decision.player].name
     assert out.splitlines()[0] == f"decision {at} · {seat_name}"
-    assert f"you are {seat_name}" in out
     flat = " ".join(out.split())  # the view wraps long lines
+    assert f"you are {seat_name}" in flat
     assert " ".join(decision.prompt.split()) in flat
     own, others = _hidden_cards(rs, game, decision.player)
     for card in own:
@@ -159,19 +159,30 @@ def test_at_shows_the_deciding_seats_view_and_nobody_elses_hidden_cards(recorded
     shown = {game.state.cards[c].def_id for (zone, owner), cards in game.state.zones.items()
              if game.visible_to(zone, owner, decision.player) == "all" for c in cards}
     mentioned = " ".join(" ".join(catalogue_entry(rs, cid)["lines"]) for cid in shown)
-    checked = [card for card in others if card not in mentioned]
+    # and a hidden name inside a name this seat sees ('Algae' in 'Arctic Algae') says nothing
+    seen = own | {game.card_name(c) for (zone, owner), cards in game.state.zones.items()
+                  if game.visible_to(zone, owner, decision.player) == "all" for c in cards}
+    checked = [card for card in others if card not in mentioned
+               and not any(card in name for name in seen)]
     assert checked or not others
     for card in checked:
         assert card not in flat, f"{card} is hidden from {seat_name}"
+    # another seat's hidden place shows as a count in that seat's column of the panels:
+    # the row of the place (its first line) holds the count of each such seat
     for (zone, owner), cards in game.state.zones.items():
         vis = rs.sections["zones"][zone].data.get("visibility") or "public"
         if vis == "owner" and owner not in (NO_OWNER, decision.player) and cards:
             n = len(cards)
             zone_name = rs.sections["zones"][zone].data.get("name") or zone.replace("_", " ")
-            owner_name = game.state.players[owner].name
-            assert f"{zone_name} ({owner_name}): {n} card{'s' if n != 1 else ''}" in flat
+            row = [line for line in out.splitlines() if line.startswith(zone_name + " ")]
+            assert row, f"no row for {zone_name} in the panels"
+            assert f"{n} card{'s' if n != 1 else ''}" in row[0]
     given = record["decisions"][at - 1]
-    chosen = str(given) if decision.is_range else f"{given + 1}. {decision.options[given].label}"
+    if not decision.is_range:
+        from rulebook_games.engine.keys import short_keys
+        key = short_keys(game, decision)[given]
+    chosen = str(given) if decision.is_range else \
+        f"{given + 1}. {key}  {decision.options[given].label}"
     assert out.rstrip().splitlines()[-1] == f"answer in the record: {chosen}"
     # it stops there: no later decision, no final scores
     assert f"decision {at + 1} " not in out and "Final scores" not in out

@@ -2,8 +2,8 @@
 
 Random games of every shipped ruleset, at several player counts, are played by
 an agent that reads everything a person would: each prompt, each option label,
-each refused option's reason, every log line, and each card's text in the
-catalogue. None may contain effect-language tokens: snake_case identifiers,
+each refused option's reason, every log line, the table of the view model
+(every tenth decision), and each card's text in the catalogue. None may contain effect-language tokens: snake_case identifiers,
 call syntax ``name(``, comparison or division operators, template braces, or
 a declared id that people know by another name (a resource 'mc' shown as
 'M€'). Any finding fails the test and is listed with where it was read.
@@ -24,6 +24,8 @@ from rulebook_games.load.ruleset import load_ruleset
 SNAKE = re.compile(r"\b[a-z][a-z0-9]*_[a-z0-9_]+\b")
 CALL = re.compile(r"\b[a-z_][a-z0-9_]*\(")
 OPERATOR = re.compile(r"==|!=|>=|<=|//|\{|\}")
+# the public log is read by everyone: it tells what a player did in the third person
+SECOND_PERSON = re.compile(r"\b(you|your|yours|yourself)\b", re.IGNORECASE)
 
 GAMES = [
     ("terraforming_mars", 1), ("terraforming_mars", 2),
@@ -56,6 +58,17 @@ def findings(text: str, renamed) -> list[str]:
     if renamed is not None:
         out += renamed.findall(text)
     return out
+
+
+def _state_text(game, seat: int) -> str:
+    import io
+
+    from rich.console import Console
+
+    from rulebook_games.play.render import render_view
+    out = io.StringIO()
+    Console(file=out, width=200).print(render_view(game.view(seat), game))
+    return out.getvalue()
 
 
 class Reader(Agent):
@@ -100,6 +113,15 @@ def test_a_random_game_says_nothing_in_effect_code(ruleset, players):
     run(game)
     for i, line in enumerate(game.log_lines):
         sink(line, f"log line {i + 1}")
+        if SECOND_PERSON.search(line) and len(found) < 40:
+            found.append(f"public log line {i + 1} speaks to 'you': {line!r}")
+        if "refused" in line and len(found) < 40:
+            found.append(f"public log line {i + 1} tells a refused move: {line!r}")
+    for i, lines in game.private_lines.items():
+        for seat, line in lines.items():
+            sink(line, f"log line {i + 1} (seat {seat + 1} only)")
+    for seat in range(players):  # what 'state' draws for each seat at the end
+        sink(_state_text(game, seat), f"state of seat {seat + 1}")
     assert len(game.log_lines) > 20, "the game should have told what happened"
     assert not found, "\n".join(found)
 
@@ -119,3 +141,24 @@ def test_every_card_text_is_words(ruleset):
             if bad:
                 found.append(f"{cid}: {bad} in {line!r}")
     assert not found, f"{len(found)} card lines read as code:\n" + "\n".join(found[:60])
+
+
+def test_state_names_markers_as_the_rules_do():
+    # issue 26: 'state' showed "[first_action_due]", a marker's id
+    import io
+
+    from rich.console import Console
+
+    from rulebook_games.engine.game import Game
+    from rulebook_games.play.render import render_view
+    rs = load_ruleset("terraforming_mars")
+    game = Game(rs, 2, 1, [Agent(), Agent()])
+    corp = next(c for c, s in game.state.cards.items() if s.def_id == "inventrix")
+    game.put(corp, "corporation", 0, 0)
+    game.state.cards[corp].markers.add("first_action_due")
+    game.state.cards[corp].resources["microbe"] = 2  # (an id, shown by its name)
+    out = io.StringIO()
+    Console(file=out, width=200).print(render_view(game.view(0), game))
+    text = out.getvalue()
+    assert "Inventrix [First action due, 2 microbes]" in text, text
+    assert not SNAKE.search(text), SNAKE.findall(text)

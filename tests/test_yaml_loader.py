@@ -122,3 +122,10 @@ def test_a_line_break_only_yaml_counts_is_an_error_at_the_line_editors_show():
         (d,) = list(diags)
         assert d.code == "RB110" and name in d.message, d.message
         assert (d.span.line, d.span.col) == (4, 12)  # where an editor shows it
+
+
+def test_a_number_beyond_what_rules_compute_with_is_refused_at_its_place():
+    # every number rules compute with stays within 10^18; a card's cost is one of them
+    _, errs = load("cards:\n  - id: a\n    cost: 1000000000000000001\n"
+                   "  - id: b\n    cost: -1000000000000000000\n")
+    assert errs == [("RB306", 3, 11)]

@@ -317,6 +317,92 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
                   "propertyNames": {"pattern": ID_PATTERN}},
 }, required=["kind"])
 
+# the view section of a flow file (docs/engine.md#the-view)
+def _E(desc: str) -> dict:
+    return ref("expression", desc)
+
+
+def _ID(desc: str) -> dict:
+    return ref("id", desc)
+
+
+def _NAME(desc: str) -> dict:
+    return ref("name", desc)
+
+
+def _TEXT(desc: str) -> dict:
+    return ref("description", desc)
+
+
+_value = obj("A number or fact shown with a label.", {
+    "label": _NAME("What the value is called, in the game's words."),
+    "value": _E("An expression: a number, a truth value, a name (a card, a zone, a tag, a player…) or a list of them. In a panel, 'you' is the panel's player; elsewhere 'you' is the player looking."),
+    "text": _TEXT("Words shown with the value (or alone, when there is no value)."),
+    "private": {"type": "boolean", "description": "Shown to the panel's own player only (others see that it is hidden). Required when the value reads cards that not everyone may see."},
+}, required=["label"])
+VIEW = obj("What the table shows a player: facts, tracks, maps, boards, shared rows, player panels and standings. Optional: a ruleset without it gets a generic table. See docs/engine.md#the-view.", {
+    "last_round": {"type": "boolean", "description": "Whether the title shows the last round ('Generation 3 of 14'; default true). False where the rounds' max is only a safety cap and the game ends on a condition."},
+    "facts": arr("Game facts a player must know, in order: the end condition, counters, how scoring works, the solo goal.", _value),
+    "tracks": arr("Tracks to show with their scale, the present mark (each player's, for a track of each player) and the rewards printed on them (from the track's declaration). Without this list every shared track is shown.",
+        obj("A track shown on the table.", {
+            "track": _ID("The track's id."),
+            "label": _NAME("What the table calls it (default: the track's name)."),
+            "text": _TEXT("Words shown under it: what its marks mean."),
+        }, required=["track"])),
+    "maps": arr("How a board of the components (its spaces in rows: hex rows or a grid) is drawn: a mark for each kind of space, a short symbol for each printed bonus, and words under it. A board not listed is drawn all the same, with plain labels.",
+        obj("One board of the components, drawn as a map.", {
+            "board": _ID("The board's id (in the components' boards)."),
+            "name": _NAME("Its name on the table (default: the board's name)."),
+            "marks": {"type": "object", "description": "A mark (one or two characters, not a letter or a digit) drawn on both sides of the label of each space of a type: space type id → mark. Types without a mark are drawn plain.",
+                      "additionalProperties": {"type": "string", "pattern": "^[^A-Za-z0-9\\s]{1,2}$"}},
+            "symbols": {"type": "object", "description": "The short symbol (1 or 2 characters) a printed bonus is drawn with: bonus id (a resource or a board bonus) → symbol. Default: the first letter of its name.",
+                        "additionalProperties": {"type": "string", "pattern": "^\\S{1,2}$"}},
+            "card_tiles": arr("Tiles shown with the name of the card that placed them (e.g. the special tiles of cards).", _ID("A tile id.")),
+            "text": _TEXT("Words shown under the map: e.g. what a bonus gives."),
+        }, required=["board"])),
+    "boards": arr("Boards made of other things than the spaces of a board in the components (those are shown on their own): a line of frames (each a zone), with values, cards and who stands there.",
+        obj("A board of frames: one frame per element of 'each'.", {
+            "id": _ID("The board's id."),
+            "name": _NAME("Its name on the table."),
+            "shape": {"enum": ["frames"], "description": "'frames': a line of frames, left to right."},
+            "each": _E("A list: the frames, left to right (zones, cards, numbers…)."),
+            "as": _ID("The name 'label', 'cards', 'values' and 'here' give the frame."),
+            "label": _E("The frame's label: a number or a name."),
+            "cards": _E("The cards the frame holds (a list of cards); only cards the player looking may see are shown."),
+            "values": arr("Numbers or facts of each frame, e.g. its capacity.", _value),
+            "here": _E("A truth value for player 'you': whether that player's marker stands in this frame."),
+            "text": _TEXT("Words shown under the board: e.g. which way travel may go."),
+        }, required=["id", "each", "as"])),
+    "rows": arr("Shared rows: the cards of a zone everyone sees, offered to the players, each with its price.",
+        obj("A shared row of cards.", {
+            "zone": _ID("The zone the row shows."),
+            "name": _NAME("Its name on the table (default: the zone's name)."),
+            "as": _ID("The name 'price' gives each card of the row (default: card)."),
+            "price": _E("A card's price now, for the player looking ('you')."),
+            "text": _TEXT("Words shown under the row."),
+        }, required=["zone"])),
+    "panels": obj("What each player's panel shows, in this order: stocks (with production), tags, values, the score so far by scoring category, and the cards of zones.", {
+        "stocks": arr("The resources shown (default: every resource).", _ID("A resource id.")),
+        "tags": arr("Tags counted on the cards the player has in play (in zones marked in_play).", _ID("A tag id.")),
+        "values": arr("Numbers or facts of each player ('you' is the panel's player).", _value),
+        "scoring": {"type": "boolean", "description": "Show the points so far by scoring category (default true)."},
+        "zones": arr("The player's zones whose cards are shown, in order (default: every zone of a player); a zone the player looking may not see shows how many cards it holds.", _ID("A zone id.")),
+    }),
+    "standings": arr("Goals players race for (milestones, awards, majorities): a value per player, and what taking or funding it costs now.",
+        obj("One goal, or one per element of 'each'.", {
+            "name": _NAME("The goal's name (or the heading of the group, with 'each')."),
+            "each": _E("A list: one standing per element, named by 'as' and labelled with its name."),
+            "as": _ID("The name 'value' and 'cost' give the element of 'each'."),
+            "value": _E("Each player's current value ('you' is that player)."),
+            "cost": _E("What it costs now, for the player looking (a number)."),
+            "open": _E("A truth value: whether it can still be taken or funded; when it cannot, no cost is shown."),
+            "status": _E("How it stands now, shown in words in a column of its own (e.g. the player who claimed it, or none)."),
+            "status_label": _NAME("The heading of the status column (default: 'now')."),
+            "text": _TEXT("Words shown with it: what it rewards."),
+        }, required=["name", "value"])),
+})
+
+
 FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and the end "
            "of the game.", {
     "$schema": string("The schema this file follows (for editors)."),
@@ -443,6 +529,7 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
             "description": ref("description", "What changes."),
             "players": arr("Player counts it applies to.", integer("A player count.")),
         }, required=["id"])),
+    "view": VIEW,
 }, required=["kind"])
 
 CARD = obj("A card.", {
@@ -508,15 +595,15 @@ MOD = obj("A mod or house rule: changes layered over a ruleset.", {
                          "'remove' it, or 'set_constant'.",
                          enum=["add", "replace", "patch", "remove", "set_constant"]),
             "in": string("The list the entry belongs to, or 'flow' for one of the flow's "
-                         "single parts (setup, rounds, end, tie_breaks, evaluation).",
+                         "single parts (setup, rounds, end, tie_breaks, evaluation, view).",
                          enum=["cards", "resources", "card_resources", "tags", "card_types",
                                "markers", "blocks", "tracks", "zones", "tiles", "boards",
                                "events", "modifiers", "card_fields", "actions", "procedures",
                                "functions", "phases", "scoring", "variants", "triggers",
                                "invariants", "features", "flow"]),
             "id": ref("id", "The entry's id (for replace, patch, remove; set_constant: "
-                      "the constant; in 'flow': setup, rounds, end, tie_breaks or "
-                      "evaluation)."),
+                      "the constant; in 'flow': setup, rounds, end, tie_breaks, "
+                      "evaluation or view)."),
             "value": {"description": "The new entry (add, replace), the keys to change "
                                      "(patch), or the constant's value."},
         }, required=["op"])),

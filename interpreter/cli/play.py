@@ -78,19 +78,25 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         sys.exit(1)
     stream = getattr(sys.stdin, "buffer", None)
     script = None if stream is None or sys.stdin.isatty() else ScriptReader(stream)
+    keyboard = None
+    if script is None and any(k == "human" for k in kinds) and sys.stdin.isatty():
+        from ..play.lineinput import LineInput
+        keyboard = LineInput()  # line editing, history, completion; nothing typed ahead
     for agent in game.agents:
         live = getattr(agent, "live", agent)
         if isinstance(live, HumanAgent):
             if script is not None:  # answers from a file or a pipe, one a line
                 live.script, live.input = script, script
+            elif keyboard is not None:
+                live.terminal, live.input = keyboard, keyboard
             live.input = _saving_input(live.input)
     human = "human" in kinds
     if log is None:
         log = not human
     if log:
         game.listeners.append(lambda line: console.print(visible(line), markup=False))
-    console.print(f"[bold]{escape(visible(rs.name))}[/bold] · {players} players · seed {seed} · "
-                  f"agents {', '.join(kinds)}")
+    console.print(f"[bold]{escape(visible(rs.name))}[/bold] · {header(rs, players, variants)} · "
+                  f"seed {seed} · agents {', '.join(kinds)}")
 
     def stop(why: str, code: int):
         shield()  # nothing cuts the save short (a closed terminal sends SIGHUP twice)
@@ -222,3 +228,12 @@ def _saving_input(inner):
             raise _SaveNow()
         return raw
     return read
+
+
+def header(rs, players: int, variants) -> str:
+    """'2 players · variants: Draft, Short game': who plays and which variants are in
+    play, by their names (a game without any says so: what the rules play by default)."""
+    names = [visible(str((rs.sections["variants"][v].data or {}).get("name") or v))
+             for v in sorted(set(variants), key=list(rs.sections["variants"]).index)]
+    return (f"{players} player{'' if players == 1 else 's'} · "
+            + (f"variants: {', '.join(names)}" if names else "no variants"))

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
+from ..lang.words import told
 from .decisions import ActionRefused, Decision, IllegalAnswer, Option
 from .refusals import Stretch, narrow, together
 from .state import CardRef
@@ -42,6 +43,8 @@ class AskingMixin:
         if self.dry_run:
             if self.replaying is not None and self.replaying[0] == self.dry_run:
                 return self._replayed(decision)  # a trial of other answers (refusals.py)
+            if decision.count() > 1:
+                self.trial_questions += 1  # (a trial that asks may do something: _idle)
             return decision.low if decision.is_range else 0
         if self.hand_prompt and decision.kind != "action":  # the author's own words
             decision.prompt_text = self._prompt(str(self.hand_prompt))  # for the first one,
@@ -83,6 +86,10 @@ class AskingMixin:
             elif self.logging:  # the one who would have answered is told
                 self.log("", {decision.player: f"  {decision.prompt} → {decision.low} "
                                                "(the only choice, taken for you)"})
+            if self.logging:  # and its agent, at once (a person sees it in place)
+                told = getattr(self.agents[decision.player], "taken", None)
+                if told is not None:
+                    told(decision, self)
             return decision.low if decision.is_range else 0
         if self.check_invariants:
             from .invariants import check_invariants
@@ -172,11 +179,11 @@ class AskingMixin:
             private = {decision.player: f"  {decision.prompt} → {option.label} (the only "
                                         "choice, taken for you)"}
             public = self._public_choice(decision, option)
-            self.log(f"  {who} takes {option.label} (the only choice)" if public else "",
+            self.log(f"  {who} takes {told(option.label)} (the only choice)" if public else "",
                      private)
             return
         if self._public_choice(decision, option):
-            self.log(f"  {who} chooses {option.label}")
+            self.log(f"  {who} chooses {told(option.label)}")  # (the log is everyone's)
 
     def _public_choice(self, decision: Decision, option: Option) -> bool:
         value = option.value
@@ -191,7 +198,11 @@ class AskingMixin:
         return True
 
     def choose_one(self, options: list, optional: bool, prompt: str | None = None,
-                   player: int | None = None) -> Any:
+                   player: int | None = None, left_out: list = ()) -> Any:
+        """Ask for one of ``options``. ``left_out``: the items of the list chosen from that
+        its condition keeps out (``choose(c in hand where playable(c))``): those the
+        chooser may see that are cards are listed as not available, each with why the
+        condition does not hold for it (issue 26: never silently missing)."""
         what, self.choice_kind = self.choice_kind, ""
         ask, self.asking = self.asking, None
         if prompt is None:
@@ -210,8 +221,30 @@ class AskingMixin:
             opts.append(Option("none", None, "none"))
         kind = "card" if options and isinstance(options[0], CardRef) else "item"
         seat = self._acting() if player is None else player
-        i = self.decide(Decision(seat, kind, prompt, opts, optional=optional))
+        blocked = self._left_out(left_out, ask, seat) if left_out and not self.dry_run else None
+        i = self.decide(Decision(seat, kind, prompt, opts, optional=optional,
+                                 refused_text=blocked or {}))
         return opts[i].value
+
+    def _left_out(self, items: list, ask, seat: int):
+        """The cards a choice's condition keeps out, as refusals: name -> why (the words
+        are made when read)."""
+        node = ask[1] if ask else None
+        where = getattr(node, "where", None)
+        if where is None or not isinstance(items[0], CardRef):
+            return None
+        frame, var = ask[2], node.var
+
+        def reasons() -> dict:
+            out = {}
+            for c in items:
+                if not isinstance(c, CardRef) or not self.card_visible_to(c, seat):
+                    continue
+                f = frame.child()
+                f.vars[var] = c
+                out[self.card_name(c)] = self.rs.words.why_not(where, f)
+            return out
+        return reasons
 
     def choose_number(self, low: int, high: int) -> int:
         ask, self.asking = self.asking, None
@@ -232,6 +265,58 @@ class AskingMixin:
             out.append(pick)
         return out + remaining
 
+    def choose_some(self, items: list, most: int) -> list:
+        """Up to ``most`` of the items, each at most once, in the order the player picks them.
+
+        One question per pick, listing every item left and then 'done' (as an
+        optional choice lists 'none' last), so that every item is seen before the
+        first pick and any agent, even one that always gives the same place, comes
+        to an end (each pick leaves one item fewer). It stops by itself when
+        ``most`` are picked or none is left."""
+        what, self.choice_kind = self.choice_kind, ""
+        ask, self.asking = self.asking, None
+        where = self._prompt("")
+        left, chosen = list(items), []
+        kind = "card" if left and isinstance(left[0], CardRef) else "item"
+        seat = self._acting()
+        while left and len(chosen) < most:
+            room = most - len(chosen)
+            names = [self._label(v, what) for v in chosen]
+
+            def prompt(room=room, names=names):
+                so_far = f" more (chosen: {', '.join(names)})" if names else ""
+                return f"{where}Choose up to {room}{so_far} of {self._items_words(items, ask)}"
+            opts = [Option(self._label(v, what), v, v if isinstance(v, str) else "")
+                    for v in left] + [Option("done", None, "done")]
+            i = self.decide(Decision(seat, kind, prompt, opts))
+            if opts[i].value is None:
+                break
+            chosen.append(opts[i].value)
+            left.remove(opts[i].value)
+        return chosen
+
+    def _items_words(self, items: list, ask) -> str:
+        """What a set is chosen from, in words: the zone that holds every one of the cards
+        ('your cards on offer'), else the call's list ('the players other than you')."""
+        from ..lang import ast
+        from ..lang.words import Ctx
+        if items and all(isinstance(v, CardRef) for v in items):
+            places = {(self.state.cards[v].zone, self.state.cards[v].zone_owner) for v in items}
+            if len(places) == 1:
+                zone, owner = places.pop()
+                if owner == self._acting():
+                    return f"your {self._zone_noun(zone)}"
+                if owner is None or owner < 0:  # a shared place: 'the market'
+                    return f"the {self._zone_noun(zone)}"
+                return self.zone_words(zone, owner)  # "Ann's hand"
+        node = ask[1] if ask else None
+        if isinstance(node, ast.Call) and node.args:
+            try:
+                return self.rs.words.expr(node.args[0], Ctx(ask[2]))
+            except Exception:  # words must never stop a game
+                pass
+        return "these"
+
     def choose_option(self, labels: list, probes: list) -> int:
         """'choose one': only the options that can be carried out are offered."""
         why = [self.why_not_effect(probe) for probe in probes]
@@ -240,6 +325,14 @@ class AskingMixin:
             raise ActionRefused("none of the options can be carried out: "
                                 + " / ".join(_text(t) for t in labels))
         opts = [Option(labels[i], i) for i in usable]
+        if len(usable) > 1 and all(self._idle(probes[i]) for i in usable):
+            # a question whose every answer changes nothing is not asked (a removal
+            # from any player, with nobody to take from): the first is taken, and said so
+            if self.logging and not self.dry_run:
+                who = self.state.players[self._acting()].name
+                self.log(f"  {who} is not asked to choose: none of the options would "
+                         "change anything")
+            return opts[0].value
 
         def refused():
             return {_text(labels[i]): why[i] or "it cannot be carried out now"
@@ -275,6 +368,19 @@ class AskingMixin:
         if noun == "space":
             return self.choose_one(list(self.space_decl), False, "Choose a space", player)
         raise RuleRuntimeError(f"cannot choose any {noun}")
+
+    def _idle(self, fn: Callable[[], Any]) -> bool:
+        """Whether ``fn`` runs to the end asking nothing and leaves the game as it was;
+        the state is left untouched."""
+        before = self.state
+        questions = self.trial_questions
+        try:
+            if self.why_not_effect(fn) is not None:
+                return False
+            # (why_not_effect ran fn on the state it had and put a snapshot back)
+            return self.trial_questions == questions and before.same_as(self.state)
+        finally:
+            self.trial_questions = questions
 
     def try_effect(self, fn: Callable[[], Any]) -> bool:
         """Whether ``fn`` can run to the end; the state is left untouched."""

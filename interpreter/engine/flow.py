@@ -400,14 +400,15 @@ class FlowRunner:
         reason = self.blocked(self._code_key(pick), pick.action, seat, pick.card, pick.use_key,
                               pick.bind)
         if reason is not None:
-            g.log(f"{g.state.players[seat].name}: {told(pick.label)}")
             return self._refused(pick, seat, reason if isinstance(reason, str) else reason())
         return self.perform(pick, seat)
 
     def _refused(self, pick: ActionChoice, seat: int, reason: str) -> bool:
-        """Log why an action could not be done and tell the player's agent."""
+        """Tell the player (and only them: a refused move is nobody else's news, and
+        may show what they hold) why an action could not be done."""
         g = self.game
-        g.log(f"  refused: {reason}")
+        g.log("", {seat: f"{g.state.players[seat].name}: {pick.label}"})
+        g.log("", {seat: f"  refused: {reason}"})
         agent = g.agents[seat]
         if hasattr(agent, "action_failed"):
             agent.action_failed(pick.label, reason)
@@ -509,6 +510,10 @@ class FlowRunner:
                     return str(action["reason"])
                 explain = self.rs.explainer(key + ("if",))
                 return lambda: explain(f)  # words are made only if someone reads them
+        implied = self.rs.implied.get(key) if self.rs.implied else None
+        if implied is not None:  # what its first statements need (lang/implied.py)
+            return g.implied_refusal(implied, seat, card, self._frame(seat, card, bind)
+                                     if bind is not None else None)
         return None
 
     def _code_key(self, pick: ActionChoice) -> tuple:
@@ -528,8 +533,8 @@ class FlowRunner:
         key = self._code_key(pick) + ("do",)
         g.context = pick.label
         g.hand_prompt = (pick.action or {}).get("prompt")  # for its first question
-        g.log(f"{g.state.players[seat].name}: {told(pick.label)}")
-        g.hold_log()  # what the action did is told once it has succeeded
+        g.hold_log()  # what the action did is told once it has succeeded (a refused one
+        g.log(f"{g.state.players[seat].name}: {told(pick.label)}")  # is not: _refused)
         # for a search asked inside the action: the position it started from, how many
         # answers the record held then, and the action (the copy replays from there)
         g.action_start = (snap, len(g.record), pick, seat)

@@ -36,6 +36,7 @@ from .refusals import Refusals
 from .state import BIG, NO_OWNER, CardRef, CardState, PlayerState, State
 from .stocks import StocksMixin
 from .tracks import TracksMixin
+from .viewmodel import ViewModelMixin
 
 # the data types live in state.py; they are named here too, where callers find them
 __all__ = ["BIG", "NO_OWNER", "CardRef", "CardState", "Game", "GameOver", "PlayerState",
@@ -47,7 +48,7 @@ class GameOver(Exception):
 
 
 class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, ModifiersMixin,
-           AskingMixin, PromptsMixin, LogMixin):
+           AskingMixin, PromptsMixin, LogMixin, ViewModelMixin):
     """One game of a ruleset: state, runtime for effects, decisions to agents."""
 
     def __init__(self, ruleset: Ruleset, players: int, seed: int, agents: list,
@@ -61,6 +62,7 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self.deciders: list[int] = []  # the seat that gave each answer of the record
         self.reveals = 0  # cards taken out of hidden places so far (undo may not cross one)
         self.dry_run = 0
+        self.trial_questions = 0  # real questions met by trial runs (AskingMixin._idle)
         self.listeners: list[Callable[[str], None]] = []
         self.log_lines: list[str] = []
         # line number -> {seat: that seat's own version} (names of cards only it may see)

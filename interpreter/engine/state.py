@@ -124,6 +124,23 @@ class State:
         new._owned = set()
         return new
 
+    def same_as(self, other: "State") -> bool:
+        """Whether the two states are the same game position (what a trial changed:
+        see AskingMixin.choose_option). The tally, kept for statistics, is left out;
+        the random source counts only by its state, and is not read (nor copied)."""
+        if self._rng is not other._rng and self._rng.getstate() != other._rng.getstate():
+            return False
+        return (self.players == other.players and self.tracks == other.tracks
+                and self.zones == other.zones and self.spaces == other.spaces
+                and self.turn_order == other.turn_order and self.history == other.history
+                and self.used == other.used and self.claimed == other.claimed
+                and self.passed == other.passed and self.over == other.over
+                and (self.round, self.phase, self.turn_seat, self.turn_number)
+                == (other.round, other.phase, other.turn_seat, other.turn_number)
+                and all(c is other.cards.get(n) or c == other.cards.get(n)
+                        for n, c in self.cards.items())
+                and len(self.cards) == len(other.cards))
+
     def digest(self) -> str:
         """A hash of the whole state, stable across machines."""
         data = {

@@ -83,7 +83,7 @@ def asks(e) -> bool:
             return True
         if isinstance(n, ast.Comprehension) and n.func in ("choose", "choose_optional"):
             return True
-        if isinstance(n, ast.Call) and n.func in ("choose_number", "choose_order"):
+        if isinstance(n, ast.Call) and n.func in BUILTINS and BUILTINS[n.func].kind == "choice":
             return True
     return False
 

@@ -21,7 +21,7 @@ COMPONENT_LISTS = ("resources", "card_resources", "tags", "card_types", "markers
                    "tracks", "zones", "tiles", "boards", "events", "modifiers", "card_fields")
 FLOW_LISTS = ("phases", "actions", "procedures", "functions", "scoring", "variants", "triggers",
               "invariants", "features")
-FLOW_SINGLES = ("setup", "rounds", "end", "tie_breaks", "evaluation")
+FLOW_SINGLES = ("setup", "rounds", "end", "tie_breaks", "evaluation", "view")
 
 
 @dataclass

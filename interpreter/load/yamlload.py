@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import Any
 
 from ..errors import Diagnostics
+from ..lang.runtime import MAX_INT, shown_number
 from ..span import Span, TextOrigin
 from .userfiles import Unreadable, read_regular
 
@@ -393,6 +394,11 @@ class _Builder:
             if bad_tag:
                 self._fail("RB108", f"unsupported YAML tag {bad_tag}", event.start_mark)
             self.doc.spans[path] = _span(self.doc.file, event.start_mark, event.end_mark)
+            if isinstance(value, int) and not isinstance(value, bool) and \
+                    not -MAX_INT <= value <= MAX_INT:  # rules compute within the bound
+                self.diags.error("RB306", f"the number {shown_number(value)} is beyond the "
+                                 f"limit of {MAX_INT:,} (10^18) in magnitude",
+                                 self.doc.spans[path])
             if isinstance(value, str):
                 s, e = event.start_mark, event.end_mark
                 self.doc.scalars[path] = _Scalar(s.line, s.column, e.line, e.column,

@@ -21,12 +21,15 @@ EFFECT_KEYS = {"play", "do", "if", "requires", "vp", "points", "amount", "value"
                "placement", "on_place", "after", "evaluation", "tie_breaks"}
 # keys whose value is effect text only when they sit under one of these
 EFFECT_PARENTS = {"blocks"}
+# keys whose value is effect text only inside a flow file's view section
+VIEW_EFFECT_KEYS = {"label", "cards", "here", "price", "cost"}
 # keys whose plain value names ids of one kind of declaration (symbol kinds, or 'card')
 VALUE_KEYS = {"tags": ("tag",), "type": ("card_type",), "deck": ("zone",),
               "holds": ("card_resource",), "card_action": ("card",), "modifier": ("modifier",),
               "on": ("event",), "emits": ("event",), "overflow": ("zone",),
               "refill_from": ("zone",), "actions_from": ("action",), "target": ("ruleset",),
-              "variants": ("variant",)}
+              "variants": ("variant",), "stocks": ("resource",), "zone": ("zone",),
+              "track": ("track",)}
 KEY = re.compile(r"^(\s*)(?:-\s+)*([A-Za-z_][\w-]*)\s*:(?:\s|$)")
 INLINE_KEY = re.compile(r"([A-Za-z_][\w-]*)\s*:\s")
 WORD = re.compile(r"[A-Za-z_]\w*")
@@ -139,7 +142,9 @@ def place_at(text: str, line: int, col: int) -> Place:
             p.key = inline[-1].group(1)
     if p.key is None:
         return p
-    p.in_effect = p.key in EFFECT_KEYS or bool(p.parents and p.parents[0] in EFFECT_PARENTS)
+    p.in_effect = p.key in EFFECT_KEYS or bool(p.parents and p.parents[0] in EFFECT_PARENTS) \
+        or (p.key in VIEW_EFFECT_KEYS and "view" in p.parents
+            and bool(p.parents[0] in ("boards", "rows", "standings")))
     if p.key in VALUE_KEYS and not p.in_effect:
         p.value_kinds = VALUE_KEYS[p.key]
         if p.key == "type" and "spaces" in p.parents[:2]:

@@ -356,12 +356,19 @@ def _workspace_manifests(base: Path) -> list[Path]:
 
 
 def workspace_rulesets(roots: list[str]) -> dict[str, Path]:
-    """Ruleset id -> manifest, for rulesets at a workspace folder or one or two levels below.
+    """Ruleset id -> manifest (the first found), for rulesets at a workspace folder or one
+    or two levels below (see :func:`rulesets_by_id`)."""
+    return {rid: found[0] for rid, found in rulesets_by_id(roots).items()}
+
+
+def rulesets_by_id(roots: list[str]) -> dict[str, list[Path]]:
+    """Ruleset id -> every manifest with that id, for rulesets at a workspace folder or one
+    or two levels below.
 
     Nothing outside a workspace folder is looked at (see :func:`_workspace_manifests`),
     and each manifest is read as :func:`manifest_id` reads it: the server's memory and
     time stay bounded whatever the folder holds (a pipe, /dev/zero, a huge file)."""
-    out: dict[str, Path] = {}
+    out: dict[str, list[Path]] = {}
     for root in roots:
         read = 0
         for manifest in _workspace_manifests(Path(root)):
@@ -371,9 +378,14 @@ def workspace_rulesets(roots: list[str]) -> dict[str, Path]:
                 continue
             read += 1
             rid = manifest_id(manifest)
-            if rid:
-                out.setdefault(rid, manifest)
+            if rid and manifest not in out.setdefault(rid, []):
+                out[rid].append(manifest)
     return out
+
+
+def _line_of(text: str, start: str) -> int:
+    """The first line that starts with ``start`` (1 when none does)."""
+    return next((i + 1 for i, ln in enumerate(text.splitlines()) if ln.startswith(start)), 1)
 
 
 def project_for(path: str, text: str, roots: list[str]) -> tuple[Path, tuple[str, ...]] | Orphan:
@@ -389,17 +401,24 @@ def project_for(path: str, text: str, roots: list[str]) -> tuple[Path, tuple[str
         enclosing = enclosing_manifest(path)
         if enclosing is not None and manifest_id(enclosing) == target:
             return enclosing, (path,)
-        named = workspace_rulesets(roots)
-        if target in named:
-            return named[target], (path,)
+        named = rulesets_by_id(roots)
+        found = named.get(target, [])
+        if len(found) == 1:
+            return found[0], (path,)
+        if found:  # as `rulebook validate` says it: which one is meant is not clear
+            shown = ", ".join(display_path(m.parent) for m in found)
+            return Orphan(Diagnostic(
+                "RB500", f"this mod targets '{target}', the id of {len(found)} rulesets "
+                f"({shown}), so which one it is for is not clear",
+                Span(here, _line_of(text, "target:"), 1),
+                hint="move it into the folder of the ruleset it is for"))
         shipped = shipped_rulesets()
         if target in shipped:
             return find_ruleset(target), (path,)
-        line = next((i + 1 for i, ln in enumerate(text.splitlines())
-                     if ln.startswith("target:")), 1)
         return Orphan(Diagnostic("RB500", f"this mod targets '{target}', which is neither a "
                                  f"shipped ruleset ({', '.join(shipped)}) nor a ruleset in "
-                                 "the editor's folders", Span(here, line, 1),
+                                 "the editor's folders",
+                                 Span(here, _line_of(text, "target:"), 1),
                                  hint=suggest(target, [*shipped, *named])))
     if kind == "ruleset" or Path(path).name == RULESET_FILE:
         return Path(path), ()

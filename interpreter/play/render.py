@@ -7,65 +7,429 @@ markup), so neither escape sequences nor markup in a name reach the terminal.
 
 from __future__ import annotations
 
+from rich import box
 from rich.table import Table
 from rich.text import Text
 
 from ..safe_text import visible
 
 
-def render_view(view: dict, game) -> Table:
-    """The state one player may see, compactly: tracks, players, visible zones."""
-    seat = view["you"]
-    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False,
-                  title=Text(f"{_first_up(game.rs.words.rounds)} {view['round']} · "
-                             f"{visible(game.phase_name(view['phase']))} · you are "
-                             f"{visible(view['players'][seat]['name'])}"),
-                  title_justify="left")
+def render_view(view: dict, game, parts: tuple[str, ...] = ("all",)):
+    """The table one player sees, drawn from the view model (``game.view_model``).
+
+    ``view`` is a view model (it has ``table``) or a plain :meth:`Game.view`,
+    whose model is then built. ``parts`` picks what is drawn: ``all`` (the
+    whole table, for ``state``), ``board`` (facts, tracks, boards, rows), ``map`` (the boards alone),
+    ``me`` (your panel and your hidden cards), ``players`` (every panel side by
+    side) or ``standings``."""
+    from rich.console import Group
+    if "table" not in view:
+        view = game.view_model(view["you"])
+    t = view["table"]
+    want = set(parts)
+    every = "all" in want
+    out: list = [_title(t)]
+    if every or "board" in want:
+        out += _facts(t) + _tracks(t)
+        out += _boards(t)
+        out += _rows(t)
+    elif "map" in want:
+        out += _boards(t)
+    if every or "players" in want:
+        out.append(_panels(t))
+    if every or "me" in want:
+        out += _own(t, full="me" in want)
+    if every or "standings" in want:
+        out += _standings(t)
+    if t.get("problems"):
+        out += [Text(visible(f"(not shown: {p})"), style="red") for p in t["problems"]]
+    return Group(*out)
+
+
+def _boards(t: dict) -> list:
+    out: list = []
+    players = [p["name"] for p in t["panels"]]
+    for board in t["boards"]:
+        out += _frames(board) if board["shape"] == "frames" else _spaces(board, players)
+    return out
+
+
+def _title(t: dict) -> Text:
+    head = t["title"]
+    parts = [head["game"], f"{head['round_word']} {head['round']}"
+             + (f" of {head['last_round']}" if head.get("last_round") else "")]
+    if head.get("phase"):
+        parts.append(head["phase"])
+    if head.get("turn_number"):
+        parts.append(f"turn {head['turn_number']}"
+                     + (f" ({head['turn']})" if head.get("turn") else ""))
+    if head.get("variants"):
+        parts.append("variants: " + ", ".join(head["variants"]))
+    parts.append(f"you are {head['you']}")
+    return Text(visible(" · ".join(str(p) for p in parts)), style="bold")
+
+
+def _value_text(item: dict) -> str:
+    if item.get("hidden"):
+        return f"{item['label']}: hidden"
+    value = item.get("value")
+    text = item.get("text")
+    if value is None:
+        return f"{item['label']}: {text}" if text else item["label"]
+    return f"{item['label']}: {value}" + (f" ({text})" if text else "")
+
+
+def _facts(t: dict) -> list:
+    return [Text(visible(_value_text(f))) for f in t["facts"]]
+
+
+def _tracks(t: dict) -> list:
+    out = []
+    for track in t["tracks"]:
+        scale = ""
+        if "min" in track and "max" in track:
+            scale = f" (from {track['min']} to {track['max']})"
+        unit = f" {track['unit']}" if track.get("unit") else ""
+        if "values" in track:  # each player's own marker on it
+            now = ", ".join(f"{v['player']} {v['value']}" for v in track["values"])
+            line = f"{track['name']}{scale}: {now}"
+            track = dict(track, value=min(v["value"] for v in track["values"]))
+        else:
+            line = f"{track['name']}: {track['value']}{unit}{scale}"
+        every = track.get("marks", [])
+        words = [m.get("reward", "") for m in every]
+        common = max(set(words), key=words.count) if words else ""
+        if words.count(common) * 4 < len(words) * 3 or not common:
+            common = ""  # no reward three marks in four share
+        ahead = [m for m in every if m["at"] > track["value"]
+                 and (not common or m.get("reward") != common)]
+        marks = [f"at {m['at']}{unit}: " + (m.get("text") or m.get("reward") or "a mark").rstrip(".")
+                 for m in ahead]
+        out.append(Text(visible(line), style="cyan"))
+        if common:
+            out.append(Text(visible(f"  each step: {common}"), style="dim"))
+        if marks:
+            out.append(Text(visible("  ahead: " + "; ".join(marks[:6])
+                                    + (" …" if len(marks) > 6 else "")), style="dim"))
+        if track.get("text"):
+            out.append(Text(visible("  " + track["text"]), style="dim"))
+    return out
+
+
+def _card_words(card: dict, price: bool = False) -> str:
+    extra = list(card.get("marks", []))
+    extra += [f"{r['amount']} {r['name']}" for r in card.get("resources", [])]
+    extra += [f"{p['player']} {p['amount']}" for p in card.get("pieces", [])]
+    extra += [f"used: {a}" for a in card.get("used", [])]
+    head = card["name"]
+    if price and card.get("price") is not None:
+        head += f" ({card['price']})"
+    return head + (f" [{', '.join(extra)}]" if extra else "")
+
+
+def _frames(board: dict) -> list:
+    """A line of frames: one column each, with its values, how many cards and who is there;
+    then each frame's cards, a line a frame."""
+    frames = board["frames"]
+    out: list = [Text(visible(board["name"]), style="bold")]
+    table = Table(box=box.SQUARE, show_header=True, pad_edge=False, padding=(0, 0),
+                  collapse_padding=True)
+    for i, f in enumerate(frames):
+        table.add_column(Text(visible(str(f.get("label", i + 1)))), justify="center",
+                         overflow="fold")
+    labels = [v["label"] for v in (frames[0]["values"] if frames else [])]
+    for j, label in enumerate(labels):
+        table.add_row(*[Text(visible(_short(f["values"][j]))) for f in frames])
+    if any("cards" in f for f in frames):
+        table.add_row(*[Text(visible(f"{len(f.get('cards', []))}▪" if f.get("cards") else "·"))
+                        for f in frames])
+    if any("here" in f for f in frames):
+        table.add_row(*[Text(visible(" ".join(_initials(n) for n in f.get("here", []))))
+                        for f in frames], style="bold green")
+    out.append(table)
+    key = [f"{label} above" if j == 0 else label for j, label in enumerate(labels)]
+    if any("cards" in f for f in frames):
+        key.append("▪ cards in the frame")
+    if any("here" in f for f in frames):
+        key.append("players standing there by initials")
+    out.append(Text(visible("  rows: " + "; ".join(key)), style="dim"))
+    for i, f in enumerate(frames):
+        if f.get("cards"):
+            out.append(Text(visible(f"  {f.get('label', i + 1)}: "
+                                    + "; ".join(_card_words(c) for c in f["cards"]))))
+    if board.get("text"):
+        out.append(Text(visible("  " + board["text"]), style="dim"))
+    return out
+
+
+def _short(item: dict) -> str:
+    if item.get("hidden"):
+        return "?"
+    value = item.get("value")
+    return "" if value is None else str(value)
+
+
+def _initials(name: str) -> str:
+    """'Player 2 (random)' → 'P2'; 'Ada' → 'Ad'."""
+    words = name.split()
+    if len(words) >= 2 and words[1][:1].isdigit():
+        return words[0][:1] + words[1].rstrip(")")
+    return name[:2]
+
+
+SCREEN_WIDTH = 79  # what a drawing may use of an 80-column terminal
+SEAT_STYLES = ("bold green", "bold yellow", "bold magenta", "bold cyan", "bold red",
+               "bold blue")
+
+
+def _spaces(board: dict, players: list[str] | None = None) -> list:
+    """A text map of a board laid out in rows (hex rows or a grid), two lines a row: each
+    space's label between the marks of its kind ('~04~'), and under it the tile with its
+    owner's seat ('[G1]') or, while it is free, the symbols of its printed bonus ('SS').
+    Hex rows are centred, so a space touches the two nearest spaces of the rows above and
+    below. Named spaces, spaces off the map and a key follow."""
+    shape = board["shape"]
+    if shape not in ("hex_rows", "grid"):
+        return []
+    on_map = [s for s in board["spaces"] if not s.get("off_board")]
+    if not on_map:
+        return []
+
+    def top(s: dict) -> str:
+        mark = s.get("mark", "")
+        return f"{mark}{s['label']}{mark[::-1]}"
+
+    def under(s: dict) -> str:
+        if "tile" in s:
+            return f"[{s['symbol']}{s.get('owner_seat', '')}]"
+        return s.get("bonus_symbols", "")
+
+    width = max(max(len(top(s)), len(under(s)), len(s.get("symbol", "")) + 3)
+                for s in board["spaces"])
+    step = width + 2
+    rows: dict[int, dict[int, dict]] = {}
+    for s in on_map:
+        rows.setdefault(s.get("row", 0), {})[s.get("column", 0)] = s
+    widest = max(max(r) + 1 for r in rows.values())
+    def indent_of(cells: dict) -> int:
+        return (widest - (max(cells) + 1)) * step // 2 if shape == "hex_rows" else 0
+    name = visible(board["name"])
+    cornered = len(name) + 1 < indent_of(rows[min(rows)])  # the name fits in the corner
+    out: list = [] if cornered else [Text(name, style="bold")]
+    for n, r in enumerate(sorted(rows)):
+        cells = rows[r]
+        indent = indent_of(cells)
+        first, second = Text(), Text()
+        first.append(name.ljust(indent) if n == 0 and cornered else " " * indent,
+                     style="bold")
+        second.append(" " * indent)
+        for c in range(max(cells) + 1):
+            s = cells.get(c)
+            if s is None:
+                first.append(" " * step)
+                second.append(" " * step)
+                continue
+            first.append(visible(top(s)).center(width) + "  ",
+                         style="blue" if "~" in s.get("mark", "") else "")
+            seat = s.get("owner_seat")
+            style = SEAT_STYLES[(seat - 1) % len(SEAT_STYLES)] if seat else \
+                "bold blue" if "tile" in s else "dim"
+            second.append(visible(under(s)).center(width) + "  ", style=style)
+        first.rstrip()
+        second.rstrip()
+        out += [first, second]
+    # the key: beside the map where it fits (a hex map leaves its corners empty), else under
+    groups: list[tuple[list[str], str]] = []
+    for m in board.get("marks", []):
+        sample = next((top(s) for s in on_map if s.get("mark") == m["mark"]), m["mark"])
+        groups.append(([f"{sample} {m['type']}"], "blue" if "~" in m["mark"] else ""))
+    groups.append(([f"{b['symbol']} {b['name']}" for b in board.get("bonuses", [])], "dim"))
+    present = {s["tile"] for s in board["spaces"] if "tile" in s}
+    groups.append(([f"[{t['symbol']}] {t['name']}" for t in board["tiles"]
+                    if t["name"] in present], ""))
+    owners = sorted({(s["owner_seat"], s["owner"]) for s in board["spaces"]
+                     if s.get("owner_seat")})
+    groups += [([f"{seat} {name}"], SEAT_STYLES[(seat - 1) % len(SEAT_STYLES)])
+               for seat, name in owners]
+    groups += [([f"{s['label']} {s['name']}"], "") for s in on_map if s.get("name")]
+    groups += [([f"{s['label']} {s['card']}"], "") for s in on_map if s.get("card")]
+    groups += [([f"{s['label']} claimed by {s['claimed_by']}"], "") for s in on_map
+               if s.get("claimed_by")]
+    off = [f"{s['label']} {s.get('name', '')}".strip()
+           + (f" [{s['symbol']}{s.get('owner_seat', '')}]" if "tile" in s else "")
+           for s in board["spaces"] if s.get("off_board")]
+    grid = out if cornered else out[1:]
+    x = max(len(t.plain) for t in grid) + 3
+    room = SCREEN_WIDTH - x
+    notes: list[tuple[str, str]] = []
+    under: list[str] = []
+    for items, style in groups:
+        packed = ""
+        for item in map(visible, items):
+            if len(item) > room:
+                under.append(item)
+            elif packed and len(packed) + 2 + len(item) <= room:
+                packed += ", " + item
+            else:
+                if packed:
+                    notes.append((packed, style))
+                packed = item
+        if packed:
+            notes.append((packed, style))
+    for line, (text, style) in enumerate(notes):
+        if line >= len(grid):
+            under.append(text)
+            continue
+        grid[line].append(" " * (x - len(grid[line].plain)))
+        grid[line].append(text, style=style)
+    if off:
+        under.append("off the map: " + ", ".join(off))
+    if under:
+        out.append(Text("  " + "; ".join(under), style="dim"))
+    if board.get("text"):
+        out.append(Text(visible("  " + board["text"]), style="dim"))
+    return out
+
+
+def _rows(t: dict) -> list:
+    out = []
+    for row in t["rows"]:
+        if "count" in row:
+            out.append(Text(visible(f"{row['name']}: {_cards(row['count'])}"), style="dim"))
+            continue
+        priced = any("price" in c for c in row["cards"])
+        if priced:
+            out.append(Text(visible(f"{row['name']} (the price to you now, the card):"),
+                            style="bold"))
+            for c in row["cards"]:
+                price = "" if c.get("price") is None else str(c["price"])
+                if len(price) > 3:  # a price in words: on a line of its own
+                    out.append(Text(visible(f"  {_card_words(c)} ({price}): "
+                                            f"{c.get('text', '')}")))
+                    continue
+                out.append(Text(visible(f"  {price:>3}  {_card_words(c)}: {c.get('text', '')}")))
+        elif row["cards"]:
+            shown = ", ".join(_card_words(c) for c in row["cards"][:12])
+            more = f" … (+{len(row['cards']) - 12})" if len(row["cards"]) > 12 else ""
+            out.append(Text(visible(f"{row['name']}: {shown}{more}")))
+        if row.get("text"):
+            out.append(Text(visible("  " + row["text"]), style="dim"))
+    if t["piles"]:
+        out.append(Text(visible(" · ".join(f"{p['name']}: {_cards(p['count'])}"
+                                           for p in t["piles"])), style="dim"))
+    return out
+
+
+def _cards(n: int) -> str:
+    return f"{n} card{'s' if n != 1 else ''}"
+
+
+def _panels(t: dict) -> Table:
+    """Every player's panel side by side: one column per player, one row per thing."""
+    panels = t["panels"]
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     table.add_column("")
-    for p in view["players"]:
-        style = "bold green" if p["seat"] - 1 == seat else ""
-        table.add_column(Text(visible(p["name"]), style=style), overflow="fold")
+    for p in panels:
+        table.add_column(Text(visible(p["name"]), style="bold green" if p["you"] else ""),
+                         overflow="fold")
     rows: dict[str, list[str]] = {}
-    blank = [""] * len(view["players"])
-    for i, p in enumerate(view["players"]):
-        for key, value in p["stock"].items():
-            rows.setdefault(game.thing_name(key), list(blank))[i] = str(value)
-        for key, value in p["production"].items():
-            name = game.rs.words.thing("resource", key, 1)
-            rows.setdefault(f"{name[:1].upper()}{name[1:]} production", list(blank))[i] = \
-                str(value)
-        for key, value in p["tracks"].items():
-            rows.setdefault(_track_name(game, key), list(blank))[i] = str(value)
-    for key, values in rows.items():
-        table.add_row(Text(visible(key)), *values)
-    out = Table.grid(padding=(0, 1))
-    out.add_row(table)
-    if view["tracks"]:
-        out.add_row(Text(visible("  ".join(f"{_track_name(game, k)}: {v}{_unit(game, k)}"
-                                           for k, v in view["tracks"].items())), style="cyan"))
-    for line in board_lines(game, view):
-        out.add_row(line)
-    for key, cards in view["zones"].items():
-        name = _zone_name(game, key, view)
-        if isinstance(cards, dict):
-            if cards["count"]:
-                n = cards["count"]
-                out.add_row(Text(visible(f"{name}: {n} card{'s' if n != 1 else ''}"),
-                                 style="dim"))
-            continue
-        if not cards:
-            continue
-        zone_id, _, owner = key.partition("@")
-        own = owner and int(owner) - 1 == seat and \
-            (game.zone_decl.get(zone_id) or {}).get("visibility") == "owner"
-        if own:  # your own hidden cards (hand, cards on offer): each with its text
-            out.add_row(Text(visible(f"{name}:"), style="bold"))
-            for c in cards:
-                out.add_row(Text(visible(f"  {_card_text(c)}: {game.card_summary(c['card'])}")))
-            continue
-        shown = ", ".join(_card_text(c) for c in cards[:12])  # 'card NAME' tells the rest
-        more = f" … (+{len(cards) - 12})" if len(cards) > 12 else ""
-        out.add_row(Text(visible(f"{name}: {shown}{more}")))
+    blank = [""] * len(panels)
+
+    def put(label: str, i: int, value) -> None:
+        rows.setdefault(label, list(blank))[i] = str(value)
+    for i, p in enumerate(panels):
+        for s in p["stocks"]:
+            prod = s.get("production")
+            put(s["name"], i, f"{s['amount']}" + (f" ({'+' if prod >= 0 else ''}{prod})"
+                                                  if prod is not None else ""))
+        for tag in p.get("tags", []):
+            put(tag["name"], i, tag["count"])
+        for tr in p.get("tracks", []):
+            put(tr["name"], i, tr["value"])
+        for v in p["values"]:
+            put(v["label"], i, "hidden" if v.get("hidden") else
+                v.get("value") if v.get("value") is not None else "")
+        score = p.get("score")
+        if score:
+            for part in score["parts"]:
+                put(f"points: {part['name']}", i, part["points"])
+            put("points so far", i, f"{score['total']}" + ("+?" if score.get("partial") else ""))
+        for z in p["zones"]:
+            if "count" in z:
+                put(z["name"], i, _cards(z["count"]))
+            else:
+                names = [_card_words(c) for c in z["cards"]]
+                put(z["name"], i, ", ".join(names) if names else "none")
+    for label, values in rows.items():
+        table.add_row(Text(visible(label)), *[Text(visible(v)) for v in values])
+    return table
+
+
+def _own(t: dict, full: bool) -> list:
+    """Your own hidden cards, each with its text (your panel too, for 'me')."""
+    me = next(p for p in t["panels"] if p["you"])
+    out: list = []
+    if full:
+        out.append(Text(visible(me["name"]), style="bold green"))
+        for s in me["stocks"]:
+            prod = s.get("production")
+            out.append(Text(visible(f"  {s['name']}: {s['amount']}"
+                                    + (f" (production {prod})" if prod is not None else ""))))
+        if me.get("tags"):
+            out.append(Text(visible("  " + ", ".join(f"{x['name']} {x['count']}"
+                                                     for x in me["tags"]))))
+        for v in me["values"]:
+            out.append(Text(visible("  " + _value_text(v))))
+        if me.get("score"):
+            parts = ", ".join(f"{x['name']} {x['points']}" for x in me["score"]["parts"])
+            out.append(Text(visible(f"  points so far: {me['score']['total']} ({parts})")))
+    for z in me["zones"]:
+        cards = z.get("cards") or []
+        with_text = [c for c in cards if "text" in c]
+        if with_text:
+            out.append(Text(visible(f"{z['name']}:"), style="bold"))
+            for c in with_text:
+                out.append(Text(visible(f"  {_card_words(c)}: {c['text']}")))
+        elif full and cards:
+            out.append(Text(visible(f"{z['name']}: " + ", ".join(_card_words(c)
+                                                                  for c in cards))))
+    return out
+
+
+def _standings(t: dict) -> list:
+    """A table per standing: a row per goal, a column per player, then what taking it costs
+    the player looking now and how it stands ('status'), where the ruleset says."""
+    if not t["standings"]:
+        return []
+    names = [p["name"] for p in t["panels"]]
+    out: list = []
+    for s in t["standings"]:
+        goals = s.get("goals", [s])
+        table = Table(show_header=True, header_style="bold", box=None, pad_edge=False,
+                      title=Text(visible(s["name"]), style="bold"), title_justify="left")
+        table.add_column("")
+        for n in names:
+            table.add_column(Text(visible(_initials(n) if len(names) > 3 else n)),
+                             justify="right", overflow="fold")
+        costs = any("cost" in g or "open" in g for g in goals)
+        if costs:
+            table.add_column("cost now", justify="right")
+        status = "status" in s or any("status" in g for g in goals)
+        if status:
+            table.add_column(Text(visible(s.get("status_label", "now"))), overflow="fold")
+        for g in goals:
+            label = g["name"] if g is not s else ""
+            cells = [Text(visible("" if v is None else str(v))) for v in g["values"]]
+            if costs:
+                cells.append(Text(visible(str(g["cost"]) if g.get("cost") is not None
+                                          else "—")))
+            if status:
+                value = g.get("status")
+                cells.append(Text(visible("" if value in (None, "none") else str(value))))
+            table.add_row(Text(visible(label)), *cells)
+        out.append(table)
+        if s.get("text"):
+            out.append(Text(visible(f"  {s['text']}"), style="dim"))
     return out
 
 
@@ -122,77 +486,6 @@ def _zone_name(game, key: str, view: dict) -> str:
     if owner:
         name += f" ({view['players'][int(owner) - 1]['name']})"
     return name
-
-
-def board_lines(game, view: dict) -> list[Text]:
-    """A text map of each board laid out in rows (hex rows or a grid).
-
-    An occupied space shows its tile's symbol and its owner's seat ('C1'); a
-    free one shows its label, the same label people see next to a space they
-    may choose. Spaces off the map are listed after it.
-    """
-    lines: list[Text] = []
-    occupied = view.get("spaces", {})
-    for entry in game.rs.sections["boards"].values():
-        board = entry.data
-        layout = board.get("layout", "explicit")
-        if layout not in ("hex_rows", "grid"):
-            continue
-        rows: dict[int, dict[int, str]] = {}
-        off: list[str] = []
-        width = max(len(game.space_label[s["id"]]) for s in board["spaces"]) + 1
-        width = max(width, 3)
-        for space in board["spaces"]:
-            sid = space["id"]
-            cell = _cell(game, sid, occupied.get(sid))
-            if space.get("off_board"):
-                off.append(f"{game.space_label[sid]} {space.get('name') or sid}: "
-                           + (cell if sid in occupied else "free"))
-                continue
-            rows.setdefault(space["row"], {})[space["column"]] = cell
-        if not rows:
-            continue
-        widest = max(len(r) for r in rows.values())
-        lines.append(Text(visible(board.get("name") or board["id"]), style="bold"))
-        for r in sorted(rows):
-            cells = rows[r]
-            indent = (widest - len(cells)) * (width + 1) // 2 if layout == "hex_rows" else 0
-            text = Text(" " * (indent + 2))
-            for c in range(max(cells) + 1):
-                cell = cells.get(c, "")
-                style = "dim" if cell and cell[0].isdigit() else "bold"
-                text.append(visible(cell).ljust(width), style=style)
-                text.append(" ")
-            lines.append(text)
-        if off:
-            lines.append(Text(visible("  off the map: " + "; ".join(off))))
-        symbols = [f"{_symbol(game, t)} {d.get('name') or t}" for t, d in game.tile_decl.items()]
-        lines.append(Text(visible("  " + ", ".join(symbols) + "; a number is a free space"),
-                          style="dim"))
-    return lines
-
-
-def _symbol(game, tile: str) -> str:
-    decl = game.tile_decl.get(tile, {})
-    return decl.get("symbol") or (decl.get("name") or tile)[0].upper()
-
-
-def _cell(game, space: str, live: dict | None) -> str:
-    if not live or live.get("tile") is None:
-        return game.space_label[space]
-    owner = live.get("owner")
-    return _symbol(game, live["tile"]) + ("" if owner is None or owner < 0 else str(owner + 1))
-
-
-def _card_text(card: dict) -> str:
-    extra = []
-    if card.get("markers"):
-        extra.append("/".join(card["markers"]))
-    if card.get("resources"):
-        extra += [f"{v} {k}" for k, v in card["resources"].items()]
-    if card.get("pieces"):
-        extra += [f"P{k}:{v}" for k, v in card["pieces"].items()]
-    return card["name"] + (f" [{', '.join(extra)}]" if extra else "")
 
 
 def score_table(game, result) -> Table:

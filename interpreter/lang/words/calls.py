@@ -53,7 +53,7 @@ class Calls:
                     self.expr(e.args[1], ctx) if len(e.args) > 1 else
                     self.expr(e.kwargs["player"], ctx) if "player" in e.kwargs else "you")
                 return self.zone(ident, who)
-        if e.func == "min" and ctx.frame is None:
+        if e.func == "min":  # (in a game, only when it could not be worked out)
             up_to = self._min_amount(e, ctx)
             if up_to is not None:
                 return up_to

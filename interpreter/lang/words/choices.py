@@ -19,6 +19,17 @@ from .english import _a, _bare, relative, words_of_id
 from .trees import _bind_args
 
 
+def _counts_each(e: ast.Comprehension) -> bool:
+    """Whether the condition of ``e`` compares an amount of its element with a number."""
+    w = e.where
+    if not (isinstance(w, ast.Binary) and w.op in (">=", ">", "<=", "<", "==")):
+        return False
+    amount, number = (w.left, w.right) if isinstance(w.right, ast.Literal) else \
+        (w.right, w.left)
+    return isinstance(number, ast.Literal) and isinstance(amount, ast.Call) and \
+        any(isinstance(a, ast.Name) and a.id == e.var for a in amount.args)
+
+
 class Choices:
     """Renders comprehensions and the choices a player makes."""
 
@@ -41,6 +52,12 @@ class Choices:
 
     def e_Comprehension(self, e: ast.Comprehension, ctx: Ctx) -> str:
         agg = AGGREGATES.get(e.func)
+        if e.func == "all" and isinstance(e.source, ast.ListExpr) and e.where is not None \
+                and _counts_each(e):
+            # 'all(r in [food, wood] where stock(r) >= 3)': 'at least 3 each of food and
+            # wood' (not 'every one of food and wood with at least 3 it')
+            return self.cond(e.where, ctx.bind(**{e.var: _Words(
+                "each of " + self.expr(e.source, ctx))}))
         noun = self.noun_of(e.source)
         inner = self._element_ctx(e, ctx)
         where = self.where(e, ctx)

@@ -70,6 +70,10 @@ class Conditions:
         if _is_quantity(right) and not _is_quantity(left):
             left, right, op = right, left, _FLIP[op]
         if isinstance(right, ast.Literal) and right.value is None:
+            if isinstance(left, ast.Field) and left.name == "holds":  # 'it collects resources'
+                obj = self.expr(left.obj, ctx)
+                verb = "collect" if obj in ("you", "they") else "collects"
+                return f"{obj} {verb} {'no ' if op == '==' else ''}resources"
             if isinstance(left, ast.Field):  # 'it has no tile', 'it has an owner'
                 obj = self.expr(left.obj, ctx)
                 fname = self._field_name(left)
@@ -142,6 +146,9 @@ class Conditions:
                 text = text.replace("{noun}", self.thing(kind, ident, n))
             elif ident is not None:
                 text = text.replace("{noun}", self.thing("resource", ident, 2))
+            held = args.get("resource")
+            if "{noun}" in text and isinstance(held, ast.Field) and held.name == "holds":
+                text = text.replace("{noun}", "resource" if n == 1 else "resources")
             if "{noun}" in text:
                 text = text.replace("{noun}", self._arg(args, "resource", ctx))
             return text.replace("{n}", n_text).replace("{s}", plural)

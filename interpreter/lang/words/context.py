@@ -46,6 +46,12 @@ class _Words:
     text: str
 
 
+class _HeldKind(_Words):
+    """The card resource a card collects ('let kind = c.holds'): where a resource is
+    named it reads 'resource' ('add 1 resource to that card': a card holds its own)."""
+
+
+HELD = _HeldKind("the resource it collects")
 ASK = _Words("how many")  # the number a prompt asks for ('pay how many gold?')
 
 

@@ -21,6 +21,16 @@ from .trees import _COMPARE, _pure
 _ARITH = {"+": "plus", "-": "minus", "*": "times"}
 
 
+def _words_only(e: ast.Expr, ctx: Ctx) -> bool:
+    """Whether ``e`` reads a local that stands for words here, not for a value: what
+    a choice not yet made picks ('that technology'). Its value would be a guess."""
+    bound = ctx.names
+    if not bound:
+        return False
+    return any(isinstance(n, ast.Name) and n.binding in ("local", None) and n.id in bound
+               and not isinstance(bound[n.id], _Deferred) for n in ast.walk(e))
+
+
 class Expressions:
     """Renders expressions; dispatches on the node's class."""
 
@@ -29,7 +39,8 @@ class Expressions:
         if ctx.ask is not None and e is ctx.ask:
             return self.which(e)
         if ctx.frame is not None and not isinstance(e, (ast.Literal, ast.Name)) \
-                and e.type is not T.BOOL and not isinstance(e.type, T.ListType) and _pure(e):
+                and e.type is not T.BOOL and not isinstance(e.type, T.ListType) and _pure(e) \
+                and not _words_only(e, ctx):
             value = self._value(e, ctx)
             if value is not _NO_VALUE:
                 return self.value_words(value, e.type, ctx.frame.rt)

@@ -12,7 +12,7 @@ May import: :mod:`..ast` and the package's modules below the renderer.
 from __future__ import annotations
 
 from .. import ast
-from .context import ASK, MAX_INLINE, Ctx, _Deferred, _Words
+from .context import ASK, HELD, MAX_INLINE, Ctx, _Deferred, _HeldKind, _Words
 from .english import _a, _int_or_none, _the, join_clauses, relative, there_is, words_of_id
 from .trees import _is_choice, _pure, _rid
 
@@ -28,6 +28,10 @@ class Statements:
                 # 'let x = choose(…)' is a step of its own; later uses say 'that card'
                 parts.append(self._choose_clause(s.value, ctx))
                 ctx.names[s.name] = self.chosen(s.value)
+                continue
+            if isinstance(s, ast.Let) and ctx.frame is None and isinstance(s.value, ast.Field) \
+                    and s.value.name == "holds":
+                ctx.names[s.name] = HELD  # 'add 1 resource to that card'
                 continue
             if isinstance(s, ast.Let):
                 ctx.names[s.name] = self._local_value(s.value, ctx)
@@ -54,6 +58,8 @@ class Statements:
         if self.table.get(name, (kind, "bonus")) is None:
             if name in ctx.names:
                 bound = ctx.names[name]
+                if isinstance(bound, _HeldKind):
+                    return "resource" if count == 1 else "resources"
                 if isinstance(bound, _Words):
                     return bound.text
                 if isinstance(bound, str):

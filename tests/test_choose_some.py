@@ -1,0 +1,111 @@
+"""choose_some: a set picked as a set (issue 26: research and starting hands).
+
+Written from what the builtin promises: up to ``most`` of the items, each at
+most once, every item listed before the first pick, 'done' listed last (as
+'none' is) so that any agent comes to an end, and the picks returned in the order made.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from rulebook_games import load_ruleset
+from rulebook_games.agents import Agent, FirstAgent, LastAgent, ScriptedAgent
+from rulebook_games.engine.flow import FlowRunner
+from rulebook_games.engine.game import Game
+
+TINY = Path(__file__).parent / "fixtures" / "tiny"
+
+# keep up to two of the cards in hand (put them in the tableau): 2 gold for each kept
+KEEP = """  - id: keep
+    name: Keep some
+    do: |
+      let kept = choose_some(cards_in(hand), 2)
+      for k in kept:
+        put(k, tableau)
+        gain 2 gold
+"""
+
+
+def tiny_with(tmp_path, action: str, hand: int):
+    work = tmp_path / "tiny"
+    shutil.copytree(TINY, work)
+    flow = work / "flow.yaml"
+    text = flow.read_text().replace("actions:\n  - id: earn\n",
+                                    "actions:\n" + action + "  - id: earn\n")
+    flow.write_text(text.replace("draw(2, deck, hand, p)", f"draw({hand}, deck, hand, p)"))
+    return load_ruleset(work)
+
+
+class Watching(Agent):
+    wants_view = False
+
+    def __init__(self, inner):
+        self.inner, self.asked = inner, []
+
+    def decide(self, decision, view, game):
+        self.asked.append(decision)
+        return self.inner.decide(decision, view, game)
+
+
+def keep(rs, agent):
+    game = Game(rs, 1, 1, [agent])
+    game.state.phase = "setup"
+    game.run_code(("flow", "setup"), game.frame(None))  # the hand is dealt
+    game.state.round = 1
+    runner = FlowRunner(game)
+    hand = list(game.state.zones[("hand", 0)])
+    game.gold_before = game.state.players[0].stock["gold"]
+    choice = runner.available("work", 0, {"card_actions": False}, True)["action:keep"]
+    assert runner.perform(choice, 0)
+    return game, hand
+
+
+def test_every_item_is_listed_before_the_first_pick_with_done_last(tmp_path):
+    rs = tiny_with(tmp_path, KEEP, 3)
+    agent = Watching(ScriptedAgent([1, 0]))  # the second card, then the first left
+    game, hand = keep(rs, agent)
+    first = agent.asked[0]
+    assert [o.label for o in first.options] == [game.card_name(c) for c in hand] + ["done"]
+    assert "up to 2" in first.prompt and "your hand" in first.prompt
+    second = agent.asked[1]
+    # the card picked is no longer offered, and the question says what is chosen
+    assert [o.value for o in second.options[:-1]] == [hand[0], hand[2]]
+    assert "1 more" in second.prompt and game.card_name(hand[1]) in second.prompt
+    # two picked: no third question; the picks in the order made
+    assert len(agent.asked) == 2
+    assert game.state.zones[("tableau", 0)] == [hand[1], hand[0]]
+    assert game.state.players[0].stock["gold"] == game.gold_before + 4
+
+
+def test_done_ends_the_picking_and_an_agent_that_always_takes_the_last_keeps_nothing(tmp_path):
+    rs = tiny_with(tmp_path, KEEP, 3)
+    agent = Watching(LastAgent())
+    game, hand = keep(rs, agent)
+    assert len(agent.asked) == 1
+    assert game.state.zones[("tableau", 0)] == [] and game.state.zones[("hand", 0)] == hand
+
+
+def test_an_agent_that_always_takes_the_first_stops_at_the_most(tmp_path):
+    rs = tiny_with(tmp_path, KEEP, 4)
+    agent = Watching(FirstAgent())
+    game, hand = keep(rs, agent)
+    assert len(agent.asked) == 2
+    assert game.state.zones[("tableau", 0)] == [hand[0], hand[1]]
+
+
+def test_nothing_is_asked_when_there_is_nothing_to_pick_or_no_room(tmp_path):
+    rs = tiny_with(tmp_path, KEEP.replace("cards_in(hand), 2", "cards_in(hand), 0"), 3)
+    agent = Watching(LastAgent())
+    game, hand = keep(rs, agent)
+    assert agent.asked == [] and game.state.zones[("tableau", 0)] == []
+
+
+def test_whole_games_with_it_end_and_replay(tmp_path):
+    rs = tiny_with(tmp_path, KEEP, 3)
+    for agent in (FirstAgent(), LastAgent()):
+        game = Game(rs, 2, 5, [agent, agent])
+        result = FlowRunner(game).play()
+        again = Game(rs, 2, 5, [ScriptedAgent(list(game.record))] * 2)
+        assert FlowRunner(again).play().final_hash == result.final_hash
