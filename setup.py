@@ -48,5 +48,5 @@ class build_py_with_data(build_py):
 
 setup(cmdclass={"build_py": build_py_with_data},
       package_dir={NAME: SOURCE},
-      package_data={NAME: ["py.typed"]},
+      package_data={NAME: ["py.typed"], f"{NAME}.web": ["static/*"]},
       packages=[NAME] + [f"{NAME}.{p}" for p in find_packages(SOURCE, exclude=["_data*"])])

@@ -115,7 +115,8 @@ def test_a_game_waits_on_your_seat(lantern):
     assert d.range is None
     assert "Play a favour" in d.refused
     text = str(d)
-    assert "0. " + d.options[0].label in text and "not now" in text
+    o = d.options[0]
+    assert f"0. {o.short_key}  {o.label}" in text and "not now" in text
     for shown in (repr(game), repr(d), repr(d.options[0])):
         assert "\n" not in shown and len(shown) < 200, shown
     game.close()

@@ -1,8 +1,8 @@
 """choose_some: a set picked as a set (issue 26: research and starting hands).
 
 Written from what the builtin promises: up to ``most`` of the items, each at
-most once, every item listed before the first pick, 'done' listed first so
-that any agent comes to an end, and the picks returned in the order made.
+most once, every item listed before the first pick, 'done' listed last (as
+'none' is) so that any agent comes to an end, and the picks returned in the order made.
 """
 
 from __future__ import annotations
@@ -62,16 +62,16 @@ def keep(rs, agent):
     return game, hand
 
 
-def test_every_item_is_listed_before_the_first_pick_with_done_first(tmp_path):
+def test_every_item_is_listed_before_the_first_pick_with_done_last(tmp_path):
     rs = tiny_with(tmp_path, KEEP, 3)
-    agent = Watching(ScriptedAgent([2, 1]))  # the second card, then the first left
+    agent = Watching(ScriptedAgent([1, 0]))  # the second card, then the first left
     game, hand = keep(rs, agent)
     first = agent.asked[0]
-    assert [o.label for o in first.options] == ["done"] + [game.card_name(c) for c in hand]
+    assert [o.label for o in first.options] == [game.card_name(c) for c in hand] + ["done"]
     assert "up to 2" in first.prompt and "your hand" in first.prompt
     second = agent.asked[1]
     # the card picked is no longer offered, and the question says what is chosen
-    assert [o.value for o in second.options[1:]] == [hand[0], hand[2]]
+    assert [o.value for o in second.options[:-1]] == [hand[0], hand[2]]
     assert "1 more" in second.prompt and game.card_name(hand[1]) in second.prompt
     # two picked: no third question; the picks in the order made
     assert len(agent.asked) == 2
@@ -79,20 +79,20 @@ def test_every_item_is_listed_before_the_first_pick_with_done_first(tmp_path):
     assert game.state.players[0].stock["gold"] == game.gold_before + 4
 
 
-def test_done_ends_the_picking_and_an_agent_that_always_takes_the_first_keeps_nothing(tmp_path):
+def test_done_ends_the_picking_and_an_agent_that_always_takes_the_last_keeps_nothing(tmp_path):
     rs = tiny_with(tmp_path, KEEP, 3)
-    agent = Watching(FirstAgent())
+    agent = Watching(LastAgent())
     game, hand = keep(rs, agent)
     assert len(agent.asked) == 1
     assert game.state.zones[("tableau", 0)] == [] and game.state.zones[("hand", 0)] == hand
 
 
-def test_an_agent_that_always_takes_the_last_stops_at_the_most(tmp_path):
+def test_an_agent_that_always_takes_the_first_stops_at_the_most(tmp_path):
     rs = tiny_with(tmp_path, KEEP, 4)
-    agent = Watching(LastAgent())
+    agent = Watching(FirstAgent())
     game, hand = keep(rs, agent)
     assert len(agent.asked) == 2
-    assert game.state.zones[("tableau", 0)] == [hand[3], hand[2]]
+    assert game.state.zones[("tableau", 0)] == [hand[0], hand[1]]
 
 
 def test_nothing_is_asked_when_there_is_nothing_to_pick_or_no_room(tmp_path):

@@ -148,6 +148,7 @@ ROOMS = {
     "lsp": {BASE, "lang", "load", "engine", "scenarios", "lsp"},
     "env": {BASE, "lang", "load", "engine", "agents", "play", "env"},
     "api": {BASE, "lang", "load", "engine", "agents", "play", "sim", "api"},
+    "web": {BASE, "lang", "load", "engine", "agents", "play", "sim", "api", "web"},
 }
 
 

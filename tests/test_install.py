@@ -147,6 +147,10 @@ def test_sdist_and_wheel_carry_the_data_trees(dists):
         assert not set(files) - in_sdist, f"missing from the sdist: {set(files) - in_sdist}"
         packaged = {f"rulebook_games/_data/{f}" for f in files}
         assert not packaged - in_wheel, f"missing from the wheel: {packaged - in_wheel}"
+    # the web pages are files of the package (rulebook serve has no build step)
+    pages = {f"rulebook_games/web/static/{p.name}"
+             for p in (ROOT / "interpreter" / "web" / "static").iterdir() if p.is_file()}
+    assert pages and not pages - in_wheel, f"missing from the wheel: {pages - in_wheel}"
     # the top level of the wheel is the package only: the trees live inside it
     assert {name.split("/", 1)[0] for name in in_wheel} == {
         "rulebook_games", f"{wheel.name.split('-')[0]}-{wheel.name.split('-')[1]}.dist-info"}

@@ -65,12 +65,12 @@ def test_every_decision_is_printed_with_the_answer_the_record_gave(recorded):
         answer = block[-1].strip()
         assert answer.startswith("answer: ")
         chosen = answer[len("answer: "):]
-        picked = re.match(r"^(\d+)\. (.*)$", chosen)
-        if picked:  # an option, numbered from 1 as a person sees it
+        picked = re.match(r"^(\d+)\. (\S+)  (.*)$", chosen)
+        if picked:  # an option, numbered from 1 as a person sees it, with its short key
             assert int(picked.group(1)) == given + 1
-            listed = [l.strip() for l in block[1:-1]]
-            assert any(l == f"{given + 1}. {picked.group(2)}"
-                       or l.startswith(f"{given + 1}. {picked.group(2)}  (") for l in listed)
+            listed = [" ".join(l.split()) for l in block[1:-1]]
+            shown = " ".join(f"{given + 1}. {picked.group(2)} {picked.group(3)}".split())
+            assert any(l == shown or l.startswith(shown + " (") for l in listed)
         else:  # a number from a range
             assert int(chosen) == given
             assert any("a number from" in l for l in block)
@@ -178,7 +178,11 @@ def test_at_shows_the_deciding_seats_view_and_nobody_elses_hidden_cards(recorded
             assert row, f"no row for {zone_name} in the panels"
             assert f"{n} card{'s' if n != 1 else ''}" in row[0]
     given = record["decisions"][at - 1]
-    chosen = str(given) if decision.is_range else f"{given + 1}. {decision.options[given].label}"
+    if not decision.is_range:
+        from rulebook_games.engine.keys import short_keys
+        key = short_keys(game, decision)[given]
+    chosen = str(given) if decision.is_range else \
+        f"{given + 1}. {key}  {decision.options[given].label}"
     assert out.rstrip().splitlines()[-1] == f"answer in the record: {chosen}"
     # it stops there: no later decision, no final scores
     assert f"decision {at + 1} " not in out and "Final scores" not in out

@@ -114,7 +114,7 @@ def test_a_few_options_not_available_are_listed_and_more_collapse_to_one_line():
     few = refused_lines(_rows(2, refused=FEW_REFUSED), 80)
     assert len(few) == FEW_REFUSED and all("not now: needs 5 coins" in t.plain for t in few)
     many = refused_lines(_rows(2, refused=8), 80)
-    assert [t.plain for t in many] == ["  8 more not available now: type why"]
+    assert [t.plain for t in many] == ["   --  8 more not available: type why"]
 
 
 def test_long_news_keeps_the_newest_and_says_where_the_rest_is():
@@ -145,7 +145,7 @@ def test_the_status_lines_fit_the_width_and_keep_your_own_tracks():
 
 def test_card_texts_stay_when_the_question_is_about_a_few_cards():
     lines = option_lines([("", "Rain", "cost 3 · Gain 2 plants.")] + _rows(2, "cost 1 · x"),
-                         80, compact=False)
+                         _console(), compact=False)
     assert "Rain: cost 3 · Gain 2 plants." in [t.plain.strip() for t in lines]
 
 

@@ -30,6 +30,12 @@ class Agent:
     def action_failed(self, label: str, reason: str) -> None:
         """An action could not be completed and was rolled back."""
 
+    def taken(self, decision: Decision, game) -> None:
+        """The engine took the only answer of ``decision`` for this seat (not asked).
+
+        Called when it happens, while the game keeps a log (a person's game); the
+        answer is the decision's one option, or its range's one number."""
+
 
 class RandomAgent(Agent):
     name = "random"

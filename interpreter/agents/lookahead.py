@@ -20,7 +20,7 @@ from ..lang.runtime import RequirementFailed, RuleRuntimeError, SearchBudget
 from .base import RandomAgent
 from ..engine.decisions import ActionRefused, Decision
 from ..engine.game import NO_OWNER, Game
-from ..engine.infosets import hidden_pools
+from ..engine.infosets import hidden_groups, hidden_pools
 
 LOSS = -10 ** 9
 
@@ -86,6 +86,16 @@ def determinise(game: Game, seat: int, rng: random.Random,
                 card.zone, card.zone_owner = key
                 if owner != NO_OWNER:
                     card.owner = owner
+    # a hidden place that keeps no order (a face-down pile) tells nothing by its order,
+    # not even where the seat's own cards in it lie: it is put in the order of the
+    # cards' numbers, so that how it lies in the game cannot steer the copy (a pile
+    # shuffled into a deck later comes out the same whatever its order was)
+    decl = game.zone_decl
+    for keys in hidden_groups(game, seat):
+        for key in keys:
+            here = st.zones[key]
+            if len(here) > 1 and not decl[key[0]].get("ordered"):
+                st.zones[key] = sorted(here)
     st.rng = random.Random(rng.random())
     return clone
 

@@ -11,6 +11,7 @@ into the engine's answer, or says in a ValueError why it is not one.
 
 from __future__ import annotations
 
+from ..engine.keys import short_keys
 from ..engine.state import CardRef
 from ..safe_text import visible
 
@@ -20,16 +21,17 @@ def _clip(text: str, most: int) -> str:
 
 
 class Option:
-    """One answer a decision allows: its place, its words, its key, the card it is."""
+    """One answer a decision allows: its place, its words, its keys, the card it is."""
 
-    __slots__ = ("index", "label", "key", "card", "_summary", "_decision")
+    __slots__ = ("index", "label", "key", "short_key", "card", "_summary", "_decision")
 
     def __init__(self, decision: "Decision", index: int, label: str, key: str,
-                 card: str | None, summary):
+                 card: str | None, summary, short_key: str = ""):
         self._decision = decision
         self.index = index
         self.label = label
         self.key = key
+        self.short_key = short_key  # a few letters, the same while the option exists
         self.card = card  # the card's id when the answer is a card
         self._summary = summary
 
@@ -41,7 +43,7 @@ class Option:
         return self._summary
 
     def __repr__(self) -> str:
-        text = f"<Option {self.index} {_clip(self.label, 60)!r}"
+        text = f"<Option {self.index} {self.short_key} {_clip(self.label, 60)!r}"
         if self.card is not None:
             text += f" card={_clip(self.card, 40)!r}"
         elif self.key:
@@ -74,6 +76,7 @@ class Decision:
         if self._options is None:
             d, game = self._source, self._game
             out = []
+            shorts = short_keys(game, d)
             if not d.is_range:
                 for i, opt in enumerate(d.options):
                     card, summary = None, ""
@@ -83,7 +86,7 @@ class Decision:
                         summary = (lambda v=value: game.card_summary(v))
                     elif isinstance(value, str) and value in game.space_decl:
                         summary = (lambda v=value: game.space_summary(v))
-                    out.append(Option(self, i, opt.label, opt.key, card, summary))
+                    out.append(Option(self, i, opt.label, opt.key, card, summary, shorts[i]))
             self._options = out
         return self._options
 
@@ -128,7 +131,8 @@ class Decision:
         if self.range:
             lines.append(f"  a number from {self.range[0]} to {self.range[1]}")
         for o in self.options:
-            lines.append(f"  {o.index}. {o.label}" + (f"  ({o.summary})" if o.summary else ""))
+            lines.append(f"  {o.index}. {o.short_key}  {o.label}" +
+                         (f"  ({o.summary})" if o.summary else ""))
         for label, reason in self.refused.items():
             lines.append(f"  --  {label} (not now: {reason})")
         return visible("\n".join(lines), multiline=True)
@@ -150,7 +154,7 @@ def read_answer(decision: Decision, choice) -> int:
         if text.lstrip("-").isdigit() and text.isascii():
             choice = int(text)
     if isinstance(choice, str):
-        index, problem = d.find(choice)
+        index, problem = d.find(choice, short_keys(decision._game, d))
         if index is None:
             raise ValueError(problem if not d.is_range else
                              f"answer with a number from {d.low} to {d.high}, "

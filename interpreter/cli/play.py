@@ -78,11 +78,17 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         sys.exit(1)
     stream = getattr(sys.stdin, "buffer", None)
     script = None if stream is None or sys.stdin.isatty() else ScriptReader(stream)
+    keyboard = None
+    if script is None and any(k == "human" for k in kinds) and sys.stdin.isatty():
+        from ..play.lineinput import LineInput
+        keyboard = LineInput()  # line editing, history, completion; nothing typed ahead
     for agent in game.agents:
         live = getattr(agent, "live", agent)
         if isinstance(live, HumanAgent):
             if script is not None:  # answers from a file or a pipe, one a line
                 live.script, live.input = script, script
+            elif keyboard is not None:
+                live.terminal, live.input = keyboard, keyboard
             live.input = _saving_input(live.input)
     human = "human" in kinds
     if log is None:

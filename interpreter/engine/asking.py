@@ -86,6 +86,10 @@ class AskingMixin:
             elif self.logging:  # the one who would have answered is told
                 self.log("", {decision.player: f"  {decision.prompt} → {decision.low} "
                                                "(the only choice, taken for you)"})
+            if self.logging:  # and its agent, at once (a person sees it in place)
+                told = getattr(self.agents[decision.player], "taken", None)
+                if told is not None:
+                    told(decision, self)
             return decision.low if decision.is_range else 0
         if self.check_invariants:
             from .invariants import check_invariants
@@ -194,7 +198,11 @@ class AskingMixin:
         return True
 
     def choose_one(self, options: list, optional: bool, prompt: str | None = None,
-                   player: int | None = None) -> Any:
+                   player: int | None = None, left_out: list = ()) -> Any:
+        """Ask for one of ``options``. ``left_out``: the items of the list chosen from that
+        its condition keeps out (``choose(c in hand where playable(c))``): those the
+        chooser may see that are cards are listed as not available, each with why the
+        condition does not hold for it (issue 26: never silently missing)."""
         what, self.choice_kind = self.choice_kind, ""
         ask, self.asking = self.asking, None
         if prompt is None:
@@ -213,8 +221,30 @@ class AskingMixin:
             opts.append(Option("none", None, "none"))
         kind = "card" if options and isinstance(options[0], CardRef) else "item"
         seat = self._acting() if player is None else player
-        i = self.decide(Decision(seat, kind, prompt, opts, optional=optional))
+        blocked = self._left_out(left_out, ask, seat) if left_out and not self.dry_run else None
+        i = self.decide(Decision(seat, kind, prompt, opts, optional=optional,
+                                 refused_text=blocked or {}))
         return opts[i].value
+
+    def _left_out(self, items: list, ask, seat: int):
+        """The cards a choice's condition keeps out, as refusals: name -> why (the words
+        are made when read)."""
+        node = ask[1] if ask else None
+        where = getattr(node, "where", None)
+        if where is None or not isinstance(items[0], CardRef):
+            return None
+        frame, var = ask[2], node.var
+
+        def reasons() -> dict:
+            out = {}
+            for c in items:
+                if not isinstance(c, CardRef) or not self.card_visible_to(c, seat):
+                    continue
+                f = frame.child()
+                f.vars[var] = c
+                out[self.card_name(c)] = self.rs.words.why_not(where, f)
+            return out
+        return reasons
 
     def choose_number(self, low: int, high: int) -> int:
         ask, self.asking = self.asking, None
@@ -238,10 +268,11 @@ class AskingMixin:
     def choose_some(self, items: list, most: int) -> list:
         """Up to ``most`` of the items, each at most once, in the order the player picks them.
 
-        One question per pick, listing 'done' first and then every item left, so
-        that every item is seen before the first pick and any agent, even one that
-        always gives the same place, comes to an end (each pick leaves one item
-        fewer). It stops by itself when ``most`` are picked or none is left."""
+        One question per pick, listing every item left and then 'done' (as an
+        optional choice lists 'none' last), so that every item is seen before the
+        first pick and any agent, even one that always gives the same place, comes
+        to an end (each pick leaves one item fewer). It stops by itself when
+        ``most`` are picked or none is left."""
         what, self.choice_kind = self.choice_kind, ""
         ask, self.asking = self.asking, None
         where = self._prompt("")
@@ -255,8 +286,8 @@ class AskingMixin:
             def prompt(room=room, names=names):
                 so_far = f" more (chosen: {', '.join(names)})" if names else ""
                 return f"{where}Choose up to {room}{so_far} of {self._items_words(items, ask)}"
-            opts = [Option("done", None, "done")] + \
-                [Option(self._label(v, what), v, v if isinstance(v, str) else "") for v in left]
+            opts = [Option(self._label(v, what), v, v if isinstance(v, str) else "")
+                    for v in left] + [Option("done", None, "done")]
             i = self.decide(Decision(seat, kind, prompt, opts))
             if opts[i].value is None:
                 break

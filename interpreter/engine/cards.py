@@ -122,13 +122,62 @@ class CardsMixin:
         return marker in self.state.cards[card].markers
 
     def meets_requirements(self, card, player):
-        code = self.card_code(card, "requires")
-        return True if code is None else bool(code(self.frame(player, this=card)))
+        """The card's printed requirement, and the ones its play implies (see
+        :meth:`implied_refusal`)."""
+        def_id = self.state.cards[card].def_id
+        code = self.rs.code.get(("card", def_id, "requires"))
+        if code is not None and not code(self.frame(player, this=card)):
+            return False
+        implied = self.rs.implied.get(("card", def_id)) if self.rs.implied else None
+        return implied is None or self.implied_refusal(implied, player, card) is None
 
     def explain_requirements(self, card, player) -> str:
         """Why the player does not meet the card's requirement, in the card's own terms."""
-        key = ("card", self.state.cards[card].def_id, "requires")
+        def_id = self.state.cards[card].def_id
+        key = ("card", def_id, "requires")
+        code = self.rs.code.get(key)
+        if code is None or code(self.frame(player, this=card)):
+            why = self.implied_refusal(self.rs.implied.get(("card", def_id)) or [], player,
+                                       card)
+            if why is not None:
+                return f"{self.card_name(card)} {why}"
         return f"{self.card_name(card)} {self.rs.explainer(key)(self.frame(player, this=card))}"
+
+    def implied_refusal(self, implied: list, player, card=None, frame=None) -> str | None:
+        """Why the checks an effect's first statements imply fail now (None: they hold),
+        for the player, the card being ``this`` (issue 26: nothing offered that cannot
+        be carried out; the checks come from lang/implied.py, made when loaded).
+        ``frame``: the one a ``require`` is read in (an action's, with its variable)."""
+        for item, cond in implied:
+            kind, resource, n = item.kind, item.resource, item.amount
+            if kind == "production":
+                have = self.state.players[player].production.get(resource, 0)
+                prod = self.resource_decl[resource].get("production")
+                floor = prod.get("min", 0) if isinstance(prod, dict) else 0
+                if have - n < floor:
+                    name = self.rs.words.thing("resource", resource, 1)
+                    if floor == 0:
+                        return f"needs {n} {name} production to lose; you have {have}"
+                    return (f"needs {name} production of at least {floor + n} to lose {n}; "
+                            f"it is {have}")
+            elif kind == "pay":
+                have = self.state.players[player].stock.get(resource, 0)
+                floor = int(self.resource_decl[resource].get("min", 0))
+                if have - n < floor:
+                    return f"needs {self.amount_words(resource, n)} to pay; you have {have}"
+            elif kind == "on_card":
+                if card is None:
+                    continue
+                have = self.state.cards[card].resources.get(resource, 0)
+                if have < n:
+                    return (f"needs {self._card_res(resource, n)} on {self.card_name(card)} "
+                            f"to remove; there {'is' if have == 1 else 'are'} {have}")
+            else:  # a require
+                f = frame or (self.frame(player, this=card) if card is not None
+                              else self.frame(player))
+                if not cond(f):
+                    return item.message or self.rs.words.why_not(item.cond, f)
+        return None
 
     def can_run(self, card, block, player) -> bool:
         code = self.card_code(card, *(("play",) if block == "play" else ("block", block)))

@@ -53,6 +53,8 @@ class Decision:
     refused_text: Any = field(default_factory=dict)
     optional: bool = False  # "none" is among the options (last)
     about: list = field(default_factory=list)  # cards the question is about (shown with it)
+    # each option's short key, made when first read (see keys.py: short_keys)
+    shorts: list | None = field(default=None, repr=False, compare=False)
 
     @property
     def prompt(self) -> str:
@@ -99,16 +101,60 @@ class Decision:
             return f"choose an option from 1 to {len(self.options)}"
         return None
 
-    def find(self, text: str) -> tuple[int | None, str | None]:
-        """Match an option by key or label (for records, scenarios and people)."""
+    def declining(self) -> int | None:
+        """The option that ends the turn or declines: what a player means by 'pass'.
+
+        Passing (no more turns this round) or ending the turn, where the flow
+        offers it; 'no' to a 'may'; 'none' where choosing nothing is allowed, and
+        'done' when a set is chosen item by item. None when the decision has no
+        such option."""
+        if self.kind == "action":
+            for i, o in enumerate(self.options):
+                if o.key in ("pass", "end"):
+                    return i
+        elif self.kind == "confirm":
+            for i, o in enumerate(self.options):
+                if o.value is False:
+                    return i
+        elif self.kind in ("card", "item", "player", "space"):
+            for i, o in enumerate(self.options):  # the engine's 'none' or 'done'
+                if o.value is None and o.key in ("none", "done"):
+                    return i
+        return None
+
+    def find(self, text: str, shorts: list[str] | None = None) -> tuple[int | None, str | None]:
+        """Match an option by key or label (for records, scenarios and people).
+
+        With ``shorts`` (the options' short keys, see keys.py: what people and the
+        API answer with), a short key matches too, after an exact key or label,
+        as does the start of a key only one option's key starts with; and 'pass'
+        is the option that ends the turn or declines (:meth:`declining`)."""
         t = text.strip().lower()
         for i, o in enumerate(self.options):
             if t in (o.key.lower(), o.label.lower()):
                 return i, None
+        if shorts is not None:
+            for i, key in enumerate(shorts):
+                if t == key.lower():
+                    return i, None
+            if t == "pass":
+                i = self.declining()
+                if i is not None:
+                    return i, None
+                return None, "there is nothing to pass on here: choose one of the options"
         for label, reason in self.refused.items():
             if t == label.lower() or t == label.lower().split(":", 1)[-1].strip():
                 return None, f"'{label}' is not allowed now: {reason}"
         matches = [i for i, o in enumerate(self.options) if o.label.lower().startswith(t)]
+        if shorts and t:  # the start of one option's key ('rd' for 'rd2', the only one)
+            keyed = [i for i, key in enumerate(shorts) if key.lower().startswith(t)]
+            if len(keyed) == 1 and (len(matches) != 1 or matches == keyed):
+                return keyed[0], None
+            if len(keyed) == 1 and len(matches) == 1:
+                return None, (f"'{text}' could be {shorts[keyed[0]]} "
+                              f"({self.options[keyed[0]].label}) or "
+                              f"{shorts[matches[0]]} ({self.options[matches[0]].label}): "
+                              "type the whole key")
         if len(matches) == 1:
             return matches[0], None
         return None, f"no option matches '{text}'"

@@ -510,6 +510,10 @@ class FlowRunner:
                     return str(action["reason"])
                 explain = self.rs.explainer(key + ("if",))
                 return lambda: explain(f)  # words are made only if someone reads them
+        implied = self.rs.implied.get(key) if self.rs.implied else None
+        if implied is not None:  # what its first statements need (lang/implied.py)
+            return g.implied_refusal(implied, seat, card, self._frame(seat, card, bind)
+                                     if bind is not None else None)
         return None
 
     def _code_key(self, pick: ActionChoice) -> tuple:

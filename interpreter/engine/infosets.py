@@ -124,7 +124,10 @@ def hidden_pools(game, seat: int, across: bool = True) -> list[list[tuple]]:
     its own, since which cards went there can follow from the rules. Without
     ``across`` every zone id is a pool (the hands of a zone among each other,
     a deck with itself). A card the seat owns is left where it is: it knows
-    that one. Pools and places come in the zones' order."""
+    that one. Places come in the zones' order, pools in the order of their
+    names: a pile of cards from two decks must not give its pools in the order
+    its hidden cards happen to lie (a shuffle of them would then draw numbers in
+    another order, and a search would see how the pile lies)."""
     st = game.state
     pools: dict = {}
     for keys in hidden_groups(game, seat):
@@ -139,7 +142,7 @@ def hidden_pools(game, seat: int, across: bool = True) -> list[list[tuple]]:
                 else:
                     pool = ("zone", key[0], home if across else "")
                 pools.setdefault(pool, []).append((key, i))
-    return list(pools.values())
+    return [pools[name] for name in sorted(pools)]
 
 
 def home_deck(game, def_id: str) -> str:

@@ -26,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from ..engine.keys import short_keys
 from ..engine.state import MAX_SEED
 from ..load import ruleset as _ruleset
 from ..play.stream import DecisionStream
@@ -181,6 +182,9 @@ class RulebookEnv(AECEnv):
             return
         decision = self.stream.current
         self.agent_selection = self.possible_agents[decision.player]
+        # the options' short keys, by action index: the same while an option exists
+        self.infos = {a: {} for a in self.agents}
+        self.infos[self.agent_selection] = {"keys": short_keys(self.stream.game, decision)}
         if decision.count() > self.layout.size:
             self._stopped = self._too_wide(decision)
             raise ActionSpaceTooSmall(self._stopped)

@@ -492,7 +492,7 @@ def _choose_order(rt, items):
          _same_as_first,
          "Ask the acting player to pick up to most of the items, each at most once (the "
          "cards to keep from an offer, chosen together): every item is listed before the "
-         "first pick, one question per pick with 'done' first; the picks, in the order "
+         "first pick, one question per pick with 'done' last; the picks, in the order "
          "made.", kind="choice",
          example="choose_some(cards_in(offer), stock(gold) // 3)",
          phrase='up to {most} of {items}, as you choose')
@@ -720,14 +720,24 @@ def _agg_leaders(rt, items, keep, value):
            example="choose(c in cards_in(tableau) where has_tag(c, red))",
          phrase='{one} of your choice among {source}{where}')
 def _agg_choose(rt, items, keep, value):
-    return rt.choose_one([x for x in items if keep(x)], optional=False)
+    kept, left_out = _split(items, keep)
+    return rt.choose_one(kept, optional=False, left_out=left_out)
+
+
+def _split(items, keep) -> tuple[list, list]:
+    """The items that meet the condition, and those that do not (listed as not available)."""
+    kept, left_out = [], []
+    for x in items:
+        (kept if keep(x) else left_out).append(x)
+    return kept, left_out
 
 
 @aggregate("choose_optional", "none", None, _elem_result,
            "Like choose, but the player may pick nothing (the result is then none).",
            kind="choice", phrase='{one} of your choice among {source}{where}')
 def _agg_choose_optional(rt, items, keep, value):
-    return rt.choose_one([x for x in items if keep(x)], optional=True)
+    kept, left_out = _split(items, keep)
+    return rt.choose_one(kept, optional=True, left_out=left_out)
 
 
 # ------------------------------------------------------- nouns for 'any NOUN'

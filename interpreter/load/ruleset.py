@@ -27,6 +27,7 @@ from ..lang import types as T
 from ..lang.builtins import AGGREGATES, BUILTINS
 from ..lang.checker import RESERVED, Checker, Context
 from ..lang.compiler import Compiler
+from ..lang.implied import derive, raised, safe
 from ..lang.parser import EffectSyntaxError, parse
 from ..lang.symbols import Callable_, Symbol, SymbolTable
 from .mods import Declarations, apply_mods
@@ -69,6 +70,10 @@ class Ruleset:
     code: dict[tuple, Callable]
     asts: dict[tuple, Any] = field(repr=False, default_factory=dict)
     explainers: dict[tuple, Callable] = field(repr=False, default_factory=dict)
+    # the checks the first statements of a card's play (key ("card", id)) or an action's
+    # 'do' (the action's key) imply: [(Implied, compiled condition or None)], see
+    # lang/implied.py; only entries with at least one check
+    implied: dict[tuple, list] = field(repr=False, default_factory=dict)
     # each mod layered in: its id, its file as given and the hash of its text
     mod_info: list[dict] = field(default_factory=list)
 
@@ -311,6 +316,7 @@ class _Builder:
         self.parsed = cached.trees() if cached is not None else None
         self.check_references()
         self.check_effects()
+        implied = self.implied_requirements() if not self.diags.errors else {}
         self.compiler.finish()  # one Python module for the whole ruleset
         m = manifest.data
         players = m["players"]
@@ -325,7 +331,7 @@ class _Builder:
             content_hash=self.asm.hasher.hexdigest(), table=self.table,
             sections=self.sections, singles=self.singles,
             constants={k: e.data for k, e in self.constants.items()},
-            adjacency=self.adjacency, code=self.code, asts=self.asts,
+            adjacency=self.adjacency, code=self.code, asts=self.asts, implied=implied,
             mod_info=[{"id": d.data.get("id") if isinstance(d.data, dict) else None,
                        "file": d.file,
                        "content_hash": hashlib.sha256(hash_text(d.text)).hexdigest()}
@@ -801,6 +807,43 @@ class _Builder:
             self._check_card(ident, e)
         check_view(self)
         self.checker.finish()  # what needs an acting player, run where there is none
+
+    def implied_requirements(self) -> dict[tuple, list]:
+        """The requirements implied by each card's play and each action's effect (see
+        :mod:`rulebook_games.lang.implied`), a ``require``'s condition compiled."""
+        out: dict[tuple, list] = {}
+        constants = {k: e.data for k, e in self.constants.items()}
+        # a card is chosen, then played by rules that may set off triggers (and run
+        # other rules) before its effect: what those may raise is not checked beforehand
+        runs = [t for k, t in self.asts.items() if k[0] == "procedure"
+                and any(isinstance(n, ast.Run) for n in ast.walk(t))]
+        triggers = [t for k, t in self.asts.items() if k[0] == "trigger"
+                    or k[0] == "card" and len(k) > 2 and k[2] == "trigger"]
+        unsafe = raised(runs + triggers,
+                        lambda name: self.asts.get(("procedure", name))
+                        or self.asts.get(("function", name)),
+                        [t for k, t in self.asts.items() if k[0] == "tile"],
+                        [t for k, t in self.asts.items() if k[0] == "track"])
+
+        def add(key: tuple, tree, card: str | None, gap: set) -> None:
+            if not isinstance(tree, ast.Effect):
+                return
+
+            def block(name: str):
+                inner = self.asts.get(("card", card, "block", name)) if card else None
+                return inner.body if isinstance(inner, ast.Effect) else None
+            found = safe(derive(tree.body, block, constants), gap)
+            if found:
+                out[key] = [(i, self.compiler.expression(i.cond) if i.kind == "require"
+                             else None) for i in found]
+        for ident in self.sections["actions"]:
+            add(("action", ident), self.asts.get(("action", ident, "do")), None, set())
+        for ident, e in self.sections["cards"].items():
+            add(("card", ident), self.asts.get(("card", ident, "play")), ident, unsafe)
+            for i, _ in enumerate(e.data.get("actions", []) or []):
+                key = ("card", ident, "action", i)
+                add(key, self.asts.get(key + ("do",)), ident, set())
+        return out
 
     def _check_card(self, ident: str, e: Entry) -> None:
         base = {"you": T.PLAYER, "this": T.CARD}

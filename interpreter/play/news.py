@@ -8,7 +8,7 @@ headline (an unindented line: an action, a phase, a round), each with its
 effects folded:
 
 - a player's stock and production changes in one line, netted per resource
-  ('Ann: −9 M€ (now 3); +2 steel (now 5); production +1 heat');
+  ('Ann: −9 coins (now 3); +2 wood (now 5); production +1 stone');
 - cards moved to the same place counted, named where this seat may read the
   names ('6 cards → your hand: …', '4 cards → Bob's hand');
 - any other line kept as it is (repeated lines once, with '(×N)').
@@ -135,7 +135,7 @@ class _Folder:
         self.other[line] = self.other.get(line, 0) + times
 
     def _step(self, line: str) -> bool:
-        """'Oxygen 3 % → 4 %' after 'Oxygen 2 % → 3 %': one line, 'Oxygen 2 % → 4 %'."""
+        """'Heat 3 °C → 4 °C' after 'Heat 2 °C → 3 °C': one line, 'Heat 2 °C → 4 °C'."""
         left, arrow, right = line.partition(" → ")
         if not arrow:
             return False

@@ -6,7 +6,7 @@ and the options that are not available) and lays them out in a screen of
 ``height`` lines (24, a typical terminal) where it can, never much taller:
 
 1. the options as they are, each card with its whole text, when everything
-   fits (a question about cards, such as research or a starting hand, keeps
+   fits (a question about cards, such as a set of cards to buy or keep, keeps
    its texts whenever they fit with a few lines of news);
 2. otherwise one line an option, its detail cut to the width (``card NAME``
    and ``more N`` show the whole text); many short options in columns;
@@ -50,9 +50,11 @@ def _rows(rows):
         yield (row[0], "", row[1], row[2]) if len(row) == 3 else tuple(row)
 
 
-def option_lines(rows, width: int, compact: bool, numbers: bool = False,
+def option_lines(rows, console, compact: bool, numbers: bool = False,
                  columns: int = 1) -> list[Text]:
-    """The options, then the cards the question is about, as lines: whole, or one a line."""
+    """The options, and the cards the question is about, as lines: whole (what wraps
+    stays in the label's column, clear of the numbers and keys), or one a line."""
+    width = console.width
     rows = list(_rows(rows))
     keyw = max((len(k) for m, k, _, _ in rows if m not in ("--", "")), default=0)
     out, cells = [], []
@@ -63,19 +65,23 @@ def option_lines(rows, width: int, compact: bool, numbers: bool = False,
             line = Text.assemble(("  " + visible(label), "bold"), ": " + visible(detail))
             out.append(_cut(line, width) if compact else line)
             continue
-        head = Text.assemble(("  " + f"{mark:>2}", "cyan"), ". ",
-                             (f"{key:<{keyw}}  " if keyw else "", "bold cyan"), visible(label))
+        head = Text.assemble("  ", (f"{mark:>2}", "cyan"), ". ",
+                             (f"{key:<{keyw}}  " if keyw else "", "bold cyan"))
         if compact:
-            line = head + Text(f"  {visible(detail)}" if detail else "", style="dim")
+            line = head + Text(visible(label)) + \
+                Text(f"  {visible(detail)}" if detail else "", style="dim")
             if columns > 1:
                 cells.append(line)
             else:
                 out.append(_cut(line, width))
-        elif detail and len(detail) + len(label) + keyw > 70:
-            out.append(head)
-            out.append(Text("      " + visible(detail), style="dim"))
-        else:
-            out.append(head + Text(f"  ({visible(detail)})" if detail else "", style="dim"))
+            continue
+        indent = head.cell_len
+        body = Text(visible(label))
+        if detail:
+            body.append(f"  ({visible(detail)})", style="dim")
+        for i, part in enumerate(body.wrap(console, max(width - indent, 30))):
+            part.rstrip()
+            out.append(Text.assemble(head if i == 0 else " " * indent, part))
     if cells:
         colw = (width - 1) // columns
         down = -(-len(cells) // columns)
@@ -96,17 +102,8 @@ def refused_lines(rows, width: int) -> list[Text]:
     """The options not available now: a few one a line, more as one line ('why' lists them)."""
     refused = [(label, detail) for mark, _, label, detail in _rows(rows) if mark == "--"]
     if len(refused) > FEW_REFUSED:
-        return [Text(f"  {len(refused)} more not available now: type why", style="dim")]
+        return [Text(f"   --  {len(refused)} more not available: type why", style="dim")]
     return [_cut(Text(f"   --  {visible(label)} ({visible(detail)})", style="dim"), width)
-            for label, detail in refused]
-
-
-def why_lines(rows) -> list[Text]:
-    """'why': every option not available now, with its reason."""
-    refused = [(label, detail) for mark, _, label, detail in _rows(rows) if mark == "--"]
-    if not refused:
-        return [Text("every option of this question is available")]
-    return [Text(f"   --  {visible(label)} ({visible(detail)})", style="dim")
             for label, detail in refused]
 
 
@@ -146,10 +143,10 @@ def layout(console, news: list[list[str]], status: list[Text], head: list[Text],
     tail = list(tail)
     fixed = height(console, status + head + tail) + refused_h(console, rows, width) + 2
     news_h = height(console, [Text(visible(x)) for g in news for x in g])
-    full = option_lines(rows, width, False, numbers)
+    full = option_lines(rows, console, False, numbers)
     options = full
     if fixed + height(console, full) + min(news_h, MIN_NEWS_WHOLE) > screen:
-        options = option_lines(rows, width, True, numbers)
+        options = option_lines(rows, console, True, numbers)
         count = len(options)
         for columns in (2, 3):
             if fixed + count + min(news_h, MIN_NEWS) <= screen:
@@ -157,7 +154,7 @@ def layout(console, news: list[list[str]], status: list[Text], head: list[Text],
             labels = [len(visible(r[2])) + len(r[1]) + 8 for r in _rows(rows)
                       if r[0] not in ("--", "")]
             if labels and max(labels) <= (width - 1) // columns:
-                options = option_lines(rows, width, True, numbers, columns)
+                options = option_lines(rows, console, True, numbers, columns)
                 count = len(options)
     room = max(screen - fixed - height(console, options),
                MIN_NEWS_WHOLE if options is full else MIN_NEWS)

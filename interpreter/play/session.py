@@ -74,6 +74,12 @@ class SeatAgent(Agent):
         if self.script.position >= len(self.script.answers):
             self.live.action_failed(label, reason)
 
+    def taken(self, decision, game):
+        if self.script.position >= len(self.script.answers):  # (not while replaying)
+            told = getattr(self.live, "taken", None)
+            if told is not None:
+                told(decision, game)
+
 
 @dataclass
 class Played:

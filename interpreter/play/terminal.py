@@ -13,6 +13,7 @@ from ..numtext import NumberProblem, whole
 from ..safe_text import visible
 from ..agents.base import Agent
 from ..engine.decisions import Decision
+from ..engine.keys import short_keys
 
 
 class UndoRequest(Exception):
@@ -24,7 +25,10 @@ class UndoRequest(Exception):
 
 
 HELP = """commands at any prompt:
-  a number or an option's words   answer
+  a number, a key or words        answer: the option's number, the key beside it
+                                  (it stays with its option; numbers move), or
+                                  the start of its words
+  pass                            end your turn, or decline (no, none)
   state                           everything you may see now
   board                           the boards, tracks, shared rows and game facts
   map                             the boards alone (a map with its key)
@@ -40,7 +44,9 @@ HELP = """commands at any prompt:
   save                            save the game and stop (also: quit)
   help                            this list
 undo goes back to your previous decision when nobody else has decided since and
-nothing hidden or random has come out since (no card drawn, nothing shuffled)."""
+nothing hidden or random has come out since (no card drawn, nothing shuffled).
+Arrow keys edit the line and recall earlier answers; Tab completes commands,
+keys, options and card names. What is typed before a question shows is ignored."""
 
 
 # commands that show one part of the view model (play/render.py draws it)
@@ -76,6 +82,8 @@ class HumanAgent(Agent):
         self.helped = False
         self.last_news: list[list[str]] = []  # the news shown before this decision
         self._words = None  # (game, NewsWords): what the news summary knows of the game
+        self.terminal = None  # a LineInput when a person types at a terminal (lineinput.py)
+        self.announced: list[str] = []  # answers taken for this seat, shown when taken
 
     def show(self, decision, view, game, full: bool = False):
         """Print what a person sees before answering: news, status, the prompt, the options.
@@ -99,13 +107,13 @@ class HumanAgent(Agent):
                              f"{', '.join(o.key for o in decision.options)}"))
         tail = []
         if not self.helped and self.script is None:
-            tail.append(Text("  (type help for commands: state, card NAME, why, log, undo, "
-                             "save to stop)", style="dim"))
+            tail.append(Text("  (a number or a key answers; type help for commands, save to "
+                             "stop)", style="dim"))
             self.helped = True
         rows = option_rows(decision, game)
         if full:
             c.print(render_view(game.view_model(view["you"]), game))
-            lines = head + option_lines(rows, c.width, False, numbers) + \
+            lines = head + option_lines(rows, c, False, numbers) + \
                 refused_lines(rows, c.width) + tail
         else:
             news = self.news_groups(game, view["you"])
@@ -120,6 +128,9 @@ class HumanAgent(Agent):
         each headline with its effects folded (play/news.py), kept for 'news'."""
         from .news import NewsWords, summarise
         lines = [game.log_line_for(i, seat) for i in range(self.seen, len(game.log_lines))]
+        for line in [x for x in lines if x and x in self.announced]:  # shown when it was taken
+            self.announced.remove(line)
+            lines.remove(line)
         if self._words is None or self._words[0] is not game:
             self._words = (game, NewsWords.of(game))
         self.last_news = [g.lines() for g in summarise(lines, self._words[1])]
@@ -133,10 +144,26 @@ class HumanAgent(Agent):
             for line in group:
                 self.console.print(Text(visible(line)))
 
+    def taken(self, decision, game) -> None:
+        """A question of this seat the engine answered by itself: shown now, in place,
+        with its question (so nobody types an answer to it)."""
+        from rich.text import Text
+        self.news(game, decision.player)  # what came before it
+        answer = str(decision.low) if decision.is_range else decision.options[0].label
+        line = f"  {decision.prompt} → {answer} (the only choice, taken for you)"
+        self.console.print(Text(visible(line), style="cyan"))
+        self.announced = self.announced[-50:] + [line]  # (the log tells it later: once)
+
     def decide(self, decision, view, game):
         c = self.console
         self.show(decision, view, game)
         mark = (len(game.record), game.state.rng.getstate(), game.reveals)
+        if self.terminal is not None:  # what was typed before this question: not for it
+            ahead = self.terminal.discard_typed_ahead()
+            if ahead:
+                c.print(f"[yellow]  (typed before this question was shown, and ignored: "
+                        f"{_shown(' / '.join(ahead.split()))})[/yellow]")
+            self.terminal.words = lambda text: self.completions(text, decision, game)
         while True:
             if self.script is not None:
                 c.print("> ", end="")  # a script's answer is echoed after it
@@ -150,7 +177,8 @@ class HumanAgent(Agent):
                 if raw.split()[0].lower() != "state":  # ('state' shows the question too)
                     c.print(f"[bold]{_shown(decision.prompt)}[/bold]")  # the question again
                 continue
-            answer, problem = self.parse(decision, raw)
+            answer, problem = self.parse(decision, raw, short_keys(game, decision),
+                                         person=self.script is None)
             if self.script is not None:
                 from .transcript import ScriptAnswerRefused
                 if problem is not None:
@@ -171,12 +199,6 @@ class HumanAgent(Agent):
         word = word.lower()
         if word in ("help", "?") and not rest:
             c.print(Text(HELP))
-            return True
-        if word == "why" and not rest:
-            from .screen import why_lines
-            from .transcript import option_rows
-            for line in why_lines(option_rows(decision, game)):
-                c.print(line)
             return True
         if word == "news" and not rest:
             for line in [x for g in self.last_news for x in g] or ["nothing new"]:
@@ -211,6 +233,15 @@ class HumanAgent(Agent):
             for line in [x for x in lines if x][-n:]:
                 c.print(Text(visible(line)))
             return True
+        if word == "why" and not rest:
+            from .transcript import option_rows
+            rows = [(label, detail) for mark, _, label, detail in option_rows(decision, game)
+                    if mark == "--"]
+            if not rows:
+                c.print("every option is available now")
+            for label, detail in rows:
+                c.print(f"  [dim] --  {_shown(label)} ({_shown(detail)})[/dim]")
+            return True
         if word == "card" and rest.strip():
             for line in card_text_for(game, rest.strip()).split("\n"):
                 c.print(Text(visible(line)))
@@ -224,6 +255,20 @@ class HumanAgent(Agent):
             raise UndoRequest(at)
         return False
 
+    def completions(self, text: str, decision, game) -> list[str]:
+        """What the line may become: commands, this decision's keys and options, and
+        'card NAME' for the cards this seat may see (never another seat's hidden card)."""
+        from .lineinput import completions
+        from ..engine.state import CardRef
+        seat = decision.player
+        keys = short_keys(game, decision)
+        labels = [] if decision.is_range else [o.label for o in decision.options]
+        cards = sorted({game.card_name(CardRef(n)) for n in game.state.cards
+                        if game.card_visible_to(CardRef(n), seat)})
+        commands = ["help", "state", "card ", "log", "undo", "save", "quit", "pass", "why",
+                    *PARTS]
+        return completions(text, commands, keys, labels, cards)
+
     def undo_problem(self, game) -> str | None:
         if not self.marks:
             return "this is your first decision"
@@ -236,7 +281,14 @@ class HumanAgent(Agent):
         return None
 
     @staticmethod
-    def parse(decision: Decision, raw: str) -> tuple[int | None, str | None]:
+    def parse(decision: Decision, raw: str, shorts: list[str] | None = None,
+              person: bool = False) -> tuple[int | None, str | None]:
+        """The answer typed: a number, an option's short key (``shorts``), 'pass',
+        an option's key or words; or why it is not one.
+
+        For a ``person``, a number that is also another option's name (a space
+        called '#37' while option 37 is another space) is not taken: it could be
+        either, and the person is told both keys."""
         if not raw:
             return None, "type the number of your choice (or help)"
         if raw.lstrip("-").isdigit():
@@ -257,10 +309,14 @@ class HumanAgent(Agent):
                 if reason is not None:
                     return None, f"{n} is not allowed now: {reason}"
                 return None, f"choose one of the numbers {', '.join(keys)}"
+            if person:
+                named = [i for i, o in enumerate(decision.options) if _number_named(o.label) == n]
+                if named and named != [n - 1]:
+                    return None, _which_number(decision, raw, n, named[0], shorts)
             if 1 <= n <= len(decision.options):
                 return n - 1, None
             return None, f"choose a number from 1 to {len(decision.options)}"
-        index, problem = decision.find(raw)
+        index, problem = decision.find(raw, shorts if shorts is not None else [])
         return index, problem
 
     def refused(self, decision, reason):
@@ -269,6 +325,28 @@ class HumanAgent(Agent):
     def action_failed(self, label, reason):
         self.console.print(f"[red]{_shown(label)} could not be done: {_shown(reason)}. "
                            "Choose again.[/red]")
+
+
+def _number_named(label: str) -> int | None:
+    """The number an option is called by ('#37', '37'), if it is called by one."""
+    import re
+    m = re.fullmatch(r"#?\s*(\d{1,9})", label.strip())
+    return int(m.group(1)) if m else None
+
+
+def _which_number(decision: Decision, raw: str, n: int, named: int,
+                  shorts: list[str] | None) -> str:
+    """Why a number that is both an option's place and another option's name is
+    not taken, with the keys that say which."""
+    def key(i: int) -> str:
+        return shorts[i] if shorts else decision.options[i].label
+    other = decision.options[named]
+    if 1 <= n <= len(decision.options):
+        here = decision.options[n - 1]
+        return (f"'{raw}' could be option {n} ({here.label}) or {other.label} (option "
+                f"{named + 1}): type its key, {key(n - 1)} or {key(named)}")
+    return (f"there is no option {n}; {other.label} is option {named + 1}: type "
+            f"{key(named)} or {named + 1}")
 
 
 def card_text_for(game, name: str) -> str:

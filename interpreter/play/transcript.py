@@ -1,8 +1,8 @@
 """Decisions written out as the deciding player saw them, and answers read from a script.
 
 :func:`option_rows` lists a decision's options the way a person is shown
-them (numbered from 1, each card or space with its summary, refused options
-with their reason); the terminal agent prints these rows, and
+them (numbered from 1, each with its short key and each card or space with
+its summary, refused options with their reason); the terminal agent prints these rows, and
 :func:`decision_text` writes the same rows as plain text, with the answer
 given, for ``rulebook replay --decisions``. :class:`WatchedScript` answers a
 replay from a record and hands each decision to a watcher before it is
@@ -23,30 +23,35 @@ from ..engine.decisions import Decision
 MAX_LINE = 4096  # an answer line longer than this is cut (and then matches no option)
 
 
-def option_rows(decision: Decision, game) -> list[tuple[str, str, str]]:
-    """(number or '--', label, detail) for each option, then each refused option."""
+def option_rows(decision: Decision, game) -> list[tuple[str, str, str, str]]:
+    """(number or '--', short key, label, detail) for each option, then each refused
+    option (with no key); the cards a question is about come first, with no number."""
     from ..engine.game import CardRef
+    from ..engine.keys import short_keys
     rows = []
     for card in decision.about:  # the cards a yes-or-no question is about
-        rows.append(("", game.card_name(card), game.card_summary(card)))
+        rows.append(("", "", game.card_name(card), game.card_summary(card)))
+    keys = short_keys(game, decision)
     for i, opt in enumerate(decision.options, 1):
         summary = ""
         if isinstance(opt.value, CardRef):
             summary = game.card_summary(opt.value)
         elif isinstance(opt.value, str) and opt.value in game.space_decl:
             summary = game.space_summary(opt.value)
-        rows.append((str(i), opt.label, summary))
+        rows.append((str(i), keys[i - 1] if keys else "", opt.label, summary))
     for label, reason in decision.refused.items():
-        rows.append(("--", label, f"not now: {reason}"))
+        rows.append(("--", "", label, f"not now: {reason}"))
     return rows
 
 
 def answer_text(decision: Decision, answer: int) -> str:
-    """The answer as a person would read it: '2. Draw two, keep one', or the number."""
+    """The answer as a person would read it: '2. res  Draw two, keep one' (its number,
+    short key and words), or the number."""
     if decision.is_range or not isinstance(answer, int) or isinstance(answer, bool):
         return str(answer)
     if 0 <= answer < len(decision.options):
-        return f"{answer + 1}. {decision.options[answer].label}"
+        key = decision.shorts[answer] if decision.shorts else ""
+        return f"{answer + 1}. {key + '  ' if key else ''}{decision.options[answer].label}"
     return f"{answer + 1} (no such option)"
 
 
@@ -56,13 +61,16 @@ def decision_text(number: int, decision: Decision, game, answer: int) -> str:
     lines = [f"decision {number} · {seat}", f"  {decision.prompt}"]
     if decision.is_range:
         lines.append(f"    a number from {decision.low} to {decision.high}")
-    for mark, label, detail in option_rows(decision, game):
+    rows = option_rows(decision, game)
+    width = max((len(key) for _, key, _, _ in rows), default=0)
+    for mark, key, label, detail in rows:
         if mark == "--":
             lines.append(f"    --  {label} ({detail})")
         elif not mark:
             lines.append(f"    {label}: {detail}")
         else:
-            lines.append(f"    {mark:>2}. {label}" + (f"  ({detail})" if detail else ""))
+            lines.append(f"    {mark:>2}. {key:<{width}}  {label}" +
+                         (f"  ({detail})" if detail else ""))
     lines.append(f"  answer: {answer_text(decision, answer)}")
     return visible("\n".join(lines), multiline=True)
 
