@@ -133,14 +133,22 @@ class HumanAgent(Agent):
             lines.remove(line)
         if self._words is None or self._words[0] is not game:
             self._words = (game, NewsWords.of(game))
-        self.last_news = [g.lines() for g in summarise(lines, self._words[1])]
+        fresh = [g.lines() for g in summarise(lines, self._words[1])]
+        self.last_news += fresh  # (since the last answer: 'news' shows it all)
         self.seen = len(game.log_lines)
-        return self.last_news
+        return fresh
 
-    def news(self, game, seat: int) -> None:
-        """Print what changed since this person last looked (all of it, folded)."""
+    def news(self, game, seat: int, room: int | None = None) -> None:
+        """Print what changed since this person last looked, folded; in ``room`` lines
+        (the oldest left out, 'news' shows them) when given."""
         from rich.text import Text
-        for group in self.news_groups(game, seat):
+        from .screen import fit_news
+        groups = self.news_groups(game, seat)
+        if room is not None:
+            for line in fit_news(self.console, groups, room):
+                self.console.print(line)
+            return
+        for group in groups:
             for line in group:
                 self.console.print(Text(visible(line)))
 
@@ -148,7 +156,8 @@ class HumanAgent(Agent):
         """A question of this seat the engine answered by itself: shown now, in place,
         with its question (so nobody types an answer to it)."""
         from rich.text import Text
-        self.news(game, decision.player)  # what came before it
+        from .screen import MIN_NEWS
+        self.news(game, decision.player, MIN_NEWS)  # what came before it ('news': all)
         answer = str(decision.low) if decision.is_range else decision.options[0].label
         line = f"  {decision.prompt} → {answer} (the only choice, taken for you)"
         self.console.print(Text(visible(line), style="cyan"))
@@ -188,6 +197,7 @@ class HumanAgent(Agent):
                     c.print(f"  [dim]→ {_shown(decision.options[answer].label)}[/dim]")
             if problem is None:
                 self.marks.append(mark)
+                self.last_news = []
                 return answer
             c.print(f"[red]{_shown(problem)}[/red]")
 
