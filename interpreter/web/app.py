@@ -154,25 +154,22 @@ def make_app(server: Server, loopback: bool = True) -> Starlette:
                              "saved": server.lobby.saved_games(),
                              "records": str(server.records)})
 
-    async def new_game(request):
+    async def _seat_table(request, make):
+        """A table made from the request's body by ``make``, answered with its links."""
         try:
             data = await _body(request)
-            table = await asyncio.to_thread(_new_table, server, data)
+            table = await asyncio.to_thread(make, server, data)
         except (LobbyProblem, Refused) as exc:
             return _problem(exc)
         except GameError as exc:
             return _problem(f"{exc.span}: {exc.message}" if exc.span else exc.message)
         return JSONResponse(server.links(table))
 
+    async def new_game(request):
+        return await _seat_table(request, _new_table)
+
     async def resume_game(request):
-        try:
-            data = await _body(request)
-            table = await asyncio.to_thread(_resume_table, server, data)
-        except (LobbyProblem, Refused) as exc:
-            return _problem(exc)
-        except GameError as exc:
-            return _problem(f"{exc.span}: {exc.message}" if exc.span else exc.message)
-        return JSONResponse(server.links(table))
+        return await _seat_table(request, _resume_table)
 
     async def socket(websocket: WebSocket):
         if not _same_origin(websocket.headers):
