@@ -39,18 +39,26 @@ class MeasuredSeat(HumanAgent):
         self.helped = True  # the one-time help line is not part of a typical screen
         self.screens: list[str] = []
         self._typed = ""
+        self._asked = 0
 
     def decide(self, decision, view, game):
         answer = self.brain.decide(decision, view, game)
+        self._asked = 0
         if decision.is_range:
             self._typed = str(answer)
         elif decision.kind == "number":
             self._typed = decision.options[answer].key
-        else:
-            self._typed = str(answer + 1)
+        else:  # the option's own key where it has one: a number may name another option
+            from rulebook_games.engine.keys import short_keys
+            keys = short_keys(game, decision)
+            self._typed = keys[answer] if keys else str(answer + 1)
         return super().decide(decision, view, game)
 
     def _type(self, prompt: str) -> str:
+        self._asked += 1
+        if self._asked > 1:  # (typing it again would loop for ever)
+            raise RuntimeError(f"the answer typed, {self._typed!r}, was refused: "
+                               + self.console.export_text(clear=False)[-300:])
         screen = self.console.export_text(clear=True)
         self.screens.append(screen + prompt)
         return self._typed

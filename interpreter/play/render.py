@@ -433,33 +433,71 @@ def _standings(t: dict) -> list:
     return out
 
 
-def status_lines(view: dict, game) -> list[Text]:
-    """What bears on most decisions, in two lines: your own stocks, then the shared tracks."""
+def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
+    """What bears on most decisions, in two lines: your own stocks, then the shared tracks.
+
+    With ``width``, each is one line of at most that many characters: shorter
+    words first ('You:' for 'You, NAME:', the phase left out, since the
+    question names it), then cut ('me' and 'board' show it all)."""
     seat = view["you"]
     me = view["players"][seat]
-    parts = []
+    parts, short = [], []
     for key, value in me["stock"].items():
         prod = me["production"].get(key)
         if not value and not prod and len(me["stock"]) > 8:
             continue  # nothing of it, among many: 'state' still lists it
         extra = f" ({'+' if prod >= 0 else ''}{prod})" if prod is not None else ""
         parts.append(f"{game.amount_words(key, value)}{extra}")
+        short.append(f"{game.amount_words(key, value)}"
+                     + (f" {'+' if prod >= 0 else ''}{prod}" if prod is not None else ""))
     for key, value in me["production"].items():
         if key not in me["stock"]:
             parts.append(f"{game.thing_name(key)} production {value}")
-    for key, value in me["tracks"].items():
-        if _on_status(game, key):
-            parts.append(f"{_track_name(game, key)} {value}")
-    out = [Text(visible(f"You, {me['name']}: " + " · ".join(parts)), style="green")]
+            short.append(parts[-1])
+    own = [f"{_track_name(game, key)} {value}" for key, value in me["tracks"].items()
+           if _on_status(game, key)]
+    mine = [f"You, {me['name']}: " + " · ".join(parts + own), "You: " + " · ".join(parts + own),
+            "You: " + ", ".join(short + own)]
     rounds = game.rs.words.rounds
     head = f"{_first_up(rounds)} {view['round']}"
     # a track named like the rounds and at the same number would only say the head again
     shared = [f"{_track_name(game, k)} {v}{_unit(game, k)}" for k, v in view["tracks"].items()
               if _on_status(game, k)
               and not (v == view["round"] and _track_name(game, k).lower() == rounds.lower())]
-    out.append(Text(visible(" · ".join([head, game.phase_name(view["phase"])] + shared)),
-                    style="cyan"))
-    return out
+    tracks = [" · ".join([head, game.phase_name(view["phase"])] + shared),
+              " · ".join([head] + shared), ", ".join([head] + shared)]
+    if width is None:
+        return [_one_line(mine, None, "green"), _one_line(tracks, None, "cyan")]
+    # each on one line: your own tracks on the first line, else at the end of the second
+    yours = "you: " + ", ".join(own)
+    pairs = [(m, t) for m in mine for t in tracks]
+    if own:
+        pairs += [(m, t) for m in ("You: " + ", ".join(short), ", ".join(short))
+                  for t in (" · ".join([head, game.phase_name(view["phase"])] + shared
+                                       + [yours]),
+                            " · ".join([head] + shared + [yours]),
+                            ", ".join([head] + shared + [yours]))]
+        pairs.append((", ".join(short + own), ", ".join([head] + shared)))
+        # none fits: your own tracks first, the stocks after them cut ('me' shows all)
+        pairs.append(("You: " + ", ".join(own + short), ", ".join([head] + shared)))
+    for m, t in pairs:
+        if len(visible(m)) <= width and len(visible(t)) <= width:
+            return [Text(visible(m), style="green"), Text(visible(t), style="cyan")]
+    m, t = pairs[-1]
+    return [_one_line([m], width, "green"), _one_line([t], width, "cyan")]
+
+
+def _one_line(forms: list[str], width: int | None, style: str) -> Text:
+    """The first of ``forms`` that fits in ``width`` (all of the first without one), or the
+    last cut to the width."""
+    if width is None:
+        return Text(visible(forms[0]), style=style)
+    for form in forms:
+        if len(visible(form)) <= width:
+            return Text(visible(form), style=style)
+    text = Text(visible(forms[-1]), style=style)
+    text.truncate(width, overflow="ellipsis")
+    return text
 
 
 def _on_status(game, key: str) -> bool:

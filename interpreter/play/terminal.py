@@ -36,7 +36,9 @@ HELP = """commands at any prompt:
   players                         every player's panel side by side
   standings                       the goals players race for, with each value
   card NAME                       the text of a card
+  more N                          option N with its whole text
   why                             the options not available now, and why
+  news                            what changed since your last decision, all of it
   log [N]                         the last N lines of the game log (default 30)
   undo                            back to your previous decision (see below)
   save                            save the game and stop (also: quit)
@@ -68,8 +70,6 @@ class HumanAgent(Agent):
     """
 
     name = "human"
-    MAX_NEWS = 40  # log lines shown before a decision; 'log' shows more
-    MAX_REFUSED = 3  # options not available shown one a line; more: one line ('why')
 
     def __init__(self, console=None, input_fn=input, script=None):
         from rich.console import Console
@@ -80,88 +80,84 @@ class HumanAgent(Agent):
         self.seen = 0  # log lines already shown
         self.marks: list[tuple] = []  # (record length, rng state, reveals) at each answer
         self.helped = False
+        self.last_news: list[list[str]] = []  # the news shown before this decision
+        self._words = None  # (game, NewsWords): what the news summary knows of the game
         self.terminal = None  # a LineInput when a person types at a terminal (lineinput.py)
         self.announced: list[str] = []  # answers taken for this seat, shown when taken
 
     def show(self, decision, view, game, full: bool = False):
-        """Print what a person sees before answering: news, status, the prompt, the options."""
+        """Print what a person sees before answering: news, status, the prompt, the options.
+
+        The screen is laid out to fit a terminal (play/screen.py): the news
+        folded into what changed (play/news.py), one line of your stocks and
+        one of the shared tracks, the question, and the options whole when
+        they fit, one a line when not."""
+        from rich.text import Text
         from .render import render_view, status_lines
+        from .screen import layout, option_lines, refused_lines
         from .transcript import option_rows
         c = self.console
         c.print()
+        numbers = decision.kind == "number" and not decision.is_range  # a range's numbers left
+        head = [Text(visible(decision.prompt), style="bold")]
+        if decision.is_range:
+            head.append(Text(f"  enter a number from {decision.low} to {decision.high}"))
+        elif numbers:
+            head.append(Text("  enter one of the numbers "
+                             f"{', '.join(o.key for o in decision.options)}"))
+        tail = []
+        if not self.helped and self.script is None:
+            tail.append(Text("  (a number or a key answers; type help for commands, save to "
+                             "stop)", style="dim"))
+            self.helped = True
+        rows = option_rows(decision, game)
         if full:
             c.print(render_view(game.view_model(view["you"]), game))
+            lines = head + option_lines(rows, c, False, numbers) + \
+                refused_lines(rows, c.width) + tail
         else:
-            self.news(game, view["you"])
-            for line in status_lines(view, game):
-                c.print(line)
+            news = self.news_groups(game, view["you"])
+            lines = layout(c, news, status_lines(view, game, c.width), head, rows, numbers,
+                           tail)
         self.seen = len(game.log_lines)
-        c.print(f"[bold]{_shown(decision.prompt)}[/bold]")
-        numbers = decision.kind == "number" and not decision.is_range  # a range's numbers left
-        if decision.is_range:
-            c.print(f"  enter a number from {decision.low} to {decision.high}")
-        elif numbers:
-            c.print(f"  enter one of the numbers {', '.join(o.key for o in decision.options)}")
-        rows = option_rows(decision, game)
-        width = max((len(key) for mark, key, _, _ in rows if mark not in ("--", "")), default=0)
-        hidden = sum(1 for mark, _, _, _ in rows if mark == "--")
-        if hidden <= self.MAX_REFUSED:
-            hidden = 0
-        for mark, key, label, detail in rows:
-            if numbers and mark not in ("--", ""):
-                continue  # (typed as numbers, not by their place in a list)
-            if mark == "--" and hidden:
-                continue  # (one line for them all, below; 'why' lists them)
-            if mark == "--":
-                c.print(f"  [dim] --  {_shown(label)} ({_shown(detail)})[/dim]")
-            elif not mark:  # a card the question is about
-                c.print(f"  [bold]{_shown(label)}[/bold]: {_shown(detail)}")
-            else:
-                self.option_line(mark, key, width, label, detail)
-        if hidden:
-            c.print(f"  [dim] --  {hidden} more not available: type why[/dim]")
-        if not self.helped and self.script is None:
-            c.print("[dim]  (a number or a key answers; type help for commands, save to stop)"
-                    "[/dim]")
-            self.helped = True
+        for line in lines:
+            c.print(line)
 
-    def option_line(self, mark: str, key: str, width: int, label: str, detail: str) -> None:
-        """'  3. buy-rpm1  Buy: Rice-Paper Moon  (its text)': what wraps stays in the
-        label's column, under the label, clear of the numbers and keys."""
-        from rich.text import Text
-        c = self.console
-        indent = width + 8
-        body = Text(visible(label))
-        if detail:
-            body.append(f"  ({visible(detail)})", style="dim")
-        head = Text.assemble("  ", (f"{mark:>2}", "cyan"), ". ", (f"{key:<{width}}", "bold cyan"),
-                             "  ")
-        for i, line in enumerate(body.wrap(c, max(c.width - indent, 30))):
-            line.rstrip()
-            c.print(Text.assemble(head if i == 0 else " " * indent, line), soft_wrap=True)
-
-    def news(self, game, seat: int) -> None:
-        """Print the log lines since this person last looked, as their seat reads them."""
-        from rich.text import Text
-        c = self.console
-        news = [line for line in (game.log_line_for(i, seat)
-                                  for i in range(self.seen, len(game.log_lines))) if line]
-        for line in [x for x in news if x in self.announced]:  # shown when it was taken
+    def news_groups(self, game, seat: int) -> list[list[str]]:
+        """What changed since this person last looked, as their seat reads the log:
+        each headline with its effects folded (play/news.py), kept for 'news'."""
+        from .news import NewsWords, summarise
+        lines = [game.log_line_for(i, seat) for i in range(self.seen, len(game.log_lines))]
+        for line in [x for x in lines if x and x in self.announced]:  # shown when it was taken
             self.announced.remove(line)
-            news.remove(line)
-        if len(news) > self.MAX_NEWS:
-            c.print(Text(f"… {len(news) - self.MAX_NEWS} earlier lines (type 'log')",
-                         style="dim"))
-            news = news[-self.MAX_NEWS:]
-        for line in news:
-            c.print(Text(visible(line)))
+            lines.remove(line)
+        if self._words is None or self._words[0] is not game:
+            self._words = (game, NewsWords.of(game))
+        fresh = [g.lines() for g in summarise(lines, self._words[1])]
+        self.last_news += fresh  # (since the last answer: 'news' shows it all)
         self.seen = len(game.log_lines)
+        return fresh
+
+    def news(self, game, seat: int, room: int | None = None) -> None:
+        """Print what changed since this person last looked, folded; in ``room`` lines
+        (the oldest left out, 'news' shows them) when given."""
+        from rich.text import Text
+        from .screen import fit_news
+        groups = self.news_groups(game, seat)
+        if room is not None:
+            for line in fit_news(self.console, groups, room):
+                self.console.print(line)
+            return
+        for group in groups:
+            for line in group:
+                self.console.print(Text(visible(line)))
 
     def taken(self, decision, game) -> None:
         """A question of this seat the engine answered by itself: shown now, in place,
         with its question (so nobody types an answer to it)."""
         from rich.text import Text
-        self.news(game, decision.player)  # what came before it
+        from .screen import MIN_NEWS
+        self.news(game, decision.player, MIN_NEWS)  # what came before it ('news': all)
         answer = str(decision.low) if decision.is_range else decision.options[0].label
         line = f"  {decision.prompt} → {answer} (the only choice, taken for you)"
         self.console.print(Text(visible(line), style="cyan"))
@@ -201,6 +197,7 @@ class HumanAgent(Agent):
                     c.print(f"  [dim]→ {_shown(decision.options[answer].label)}[/dim]")
             if problem is None:
                 self.marks.append(mark)
+                self.last_news = []
                 return answer
             c.print(f"[red]{_shown(problem)}[/red]")
 
@@ -212,6 +209,21 @@ class HumanAgent(Agent):
         word = word.lower()
         if word in ("help", "?") and not rest:
             c.print(Text(HELP))
+            return True
+        if word == "news" and not rest:
+            for line in [x for g in self.last_news for x in g] or ["nothing new"]:
+                c.print(Text(visible(line)))
+            return True
+        if word == "more" and rest.strip().isdigit() and rest.strip().isascii():
+            from .transcript import option_rows
+            rows = [r for r in option_rows(decision, game) if r[0] not in ("--", "")]
+            n = int(rest.strip())
+            if 1 <= n <= len(rows):
+                row = rows[n - 1]
+                c.print(Text(visible(f"{n}. {row[-2]}"), style="bold"))
+                c.print(Text(visible(f"   {row[-1]}" if row[-1] else "   (nothing more)")))
+            else:
+                c.print(f"[red]there is no option {n}: choose from 1 to {len(rows)}[/red]")
             return True
         if word == "state" and not rest:
             self.show(decision, view, game, full=True)

@@ -1,0 +1,232 @@
+"""What changed since a seat's last decision: the log folded into a short summary.
+
+The log says everything, a line a change: every stock change of every
+player, every card moved. Before a decision a person wants what changed:
+:func:`summarise` turns the log lines one seat may read (``log_line_for``,
+so hidden cards stay exactly as hidden as in the log) into groups, one per
+headline (an unindented line: an action, a phase, a round), each with its
+effects folded:
+
+- a player's stock and production changes in one line, netted per resource
+  ('Ann: −9 coins (now 3); +2 wood (now 5); production +1 stone');
+- cards moved to the same place counted, named where this seat may read the
+  names ('6 cards → your hand: …', '4 cards → Bob's hand');
+- any other line kept as it is (repeated lines once, with '(×N)').
+
+The summariser reads the lines the engine writes and knows only their
+shape; it is given the players' names, the card names and the resources'
+words (:class:`NewsWords`, built from a game by :meth:`NewsWords.of`), and
+names nothing of any game. A line it does not recognise is kept as it is, so
+nothing is ever lost, only not folded. The terminal shows the summary before
+each decision; the browser can show the same groups.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+MINUS = "−"  # the engine's minus sign in log lines
+
+_TIMES = re.compile(r"^(.*) \(×(\d+)\)$")
+_PROD = re.compile(r"^(?P<what>.+) production (?P<sign>[+−-])(?P<n>\d+) \(now (?P<now>-?\d+)\)$")
+_STOCK = re.compile(r"^(?P<verb>gains|pays|loses) (?P<n>\d+) (?P<what>.+) \(now (?P<now>-?\d+)\)$")
+_DRAW = re.compile(r"^(?P<n>\d+) cards? from (?P<src>.+?) → (?P<to>.+?)(?:: (?P<names>.+))?$")
+
+
+@dataclass
+class NewsWords:
+    """What the summariser must know of a game: names of players, cards and resources.
+
+    ``units`` maps a resource's words as the log writes them (singular and
+    plural) to ``(singular, plural)``; ``production`` maps the word before
+    'production' in a production line to the same pair.
+    """
+
+    players: list[str]
+    cards: set[str] = field(default_factory=set)
+    units: dict[str, tuple[str, str]] = field(default_factory=dict)
+    production: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, game) -> "NewsWords":
+        words = game.rs.words
+        units, production = {}, {}
+        for key in game.resource_decl:
+            pair = (words.thing("resource", key, 1), words.thing("resource", key, 2))
+            for w in pair:
+                units.setdefault(w, pair)
+            production.setdefault(pair[0], pair)
+        cards = {str(e.data.get("name", cid)) for cid, e in game.rs.cards.items()}
+        return cls([p.name for p in game.state.players], cards, units, production)
+
+
+@dataclass
+class NewsGroup:
+    """One headline of the news (None for effects before any headline) and its effects."""
+
+    headline: str | None
+    effects: list[str]
+
+    def lines(self) -> list[str]:
+        return ([self.headline] if self.headline is not None else []) + \
+            [f"  {e}" for e in self.effects]
+
+
+def summarise(lines: list[str], words: NewsWords) -> list[NewsGroup]:
+    """The news, in groups: each headline with its effects folded (see the module)."""
+    groups: list[NewsGroup] = []
+    folder = _Folder(words)
+    headline: str | None = None
+    started = False
+    for raw in lines:
+        if not raw:
+            continue
+        if not raw.startswith(" "):
+            if started:
+                groups.append(NewsGroup(headline, folder.lines()))
+            headline, started = raw, True
+            folder = _Folder(words)
+            continue
+        started = True
+        folder.add(raw.strip())
+    if started:
+        groups.append(NewsGroup(headline, folder.lines()))
+    return groups
+
+
+def news_lines(groups: list[NewsGroup]) -> list[str]:
+    return [line for g in groups for line in g.lines()]
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"{MINUS}{-n}"
+
+
+class _Folder:
+    """The effects under one headline, folded into buckets kept in first-seen order."""
+
+    def __init__(self, words: NewsWords):
+        self.w = words
+        self.order: list[tuple] = []
+        # who -> (singular, plural) -> [gained, paid or lost, now]
+        self.stock: dict[str, dict[tuple, list[int]]] = {}
+        self.prod: dict[str, dict[tuple, int]] = {}  # who -> (sing, plur) -> delta
+        self.moves: dict[str, list] = {}  # to -> [count, names]
+        self.other: dict[str, int] = {}  # line -> times
+        names = sorted(words.players, key=len, reverse=True)
+        self.who = re.compile("^(" + "|".join(re.escape(n) for n in names) + ")(:)? (.*)$") \
+            if names else None
+
+    def _bucket(self, key: tuple) -> None:
+        if key not in self.order:
+            self.order.append(key)
+
+    def add(self, line: str) -> None:
+        times = 1
+        m = _TIMES.match(line)
+        if m:
+            line, times = m.group(1), int(m.group(2))
+        if self._player_line(line, times) or self._move(line, times):
+            return
+        if times == 1 and self._step(line):
+            return
+        self._bucket(("other", line))
+        self.other[line] = self.other.get(line, 0) + times
+
+    def _step(self, line: str) -> bool:
+        """'Heat 3 °C → 4 °C' after 'Heat 2 °C → 3 °C': one line, 'Heat 2 °C → 4 °C'."""
+        left, arrow, right = line.partition(" → ")
+        if not arrow:
+            return False
+        for i, (kind, before) in enumerate(self.order):
+            if kind != "other" or self.other[before] != 1:
+                continue
+            b_left, _, b_right = before.partition(" → ")
+            head = left[:-len(b_right)]
+            if left.endswith(" " + b_right) and head.strip() and b_left.startswith(head):
+                joined = f"{b_left} → {right}"
+                del self.other[before]
+                self.order[i] = ("other", joined)
+                self.other[joined] = 1
+                return True
+        return False
+
+    def _player_line(self, line: str, times: int) -> bool:
+        m = self.who.match(line) if self.who else None
+        if not m:
+            return False
+        who, colon, rest = m.groups()
+        if colon:
+            p = _PROD.match(rest)
+            if not p or p.group("what") not in self.w.production:
+                return False
+            pair = self.w.production[p.group("what")]
+            n = int(p.group("n")) * (-1 if p.group("sign") != "+" else 1)
+            self._bucket(("player", who))
+            mine = self.prod.setdefault(who, {})
+            mine[pair] = mine.get(pair, 0) + n * times
+            return True
+        s = _STOCK.match(rest)
+        if not s or s.group("what") not in self.w.units:
+            return False
+        pair = self.w.units[s.group("what")]
+        n = int(s.group("n")) * times
+        self._bucket(("player", who))
+        moved = self.stock.setdefault(who, {}).setdefault(pair, [0, 0, 0])
+        moved[0 if s.group("verb") == "gains" else 1] += n
+        moved[2] = int(s.group("now"))
+        return True
+
+    def _move(self, line: str, times: int) -> bool:
+        if " → " not in line:
+            return False
+        d = _DRAW.match(line)
+        if d:
+            n, to = int(d.group("n")) * times, d.group("to")
+            names = d.group("names").split(", ") if d.group("names") else []
+        else:
+            what, _, to = line.partition(" → ")
+            if what == "a card":
+                n, names = times, []
+            elif what in self.w.cards:
+                n, names = times, [what] * times
+            else:
+                return False
+        self._bucket(("move", to))
+        bucket = self.moves.setdefault(to, [0, []])
+        bucket[0] += n
+        bucket[1].extend(names)
+        return True
+
+    def lines(self) -> list[str]:
+        out = []
+        for kind, key in self.order:
+            if kind == "other":
+                n = self.other[key]
+                out.append(key if n == 1 else f"{key} (×{n})")
+            elif kind == "move":
+                n, names = self.moves[key]
+                if n == 1 and names:
+                    out.append(f"{names[0]} → {key}")
+                    continue
+                text = f"{n} card{'s' if n != 1 else ''} → {key}"
+                if names:
+                    unnamed = n - len(names)
+                    text += ": " + ", ".join(names) + (f" and {unnamed} more" if unnamed > 0
+                                                      else "")
+                out.append(text)
+            else:
+                parts = []
+                for (one, many), (gained, lost, now) in self.stock.get(key, {}).items():
+                    moved = " ".join(([f"+{gained}"] if gained else [])
+                                     + ([f"{MINUS}{lost}"] if lost else [])) or "+0"
+                    unit = one if gained + lost == 1 else many
+                    parts.append(f"{moved} {unit} (now {now})")
+                prod = [f"{_signed(d)} {one}" for (one, _), d in self.prod.get(key, {}).items()
+                        if d]
+                if prod:
+                    parts.append("production " + ", ".join(prod))
+                if parts:
+                    out.append(f"{key}: " + "; ".join(parts))
+        return out

@@ -1,0 +1,166 @@
+"""The screen before a decision, laid out to fit a terminal.
+
+:func:`layout` gets the parts of the screen a person sees before a decision
+(the news since their last one, the status lines, the question, the options
+and the options that are not available) and lays them out in a screen of
+``height`` lines (24, a typical terminal) where it can, never much taller:
+
+1. the options as they are, each card with its whole text, when everything
+   fits (a question about cards, such as a set of cards to buy or keep, keeps
+   its texts whenever they fit with a few lines of news);
+2. otherwise one line an option, its detail cut to the width (``card NAME``
+   and ``more N`` show the whole text); many short options in columns;
+3. options that are not available: a few, one line each; more, one line that
+   says how many (``why`` lists them with their reasons);
+4. the news in the room left, at least :data:`MIN_NEWS` lines: the older
+   groups cut to their headlines first, then the oldest lines left out, with
+   a line that says so (``news`` shows it all, ``log`` the whole log).
+
+It measures each line as rich wraps it at the console's width. Nothing here
+knows a game: the rows come from :func:`~.transcript.option_rows`, the news
+from :func:`~.news.summarise`.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from ..safe_text import visible
+
+HEIGHT = 24  # a typical terminal
+MIN_NEWS = 6  # news lines kept when the options need the room
+MIN_NEWS_WHOLE = 3  # news lines kept when the options are shown whole (cards with their text)
+FEW_REFUSED = 3  # options not available listed one a line; more collapse to one line
+
+
+def height(console, lines: list[Text]) -> int:
+    """Lines on the screen once rich wraps them at the console's width."""
+    return sum(len(t.wrap(console, console.width)) for t in lines)
+
+
+def _cut(text: Text, width: int) -> Text:
+    text = text.copy()
+    text.truncate(width, overflow="ellipsis")
+    return text
+
+
+def _rows(rows):
+    """(mark, key, label, detail) from rows with or without a short key."""
+    for row in rows:
+        yield (row[0], "", row[1], row[2]) if len(row) == 3 else tuple(row)
+
+
+def option_lines(rows, console, compact: bool, numbers: bool = False,
+                 columns: int = 1) -> list[Text]:
+    """The options, and the cards the question is about, as lines: whole (what wraps
+    stays in the label's column, clear of the numbers and keys), or one a line."""
+    width = console.width
+    rows = list(_rows(rows))
+    keyw = max((len(k) for m, k, _, _ in rows if m not in ("--", "")), default=0)
+    out, cells = [], []
+    for mark, key, label, detail in rows:
+        if mark == "--" or (numbers and mark):
+            continue  # (not available: refused_lines; numbers: typed as numbers)
+        if not mark:  # a card the question is about
+            line = Text.assemble(("  " + visible(label), "bold"), ": " + visible(detail))
+            out.append(_cut(line, width) if compact else line)
+            continue
+        head = Text.assemble("  ", (f"{mark:>2}", "cyan"), ". ",
+                             (f"{key:<{keyw}}  " if keyw else "", "bold cyan"))
+        if compact:
+            line = head + Text(visible(label)) + \
+                Text(f"  {visible(detail)}" if detail else "", style="dim")
+            if columns > 1:
+                cells.append(line)
+            else:
+                out.append(_cut(line, width))
+            continue
+        indent = head.cell_len
+        body = Text(visible(label))
+        if detail:
+            body.append(f"  ({visible(detail)})", style="dim")
+        for i, part in enumerate(body.wrap(console, max(width - indent, 30))):
+            part.rstrip()
+            out.append(Text.assemble(head if i == 0 else " " * indent, part))
+    if cells:
+        colw = (width - 1) // columns
+        down = -(-len(cells) // columns)
+        for r in range(down):
+            line = Text()
+            for c in range(columns):
+                i = c * down + r
+                if i < len(cells):
+                    cell = _cut(cells[i], colw - 1)
+                    cell.pad_right(colw - cell.cell_len)
+                    line += cell
+            line.rstrip()
+            out.append(line)
+    return out
+
+
+def refused_lines(rows, width: int) -> list[Text]:
+    """The options not available now: a few one a line, more as one line ('why' lists them)."""
+    refused = [(label, detail) for mark, _, label, detail in _rows(rows) if mark == "--"]
+    if len(refused) > FEW_REFUSED:
+        return [Text(f"   --  {len(refused)} more not available: type why", style="dim")]
+    return [_cut(Text(f"   --  {visible(label)} ({visible(detail)})", style="dim"), width)
+            for label, detail in refused]
+
+
+def fit_news(console, news: list[list[str]], room: int) -> list[Text]:
+    """The news in ``room`` lines: older groups cut to their headline, then the oldest left out.
+
+    ``news`` is a list of groups, each its lines (the headline first, then the
+    effects, indented)."""
+    groups = [list(g) for g in news]
+
+    def lines():
+        return [Text(visible(line)) for g in groups for line in g]
+    if height(console, lines()) <= room:
+        return lines()
+    for g in groups[:-1]:  # the older groups: their headlines alone
+        if len(g) > 1 and not g[0].startswith(" "):
+            del g[1:]
+            if height(console, lines()) <= room:
+                return lines()
+    shown = lines()
+    left = 0
+    while shown and height(console, shown) > max(room - 1, 1):
+        shown.pop(0)
+        left += 1
+    note = Text(f"… {left} earlier line{'s' if left != 1 else ''} (type news, or log)",
+                style="dim")
+    return [note] + shown
+
+
+def layout(console, news: list[list[str]], status: list[Text], head: list[Text], rows,
+           numbers: bool = False, tail: list[Text] = (), screen: int = HEIGHT) -> list[Text]:
+    """The screen before a decision: news, status, question (``head``), options, ``tail``.
+
+    ``screen`` is the height to fit; one line more is the input line, one the
+    blank line above the news."""
+    width = console.width
+    tail = list(tail)
+    fixed = height(console, status + head + tail) + refused_h(console, rows, width) + 2
+    news_h = height(console, [Text(visible(x)) for g in news for x in g])
+    full = option_lines(rows, console, False, numbers)
+    options = full
+    if fixed + height(console, full) + min(news_h, MIN_NEWS_WHOLE) > screen:
+        options = option_lines(rows, console, True, numbers)
+        count = len(options)
+        for columns in (2, 3):
+            if fixed + count + min(news_h, MIN_NEWS) <= screen:
+                break
+            labels = [len(visible(r[2])) + len(r[1]) + 8 for r in _rows(rows)
+                      if r[0] not in ("--", "")]
+            if labels and max(labels) <= (width - 1) // columns:
+                options = option_lines(rows, console, True, numbers, columns)
+                count = len(options)
+    room = max(screen - fixed - height(console, options),
+               MIN_NEWS_WHOLE if options is full else MIN_NEWS)
+    return fit_news(console, news, room) + status + head + options + \
+        refused_lines(rows, width) + tail
+
+
+def refused_h(console, rows, width: int) -> int:
+    return height(console, refused_lines(rows, width))
