@@ -109,3 +109,11 @@ def test_whole_games_with_it_end_and_replay(tmp_path):
         result = FlowRunner(game).play()
         again = Game(rs, 2, 5, [ScriptedAgent(list(game.record))] * 2)
         assert FlowRunner(again).play().final_hash == result.final_hash
+
+
+def test_the_question_never_offers_more_than_are_left(tmp_path):
+    rs = tiny_with(tmp_path, KEEP.replace("cards_in(hand), 2", "cards_in(hand), 5"), 3)
+    agent = Watching(FirstAgent())
+    game, hand = keep(rs, agent)
+    assert "up to 3 of" in agent.asked[0].prompt and "up to 2 more" in agent.asked[1].prompt
+    assert game.state.zones[("tableau", 0)] == hand  # all three, then nothing is left

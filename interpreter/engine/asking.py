@@ -280,7 +280,7 @@ class AskingMixin:
         kind = "card" if left and isinstance(left[0], CardRef) else "item"
         seat = self._acting()
         while left and len(chosen) < most:
-            room = most - len(chosen)
+            room = min(most - len(chosen), len(left))  # (no more than are left)
             names = [self._label(v, what) for v in chosen]
 
             def prompt(room=room, names=names):
