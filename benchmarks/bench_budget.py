@@ -36,20 +36,17 @@ from rulebook_games.lang.runtime import Budget, SearchBudget
 RULESETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "rulesets")
 
 
-class MeasuringBudget(Budget):
-    """A budget that remembers the largest use per effect run and per decision."""
+class _Measuring:
+    """Settles the run before each top-level run and each decision (see ``settle``)."""
 
     __slots__ = ()
-    peak_effect = 0
-    peak_decision = 0
-
     # compiled code opens a top-level run by setting effect_start (inline, for speed):
     # that is when the run before it is settled
     _slot = Budget.effect_start
 
     @property
     def effect_start(self):
-        return MeasuringBudget._slot.__get__(self)
+        return _Measuring._slot.__get__(self)
 
     @effect_start.setter
     def effect_start(self, value):
@@ -57,7 +54,7 @@ class MeasuringBudget(Budget):
             self.settle()
         except AttributeError:  # still being set up
             pass
-        MeasuringBudget._slot.__set__(self, value)
+        _Measuring._slot.__set__(self, value)
 
     def new_decision(self) -> None:
         self.settle()
@@ -69,35 +66,24 @@ class MeasuringBudget(Budget):
         cls.peak_decision = max(cls.peak_decision, self.used - self.decision_start)
 
 
-class MeasuringSearch(SearchBudget):
+class MeasuringBudget(_Measuring, Budget):
+    """A budget that remembers the largest use per effect run and per decision."""
+
+    __slots__ = ()
+    peak_effect = 0
+    peak_decision = 0
+
+
+class MeasuringSearch(_Measuring, SearchBudget):
     """A search's budget that remembers the largest use per effect run and per decision
     of its copies, with the game's (see MeasuringBudget)."""
 
     __slots__ = ()
-    _slot = Budget.effect_start
-
-    @property
-    def effect_start(self):
-        return MeasuringSearch._slot.__get__(self)
-
-    @effect_start.setter
-    def effect_start(self, value):
-        try:
-            self.settle()
-        except AttributeError:  # still being set up
-            pass
-        MeasuringSearch._slot.__set__(self, value)
-
-    def new_decision(self) -> None:
-        self.settle()
-        super().new_decision()
 
     def settle(self) -> None:
         if self.owner is None or self.effect_start < self.begun:
             return  # a refusal's trial budget, or no copy has run yet
-        cls = MeasuringBudget
-        cls.peak_effect = max(cls.peak_effect, self.used - self.effect_start)
-        cls.peak_decision = max(cls.peak_decision, self.used - self.decision_start)
+        super().settle()
 
 
 # the agents' searches run on measuring budgets
