@@ -35,7 +35,7 @@ from ..play.session import GameError, make_record
 from ..play.stream import DecisionStream
 from ..play.terminal import HumanAgent
 from ..safe_text import visible
-from .view import card_text, table_view
+from .view import decision_data, seat_view
 
 PERSON = "human"  # a seat a person plays, as a record names it
 MAX_DELAY = 10.0  # seconds between two agent moves, at most
@@ -289,7 +289,7 @@ class Table:
             "game": self.rs.name,
             "seat": None if seat is None else seat + 1,
             "number": len(game.record) + 1,
-            "view": table_view(game, seat),
+            "view": seat_view(game, seat),
             "log": [visible(line) for line in log[-LOG_SHOWN:]],
             "delay": self.delay,
             "decision": None,
@@ -312,22 +312,8 @@ class Table:
                 "scores": [{"name": names[s], "score": result.scores[s],
                             "winner": s in result.winners} for s in range(len(names))],
                 "finished": result.finished,
+                "breakdown": [{visible(str(k)): v for k, v in b.items()}
+                              for b in (result.breakdown or [])],
             }
         return message
 
-
-def decision_data(decision: Decision) -> dict:
-    """A decision as the page shows it: the question, options with keys, refused with reasons."""
-    out = {"number": decision.number, "prompt": visible(decision.prompt), "options": [],
-           "refused": [{"label": visible(k), "reason": visible(v)}
-                       for k, v in decision.refused.items()],
-           "range": list(decision.range) if decision.range else None,
-           "numbers": decision.kind == "number" and decision.range is None}
-    game = decision._game
-    for o in decision.options:
-        option = {"index": o.index, "label": visible(o.label), "key": o.key,
-                  "summary": visible(o.summary)}
-        if o.card is not None:
-            option["card"] = card_text(game, o.card)
-        out["options"].append(option)
-    return out

@@ -1,0 +1,206 @@
+"""The page's data (web/view.py): the engine's view model as it is, the public view, a decision.
+
+The game page and the replay page draw the engine's view model
+(``Game.view_model``) and nothing else of the table: these tests check the
+adapter hands it over unchanged for a seat, builds the public view of a seat
+that is nobody's (every hidden zone a count, as a stranger sees it), adds
+only the generated text of the cards shown with text and a map's colours,
+and says a decision (a set chosen one pick at a time, the spaces of a map,
+notes and cards shown) in the words the page draws.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from rulebook_games.agents.registry import agent_seed, make_agent  # noqa: E402
+from rulebook_games.api.decisions import Decision  # noqa: E402
+from rulebook_games.load.ruleset import load_ruleset  # noqa: E402
+from rulebook_games.paths import shipped_rulesets_dir  # noqa: E402
+from rulebook_games.play.stream import DecisionStream  # noqa: E402
+from rulebook_games.web.view import decision_data, public_model, seat_view  # noqa: E402
+
+GAMES = ["terraforming_mars", "legacy_gears_of_time", "timespan", "lantern_row"]
+_LOADED: dict = {}
+
+
+def ruleset(name):
+    if name not in _LOADED:
+        _LOADED[name] = load_ruleset(str(shipped_rulesets_dir() / name))
+    return _LOADED[name]
+
+
+def played(name, decisions, seed=7, players=2):
+    """A game of ``name`` after about ``decisions`` answers of greedy agents."""
+    stream = DecisionStream(ruleset(name), players, seed)
+    agents = [make_agent("greedy", agent_seed(seed, s)) for s in range(players)]
+    for _ in range(decisions):
+        d = stream.current
+        if d is None:
+            break
+        stream.answer(agents[d.player].decide(d, stream.game.view(d.player), stream.game))
+    return stream
+
+
+def hidden_words(game, seat: int) -> set[str]:
+    """Names and ids of the cards ``seat`` may not see (and sees no copy of), other than the
+    names of other things of the game (a tile 'Capital')."""
+    seen, hidden = set(), set()
+    for number, c in game.state.cards.items():
+        (seen if game.card_visible_to(number, seat) else hidden).add(c.def_id)
+    names = {str(game.rs.cards[cid].data.get("name", cid)) for cid in seen}
+    out = {str(game.rs.cards[cid].data.get("name", cid)) for cid in hidden - seen} - names
+    others = {str(e.data.get("name")) for section, entries in game.rs.sections.items()
+              if section != "cards" for e in entries.values()
+              if isinstance(e.data, dict) and e.data.get("name")}
+    others |= {str(sp.get("name")) for b in game.rs.sections["boards"].values()
+               for sp in b.data["spaces"] if sp.get("name")}
+    return {w for w in out if len(w) > 3 and w not in others}
+
+
+def without_colours(table: dict) -> dict:
+    out = json.loads(json.dumps(table))
+    for board in out["boards"]:
+        board.pop("colours", None)
+    return out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_seat_gets_the_engines_view_model_and_the_public_view_is_a_strangers(name):
+    stream = played(name, 60)
+    game = stream.game
+    try:
+        for seat in range(game.n):
+            page = seat_view(game, seat)
+            # no second picture: the table is the engine's own, a map's colours added
+            assert without_colours(page["table"]) == json.loads(json.dumps(
+                game.view_model(seat)["table"]))
+            assert page["you"] == seat + 1
+        public = seat_view(game, None)
+        assert public["you"] is None and public["table"]["title"]["you"] is None
+        assert not any(p["you"] for p in public["table"]["panels"])
+        json.dumps(public)
+        # each player's panel is as any other player sees it: hidden zones are counts
+        for p in range(game.n):
+            other = (p + 1) % game.n
+            seen = game.view_model(other)["table"]["panels"][p]
+            assert public["table"]["panels"][p] == seen
+        # and the public view names no card that only some seat may see
+        text = json.dumps(public["table"], ensure_ascii=False)
+        for word in hidden_words(game, game.n):
+            assert f'"{word}"' not in text, word
+    finally:
+        stream.close()
+
+
+def test_the_public_view_leaves_the_game_as_it_was():
+    stream = played("timespan", 40)
+    game = stream.game
+    try:
+        state = game.state.rng.getstate(), len(game.record)
+        public_model(game)
+        assert (game.state.rng.getstate(), len(game.record)) == state
+    finally:
+        stream.close()
+
+
+def test_the_hand_comes_with_each_cards_generated_text_and_only_its_own_seats():
+    stream = played("lantern_row", 0, seed=3)
+    game = stream.game
+    try:
+        mine = seat_view(game, 0)
+        hand = next(z for p in mine["table"]["panels"] if p["you"] for z in p["zones"]
+                    if z["name"] == "Hand")
+        for card in hand["cards"]:
+            text = mine["texts"][card["name"]]
+            assert text["name"] == card["name"] and text["facts"].startswith("cost")
+        theirs = {c["name"] for p in seat_view(game, 1)["table"]["panels"] if p["you"]
+                  for z in p["zones"] if z["name"] == "Hand" for c in z["cards"]}
+        row = {c["name"] for c in mine["table"]["rows"][0]["cards"]}
+        assert not (theirs - row - {c["name"] for c in hand["cards"]}) & set(mine["texts"])
+    finally:
+        stream.close()
+
+
+def test_a_map_carries_the_colours_its_ruleset_gives_in_the_models_words():
+    stream = played("terraforming_mars", 0, seed=1)
+    try:
+        board = next(b for b in seat_view(stream.game, 0)["table"]["boards"] if "spaces" in b)
+        types_ = {s["type"] for s in board["spaces"]}
+        tiles = {t["name"] for t in board["tiles"]}
+        bonuses = {b["name"] for b in board["bonuses"]}
+        colours = board["colours"]
+        assert set(colours["types"]) <= types_ and "Ocean area" in colours["types"]
+        assert set(colours["tiles"]) <= tiles and set(colours["bonuses"]) <= bonuses
+        assert all(c.startswith("#") for part in colours.values() for c in part.values())
+    finally:
+        stream.close()
+
+
+def first(stream, wanted, most=400, pick=None):
+    """Answer the first option until a decision ``wanted(data)`` is asked; that decision."""
+    for _ in range(most):
+        d = stream.current
+        assert d is not None, "the game ended first"
+        data = decision_data(Decision(d, stream.game, len(stream.game.record) + 1))
+        if wanted(data):
+            return data
+        stream.answer(pick(d) if pick else 0)
+    raise AssertionError("never asked")
+
+
+def test_a_set_chosen_one_pick_a_question_is_marked_and_keeps_its_keys():
+    stream = DecisionStream(ruleset("terraforming_mars"), 2, 1)
+    try:
+        # the corporation first (one card), then the starting cards: a set, 'done' last
+        corp = first(stream, lambda d: d["kind"] == "card")
+        assert not corp["set"]
+        stream.answer(0)
+        data = first(stream, lambda d: d["set"])
+        assert data["options"][-1]["key"] == "done"
+        assert all(o["card"]["lines"] or o["card"]["facts"] for o in data["options"][:-1])
+        shorts = [o["short"] for o in data["options"][:-1]]
+        stream.answer(1)  # the second card: the next question lists the others, same keys
+        after = decision_data(Decision(stream.current, stream.game, len(stream.game.record) + 1))
+        assert after["set"] and [o["short"] for o in after["options"][:-1]] == \
+            shorts[:1] + shorts[2:]
+    finally:
+        stream.close()
+
+
+def test_an_option_that_is_a_space_names_its_label_on_the_map():
+    stream = DecisionStream(ruleset("terraforming_mars"), 2, 1)
+    try:
+        data = first(stream, lambda d: any("space" in o for o in d["options"]),
+                     pick=lambda d: 0)
+        labels = {s["label"] for b in seat_view(stream.game, 0)["table"]["boards"]
+                  if "spaces" in b for s in b["spaces"]}
+        assert {o["space"] for o in data["options"]} <= labels
+        assert all(o["label"].endswith("#" + o["space"]) for o in data["options"])
+    finally:
+        stream.close()
+
+
+def test_notes_and_cards_shown_with_a_question_are_said_when_the_engine_gives_them():
+    stream = played("lantern_row", 0, seed=3)
+    game = stream.game
+    try:
+        d = stream.current
+        plain = decision_data(Decision(d, game, 1))
+        assert "notes" not in plain and "shown" not in plain
+        number = next(iter(game.state.cards))
+        # (the engine's decisions are getting these two fields: set here as it will)
+        d.notes = ["a steel is worth 2", "\x1b[31mleft to pay: 3"]
+        d.shown = [{"label": "Your starting cards", "cards": [number, "nope"]}, "junk"]
+        data = decision_data(Decision(d, game, 1))
+        assert data["notes"][0] == "a steel is worth 2" and "\x1b" not in data["notes"][1]
+        assert data["shown"] == [{"label": "Your starting cards",
+                                  "cards": [{"name": game.card_name(number),
+                                             "facts": data["shown"][0]["cards"][0]["facts"],
+                                             "lines": data["shown"][0]["cards"][0]["lines"]}]}]
+    finally:
+        stream.close()
