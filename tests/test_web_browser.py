@@ -164,8 +164,9 @@ def test_two_people_at_two_browsers_see_only_their_own_hand(driver, site):
         for d in (driver, other):
             WebDriverWait(d, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .card"))
             hands.append({e.text for e in d.find_elements(By.CSS_SELECTOR, "#hand .card-name")})
-            assert "Hand" in d.find_element(By.ID, "zones").text  # the other's: a count
-        public = {e.text for e in driver.find_elements(By.CSS_SELECTOR, "#zones .card-name")}
+            assert "Hand: 2 cards" in d.find_element(By.ID, "players").text  # the other's
+        public = {e.text for e in driver.find_elements(
+            By.CSS_SELECTOR, "#rows .card-name, #players .chip-name")}
         mine, theirs = hands
         assert mine - theirs - public and theirs - mine - public
         for name in theirs - mine - public:
