@@ -35,7 +35,7 @@ from ..play.session import GameError, make_record
 from ..play.stream import DecisionStream
 from ..play.terminal import HumanAgent
 from ..safe_text import visible
-from .view import decision_data, seat_view
+from .view import decision_data, result_data, seat_view
 
 PERSON = "human"  # a seat a person plays, as a record names it
 MAX_DELAY = 10.0  # seconds between two agent moves, at most
@@ -305,15 +305,7 @@ class Table:
                                                              len(game.record) + 1))
         if seat is not None and seat in self.marks:
             message["undo"] = self.undo_problem(seat) or "yes"
-        result = stream.result
-        if result is not None:
-            names = [p.name for p in game.state.players]
-            message["result"] = {
-                "scores": [{"name": names[s], "score": result.scores[s],
-                            "winner": s in result.winners} for s in range(len(names))],
-                "finished": result.finished,
-                "breakdown": [{visible(str(k)): v for k, v in b.items()}
-                              for b in (result.breakdown or [])],
-            }
+        if stream.result is not None:
+            message["result"] = result_data(game, stream.result)
         return message
 

@@ -161,6 +161,16 @@ def seat_view(game, seat: int | None) -> dict:
             "texts": card_texts(game, seat, table)}
 
 
+def result_data(game, result) -> dict:
+    """A game's end as the page shows it: each player's score, the winners, by category."""
+    names = [p.name for p in game.state.players]
+    return {"scores": [{"name": names[s], "score": result.scores[s],
+                        "winner": s in result.winners} for s in range(len(names))],
+            "finished": result.finished,
+            "breakdown": [{visible(str(k)): v for k, v in b.items()}
+                          for b in (result.breakdown or [])]}
+
+
 # ------------------------------------------------------------ a decision
 def _card_of(game, card) -> dict | None:
     """A card a decision shows, as the page draws it: its name and generated text."""

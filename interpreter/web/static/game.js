@@ -100,17 +100,7 @@ function drawLog(lines) {
 function drawResult(state) {
   const box = clear($("result"));
   if (state.problem) box.append(el("div", {class: "problem", text: "The game stopped: " + state.problem}));
-  if (!state.result) return;
-  const r = state.result;
-  const cats = r.breakdown && r.breakdown.length ? Object.keys(r.breakdown[0]) : [];
-  box.append(el("h2", {text: r.finished ? "Final scores" : "Unfinished: nobody wins"}),
-    el("table", {class: "scores"},
-      el("tr", {}, el("th"), r.scores.map(s => el("th", {class: "num", text: s.name}))),
-      cats.map(c => el("tr", {class: "dim"}, el("td", {text: c}),
-        r.breakdown.map(b => el("td", {class: "num", text: b[c]})))),
-      el("tr", {class: "total"}, el("td", {text: "total"}), r.scores.map(s =>
-        el("td", {class: "num" + (s.winner ? " winner" : ""), text: s.score}))),
-      el("tr", {}, el("td"), r.scores.map(s => el("td", {class: "num winner", text: s.winner ? "winner" : ""})))));
+  if (state.result) box.append(...scoresOf(state.result));
 }
 
 function draw(state) {

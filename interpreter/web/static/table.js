@@ -444,6 +444,19 @@ function drawHand(view) {
   return out;
 }
 
+// ------------------------------------------------------------ the end
+function scoresOf(r) {
+  const cats = r.breakdown && r.breakdown.length ? Object.keys(r.breakdown[0]) : [];
+  return [el("h2", {text: r.finished ? "Final scores" : "Unfinished: nobody wins"}),
+    el("table", {class: "scores"},
+      el("tr", {}, el("th"), r.scores.map(s => el("th", {class: "num", text: s.name}))),
+      cats.map(c => el("tr", {class: "dim"}, el("td", {text: c}),
+        r.breakdown.map(b => el("td", {class: "num", text: b[c]})))),
+      el("tr", {class: "total"}, el("td", {text: "total"}), r.scores.map(s =>
+        el("td", {class: "num" + (s.winner ? " winner" : ""), text: s.score}))),
+      el("tr", {}, el("td"), r.scores.map(s => el("td", {class: "num winner", text: s.winner ? "winner" : ""}))))];
+}
+
 // ------------------------------------------------------------ all of it
 // where: {title, order, board, rows, players, standings, facts, hand}: elements to fill (any
 // may be missing; a panel holding nothing is hidden); how: {spaces: Map(label → option), choose(option)} for a map asked about.
