@@ -73,7 +73,7 @@ function go(number) {
   number = Math.max(1, Math.min(HEAD.count + 1, Math.round(number) || 1));
   WANT = number;
   $("scrub").value = number;
-  $("replay-step").value = number;
+  if (document.activeElement !== $("replay-step")) $("replay-step").value = number;
   if (!BUSY) fetchStep();
 }
 
@@ -120,7 +120,7 @@ function draw(state) {
   problem(state.problem || "");
   history.replaceState(null, "", `#${state.replay}/${state.number}`);
   $("scrub").value = state.number;
-  $("replay-step").value = state.number;
+  if (document.activeElement !== $("replay-step")) $("replay-step").value = state.number;
   const end = state.number > state.count;
   $("where").textContent = end ? `· the end, after ${plural(state.count, "decision")}` :
     `· decision ${state.number} of ${state.count}`;
@@ -160,7 +160,11 @@ $("next").addEventListener("click", () => step(1));
 $("last").addEventListener("click", () => go(HEAD.count + 1));
 $("play").addEventListener("click", play);
 $("scrub").addEventListener("input", e => go(+e.target.value));
-$("replay-step").addEventListener("change", e => go(+e.target.value));
+// the field jumps when it is left or Enter is pressed (not while a number is typed)
+$("replay-step").addEventListener("change", e => { if (e.target.value !== "") go(+e.target.value); });
+$("replay-step").addEventListener("keydown", e => {
+  if (e.key === "Enter" && e.target.value !== "") go(+e.target.value);
+});
 $("seat").addEventListener("change", () => go(STATE ? STATE.number : 1));
 $("upload").addEventListener("change", e => {
   if (e.target.files.length) open(upload(e.target.files[0]));
