@@ -204,3 +204,34 @@ def test_notes_and_cards_shown_with_a_question_are_said_when_the_engine_gives_th
                                              "lines": data["shown"][0]["cards"][0]["lines"]}]}]
     finally:
         stream.close()
+
+
+def test_a_run_of_instant_agent_moves_reaches_the_page_as_its_end_not_move_by_move():
+    import threading
+    from pathlib import Path
+    from rulebook_games.web.tables import Table
+    states, asked = [], threading.Event()
+
+    def publish(table, seat, message):
+        if message["type"] == "state":
+            states.append(message)
+            if message["decision"] or message["result"]:
+                asked.set()
+    table = Table(ruleset("terraforming_mars"), 2, 12, (), ["human", "first"], [],
+                  Path("unused.json"), publish=publish)
+    try:
+        table.watch(0, +1)
+        answers = 0
+        while asked.wait(30) and not states[-1]["result"] and answers < 40:
+            asked.clear()
+            d = states[-1]["decision"]
+            table.send(0, {"type": "answer", "decision": d["number"],
+                           "choice": d["range"][0] if d["range"] else 0})
+            answers += 1
+        decisions = table.decisions
+    finally:
+        table.close(save=False)
+    assert answers == 40
+    # every answer was followed by the next question; the agents' many moves between
+    # them came as far fewer pictures than moves
+    assert len(states) < decisions - answers

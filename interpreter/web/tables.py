@@ -40,6 +40,7 @@ from .view import decision_data, result_data, seat_view
 PERSON = "human"  # a seat a person plays, as a record names it
 MAX_DELAY = 10.0  # seconds between two agent moves, at most
 LOG_SHOWN = 200  # log lines a message carries (the page keeps no more)
+SHOW_EVERY = 0.05  # seconds between two pictures of a run of agents' instant moves
 
 
 class Refused(Exception):
@@ -73,6 +74,7 @@ class Table:
         self.problem: str | None = None  # the error that stopped the game, in words
         self.marks: dict[int, list] = {s: [] for s in self.tokens}  # undo marks by seat
         self.saved = False
+        self._shown_at = 0.0  # when the pages were last sent what they show
         self._commands: queue.Queue = queue.Queue()
         self._lock = threading.Lock()
         self._stream = self._start(list(prefix))
@@ -159,7 +161,7 @@ class Table:
                     with self._lock:
                         answer = self._agent_answer(agent, current)
                         stream.answer(answer)
-                    self._show_all()
+                    self._show_moved()
                     continue
                 command = self._commands.get()
                 if command[0] == "stop":
@@ -262,6 +264,19 @@ class Table:
 
     def _tell(self, seat, text: str) -> None:
         self.publish(self, seat, {"type": "problem", "text": visible(text)})
+
+    def _show_moved(self) -> None:
+        """After an agent's move, what each page shows. A person at the table waiting
+        through agents' moves at the instant pace sees them every ``SHOW_EVERY`` seconds
+        and at the end of the run, not one by one: a page draws no faster, and the person's
+        next decision comes sooner (a game of agents only is shown move by move)."""
+        now = time.monotonic()
+        current = self._stream.current
+        more = current is not None and self.agents[current.player] is not None
+        if self.delay == 0 and more and self.tokens and now - self._shown_at < SHOW_EVERY:
+            return
+        self._shown_at = now
+        self._show_all()
 
     def _show_all(self) -> None:
         with self._lock:

@@ -33,9 +33,15 @@ DONE = "done"  # the key of the answer that ends a set chosen one pick at a time
 
 
 def card_text(game, def_id: str) -> dict:
-    """A card's generated text: its name, a line of facts (cost, tags), its lines."""
-    entry = catalogue_entry(game.rs, def_id)
-    return {"name": entry["name"], "facts": facts_line(entry), "lines": list(entry["lines"])}
+    """A card's generated text: its name, a line of facts (cost, tags), its lines (made once
+    for each card of a ruleset: the words depend on the ruleset alone)."""
+    made = game.rs.__dict__.setdefault("_web_card_text", {})
+    if def_id not in made:
+        entry = catalogue_entry(game.rs, def_id)
+        made[def_id] = {"name": entry["name"], "facts": facts_line(entry),
+                        "lines": list(entry["lines"])}
+    text = made[def_id]
+    return dict(text, lines=list(text["lines"]))
 
 
 # ------------------------------------------------------------ the table of a seat

@@ -91,12 +91,6 @@ function drawDecisionPanel(state) {
   drawDecision(d, DECISION, {answer, toggle, picked: PICKED});
 }
 
-function drawLog(lines) {
-  const log = clear($("log"));
-  for (const line of lines) log.append(el("li", {text: line}));
-  log.scrollTop = log.scrollHeight;
-}
-
 function drawResult(state) {
   const box = clear($("result"));
   if (state.problem) box.append(el("div", {class: "problem", text: "The game stopped: " + state.problem}));
@@ -119,9 +113,10 @@ function draw(state) {
   undo.title = state.undo === "yes" ? "back to your previous decision" : (state.undo || "");
   $("pace").value = String(state.delay);
   $("pace").disabled = state.seat === null;
-  drawTable(state.view, WHERE, {spaces: SENDING ? new Map() : spacesAsked(state.decision), choose: answer});
+  drawTable(state.view, WHERE, {spaces: SENDING ? new Map() : spacesAsked(state.decision), choose: answer,
+                                asked: state.decision ? state.decision.number : null});
   drawDecisionPanel(state);
-  drawLog(state.log);
+  drawLog($("log"), state.log);
   drawResult(state);
   const open = state.decision && !SENDING && state.decision.number !== ANSWERED;
   document.body.dataset.decision = open ? state.decision.number : "";
@@ -132,18 +127,32 @@ function draw(state) {
   }
 }
 
+// States come as fast as the agents move: each frame draws the latest one only, and a state
+// that asks this seat something is drawn at once.
+let LATEST = null;
+function drawSoon(state) {
+  if (state.decision || state.result || state.problem) {
+    LATEST = null;
+    return draw(state);
+  }
+  const waiting = LATEST !== null;
+  LATEST = state;
+  if (waiting) return;
+  requestAnimationFrame(() => { const s = LATEST; LATEST = null; if (s) draw(s); });
+}
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   SOCKET = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(GAME)}`);
   SOCKET.onopen = () => SOCKET.send(JSON.stringify({token: TOKEN}));
   SOCKET.onmessage = event => {
     const message = JSON.parse(event.data);
-    if (message.type === "state") draw(message);
+    if (message.type === "state") drawSoon(message);
     else if (message.type === "problem") {
       SENDING = null;
       ANSWERED = 0;
       $("decision-problem").textContent = message.text;
-      if (STATE) draw(STATE);
+      if (LATEST) drawSoon(LATEST); else if (STATE) draw(STATE);
     } else if (message.type === "refused") {
       const refused = $("refused");
       refused.textContent = message.text; refused.hidden = false;

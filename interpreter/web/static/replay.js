@@ -147,9 +147,7 @@ function draw(state) {
         "The final state is the record's: the replay matches." :
         "The final state differs from the record's."}));
   }
-  const log = clear($("log"));
-  for (const line of state.log) log.append(el("li", {text: line}));
-  log.scrollTop = log.scrollHeight;
+  drawLog($("log"), state.log);
   document.body.dataset.step = String(state.number);
 }
 

@@ -444,6 +444,32 @@ function drawHand(view) {
   return out;
 }
 
+// ------------------------------------------------------------ the log
+// The log's last lines (the server sends a window of them): the lines that came are added,
+// those that left the window taken away, the others left as they are.
+function drawLog(node, lines) {
+  const shown = node.__lines || [];
+  let drop = shown.length;  // how many of the lines shown the new window starts after
+  for (let s = 0; s <= shown.length; s++) {
+    const rest = shown.length - s;
+    if (rest > lines.length) continue;
+    let same = true;
+    for (let i = 0; i < rest && same; i++) same = shown[s + i] === lines[i];
+    if (same) { drop = s; break; }
+  }
+  const kept = shown.length - drop;
+  if (kept === 0) {  // nothing in common (a replay gone back): the window anew
+    clear(node);
+    node.__start = 1;
+  } else {
+    for (let i = 0; i < drop; i++) node.removeChild(node.firstChild);
+    node.__start = (node.__start || 1) + drop;
+  }
+  node.start = node.__start;
+  for (const line of lines.slice(kept)) node.append(el("li", {text: line}));
+  node.__lines = lines.slice();
+}
+
 // ------------------------------------------------------------ the end
 function scoresOf(r) {
   const cats = r.breakdown && r.breakdown.length ? Object.keys(r.breakdown[0]) : [];
@@ -458,19 +484,31 @@ function scoresOf(r) {
 }
 
 // ------------------------------------------------------------ all of it
+// Whether a part's data differs from what its element shows (a part is drawn again only then:
+// most parts stay the same from one move to the next).
+function changed(node, ...data) {
+  const key = JSON.stringify(data);
+  if (node.__drawn === key) return false;
+  node.__drawn = key;
+  return true;
+}
+
 // where: {title, order, board, rows, players, standings, facts, hand}: elements to fill (any
-// may be missing; a panel holding nothing is hidden); how: {spaces: Map(label → option), choose(option)} for a map asked about.
+// may be missing; a panel holding nothing is hidden); how: {spaces: Map(label → option),
+// choose(option), asked: the decision's number} for a map asked about.
 function drawTable(view, where, how) {
   const t = view.table;
   const seats = seatsOf(t);
   if (where.title) where.title.textContent = titleWords(t.title);
-  if (where.order) {
+  if (where.order && changed(where.order, t.title.turn_order, t.title.turn, t.panels.map(p => p.seat))) {
     clear(where.order);
     where.order.append(el("span", {class: "dim", text: "order: "}),
       ...t.title.turn_order.map(name => el("span", {class: "order-item" + (name === t.title.turn ? " now" : "")},
         token(seats.get(name), name), " ", name)));
   }
-  if (where.board) {
+  const asked = how && how.spaces ? [...how.spaces.entries()].map(([k, o]) => [k, o.index]) : [];
+  if (where.board && changed(where.board, t.boards, t.tracks, t.problems, asked,
+                             asked.length ? how.asked : null)) {
     const board = clear(where.board);
     for (const b of t.boards) {
       if (b.spaces && (b.shape === "hex_rows" || b.shape === "grid") && b.spaces.length)
@@ -480,19 +518,21 @@ function drawTable(view, where, how) {
     if (t.tracks.length) board.append(el("div", {class: "tracks"}, t.tracks.map(tr => drawTrack(tr, seats))));
     if (t.problems) board.append(...t.problems.map(p => el("div", {class: "problem small", text: "not shown: " + p})));
   }
-  if (where.rows) clear(where.rows).append(...drawRows(t, seats, view.texts));
-  if (where.players) clear(where.players).append(...t.panels.map(p => drawPanel(p, seats, t)));
-  if (where.standings) {
+  if (where.rows && changed(where.rows, t.rows, t.piles, view.texts))
+    clear(where.rows).append(...drawRows(t, seats, view.texts));
+  if (where.players && changed(where.players, t.panels))
+    clear(where.players).append(...t.panels.map(p => drawPanel(p, seats, t)));
+  if (where.standings && changed(where.standings, t.standings, t.panels.map(p => [p.name, p.seat]))) {
     clear(where.standings).append(...drawStandings(t));
     where.standings.parentElement.hidden = !t.standings.length;
   }
-  if (where.facts) {
+  if (where.facts && changed(where.facts, t.facts)) {
     const facts = drawFacts(t);
     clear(where.facts);
     if (facts) where.facts.append(facts);
     where.facts.parentElement.hidden = !facts;
   }
-  if (where.hand) {
+  if (where.hand && changed(where.hand, t.panels.filter(p => p.you).map(p => p.zones), view.texts)) {
     const hand = drawHand(view);
     clear(where.hand).append(...hand);
     where.hand.parentElement.hidden = !hand.length;
