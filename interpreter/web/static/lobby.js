@@ -19,6 +19,7 @@ function agentSelect(seat) {
       ? "parameters: " + agent.params.map(p => p.name).join(", ") : "";
   };
   select.addEventListener("change", showHint);
+  select.addEventListener("change", nameStart);
   showHint();
   return el("div", {class: "seat"}, el("span", {text: `Seat ${seat}: `}), select, params, hint);
 }
@@ -55,6 +56,16 @@ function drawSeats() {
   seats.append(el("legend", {text: "Seats"}));
   const n = +document.getElementById("players").value;
   for (let i = 1; i <= n; i++) seats.append(before[i - 1] || agentSelect(i));
+  nameStart();
+}
+
+// every seat an agent: the game is watched (paced, paused, a move at a time), not played
+function nameStart() {
+  const kinds = [...document.querySelectorAll("#seats .seat-kind")].map(s => s.value);
+  const watch = kinds.length > 0 && !kinds.includes("human");
+  document.getElementById("start").textContent = watch ? "Watch" : "Start";
+  document.getElementById("start").title = watch
+    ? "every seat is an agent: watch them play, at the pace chosen, with pause and one move at a time" : "";
 }
 
 function seatSpecs() {
@@ -70,6 +81,9 @@ function showLinks(links) {
   const list = clear(document.getElementById("link-list"));
   for (const s of links.seats)
     list.append(el("li", {}, el("a", {href: s.link, text: s.name, class: "seat-link"})));
+  if (links.watch)
+    list.append(el("li", {}, el("a", {href: links.watch, class: "watch-link",
+                                      text: "Watch and steer the agents (pause, pace, a move at a time)"})));
   list.append(el("li", {}, el("a", {href: links.spectator, text: "Spectators (the public view)",
                                     class: "spectator-link"})));
   document.getElementById("links").hidden = false;
@@ -98,7 +112,8 @@ async function start(event) {
 function openGame(links) {
   showLinks(links);
   // one person at this browser: straight to their seat (or to watch, when only agents play)
-  if (links.seats.length <= 1) location.href = links.seats.length ? links.seats[0].link : links.spectator;
+  if (links.seats.length <= 1)
+    location.href = links.seats.length ? links.seats[0].link : (links.watch || links.spectator);
 }
 
 function drawSaved() {
