@@ -246,7 +246,7 @@ def make_app(server: Server, loopback: bool = True) -> Starlette:
 
 # ------------------------------------------------------------ watch, cards, records
 def more_routes(server: Server) -> list:
-    """The pages beyond playing: watching a game of agents (and, below, what joins it)."""
+    """The pages beyond playing: watching a game of agents, the cards gallery."""
 
     async def watch_page(request):
         # the game page, and the controls that steer the agents (pace, pause, a step)
@@ -259,8 +259,24 @@ def more_routes(server: Server) -> list:
             else page + script
         return HTMLResponse(page)
 
+    async def cards_page(request):
+        return FileResponse(STATIC / "cards.html")
+
+    async def cards_data(request):
+        # the mods by their file names, among those the server offers: never a path
+        mods = request.query_params.getlist("mod")
+        try:
+            data = await asyncio.to_thread(server.lobby.gallery,
+                                           request.path_params["ruleset"], mods)
+        except LobbyProblem as exc:
+            return _problem(exc)
+        return JSONResponse(data)
+
     return [
         Route("/watch/{game}", watch_page),
+        Route("/cards", cards_page),
+        Route("/cards/{ruleset}", cards_page),
+        Route("/api/cards/{ruleset}", cards_data),
     ]
 
 

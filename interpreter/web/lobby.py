@@ -117,7 +117,7 @@ class Lobby:
             for i, path in enumerate(choice.mods):
                 name, description = _mod_head(path)
                 mods.append({"number": i, "name": name, "description": description,
-                             "comment": mod_comment(path)})
+                             "comment": mod_comment(path), "file": path.stem})
             out.append({
                 "key": key, "name": rs.name, "min": rs.min_players, "max": rs.max_players,
                 "variants": [{"id": vid, "name": e.data.get("name") or vid,
@@ -126,6 +126,45 @@ class Lobby:
                 "mods": mods,
             })
         return out
+
+    # ------------------------------------------------------------ the cards gallery
+    def choice_named(self, name) -> tuple[str, Choice]:
+        """A choice by its key, else by its folder's name (as a report's link names it)."""
+        if isinstance(name, str):
+            if name in self.choices:
+                return name, self.choices[name]
+            for key, choice in self.choices.items():
+                if choice.path.name == name:
+                    return key, choice
+        raise LobbyProblem("there is no such ruleset here")
+
+    def gallery(self, name, mod_names=()) -> dict:
+        """The cards gallery of a ruleset with mods the server offers, chosen by file name.
+
+        A mod is named by its file's name without ``.yaml`` (``rich_start``), and
+        only the mods this ruleset is offered with are found: never a path."""
+        key, choice = self.choice_named(name)
+        if len(mod_names) > 50:
+            raise LobbyProblem("that is too many mods")
+        stems = [p.stem for p in choice.mods]
+        numbers = []
+        for m in mod_names:
+            if not isinstance(m, str) or m not in stems:
+                raise LobbyProblem("there is no such mod here: the mods of this ruleset are "
+                                   + (", ".join(stems) or "none"))
+            if stems.index(m) not in numbers:
+                numbers.append(stems.index(m))
+        cache_key = ("gallery", key, tuple(numbers))
+        if cache_key not in self._loaded:
+            from .gallery import gallery
+            rs = self.ruleset(key, tuple(numbers))
+            base = self.ruleset(key) if numbers else rs
+            applied = [(choice.mods[i], _mod_head(choice.mods[i])[0]) for i in numbers]
+            offered = [{"file": p.stem, "name": _mod_head(p)[0],
+                        "description": _mod_head(p)[1], "on": i in numbers}
+                       for i, p in enumerate(choice.mods)]
+            self._loaded[cache_key] = gallery(rs, base, applied, key, offered)
+        return self._loaded[cache_key]
 
     # ------------------------------------------------------------ saved games
     def saved_games(self) -> list[dict]:

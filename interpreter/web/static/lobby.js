@@ -44,9 +44,20 @@ function drawRuleset() {
   if (!rs.mods.length) mods.append(el("span", {class: "dim", text: "none"}));
   for (const m of rs.mods)
     mods.append(el("label", {class: "check"},
-      el("input", {type: "checkbox", value: m.number, class: "mod"}), m.name,
+      el("input", {type: "checkbox", value: m.number, class: "mod", "data-file": m.file,
+                   onchange: cardsLink}), m.name,
       el("div", {class: "dim mod-text", text: [m.description, m.comment].filter(Boolean).join(" · ")})));
   drawSeats();
+  cardsLink();
+}
+
+// the cards gallery of the game chosen, with the house rules ticked
+function cardsLink() {
+  const params = new URLSearchParams();
+  for (const m of document.querySelectorAll(".mod:checked")) params.append("mod", m.dataset.file);
+  const search = params.toString();
+  document.getElementById("cards-link").href =
+    "/cards/" + encodeURIComponent(document.getElementById("ruleset").value) + (search ? "?" + search : "");
 }
 
 function drawSeats() {
