@@ -153,8 +153,9 @@ def make_app(server: Server, loopback: bool = True) -> Starlette:
         return FileResponse(STATIC / "game.html")
 
     async def lobby_data(request):
+        saved = await asyncio.to_thread(server.lobby.saved_listing)
         return JSONResponse({"rulesets": server.lobby.describe(), "agents": agent_list(),
-                             "saved": server.lobby.saved_games(),
+                             "saved": saved["games"], "saved_count": saved["count"],
                              "records": str(server.records)})
 
     async def _seat_table(request, make):

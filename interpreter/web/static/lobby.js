@@ -132,9 +132,11 @@ function drawSaved() {
   const list = clear(document.getElementById("saved-list"));
   if (!LOBBY.saved.length) list.append(el("li", {class: "dim", text: "none yet"}));
   for (const s of LOBBY.saved) {
+    const who = s.agents.every(a => a !== "human") ? ", agents " + [...new Set(s.agents)].join(", ") : "";
     const li = el("li", {class: "saved"},
-      el("span", {text: `${s.ruleset}, ${s.players} players, seed ${s.seed}, ${s.decisions} decisions` +
-                        (s.over ? ", over" : "")}));
+      el("span", {text: `${s.name}, ${s.players} players, seed ${s.seed}, ${s.decisions} decisions` +
+                        who + (s.over ? ", over" : "")}),
+      " ", el("a", {href: s.replay, class: "replay-link", text: "Replay"}));
     if (!s.over) {
       const button = el("button", {text: "Resume", class: "resume", "data-file": s.file});
       button.addEventListener("click", async () => {
@@ -145,6 +147,9 @@ function drawSaved() {
     }
     list.append(li);
   }
+  if (LOBBY.saved_count > LOBBY.saved.length)
+    list.append(el("li", {class: "dim", text: `and ${LOBBY.saved_count - LOBBY.saved.length} older records ` +
+                                              "in the folder (the newest are listed)"}));
 }
 
 async function init() {
