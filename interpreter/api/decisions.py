@@ -83,7 +83,7 @@ class Decision:
                     value = opt.value
                     if isinstance(value, CardRef):
                         card = game.state.cards[value].def_id
-                        summary = (lambda v=value: game.card_summary(v))
+                        summary = (lambda v=value: game.card_summary(v, d.player))
                     elif isinstance(value, str) and value in game.space_decl:
                         summary = (lambda v=value: game.space_summary(v))
                     out.append(Option(self, i, opt.label, opt.key, card, summary, shorts[i]))

@@ -466,12 +466,16 @@ def _random_number(rt, low, high):
 
 
 # -------------------------------------------------------------------- choices
-@builtin("choose_number", [Param("low", T.INT), Param("high", T.INT)], T.INT,
-         "Ask the acting player for a number in low..high.", kind="choice",
-         example="choose_number(0, production(gold))",
+@builtin("choose_number", [Param("low", T.INT), Param("high", T.INT),
+                            Param("facts", T.INT, variadic=True)], T.INT,
+         "Ask the acting player for a number in low..high. Any further arguments are "
+         "facts said with the question, each in its own words with its value now (a "
+         "function's 'amount' text when it has one: what a unit is worth, what is left "
+         "to pay).", kind="choice",
+         example="choose_number(0, stock(gold), production(gold))",
          phrase='a number from {low} to {high}, as you choose')
-def _choose_number(rt, low, high):
-    return rt.choose_number(low, high)
+def _choose_number(rt, low, high, *facts):
+    return rt.choose_number(low, high, *facts)
 
 
 @builtin("choose_order", [Param("items", T.list_of(T.ANY))], _same_as_first,

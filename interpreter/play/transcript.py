@@ -29,13 +29,13 @@ def option_rows(decision: Decision, game) -> list[tuple[str, str, str, str]]:
     from ..engine.game import CardRef
     from ..engine.keys import short_keys
     rows = []
-    for card in decision.about:  # the cards a yes-or-no question is about
-        rows.append(("", "", game.card_name(card), game.card_summary(card)))
+    for card in decision.about:  # the cards the question is about, or shown alongside
+        rows.append(("", "", game.card_name(card), game.card_summary(card, decision.player)))
     keys = short_keys(game, decision)
     for i, opt in enumerate(decision.options, 1):
         summary = ""
         if isinstance(opt.value, CardRef):
-            summary = game.card_summary(opt.value)
+            summary = game.card_summary(opt.value, decision.player)
         elif isinstance(opt.value, str) and opt.value in game.space_decl:
             summary = game.space_summary(opt.value)
         rows.append((str(i), keys[i - 1] if keys else "", opt.label, summary))
