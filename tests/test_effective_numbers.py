@@ -161,3 +161,26 @@ def test_an_unknown_action_alongside_is_an_error_at_its_place(tmp_path):
     found = [d for d in err.value.diagnostics if d.code == "RB401"]
     assert found and "pikc" in found[0].message and found[0].hint and "pick" in found[0].hint
     assert found[0].span.file.endswith("flow.yaml") and found[0].span.line > 1
+
+
+def test_a_number_beside_an_action_is_shown_wherever_it_is_offered(tmp_path):
+    # building a gadget: the gold the player looking has, beside it ('3 gold'); earning
+    # has no number; an action not named gets nothing
+    rs = tiny_with(tmp_path, PICK, view="  actions:\n    - {action: tower, value: "
+                                        "'stock(gold) + 1', text: gold now}\n")
+    agent = Watching()
+    game = Game(rs, 2, 1, [agent, FirstAgent()])
+    FlowRunner(game).play()
+    first = next(rows for d, rows in zip(agent.asked, agent.rows) if d.kind == "action")
+    by_label = {r[2]: r[3] for r in first}
+    assert by_label["Build a tower"] == "4 gold now"  # 3 gold at the start, + 1
+    assert by_label["Earn gold"] == "" and by_label["Get famous"] == ""
+
+
+def test_an_unknown_action_in_the_view_is_an_error_at_its_place(tmp_path):
+    import pytest
+    from rulebook_games.errors import RulebookError
+    with pytest.raises(RulebookError) as err:
+        tiny_with(tmp_path, PICK, view="  actions:\n    - {action: towr, value: '1'}\n")
+    found = [d for d in err.value.diagnostics if d.code == "RB401"]
+    assert found and "towr" in found[0].message and "tower" in (found[0].hint or "")

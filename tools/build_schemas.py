@@ -348,6 +348,12 @@ VIEW = obj("What the table shows a player: facts, tracks, maps, boards, shared r
             "action": _ID("The action's id."),
             "cards": _E("A list of cards, for the player answering ('you')."),
         }, required=["action", "cards"])),
+    "actions": arr("Numbers shown beside an action wherever it is offered (what it costs the player looking now, say), so the player sees them before choosing it.",
+        obj("A number shown beside one action.", {
+            "action": _ID("The action's id."),
+            "value": _E("The number, for the player looking ('you')."),
+            "text": _TEXT("Words after the number (e.g. its unit)."),
+        }, required=["action", "value"])),
     "facts": arr("Game facts a player must know, in order: the end condition, counters, how scoring works, the solo goal.", _value),
     "tracks": arr("Tracks to show with their scale, the present mark (each player's, for a track of each player) and the rewards printed on them (from the track's declaration). Without this list every shared track is shown.",
         obj("A track shown on the table.", {

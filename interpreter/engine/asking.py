@@ -289,7 +289,7 @@ class AskingMixin:
             out.append(pick)
         return out + remaining
 
-    def choose_some(self, items: list, most: int) -> list:
+    def choose_some(self, items: list, most: int, *facts: int) -> list:
         """Up to ``most`` of the items, each at most once, in the order the player picks them.
 
         One question per pick, listing every item left and then 'done' (as an
@@ -309,10 +309,13 @@ class AskingMixin:
 
             def prompt(room=room, names=names):
                 so_far = f" more (chosen: {', '.join(names)})" if names else ""
-                return f"{where}Choose up to {room}{so_far} of {self._items_words(items, ask)}"
+                said = self._facts_words(ask, facts)
+                return f"{where}Choose up to {room}{so_far} of " \
+                    f"{self._items_words(items, ask)}" + (f" ({' · '.join(said)})"
+                                                          if said else "")
             opts = [Option(self._label(v, what), v, v if isinstance(v, str) else "")
                     for v in left] + [Option("done", None, "done")]
-            i = self.decide(Decision(seat, kind, prompt, opts))
+            i = self.decide(Decision(seat, kind, prompt, opts, some=room))
             if opts[i].value is None:
                 break
             chosen.append(opts[i].value)

@@ -533,8 +533,8 @@ class FlowRunner:
         key = self._code_key(pick) + ("do",)
         g.context = pick.label
         g.hand_prompt = (pick.action or {}).get("prompt")  # for its first question
-        g.showing = g.alongside_of.get(pick.key.split(":")[1]) if pick.card is None \
-            and g.alongside_of else None
+        g.showing = g.alongside_of.get(pick.key.split(":")[1]) if g.alongside_of \
+            and pick.key.startswith("action:") else None
         g.hold_log()  # what the action did is told once it has succeeded (a refused one
         g.log(f"{g.state.players[seat].name}: {told(pick.label)}")  # is not: _refused)
         # for a search asked inside the action: the position it started from, how many

@@ -53,6 +53,17 @@ class ViewModelMixin:
         value = self.view_value(("card_price",), seat, card=card)
         return value if type(value) is int else None
 
+    def action_note(self, action: str, seat: int) -> str:
+        """The number the view shows beside an action for ``seat`` ('8 M€'), or ''."""
+        i = self.action_notes.get(action)
+        if i is None:
+            return ""
+        value = self.view_value(("actions", i), seat)
+        if type(value) is not int:
+            return ""
+        text = str(self.rs.singles["view"].data["actions"][i].get("text") or "")
+        return f"{value} {text}".strip()
+
     def alongside(self, seat: int, options=()) -> list:
         """The cards the view shows with the questions of the action running now (its
         ``alongside``): those ``seat`` may see, and not among the options."""

@@ -56,12 +56,21 @@ def check_view(b) -> None:
         if tree is not None:
             _public(b, e, tree, ("card_price",))
     actions = b.sections.get("actions") or {}
-    for i, item in enumerate(data.get("alongside") or []):
-        action = item.get("action")
+
+    def action_ref(part: str, i: int) -> str:
+        action = data[part][i].get("action")
         if isinstance(action, str) and action not in actions:
-            b.diags.error("RB401", f"unknown action '{action}'",
-                          e.span("alongside", i, "action"),
+            b.diags.error("RB401", f"unknown action '{action}'", e.span(part, i, "action"),
                           hint=suggest(action, list(actions)), context="view")
+        return str(action)
+    for i, item in enumerate(data.get("actions") or []):
+        action = action_ref("actions", i)
+        tree = expr(("actions", i), ("actions", i, "value"), you, T.INT, "the number",
+                    f"the number beside '{action}'")
+        if tree is not None:
+            _public(b, e, tree, ("actions", i, "value"))
+    for i, item in enumerate(data.get("alongside") or []):
+        action = action_ref("alongside", i)
         # shown only to the player answering, and only the cards that player may see
         expr(("alongside", i), ("alongside", i, "cards"), you, T.list_of(T.CARD),
              "the cards shown", f"cards alongside '{action}'")
