@@ -62,7 +62,10 @@ class Looking(Agent):
         # what the seat was told is known to it (the log's own leak tests check that)
         told = "\n".join(filter(None, (game.log_line_for(i, seat)
                                        for i in range(len(game.log_lines)))))
-        for word in _hidden_words(game, seat) - static_words(game.rs):
+        names = {str(c.data.get("name", cid)) for cid, c in game.rs.cards.items()}
+        # names only: an id is never shown (the words tests), and short keys are made
+        # from ids ('mine' is the Miner award's key, and a card's id too)
+        for word in (_hidden_words(game, seat) & names) - static_words(game.rs):
             if word in told:
                 continue
             if re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text):
