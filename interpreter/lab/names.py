@@ -61,7 +61,7 @@ class CardName(str):
 
 def about_card(name, text: str) -> str:
     """``text`` (a label that begins with a card's name), still knowing the card if ``name``
-    does: so "Predators: played by" links to Predators as its name would."""
+    does: so "NAME: played by" links to the card NAME names, as the name would."""
     return CardName(text, name.card, name._rs) if isinstance(name, CardName) else text
 
 

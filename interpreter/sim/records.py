@@ -9,12 +9,12 @@ remembered refusals); the run knows the rest and writes the file here.
 
 A record's name says which game it is: the ruleset's id, the player count, a
 short digest of the configuration (the content hash of the rules with every
-mod layered in, the variants and the agents) and the seed, e.g. ``lantern_row-2p-3f9a0c1e-17.json``. So the
-same run (or its ``--resume``) writes the same names, and runs of other
-configurations in the same folder do not overwrite each other's games. A
-file already there is replaced only when it is a record of that same seed;
-any other file is left as it was and the run stops (exit 2), before the
-results line that would name it.
+mod layered in, the variants and the agents) and the seed, e.g.
+``my_game-2p-3f9a0c1e-17.json``. So the same run (or its ``--resume``)
+writes the same names, and runs of other configurations in the same folder
+do not overwrite each other's games. A file already there is replaced only
+when it is a record of that same seed; any other file is left as it was and
+the run stops (exit 2), before the results line that would name it.
 """
 
 from __future__ import annotations
