@@ -370,3 +370,7 @@ def test_a_replay_is_opened_stepped_jumped_and_scrubbed(driver, site):
     driver.find_element(By.ID, "back").click()
     at(count - 1)
     driver.save_screenshot(str(shots() / "replay.png"))
+    # the lobby's and a results file's link to a record: /replay?record=NAME
+    driver.get(site + "/replay?record=" + file)
+    at(1)
+    assert driver.find_element(By.ID, "count").text.startswith(f"of {count - 1}")

@@ -202,3 +202,4 @@ def test_replays_refuse_another_site_and_a_closed_or_guessed_replay(client, tmp_
     r = client.post(f"/api/replays/{head['replay']}x", json={"number": 1}, headers=SAME)
     assert r.status_code == 400 and "closed" in r.json()["problem"]
     assert client.get("/replays").status_code == 200
+    assert client.get("/replay?record=" + path.name).status_code == 200  # the lobby's link

@@ -342,6 +342,18 @@ _value = obj("A number or fact shown with a label.", {
 }, required=["label"])
 VIEW = obj("What the table shows a player: facts, tracks, maps, boards, shared rows, player panels and standings. Optional: a ruleset without it gets a generic table. See docs/engine.md#the-view.", {
     "last_round": {"type": "boolean", "description": "Whether the title shows the last round ('Generation 3 of 14'; default true). False where the rounds' max is only a safety cap and the game ends on a condition."},
+    "card_price": _E("What a card costs the player looking ('you') now, after discounts ('card' is the card). Shown beside the printed cost wherever a card's text is shown to that player (options, hand, offers) when the two differ."),
+    "alongside": arr("Cards shown with every question of an action, to the player answering (only the cards that player may see): e.g. the starting cards dealt while a corporation is chosen.",
+        obj("The cards shown alongside one action's questions.", {
+            "action": _ID("The action's id."),
+            "cards": _E("A list of cards, for the player answering ('you')."),
+        }, required=["action", "cards"])),
+    "actions": arr("Numbers shown beside an action wherever it is offered (what it costs the player looking now, say), so the player sees them before choosing it.",
+        obj("A number shown beside one action.", {
+            "action": _ID("The action's id."),
+            "value": _E("The number, for the player looking ('you')."),
+            "text": _TEXT("Words after the number (e.g. its unit)."),
+        }, required=["action", "value"])),
     "facts": arr("Game facts a player must know, in order: the end condition, counters, how scoring works, the solo goal.", _value),
     "tracks": arr("Tracks to show with their scale, the present mark (each player's, for a track of each player) and the rewards printed on them (from the track's declaration). Without this list every shared track is shown.",
         obj("A track shown on the table.", {

@@ -50,6 +50,30 @@ def check_view(b) -> None:
                     _public(b, e, tree, path + (i, "value"))
 
     values(data.get("facts"), ("facts",), you, "fact")
+    if "card_price" in data:
+        tree = expr(("card_price",), ("card_price",), dict(you, card=T.CARD), T.INT,
+                    "the card's price", "card price")
+        if tree is not None:
+            _public(b, e, tree, ("card_price",))
+    actions = b.sections.get("actions") or {}
+
+    def action_ref(part: str, i: int) -> str:
+        action = data[part][i].get("action")
+        if isinstance(action, str) and action not in actions:
+            b.diags.error("RB401", f"unknown action '{action}'", e.span(part, i, "action"),
+                          hint=suggest(action, list(actions)), context="view")
+        return str(action)
+    for i, item in enumerate(data.get("actions") or []):
+        action = action_ref("actions", i)
+        tree = expr(("actions", i), ("actions", i, "value"), you, T.INT, "the number",
+                    f"the number beside '{action}'")
+        if tree is not None:
+            _public(b, e, tree, ("actions", i, "value"))
+    for i, item in enumerate(data.get("alongside") or []):
+        action = action_ref("alongside", i)
+        # shown only to the player answering, and only the cards that player may see
+        expr(("alongside", i), ("alongside", i, "cards"), you, T.list_of(T.CARD),
+             "the cards shown", f"cards alongside '{action}'")
     for i, item in enumerate(data.get("tracks") or []):
         ref(item.get("track"), ("track", "player_track"), "track", ("tracks", i, "track"))
     for i, m in enumerate(data.get("maps") or []):

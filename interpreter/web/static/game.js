@@ -106,7 +106,7 @@ function draw(state) {
   $("title").textContent = state.game;
   document.title = state.game + " · Rulebook";
   $("who").textContent = state.seat ? `· you are ${state.view.table.title.you}` : "· watching (the public view)";
-  $("where").textContent = `· decision ${state.number}`;
+  $("where").textContent = `decision ${state.number}`;
   const undo = $("undo");
   undo.hidden = state.seat === null;
   undo.disabled = state.undo !== "yes" || !!SENDING;

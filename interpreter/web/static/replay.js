@@ -175,11 +175,23 @@ document.addEventListener("keydown", event => {
   if (moves[event.key]) { event.preventDefault(); moves[event.key](); }
 });
 
-// a replay still open on the server comes back on reload (#ID/N); else the records
+// a replay still open on the server comes back on reload (#ID/N); a record of the folder
+// is opened by its name (/replay?record=NAME, as the lobby and a results file link it);
+// else the records are listed
 const [opened] = location.hash.slice(1).split("/");
-if (opened) {
-  open(postJSON(`/api/replays/${encodeURIComponent(opened)}`, {number: 1, seat: null})
-    .then(state => ({replay: state.replay, title: state.title, game: state.game,
-                     count: state.count, own: state.own, seats: state.seats})))
-    .then(() => { if (!HEAD) { history.replaceState(null, "", "#"); problem(""); listRecords(); } });
-} else listRecords();
+const named = new URLSearchParams(location.search).get("record");
+(async () => {
+  if (opened) {
+    await open(postJSON(`/api/replays/${encodeURIComponent(opened)}`, {number: 1, seat: null})
+      .then(state => ({replay: state.replay, title: state.title, game: state.game,
+                       count: state.count, own: state.own, seats: state.seats})));
+    if (HEAD) return;
+    history.replaceState(null, "", location.pathname + location.search);
+    problem("");
+  }
+  if (named) {
+    await open(postJSON("/api/replays", {file: named}));
+    if (HEAD) return;
+  }
+  listRecords();
+})();
