@@ -296,7 +296,7 @@ def test_part_of_a_terraforming_mars_generation_by_clicking(driver, site):
     assert driver.find_element(By.ID, "set-controls").is_displayed()
     option(driver, "Natural Preserve").click()
     assert option(driver, "Natural Preserve").get_attribute("aria-pressed") == "true"
-    assert driver.find_element(By.ID, "set-count").text == "1 chosen"
+    assert driver.find_element(By.ID, "set-count").text == "1 chosen (up to 10)"
     driver.find_element(By.ID, "set-confirm").click()
     number = next_decision(driver, number, timeout=60)
     assert "choose an action" in driver.find_element(By.ID, "prompt").text

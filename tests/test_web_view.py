@@ -161,13 +161,14 @@ def test_a_set_chosen_one_pick_a_question_is_marked_and_keeps_its_keys():
         assert not corp["set"]
         stream.answer(0)
         data = first(stream, lambda d: d["set"])
-        assert data["options"][-1]["key"] == "done"
+        assert data["options"][-1]["key"] == "done" and data["some"] == 10
         assert all(o["card"]["lines"] or o["card"]["facts"] for o in data["options"][:-1])
         shorts = [o["short"] for o in data["options"][:-1]]
         stream.answer(1)  # the second card: the next question lists the others, same keys
         after = decision_data(Decision(stream.current, stream.game, len(stream.game.record) + 1))
         assert after["set"] and [o["short"] for o in after["options"][:-1]] == \
             shorts[:1] + shorts[2:]
+        assert after["some"] == 9  # one fewer may be picked now
     finally:
         stream.close()
 
@@ -185,23 +186,22 @@ def test_an_option_that_is_a_space_names_its_label_on_the_map():
         stream.close()
 
 
-def test_notes_and_cards_shown_with_a_question_are_said_when_the_engine_gives_them():
-    stream = played("lantern_row", 0, seed=3)
-    game = stream.game
+def test_the_cards_a_question_is_about_are_shown_with_it_and_cards_with_their_price():
+    stream = DecisionStream(ruleset("terraforming_mars"), 2, 1)
     try:
-        d = stream.current
-        plain = decision_data(Decision(d, game, 1))
-        assert "notes" not in plain and "shown" not in plain
-        number = next(iter(game.state.cards))
-        # (the engine's decisions are getting these two fields: set here as it will)
-        d.notes = ["a steel is worth 2", "\x1b[31mleft to pay: 3"]
-        d.shown = [{"label": "Your starting cards", "cards": [number, "nope"]}, "junk"]
-        data = decision_data(Decision(d, game, 1))
-        assert data["notes"][0] == "a steel is worth 2" and "\x1b" not in data["notes"][1]
-        assert data["shown"] == [{"label": "Your starting cards",
-                                  "cards": [{"name": game.card_name(number),
-                                             "facts": data["shown"][0]["cards"][0]["facts"],
-                                             "lines": data["shown"][0]["cards"][0]["lines"]}]}]
+        # choosing a corporation, the player sees the ten cards dealt with it (alongside)
+        corp = first(stream, lambda d: d["kind"] == "card")
+        seat = stream.current.player
+        dealt = [c for c in stream.current.about]
+        assert corp["shown"] and len(corp["shown"][0]["cards"]) == len(dealt) == 10
+        assert {c["name"] for c in corp["shown"][0]["cards"]} == \
+            {stream.game.card_name(c) for c in dealt}
+        assert all(stream.game.card_visible_to(c, seat) for c in dealt)
+        # an option that is a card: its text, its facts with the price to the player
+        for o in corp["options"]:
+            assert o["card"]["name"] == o["label"] and o["card"]["lines"]
+        plain = decision_data(Decision(stream.current, stream.game, 1))
+        assert plain == corp  # the same question, said the same way twice
     finally:
         stream.close()
 
@@ -235,3 +235,18 @@ def test_a_run_of_instant_agent_moves_reaches_the_page_as_its_end_not_move_by_mo
     # every answer was followed by the next question; the agents' many moves between
     # them came as far fewer pictures than moves
     assert len(states) < decisions - answers
+
+
+def test_a_cards_price_to_the_player_is_said_beside_its_printed_cost(monkeypatch):
+    from rulebook_games.web.view import card_face
+    stream = played("lantern_row", 0, seed=3)
+    game = stream.game
+    try:
+        number = next(c for c in game.state.cards if game.rs.cards[
+            game.state.cards[c].def_id].data.get("cost") == 3)
+        assert card_face(game, number, 0)["facts"].startswith("cost 3 ·")
+        monkeypatch.setattr(type(game), "card_price", lambda self, card, seat: 1)
+        assert card_face(game, number, 0)["facts"].startswith("cost 3, 1 for you ·")
+        assert card_face(game, number, None)["facts"].startswith("cost 3 ·")  # nobody's
+    finally:
+        stream.close()

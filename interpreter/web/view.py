@@ -12,10 +12,10 @@ what a person at a browser needs beside it:
 - the colours a ruleset gives the kinds of space, tiles and bonuses of a map
   (``view: maps: colours``), in the words the model uses, :func:`map_colours`;
 - a decision as the page shows it (:func:`decision_data`): the question,
-  the options with their keys (and the space each names on a map, so a map
-  can be clicked), the refused ones with their reasons, a range, whether it
-  is a set chosen one pick at a time, and the notes and cards it is said
-  with.
+  the cards it is about, the options with their keys (a card with its text
+  and its price to the player, a space with its label, so a map can be
+  clicked), the refused ones with their reasons, a range, and whether it is
+  a set chosen one pick at a time (and how many more may be picked).
 
 Strings here come from rule files: the page puts them in with textContent
 (or SVG text nodes) only.
@@ -32,16 +32,33 @@ from ..safe_text import visible
 DONE = "done"  # the key of the answer that ends a set chosen one pick at a time
 
 
-def card_text(game, def_id: str) -> dict:
-    """A card's generated text: its name, a line of facts (cost, tags), its lines (made once
-    for each card of a ruleset: the words depend on the ruleset alone)."""
+def _entry(game, def_id: str) -> tuple[dict, dict]:
+    """A card's catalogue entry and its generated text (made once for each card of a
+    ruleset: the words depend on the ruleset alone)."""
     made = game.rs.__dict__.setdefault("_web_card_text", {})
     if def_id not in made:
         entry = catalogue_entry(game.rs, def_id)
-        made[def_id] = {"name": entry["name"], "facts": facts_line(entry),
-                        "lines": list(entry["lines"])}
-    text = made[def_id]
+        made[def_id] = (entry, {"name": entry["name"], "facts": facts_line(entry),
+                                "lines": list(entry["lines"])})
+    return made[def_id]
+
+
+def card_text(game, def_id: str) -> dict:
+    """A card's generated text: its name, a line of facts (cost, tags), its lines."""
+    text = _entry(game, def_id)[1]
     return dict(text, lines=list(text["lines"]))
+
+
+def card_face(game, card, seat: int | None = None) -> dict:
+    """The text of one card of the game, with the price ``seat`` pays for it now beside the
+    printed cost when the two differ ('cost 10, 7 for you'), as the terminal says it."""
+    entry, _ = _entry(game, game.state.cards[card].def_id)
+    out = card_text(game, game.state.cards[card].def_id)
+    if seat is not None and seat < game.n and entry.get("cost") is not None:
+        price = game.card_price(card, seat)
+        if price is not None and price != entry["cost"]:
+            out["facts"] = facts_line(entry, price)
+    return out
 
 
 # ------------------------------------------------------------ the table of a seat
@@ -120,7 +137,7 @@ def held_texts(game, seat: int | None) -> dict[str, dict]:
         for c in cards:
             name = game.card_name(c)
             if name not in out:
-                out[name] = card_text(game, st.cards[c].def_id)
+                out[name] = card_face(game, c, seat)
     return out
 
 
@@ -178,29 +195,16 @@ def result_data(game, result) -> dict:
 
 
 # ------------------------------------------------------------ a decision
-def _card_of(game, card) -> dict | None:
-    """A card a decision shows, as the page draws it: its name and generated text."""
-    if isinstance(card, dict):
-        return {k: v for k, v in card.items() if isinstance(v, (str, int, list))}
-    if isinstance(card, (CardRef, int)) and not isinstance(card, bool) \
-            and card in game.state.cards:
-        return card_text(game, game.state.cards[card].def_id)
-    if isinstance(card, str) and card in game.rs.cards:
-        return card_text(game, card)
-    return None
-
-
 def is_set(decision: Decision) -> bool:
-    """Whether the question is one pick of a set (engine/asking.py, choose_some): cards or
-    items, one question a pick, with 'done' listed last."""
-    options = decision._source.options
-    return decision.kind in ("card", "item") and len(options) > 1 \
-        and options[-1].key == DONE and options[-1].value is None
+    """Whether the question is one pick of a set (engine/asking.py, choose_some): the
+    engine says how many more may be picked now (``some``), 'done' listed last."""
+    return getattr(decision._source, "some", 0) > 0
 
 
 def decision_data(decision: Decision) -> dict:
-    """A decision as the page shows it: the question, options with keys, refused with reasons,
-    and (when the engine gives them) the notes and the cards said with it."""
+    """A decision as the page shows it: the question, the cards it is about (shown with it),
+    options with keys (a card with its text and price to the player, a space with its label
+    on the map), refused ones with reasons, a range, and a set's room."""
     game = decision._game
     source = decision._source
     out = {"number": decision.number, "kind": decision.kind,
@@ -210,24 +214,20 @@ def decision_data(decision: Decision) -> dict:
            "range": list(decision.range) if decision.range else None,
            "numbers": decision.kind == "number" and decision.range is None,
            "set": is_set(decision)}
+    if out["set"]:
+        out["some"] = source.some  # how many more may be picked now
     for o in decision.options:
         option = {"index": o.index, "label": visible(o.label), "key": o.key,
                   "short": o.short_key, "summary": visible(o.summary)}
-        if o.card is not None:
-            option["card"] = card_text(game, o.card)
         value = source.options[o.index].value
-        if isinstance(value, str) and value in game.space_decl:
+        if isinstance(value, CardRef):
+            option["card"] = card_face(game, value, source.player)
+        elif isinstance(value, str) and value in game.space_decl:
             option["space"] = game.space_label.get(value, "")
         out["options"].append(option)
-    notes = [visible(str(n)) for n in getattr(source, "notes", None) or []]
-    if notes:
-        out["notes"] = notes
-    shown = []
-    for group in getattr(source, "shown", None) or []:
-        if not isinstance(group, dict):
-            continue
-        cards = [c for c in (_card_of(game, c) for c in group.get("cards") or []) if c]
-        shown.append({"label": visible(str(group.get("label", ""))), "cards": cards})
-    if shown:
-        out["shown"] = shown
+    about = [c for c in getattr(source, "about", None) or [] if isinstance(c, CardRef)
+             and c in game.state.cards and game.card_visible_to(c, source.player)]
+    if about:  # the cards the question is about, or shown alongside it
+        out["shown"] = [{"label": "", "cards": [card_face(game, c, source.player)
+                                                for c in about]}]
     return out

@@ -1,5 +1,5 @@
-// A decision as the page shows it (web/view.py, decision_data): the question, what is said
-// with it (notes, cards shown), each option with its key, the options not allowed now
+// A decision as the page shows it (web/view.py, decision_data): the question, the cards it
+// is about (shown with it), each option with its key, the options not allowed now
 // with their reasons (folded when there are many), a number's range, and a set chosen as
 // a set (toggles and a confirm button). The game page answers through how.answer; the
 // replay page draws the same read-only, the answer of the record marked.
@@ -14,15 +14,13 @@ function drawDecision(d, where, how) {
   const h = how || {};
   const options = clear(where.options);
   const notNow = clear(where.notNow);
-  clear(where.notes);
   clear(where.shown);
   where.prompt.textContent = d ? d.prompt : "";
   if (where.range) where.range.hidden = !(d && d.range);
   if (where.setControls) where.setControls.hidden = !(d && d.set && !h.readOnly);
   if (!d) return;
-  for (const note of d.notes || []) where.notes.append(el("li", {text: note}));
   for (const group of d.shown || [])
-    where.shown.append(el("div", {class: "shown"}, el("h3", {text: group.label}),
+    where.shown.append(el("div", {class: "shown"}, group.label ? el("h3", {text: group.label}) : null,
       el("div", {class: "cards"}, group.cards.map(c => cardFace(c)))));
   if (d.range && where.range) {
     where.rangeWords.textContent = `a number from ${d.range[0]} to ${d.range[1]}: `;
@@ -54,7 +52,8 @@ function drawDecision(d, where, how) {
   });
   if (where.setCount && d.set) {
     const n = h.picked ? h.picked.size : 0;
-    where.setCount.textContent = n ? `${n} chosen` : "none chosen yet";
+    where.setCount.textContent = (n ? `${n} chosen` : "none chosen yet") +
+      (d.some ? ` (up to ${d.some})` : "");
   }
   const refused = d.refused || [];
   const items = refused.map(r => el("li", {class: "refused"}, el("span", {class: "label", text: r.label}),

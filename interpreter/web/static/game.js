@@ -12,7 +12,7 @@ let ANSWERED = 0;  // the decision last answered: not open again until the serve
 const $ = id => document.getElementById(id);
 const WHERE = {title: $("headline"), order: $("order"), board: $("board"), players: $("players"),
                standings: $("standings"), rows: $("rows"), facts: $("facts"), hand: $("hand")};
-const DECISION = {prompt: $("prompt"), notes: $("notes"), shown: $("shown"), options: $("options"),
+const DECISION = {prompt: $("prompt"), shown: $("shown"), options: $("options"),
                   notNow: $("not-now"), setControls: $("set-controls"), setCount: $("set-count"),
                   range: $("range"), rangeWords: $("range-words"), rangeInput: $("range-input")};
 
@@ -40,8 +40,13 @@ function answer(option) {
 }
 
 function toggle(option) {
-  if (!asked()) return;
-  if (PICKED.has(option.index)) PICKED.delete(option.index); else PICKED.add(option.index);
+  const d = asked();
+  if (!d) return;
+  $("decision-problem").textContent = "";
+  if (PICKED.has(option.index)) PICKED.delete(option.index);
+  else if (d.some && PICKED.size >= d.some)
+    $("decision-problem").textContent = `at most ${d.some} now: take one back first`;
+  else PICKED.add(option.index);
   drawDecisionPanel(STATE);
 }
 

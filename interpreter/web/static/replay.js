@@ -6,7 +6,7 @@
 const $ = id => document.getElementById(id);
 const WHERE = {title: $("headline"), order: $("order"), board: $("board"), players: $("players"),
                standings: $("standings"), rows: $("rows"), facts: $("facts"), hand: $("hand")};
-const DECISION = {prompt: $("prompt"), notes: $("notes"), shown: $("shown"), options: $("options"),
+const DECISION = {prompt: $("prompt"), shown: $("shown"), options: $("options"),
                   notNow: $("not-now"), range: $("range"), rangeWords: $("range-words"),
                   rangeInput: $("range-input")};
 const PLAY_EVERY = 500;  // ms between two steps while playing
