@@ -19,8 +19,9 @@ function drawDecision(d, where, how) {
   if (where.range) where.range.hidden = !(d && d.range);
   if (where.setControls) where.setControls.hidden = !(d && d.set && !h.readOnly);
   if (!d) return;
-  for (const group of d.shown || [])
-    where.shown.append(el("div", {class: "shown"}, group.label ? el("h3", {text: group.label}) : null,
+  for (const group of d.shown || [])  // after the options: what to look at while choosing
+    where.shown.append(el("details", {class: "shown", open: true},
+      el("summary", {text: (group.label || "Shown with the question") + ` (${group.cards.length})`}),
       el("div", {class: "cards"}, group.cards.map(c => cardFace(c)))));
   if (d.range && where.range) {
     where.rangeWords.textContent = `a number from ${d.range[0]} to ${d.range[1]}: `;
