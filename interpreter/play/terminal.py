@@ -33,6 +33,7 @@ HELP = """commands at any prompt:
   board                           the boards, tracks, shared rows and game facts
   map                             the boards alone (a map with its key)
   me                              your panel and your cards, with their text
+  cards                           your cards in hand, each with its text
   players                         every player's panel side by side
   standings                       the goals players race for, with each value
   card NAME                       the text of a card
@@ -50,7 +51,7 @@ keys, options and card names. What is typed before a question shows is ignored."
 
 
 # commands that show one part of the view model (play/render.py draws it)
-PARTS = {"board": "board", "map": "map", "me": "me", "players": "players",
+PARTS = {"board": "board", "map": "map", "me": "me", "cards": "cards", "players": "players",
          "standings": "standings"}
 
 
