@@ -369,6 +369,8 @@ VIEW = obj("What the table shows a player: facts, tracks, maps, boards, shared r
                       "additionalProperties": {"type": "string", "pattern": "^[^A-Za-z0-9\\s]{1,2}$"}},
             "symbols": {"type": "object", "description": "The short symbol (1 or 2 characters) a printed bonus is drawn with: bonus id (a resource or a board bonus) → symbol. Default: the first letter of its name.",
                         "additionalProperties": {"type": "string", "pattern": "^\\S{1,2}$"}},
+            "colours": {"type": "object", "description": "The colour a picture of the map (the browser's) fills a kind of space, a tile or a printed bonus with: space type, tile or bonus id → '#rgb' or '#rrggbb'. Default: a kind of space marked '~' is water, each other kind, tile and bonus a colour of its own.",
+                        "additionalProperties": {"type": "string", "pattern": "^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},
             "card_tiles": arr("Tiles shown with the name of the card that placed them (e.g. the special tiles of cards).", _ID("A tile id.")),
             "text": _TEXT("Words shown under the map: e.g. what a bonus gives."),
         }, required=["board"])),
