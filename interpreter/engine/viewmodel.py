@@ -204,7 +204,7 @@ class _Table:
         rounds = self.rs.singles.get("rounds")
         out = {"game": self.rs.name, "round_word": _first_up(self.rs.words.rounds),
                "round": st.round, "phase": g.phase_name(st.phase) if st.phase else "",
-               "you": st.players[self.seat].name,
+               "you": st.players[self.seat].name if self.seat < g.n else None,
                "turn_order": [st.players[p].name for p in st.turn_order]}
         if (self.decl or {}).get("last_round") is False:
             pass  # the rounds' max is only a cap: the game ends on a condition

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from ..api.decisions import Decision
 from ..engine.state import CardRef
-from ..lang.runtime import Budget
 from ..lang.words import catalogue_entry, facts_line
 from ..safe_text import visible
 
@@ -65,35 +64,9 @@ def card_face(game, card, seat: int | None = None) -> dict:
 def public_model(game) -> dict:
     """The view model of a seat that is nobody's: what every player may see.
 
-    The engine's view model is made for a player; the seat after the last
-    one sees every zone as a stranger does (each hidden zone a count) and
-    owns no card. Only its title, which names who is looking, needs a
-    player: there nobody is named."""
-    try:
-        return game.view_model(game.n)
-    except IndexError:  # this engine's title names the one looking: nobody here
-        pass
-    from ..engine.viewmodel import _Table
-
-    class _Nobody(_Table):
-        def title(self):
-            seat, self.seat = self.seat, 0
-            try:
-                out = super().title()
-            finally:
-                self.seat = seat
-            out["you"] = None
-            return out
-
-    base = game.view(game.n)
-    budget, rng = game.budget, game.state.rng.getstate()
-    game.budget = Budget()  # as view_model: the view's work is not the game's
-    try:
-        base["table"] = _Nobody(game, game.n).build()
-    finally:
-        game.budget = budget
-        game.state.rng.setstate(rng)
-    return base
+    The seat after the last one sees every zone as a stranger does (each hidden
+    zone a count), owns no card, and its title names nobody."""
+    return game.view_model(game.n)
 
 
 def card_texts(game, seat: int | None, table: dict) -> dict[str, dict]:
