@@ -50,6 +50,12 @@ def check_view(b) -> None:
                     _public(b, e, tree, path + (i, "value"))
 
     values(data.get("facts"), ("facts",), you, "fact")
+    for i, item in enumerate(data.get("facts") or []):
+        if "when" in item:  # a warning: shown only while it holds
+            tree = expr(("facts", i, "when"), ("facts", i, "when"), you, T.BOOL,
+                        "the condition", f"fact '{item.get('label')}'")
+            if tree is not None:
+                _public(b, e, tree, ("facts", i, "when"))
     for i, item in enumerate(data.get("tracks") or []):
         ref(item.get("track"), ("track", "player_track"), "track", ("tracks", i, "track"))
     for i, m in enumerate(data.get("maps") or []):
