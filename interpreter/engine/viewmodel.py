@@ -52,14 +52,23 @@ class ViewModelMixin:
             and isinstance(entry.data, dict) else None
         if not facts or not any("when" in f for f in facts):
             return []
+        # inside an action the position is half made (a technology placed, its cubes
+        # still to come): the warnings stay those of the position the action started from
+        shown = self.__dict__.setdefault("_warnings_shown", {})
+        running = getattr(self, "action_start", None) is not None
+        if running and seat in shown:
+            return shown[seat]
         budget, rng = self.budget, self.state.rng.getstate()
         self.budget = Budget()
         try:
             table = _Table(self, seat)
-            return table.value_list(facts, ("facts",), seat, {}, warnings=True)
+            out = table.value_list(facts, ("facts",), seat, {}, warnings=True)
         finally:
             self.budget = budget
             self.state.rng.setstate(rng)
+        if not running:
+            shown[seat] = out
+        return out
 
 
 def _first_up(text: str) -> str:
