@@ -133,6 +133,8 @@ def _reads(tree, function, out: set, seen: set) -> None:
             out.add(("track", getattr(node, "canonical", node.id)))
         elif isinstance(node, ast.Field):
             out.add(("board", "*"))  # a space's tile or owner (a card's facts do not change)
+            if node.name == "owner" and str(getattr(node.obj, "type", "card")) != "space":
+                out.add(("zones", "*"))  # a card's owner: whose zone it is in
         elif isinstance(node, (ast.AnyOf, ast.Stmt)) and not isinstance(
                 node, (ast.Let, ast.If, ast.Return, ast.For, ast.Pass)):
             raise _Anything
@@ -443,7 +445,8 @@ def _nodes(tree, card: _Card | None):
 
 def raised(roots: list, effect: Callable[[str], Any], tiles: list, rewards: list,
            triggers: Callable[[str], list] | None = None,
-           track_events: tuple = (), card: tuple | None = None) -> set:
+           track_events: tuple = (), card: tuple | None = None,
+           overflow: dict | None = None) -> set:
     """What the effects ``roots`` may change, with what they call: (kind, what) as in
     :class:`Implied` and :func:`reads` ("*" for any: a resource held in a variable).
     ``effect(name)`` is the tree of a procedure or function called; ``tiles`` the
@@ -453,7 +456,8 @@ def raised(roots: list, effect: Callable[[str], Any], tiles: list, rewards: list
     walked when the event is emitted, unless its
     condition cannot hold for the card being played; ``track_events`` the events
     tracks emit when they move. ``card``: (the name the roots call the card being
-    played, its printed facts): what it cannot do or set off is left out."""
+    played, its printed facts): what it cannot do or set off is left out.
+    ``overflow``: a zone's overflow zone (a card put in a full zone pushes one there)."""
     out: set = set()
     seen: set = set()
     known = _Card({card[0]}, card[1]) if card is not None else None
@@ -493,7 +497,10 @@ def raised(roots: list, effect: Callable[[str], Any], tiles: list, rewards: list
                     zone = node.args[1] if node.func == "put" and len(node.args) > 1 \
                         else None
                     if isinstance(zone, ast.Name) and getattr(zone, "binding", None) == "zone":
-                        out.add(("zones", getattr(zone, "canonical", zone.id)))
+                        z = getattr(zone, "canonical", None) or zone.id
+                        while z is not None and ("zones", z) not in out:
+                            out.add(("zones", z))
+                            z = (overflow or {}).get(z)  # a card pushed on from a full zone
                     else:
                         out.add(_CHANGES[node.func])
                 elif node.func in ("mark", "unmark", "place_pieces", "take_pieces",
@@ -512,7 +519,7 @@ def raised(roots: list, effect: Callable[[str], Any], tiles: list, rewards: list
             elif isinstance(node, (ast.Raise, ast.Set)) and (
                     isinstance(node, ast.Raise)
                     or getattr(node, "target_kind", "local") == "track"):
-                out.add(("track", node.track if isinstance(node, ast.Raise) else node.name))
+                out.add(("track", "*"))  # (any track: a name may be another's alias)
                 if not moved:
                     moved = True
                     todo.extend((t, None) for t in rewards)

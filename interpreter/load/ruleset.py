@@ -846,6 +846,8 @@ class _Builder:
                     listening.get(event, []))
         tiles = [t for k, t in self.asts.items() if k[0] == "tile"]
         rewards = [t for k, t in self.asts.items() if k[0] == "track"]
+        overflow = {z: str(e.data["overflow"]) for z, e in self.sections["zones"].items()
+                    if isinstance(e.data, dict) and e.data.get("overflow")}
         unsafe_for: dict = {}
 
         def unsafe(ident: str) -> set:
@@ -862,7 +864,7 @@ class _Builder:
                 out: set = set()
                 for name, parts in runs.items():
                     out |= raised(parts, called, tiles, rewards, triggers, track_events,
-                                  card=(name, facts))
+                                  card=(name, facts), overflow=overflow)
                 unsafe_for[key] = out
             return unsafe_for[key]
 
