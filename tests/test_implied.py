@@ -15,6 +15,8 @@ added.
 from __future__ import annotations
 
 import shutil
+
+import pytest
 from pathlib import Path
 
 from rulebook_games import load_ruleset
@@ -306,3 +308,42 @@ def test_the_terminal_folds_many_options_not_available_into_one_line_and_why_lis
     human.decide(few, view, game)
     assert "Card 2 (not now: needs 2 gold to pay; you have 0)" in out.getvalue()
     assert "more not available" not in out.getvalue()
+
+
+@pytest.mark.parametrize("players,seeds", [(2, range(1, 5)), (1, range(1, 4))])
+def test_a_card_held_back_by_its_implied_checks_could_not_be_played(players, seeds):
+    # soundness, over random Terraforming Mars games: whenever a card in hand meets its
+    # printed requirement but its implied checks fail, its play tried on a copy of the
+    # game from that position is refused too (nothing playable is held back)
+    import random
+    from rulebook_games.agents import Agent
+    from rulebook_games.play.session import build_game, run
+    rs = load_ruleset("terraforming_mars")
+    held = []
+
+    class Checking(Agent):
+        wants_view = False
+
+        def __init__(self, seed):
+            self.rng = random.Random(seed)
+
+        def decide(self, decision, view, game):
+            seat = decision.player
+            if game.action_start is None:
+                for card in list(game.state.zones.get(("hand", seat), [])):
+                    def_id = game.state.cards[card].def_id
+                    implied = rs.implied.get(("card", def_id))
+                    printed = rs.code.get(("card", def_id, "requires"))
+                    if implied is None or printed is not None and not printed(
+                            game.frame(seat, this=card)):
+                        continue
+                    if game.implied_refusal(implied, seat, card) is not None:
+                        held.append(def_id)
+                        assert not game.can_run(card, "play", seat), def_id
+            if decision.is_range:
+                return self.rng.randint(decision.low, decision.high)
+            return self.rng.randrange(len(decision.options))
+    for seed in seeds:
+        run(build_game(rs, players, seed, ["random"] * players,
+                       live_agents=[Checking(seed * 10 + s) for s in range(players)]))
+    assert held
