@@ -117,3 +117,41 @@ def test_the_question_never_offers_more_than_are_left(tmp_path):
     game, hand = keep(rs, agent)
     assert "up to 3 of" in agent.asked[0].prompt and "up to 2 more" in agent.asked[1].prompt
     assert game.state.zones[("tableau", 0)] == hand  # all three, then nothing is left
+
+
+# ------------------------------------------------------------- at the terminal
+def _typed(lines):
+    import io
+    from rich.console import Console
+    from rulebook_games.play.terminal import HumanAgent
+    out = io.StringIO()
+    answers = list(lines)
+
+    def read(prompt=""):
+        if not answers:
+            raise AssertionError("asked once more than typed:\n" + out.getvalue())
+        return answers.pop(0)
+    return HumanAgent(Console(file=out, width=100), read), out, answers
+
+
+def test_a_person_types_the_whole_set_at_once(tmp_path):
+    """'1 3' at the first question keeps the first and third cards as listed then, and
+    the set ends there: nothing more is asked."""
+    rs = tiny_with(tmp_path, KEEP.replace("cards_in(hand), 2", "cards_in(hand), 3"), 4)
+    human, out, left = _typed(["1 3"])
+    game, hand = keep(rs, human)
+    assert left == []
+    assert game.state.zones[("tableau", 0)] == [hand[0], hand[2]]
+    shown = out.getvalue()
+    assert "several at once" in shown  # the question says it may be answered so
+    # the picks after the first are shown in place, with their question, then 'done'
+    assert f"→ {game.card_name(hand[2])}" in shown and "→ done" in shown
+
+
+def test_a_set_typed_at_once_is_refused_whole_when_a_part_is_wrong(tmp_path):
+    rs = tiny_with(tmp_path, KEEP.replace("cards_in(hand), 2", "cards_in(hand), 2"), 4)
+    human, out, left = _typed(["1 1", "1 2 3", "9 1", "2 1"])
+    game, hand = keep(rs, human)
+    shown = out.getvalue()
+    assert "chosen twice" in shown and "at most 2" in shown and "9:" in shown
+    assert left == [] and game.state.zones[("tableau", 0)] == [hand[1], hand[0]]

@@ -129,8 +129,10 @@ def test_a_prompt_names_the_card_and_what_is_chosen():
     game.context = "Play a card"
     game.run_code(("action", "play_project", "do"), game.frame(0))  # the only card in hand
     steel = next(d for d in seen if d.is_range)
-    # Strip Mine costs 25 M€ and is a building: steel (2 M€ each) may pay for it
-    assert steel.prompt == "Play a card · Strip Mine: Pay how many steel?"
+    # Strip Mine costs 25 M€ and is a building: steel (2 M€ each) may pay for it; the
+    # question says what a steel is worth, what is still to pay and the M€ there are
+    assert steel.prompt == ("Play a card · Strip Mine: Pay how many steel? "
+                            "(2 M€ a steel · 25 M€ still to pay · 30 M€ to spend)")
     assert (steel.low, steel.high) == (0, 5)
 
 

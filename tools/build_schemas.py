@@ -346,6 +346,18 @@ _fact = obj("A number or fact shown with a label; with 'when', a warning shown o
 }, required=["label"])
 VIEW = obj("What the table shows a player: facts, tracks, maps, boards, shared rows, player panels and standings. Optional: a ruleset without it gets a generic table. See docs/engine.md#the-view.", {
     "last_round": {"type": "boolean", "description": "Whether the title shows the last round ('Generation 3 of 14'; default true). False where the rounds' max is only a safety cap and the game ends on a condition."},
+    "card_price": _E("What a card costs the player looking ('you') now, after discounts ('card' is the card). Shown beside the printed cost wherever a card's text is shown to that player (options, hand, offers) when the two differ."),
+    "alongside": arr("Cards shown with every question of an action, to the player answering (only the cards that player may see): e.g. the starting cards dealt while a corporation is chosen.",
+        obj("The cards shown alongside one action's questions.", {
+            "action": _ID("The action's id."),
+            "cards": _E("A list of cards, for the player answering ('you')."),
+        }, required=["action", "cards"])),
+    "actions": arr("Numbers shown beside an action wherever it is offered (what it costs the player looking now, say), so the player sees them before choosing it.",
+        obj("A number shown beside one action.", {
+            "action": _ID("The action's id."),
+            "value": _E("The number, for the player looking ('you')."),
+            "text": _TEXT("Words after the number (e.g. its unit)."),
+        }, required=["action", "value"])),
     "facts": arr("Game facts a player must know, in order: the end condition, counters, how scoring works, the solo goal, and warnings ('when').", _fact),
     "tracks": arr("Tracks to show with their scale, the present mark (each player's, for a track of each player) and the rewards printed on them (from the track's declaration). Without this list every shared track is shown.",
         obj("A track shown on the table.", {
@@ -388,6 +400,7 @@ VIEW = obj("What the table shows a player: facts, tracks, maps, boards, shared r
     "panels": obj("What each player's panel shows, in this order: stocks (with production), tags, values, the score so far by scoring category, and the cards of zones.", {
         "stocks": arr("The resources shown (default: every resource).", _ID("A resource id.")),
         "tags": arr("Tags counted on the cards the player has in play (in zones marked in_play).", _ID("A tag id.")),
+        "tag_count": _E("How a tag is counted for the panel's player ('tag' is the tag, 'you' the player), where the rules count tags otherwise than on every card in play (e.g. events' tags stop counting once played). Default: the tags printed on the player's cards in zones marked in_play."),
         "values": arr("Numbers or facts of each player ('you' is the panel's player).", _value),
         "scoring": {"type": "boolean", "description": "Show the points so far by scoring category (default true)."},
         "zones": arr("The player's zones whose cards are shown, in order (default: every zone of a player); a zone the player looking may not see shows how many cards it holds.", _ID("A zone id.")),

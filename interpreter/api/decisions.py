@@ -11,6 +11,7 @@ into the engine's answer, or says in a ValueError why it is not one.
 
 from __future__ import annotations
 
+from ..engine.flow import ActionChoice
 from ..engine.keys import short_keys
 from ..engine.state import CardRef
 from ..safe_text import visible
@@ -83,9 +84,13 @@ class Decision:
                     value = opt.value
                     if isinstance(value, CardRef):
                         card = game.state.cards[value].def_id
-                        summary = (lambda v=value: game.card_summary(v))
+                        summary = (lambda v=value: game.card_summary(v, d.player))
                     elif isinstance(value, str) and value in game.space_decl:
                         summary = (lambda v=value: game.space_summary(v))
+                    elif isinstance(value, ActionChoice) and game.action_notes \
+                            and value.key.startswith("action:"):
+                        summary = (lambda v=value: game.action_note(v.key.split(":")[1],
+                                                                    d.player))
                     out.append(Option(self, i, opt.label, opt.key, card, summary, shorts[i]))
             self._options = out
         return self._options

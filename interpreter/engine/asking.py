@@ -49,6 +49,8 @@ class AskingMixin:
         if self.hand_prompt and decision.kind != "action":  # the author's own words
             decision.prompt_text = self._prompt(str(self.hand_prompt))  # for the first one,
             self.hand_prompt = None  # asked or not
+        if self.showing is not None and not decision.about and decision.kind != "action":
+            decision.about = self.alongside(decision.player, decision.options)
         memory = self.refusals
         path = memory.ids  # the answers of the action running now (None: none runs)
         if path is None:  # outside an action: nothing is ever refused and asked again
@@ -246,16 +248,38 @@ class AskingMixin:
             return out
         return reasons
 
-    def choose_number(self, low: int, high: int) -> int:
+    def choose_number(self, low: int, high: int, *facts: int) -> int:
         ask, self.asking = self.asking, None
         where = self._prompt("")
         if high < low:
             raise ActionRefused(f"no number between {low} and {high}")
         if high == low:
             return low
-        return self.decide(Decision(self._acting(), "number",
-                                    lambda: self._ask_prompt(ask, "choose a number", where),
-                                    low=low, high=high))
+
+        def prompt():
+            text = self._ask_prompt(ask, "choose a number", where)
+            said = self._facts_words(ask, facts)
+            return f"{text} ({' · '.join(said)})" if said else text
+        return self.decide(Decision(self._acting(), "number", prompt, low=low, high=high))
+
+    def _facts_words(self, ask, facts) -> list[str]:
+        """The facts a number question gives with it ('2 coins a gold', '14 coins left to
+        pay'), each in its amount's words, else its phrase and value."""
+        node = ask[1] if ask else None
+        args = getattr(node, "args", None) or []
+        if not facts or len(args) < 2 + len(facts):
+            return []
+        from ..lang.words import Ctx
+        w, out = self.rs.words, []
+        for expr, value in zip(args[2:], facts):
+            try:
+                text = w.amount(expr, str(value), value, Ctx(ask[2]))
+                if not text:  # its phrase, as written (not its value again), and the value
+                    text = f"{w.expr(expr, Ctx())}: {value}"
+            except Exception:  # words must never stop a game
+                text = str(value)
+            out.append(text)
+        return out
 
     def choose_order(self, items: list) -> list:
         remaining, out = list(items), []
@@ -265,7 +289,7 @@ class AskingMixin:
             out.append(pick)
         return out + remaining
 
-    def choose_some(self, items: list, most: int) -> list:
+    def choose_some(self, items: list, most: int, *facts: int) -> list:
         """Up to ``most`` of the items, each at most once, in the order the player picks them.
 
         One question per pick, listing every item left and then 'done' (as an
@@ -285,10 +309,13 @@ class AskingMixin:
 
             def prompt(room=room, names=names):
                 so_far = f" more (chosen: {', '.join(names)})" if names else ""
-                return f"{where}Choose up to {room}{so_far} of {self._items_words(items, ask)}"
+                said = self._facts_words(ask, facts)
+                return f"{where}Choose up to {room}{so_far} of " \
+                    f"{self._items_words(items, ask)}" + (f" ({' · '.join(said)})"
+                                                          if said else "")
             opts = [Option(self._label(v, what), v, v if isinstance(v, str) else "")
                     for v in left] + [Option("done", None, "done")]
-            i = self.decide(Decision(seat, kind, prompt, opts))
+            i = self.decide(Decision(seat, kind, prompt, opts, some=room))
             if opts[i].value is None:
                 break
             chosen.append(opts[i].value)

@@ -26,15 +26,23 @@ class CardsMixin:
     def card_name(self, card: int) -> str:
         return self.card_data(card).get("name", self.state.cards[card].def_id)
 
-    def card_summary(self, card: int) -> str:
-        """Cost, tags, printed facts and the card's text, for people choosing it."""
+    def card_summary(self, card: int, seat: int | None = None) -> str:
+        """Cost, tags, printed facts and the card's text, for people choosing it; for
+        ``seat``, the price it pays now beside the printed cost when the two differ."""
         from ..lang.words import catalogue_entry, facts_line
         c = self.state.cards[card]
         cache = self.__dict__.setdefault("_card_text", {})
         if c.def_id not in cache:
             entry = catalogue_entry(self.rs, c.def_id)
-            cache[c.def_id] = " · ".join(p for p in [facts_line(entry)] + entry["lines"] if p)
-        return cache[c.def_id]
+            cache[c.def_id] = (entry, " · ".join(
+                p for p in [facts_line(entry)] + entry["lines"] if p))
+        entry, text = cache[c.def_id]
+        if seat is None or entry.get("cost") is None or seat >= self.n:
+            return text
+        price = self.card_price(card, seat)
+        if price is None or price == entry["cost"]:
+            return text
+        return " · ".join(p for p in [facts_line(entry, price)] + entry["lines"] if p)
 
     def visible_to(self, zone, owner, seat) -> str:
         """'all' (cards shown), or 'count' (only how many) for this seat."""

@@ -53,6 +53,8 @@ class Decision:
     refused_text: Any = field(default_factory=dict)
     optional: bool = False  # "none" is among the options (last)
     about: list = field(default_factory=list)  # cards the question is about (shown with it)
+    # a pick of a set (choose_some): how many more may be picked now; 0 for other questions
+    some: int = 0
     # each option's short key, made when first read (see keys.py: short_keys)
     shorts: list | None = field(default=None, repr=False, compare=False)
 

@@ -534,6 +534,8 @@ class FlowRunner:
         key = self._code_key(pick) + ("do",)
         g.context = pick.label
         g.hand_prompt = (pick.action or {}).get("prompt")  # for its first question
+        g.showing = g.alongside_of.get(pick.key.split(":")[1]) if g.alongside_of \
+            and pick.key.startswith("action:") else None
         g.hold_log()  # what the action did is told once it has succeeded (a refused one
         g.log(f"{g.state.players[seat].name}: {told(pick.label)}")  # is not: _refused)
         # for a search asked inside the action: the position it started from, how many
@@ -546,7 +548,7 @@ class FlowRunner:
             g.action_start = None
             g.restore(snap)
             g.release_log(keep=False)
-            g.context, g.hand_prompt = "", None
+            g.context, g.hand_prompt, g.showing = "", None, None
             reason = getattr(exc, "message", None) or getattr(exc, "reason", str(exc))
             # not offered again at this position, nor what a trial shows can only fail
             g.refusals.refuse(reason, g.answer_trials(
@@ -560,7 +562,7 @@ class FlowRunner:
         g.action_start = None
         g.refusals.forget()  # the position has moved on
         g.release_log(keep=True)
-        g.context, g.hand_prompt = "", None
+        g.context, g.hand_prompt, g.showing = "", None, None
         if pick.card is None:
             g.state.tally[("action", seat, pick.key.split(":")[1])] += 1
         else:

@@ -86,6 +86,14 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self.decider: int | None = None  # who answers choices made inside effects
         self.choice_kind = ""  # the type of what the next choice picks, for its labels
         self.context = ""  # what is being done (an action's label), for prompts
+        self.showing = None  # the view's 'alongside' entry of the action running (see view)
+        view = self.rs.singles.get("view")
+        view = view.data if view is not None and isinstance(view.data, dict) else {}
+        # action id -> its entry in the view's 'alongside' and 'actions'
+        self.alongside_of = {str(a.get("action")): i
+                             for i, a in enumerate(view.get("alongside") or [])}
+        self.action_notes = {str(a.get("action")): i
+                             for i, a in enumerate(view.get("actions") or [])}
         self.context_cards: list[int] = []  # the cards being played or resolved, for prompts
         self.asking = None  # (statement, choice node, frame) of the next choice, for prompts
         self.hand_prompt = None  # an action's hand-written prompt, for its first question

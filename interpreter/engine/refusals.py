@@ -231,4 +231,5 @@ def _like(decision: Decision, options: list, refused: dict) -> Decision:
             out[_answer_words(decision, answer)] = shown(reason)
         return out
     return Decision(decision.player, decision.kind, decision.prompt_text, options,
-                    refused_text=reasons, optional=decision.optional, about=decision.about)
+                    refused_text=reasons, optional=decision.optional, about=decision.about,
+                    some=decision.some)

@@ -32,6 +32,48 @@ from .state import NO_OWNER, CardRef
 class ViewModelMixin:
     """``view_model(seat)``: the table one seat sees, in words."""
 
+    def view_value(self, key: tuple, seat: int, **variables):
+        """One value of the view section for ``seat`` (None: not declared, or it failed),
+        worked out on a budget of its own and leaving the random source as it was."""
+        code = self.rs.code.get(("view",) + key)
+        if code is None:
+            return None
+        budget, rng = self.budget, self.state.rng.getstate()
+        self.budget = Budget()
+        try:
+            return code(self.frame(seat, **variables))
+        except RuleRuntimeError:
+            return None
+        finally:
+            self.budget = budget
+            self.state.rng.setstate(rng)
+
+    def card_price(self, card, seat: int) -> int | None:
+        """What ``card`` costs ``seat`` now (the view's ``card_price``), or None."""
+        value = self.view_value(("card_price",), seat, card=card)
+        return value if type(value) is int else None
+
+    def action_note(self, action: str, seat: int) -> str:
+        """The number the view shows beside an action for ``seat`` ('8 M€'), or ''."""
+        i = self.action_notes.get(action)
+        if i is None:
+            return ""
+        value = self.view_value(("actions", i), seat)
+        if type(value) is not int:
+            return ""
+        text = str(self.rs.singles["view"].data["actions"][i].get("text") or "")
+        return f"{value} {text}".strip()
+
+    def alongside(self, seat: int, options=()) -> list:
+        """The cards the view shows with the questions of the action running now (its
+        ``alongside``): those ``seat`` may see, and not among the options."""
+        i = self.showing
+        if i is None:
+            return []
+        cards = self.view_value(("alongside", i), seat) or []
+        offered = set(getattr(o, "value", None) for o in options)
+        return [c for c in cards if c not in offered and self.card_visible_to(c, seat)]
+
     def view_model(self, seat: int) -> dict:
         base = self.view(seat)
         budget, rng = self.budget, self.state.rng.getstate()
@@ -137,7 +179,7 @@ class _Table:
         if used:
             out["used"] = used
         if text:
-            out["text"] = g.card_summary(number)
+            out["text"] = g.card_summary(number, self.seat)
         return out
 
     def used_actions(self, number: int) -> list[str]:
@@ -451,7 +493,12 @@ class _Table:
             if r in player.production:
                 item["production"] = player.production[r]
             out["stocks"].append(item)
-        if panels.get("tags"):
+        if panels.get("tags") and "tag_count" in panels:  # as the rules count them
+            counts = {t: self.run(("panels", "tag_count"), p, tag=t) or 0
+                      for t in panels["tags"]}
+            out["tags"] = [{"name": self.name_of("tag", t), "count": n}
+                           for t, n in counts.items()]
+        elif panels.get("tags"):
             counts = {t: 0 for t in panels["tags"]}
             for z in g.in_play_zones:
                 if g.zone_scope.get(z) != "player":

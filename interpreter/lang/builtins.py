@@ -475,12 +475,16 @@ def _random_number(rt, low, high):
 
 
 # -------------------------------------------------------------------- choices
-@builtin("choose_number", [Param("low", T.INT), Param("high", T.INT)], T.INT,
-         "Ask the acting player for a number in low..high.", kind="choice",
-         example="choose_number(0, production(gold))",
+@builtin("choose_number", [Param("low", T.INT), Param("high", T.INT),
+                            Param("facts", T.INT, variadic=True)], T.INT,
+         "Ask the acting player for a number in low..high. Any further arguments are "
+         "facts said with the question, each in its own words with its value now (a "
+         "function's 'amount' text when it has one: what a unit is worth, what is left "
+         "to pay).", kind="choice",
+         example="choose_number(0, stock(gold), production(gold))",
          phrase='a number from {low} to {high}, as you choose')
-def _choose_number(rt, low, high):
-    return rt.choose_number(low, high)
+def _choose_number(rt, low, high, *facts):
+    return rt.choose_number(low, high, *facts)
 
 
 @builtin("choose_order", [Param("items", T.list_of(T.ANY))], _same_as_first,
@@ -497,21 +501,23 @@ def _choose_order(rt, items):
     return rt.choose_order(items)
 
 
-@builtin("choose_some", [Param("items", T.list_of(T.ANY)), Param("most", T.INT)],
+@builtin("choose_some", [Param("items", T.list_of(T.ANY)), Param("most", T.INT),
+                          Param("facts", T.INT, variadic=True)],
          _same_as_first,
          "Ask the acting player to pick up to most of the items, each at most once (the "
          "cards to keep from an offer, chosen together): every item is listed before the "
          "first pick, one question per pick with 'done' last; the picks, in the order "
-         "made.", kind="choice",
+         "made. Further arguments are facts said with the question, as choose_number "
+         "says them (what each costs, what there is to spend).", kind="choice",
          example="choose_some(cards_in(offer), stock(gold) // 3)",
          phrase='up to {most} of {items}, as you choose')
-def _choose_some(rt, items, most):
+def _choose_some(rt, items, most, *facts):
     # each question lists the items left: n(n+1)/2 at most, charged before the first
     n = min(len(items), max(0, most))
     budget = getattr(rt, "budget", None)
     if budget is not None and n > 1:
         budget.charge(n * len(items), None)
-    return rt.choose_some(items, max(0, most))
+    return rt.choose_some(items, max(0, most), *facts)
 
 
 # --------------------------------------------------------------------- effects

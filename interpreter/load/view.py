@@ -56,6 +56,30 @@ def check_view(b) -> None:
                         "the condition", f"fact '{item.get('label')}'")
             if tree is not None:
                 _public(b, e, tree, ("facts", i, "when"))
+    if "card_price" in data:
+        tree = expr(("card_price",), ("card_price",), dict(you, card=T.CARD), T.INT,
+                    "the card's price", "card price")
+        if tree is not None:
+            _public(b, e, tree, ("card_price",))
+    actions = b.sections.get("actions") or {}
+
+    def action_ref(part: str, i: int) -> str:
+        action = data[part][i].get("action")
+        if isinstance(action, str) and action not in actions:
+            b.diags.error("RB401", f"unknown action '{action}'", e.span(part, i, "action"),
+                          hint=suggest(action, list(actions)), context="view")
+        return str(action)
+    for i, item in enumerate(data.get("actions") or []):
+        action = action_ref("actions", i)
+        tree = expr(("actions", i), ("actions", i, "value"), you, T.INT, "the number",
+                    f"the number beside '{action}'")
+        if tree is not None:
+            _public(b, e, tree, ("actions", i, "value"))
+    for i, item in enumerate(data.get("alongside") or []):
+        action = action_ref("alongside", i)
+        # shown only to the player answering, and only the cards that player may see
+        expr(("alongside", i), ("alongside", i, "cards"), you, T.list_of(T.CARD),
+             "the cards shown", f"cards alongside '{action}'")
     for i, item in enumerate(data.get("tracks") or []):
         ref(item.get("track"), ("track", "player_track"), "track", ("tracks", i, "track"))
     for i, m in enumerate(data.get("maps") or []):
@@ -91,6 +115,11 @@ def check_view(b) -> None:
         ref(r, ("resource",), "resource", ("panels", "stocks", i))
     for i, t in enumerate(panels.get("tags") or []):
         ref(t, ("tag",), "tag", ("panels", "tags", i))
+    if "tag_count" in panels:
+        tree = expr(("panels", "tag_count"), ("panels", "tag_count"),
+                    dict(you, tag=T.TAG), T.INT, "a tag's count", "panel tags")
+        if tree is not None:
+            _public(b, e, tree, ("panels", "tag_count"))
     for i, z in enumerate(panels.get("zones") or []):
         ref(z, ("zone",), "zone", ("panels", "zones", i))
         zone = b.sections["zones"].get(z)

@@ -33,6 +33,7 @@ HELP = """commands at any prompt:
   board                           the boards, tracks, shared rows and game facts
   map                             the boards alone (a map with its key)
   me                              your panel and your cards, with their text
+  cards                           your cards in hand, each with its text
   players                         every player's panel side by side
   standings                       the goals players race for, with each value
   card NAME                       the text of a card
@@ -50,7 +51,7 @@ keys, options and card names. What is typed before a question shows is ignored."
 
 
 # commands that show one part of the view model (play/render.py draws it)
-PARTS = {"board": "board", "map": "map", "me": "me", "players": "players",
+PARTS = {"board": "board", "map": "map", "me": "me", "cards": "cards", "players": "players",
          "standings": "standings"}
 
 
@@ -84,6 +85,10 @@ class HumanAgent(Agent):
         self._words = None  # (game, NewsWords): what the news summary knows of the game
         self.terminal = None  # a LineInput when a person types at a terminal (lineinput.py)
         self.announced: list[str] = []  # answers taken for this seat, shown when taken
+        # the rest of a set typed at once (each an option's value; None: 'done'), and the
+        # seat it is for: the set's next questions are answered from it
+        self.queued: list = []
+        self.queued_for: int | None = None
 
     def show(self, decision, view, game, full: bool = False):
         """Print what a person sees before answering: news, status, the prompt, the options.
@@ -105,6 +110,9 @@ class HumanAgent(Agent):
         elif numbers:
             head.append(Text("  enter one of the numbers "
                              f"{', '.join(o.key for o in decision.options)}"))
+        elif decision.some > 1:
+            head.append(Text("  several at once: their numbers or keys (1 3); done when "
+                             "you want no more", style="dim"))
         tail = []
         if not self.helped and self.script is None:
             tail.append(Text("  (a number or a key answers; type help for commands, save to "
@@ -165,6 +173,10 @@ class HumanAgent(Agent):
 
     def decide(self, decision, view, game):
         c = self.console
+        if self.queued:
+            answer = self._from_set(decision, game)
+            if answer is not None:
+                return answer
         self.show(decision, view, game)
         mark = (len(game.record), game.state.rng.getstate(), game.reveals)
         if self.terminal is not None:  # what was typed before this question: not for it
@@ -188,6 +200,8 @@ class HumanAgent(Agent):
                 continue
             answer, problem = self.parse(decision, raw, short_keys(game, decision),
                                          person=self.script is None)
+            if problem is not None and decision.some and len(raw.replace(",", " ").split()) > 1:
+                answer, problem = self._set_typed(decision, raw, game)
             if self.script is not None:
                 from .transcript import ScriptAnswerRefused
                 if problem is not None:
@@ -200,6 +214,46 @@ class HumanAgent(Agent):
                 self.last_news = []
                 return answer
             c.print(f"[red]{_shown(problem)}[/red]")
+
+    def _set_typed(self, decision, raw: str, game) -> tuple[int | None, str | None]:
+        """Several picks of a set typed at once ('1 3 5', 'oa ic'): the first is the
+        answer, the rest answer the set's next questions, then 'done' if room is left."""
+        shorts = short_keys(game, decision)
+        picks = []
+        for word in raw.replace(",", " ").split():
+            i, problem = self.parse(decision, word, shorts, person=self.script is None)
+            if problem is not None:
+                return None, f"{word}: {problem}"
+            if i in picks:
+                return None, f"{word}: chosen twice"
+            picks.append(i)
+        values = [decision.options[i].value for i in picks]
+        if None in values[:-1]:
+            return None, "done comes last, after the cards you choose"
+        chosen = [v for v in values if v is not None]
+        if len(chosen) > decision.some:
+            return None, (f"you may choose at most {decision.some} now; you named "
+                          f"{len(chosen)}")
+        items = sum(1 for o in decision.options if o.value is not None)
+        more = len(chosen) < decision.some and len(chosen) < items
+        self.queued = values[1:] + ([None] if more and values[-1] is not None else [])
+        self.queued_for = decision.player
+        return picks[0], None
+
+    def _from_set(self, decision, game) -> int | None:
+        """The next pick of a set typed at once, shown in place; None when this question
+        is not that set's (what was typed is then forgotten)."""
+        from rich.text import Text
+        want = self.queued.pop(0)
+        found = [i for i, o in enumerate(decision.options) if o.value == want] \
+            if decision.some and decision.player == self.queued_for else []
+        if not found:
+            self.queued = []
+            return None
+        label = decision.options[found[0]].label
+        self.console.print(Text(visible(f"  {decision.prompt} → {label}"), style="dim"))
+        self.marks.append((len(game.record), game.state.rng.getstate(), game.reveals))
+        return found[0]
 
     def command(self, raw: str, decision, view, game) -> bool:
         """Carry out an in-game command; False when the text is an answer."""
@@ -253,7 +307,7 @@ class HumanAgent(Agent):
                 c.print(f"  [dim] --  {_shown(label)} ({_shown(detail)})[/dim]")
             return True
         if word == "card" and rest.strip():
-            for line in card_text_for(game, rest.strip()).split("\n"):
+            for line in card_text_for(game, rest.strip(), decision.player).split("\n"):
                 c.print(Text(visible(line)))
             return True
         if word == "undo" and not rest:
@@ -359,8 +413,9 @@ def _which_number(decision: Decision, raw: str, n: int, named: int,
             f"{key(named)} or {named + 1}")
 
 
-def card_text_for(game, name: str) -> str:
-    """'card NAME': the card's facts and text (any card of the game; texts are public)."""
+def card_text_for(game, name: str, seat: int | None = None) -> str:
+    """'card NAME': the card's facts and text (any card of the game; texts are public),
+    with what it costs ``seat`` now when a discount applies."""
     from ..lang.words import catalogue_entry, facts_line
     from ..errors import suggest
     rs = game.rs
@@ -374,7 +429,11 @@ def card_text_for(game, name: str) -> str:
         hint = suggest(name.lower(), list(by_name))
         return f"no card is called '{name}'" + (f"; {hint}" if hint else "")
     entry = catalogue_entry(rs, cid)
-    facts = facts_line(entry)
+    price = None
+    if seat is not None and entry.get("cost") is not None:
+        copy = next((c for c, s in game.state.cards.items() if s.def_id == cid), None)
+        price = game.card_price(copy, seat) if copy is not None else None
+    facts = facts_line(entry, price)
     return "\n".join([entry["name"] + (f" ({facts})" if facts else "")]
                      + [f"  {line}" for line in entry["lines"]])
 

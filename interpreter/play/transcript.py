@@ -26,18 +26,22 @@ MAX_LINE = 4096  # an answer line longer than this is cut (and then matches no o
 def option_rows(decision: Decision, game) -> list[tuple[str, str, str, str]]:
     """(number or '--', short key, label, detail) for each option, then each refused
     option (with no key); the cards a question is about come first, with no number."""
+    from ..engine.flow import ActionChoice
     from ..engine.game import CardRef
     from ..engine.keys import short_keys
     rows = []
-    for card in decision.about:  # the cards a yes-or-no question is about
-        rows.append(("", "", game.card_name(card), game.card_summary(card)))
+    for card in decision.about:  # the cards the question is about, or shown alongside
+        rows.append(("", "", game.card_name(card), game.card_summary(card, decision.player)))
     keys = short_keys(game, decision)
     for i, opt in enumerate(decision.options, 1):
         summary = ""
         if isinstance(opt.value, CardRef):
-            summary = game.card_summary(opt.value)
+            summary = game.card_summary(opt.value, decision.player)
         elif isinstance(opt.value, str) and opt.value in game.space_decl:
             summary = game.space_summary(opt.value)
+        elif isinstance(opt.value, ActionChoice) and game.action_notes \
+                and opt.value.key.startswith("action:"):
+            summary = game.action_note(opt.value.key.split(":")[1], decision.player)
         rows.append((str(i), keys[i - 1] if keys else "", opt.label, summary))
     for label, reason in decision.refused.items():
         rows.append(("--", "", label, f"not now: {reason}"))

@@ -312,11 +312,13 @@ def catalogue_entry(rs, card_id: str) -> dict:
     }
 
 
-def facts_line(entry: dict) -> str:
-    """'cost 12 · event · Building, Space' for a catalogue entry."""
+def facts_line(entry: dict, price: int | None = None) -> str:
+    """'cost 12 · event · Building, Space' for a catalogue entry ('cost 12, 9 for you'
+    with the price a player pays now, when it differs)."""
     parts = []
     if entry.get("cost") is not None:
-        parts.append(f"cost {entry['cost']}")
+        parts.append(f"cost {entry['cost']}" + (
+            f", {price} for you" if price is not None and price != entry["cost"] else ""))
     if entry.get("type"):
         parts.append(str(entry["type"]))
     if entry.get("tags"):
