@@ -50,6 +50,12 @@ def check_view(b) -> None:
                     _public(b, e, tree, path + (i, "value"))
 
     values(data.get("facts"), ("facts",), you, "fact")
+    for i, item in enumerate(data.get("facts") or []):
+        if "when" in item:  # a warning: shown only while it holds
+            tree = expr(("facts", i, "when"), ("facts", i, "when"), you, T.BOOL,
+                        "the condition", f"fact '{item.get('label')}'")
+            if tree is not None:
+                _public(b, e, tree, ("facts", i, "when"))
     if "card_price" in data:
         tree = expr(("card_price",), ("card_price",), dict(you, card=T.CARD), T.INT,
                     "the card's price", "card price")
