@@ -13,6 +13,12 @@ effects folded:
   names ('6 cards → your hand: …', '4 cards → Bob's hand');
 - any other line kept as it is (repeated lines once, with '(×N)').
 
+A player's move names in its headline what it was about, so that a screen
+that cuts a group to its headline still says it: the first thing its effects
+tell, when that is one card moved by name ('Bob: Play a card: Oak Mill') or a
+choice of the mover ('Bob: Fund an award: Miner'). Nothing is guessed: a move
+whose first card line names several cards or none keeps its headline as it is.
+
 The summariser reads the lines the engine writes and knows only their
 shape; it is given the players' names, the card names and the resources'
 words (:class:`NewsWords`, built from a game by :meth:`NewsWords.of`), and
@@ -84,14 +90,14 @@ def summarise(lines: list[str], words: NewsWords) -> list[NewsGroup]:
             continue
         if not raw.startswith(" "):
             if started:
-                groups.append(NewsGroup(headline, folder.lines()))
+                groups.append(NewsGroup(folder.named(headline), folder.lines()))
             headline, started = raw, True
             folder = _Folder(words)
             continue
         started = True
         folder.add(raw.strip())
     if started:
-        groups.append(NewsGroup(headline, folder.lines()))
+        groups.append(NewsGroup(folder.named(headline), folder.lines()))
     return groups
 
 
@@ -198,6 +204,30 @@ class _Folder:
         bucket[0] += n
         bucket[1].extend(names)
         return True
+
+    def named(self, headline: str | None) -> str | None:
+        """The headline of a player's move with what it was about (see the module)."""
+        m = self.who.match(headline) if self.who and headline else None
+        if not m or not m.group(2):
+            return headline  # (a phase, a round, a pass: no move of a player's)
+        mover = m.group(1)
+        for kind, key in self.order:
+            if kind == "move":
+                n, names = self.moves[key]
+                subject = names[0] if n == 1 and names else None
+            elif kind == "other":
+                c = self.who.match(key)
+                chose = c and c.group(1) == mover and not c.group(2) and \
+                    re.match(r"^(?:chooses|takes) (.+?)(?: \(the only choice\))?$", c.group(3))
+                if not chose:
+                    continue
+                subject = chose.group(1)
+            else:
+                continue
+            if not subject or subject in m.group(3):
+                return headline
+            return f"{headline}: {subject}"
+        return headline
 
     def lines(self) -> list[str]:
         out = []
