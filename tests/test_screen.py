@@ -162,3 +162,19 @@ def test_why_more_and_news_at_a_prompt(tmp_path):
     assert "Establish a technology in your time frame (not now: needs your time frame" in out
     assert re.search(r"^1\. ", out, re.M)  # 'more 1': the first option, whole
     assert "saved after" in out
+
+
+def test_the_status_line_shows_your_goods_first_then_your_tracks():
+    """Timespan playtest (issue 26): a player must see their own goods before each
+    decision; the panel's stocks come first, the tracks after them, in 80 columns."""
+    from rulebook_games.play.render import status_lines
+    game = Game(load_ruleset("timespan"), 2, 1, [Agent(), Agent()])
+    me = game.state.players[0]
+    me.stock.update(food=4, wood=2, stone=3, ore=1, coin=3, pottery=1)
+    me.tracks.update(culture=3, ocean=2)
+    lines = [t.plain for t in status_lines(game.view(0), game, 80)]
+    assert len(lines) == 2 and all(len(line) <= 80 for line in lines)
+    assert lines[0].startswith("You")
+    for goods in ("4 food", "2 wood", "3 stone", "1 ore", "3 coins", "1 pottery"):
+        assert goods in lines[0]
+    assert "Culture 3" in " ".join(lines) and "Ocean" in " ".join(lines)
