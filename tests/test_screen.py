@@ -178,3 +178,18 @@ def test_the_status_line_shows_your_goods_first_then_your_tracks():
     for goods in ("4 food", "2 wood", "3 stone", "1 ore", "3 coins", "1 pottery"):
         assert goods in lines[0]
     assert "Culture 3" in " ".join(lines) and "Ocean" in " ".join(lines)
+
+
+def test_your_own_results_stay_when_the_others_moves_fold():
+    """Timespan playtest (issue 26): after your action the news showed only its
+    headline; what you gained and lost stays when room allows, the others' moves fold
+    first."""
+    from rulebook_games.play.screen import fit_news
+    news = [["Ann: Sun Temple: Inspire", "  Mausoleum → your hand",
+             "  Ann: +1 population (now 4)"]]
+    news += [[f"Bob (ai): Action {i}", f"  Bob (ai): −{i} coins (now 1)",
+              f"  Bob (ai): +{i} plants (now 9)"] for i in range(4)]
+    text = [t.plain for t in fit_news(_console(), news, 9, you="Ann")]
+    assert len(text) <= 9
+    assert "  Mausoleum → your hand" in text and "  Ann: +1 population (now 4)" in text
+    assert "Bob (ai): Action 3" in text and "  Bob (ai): −3 coins (now 1)" in text  # newest
