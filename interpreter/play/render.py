@@ -104,13 +104,13 @@ def _tracks(t: dict) -> list:
         ahead = [m for m in every if m["at"] > track["value"]
                  and (not common or m.get("reward") != common)]
         marks = [f"at {m['at']}{unit}: " + (m.get("text") or m.get("reward") or "a mark").rstrip(".")
-                 for m in ahead]
+                 + (" (taken)" if m.get("taken") else "") for m in ahead]
         out.append(Text(visible(line), style="cyan"))
         if common:
             out.append(Text(visible(f"  each step: {common}"), style="dim"))
         if marks:
-            out.append(Text(visible("  ahead: " + "; ".join(marks[:6])
-                                    + (" …" if len(marks) > 6 else "")), style="dim"))
+            out.append(Text(visible("  ahead: " + "; ".join(marks[:8])
+                                    + (" …" if len(marks) > 8 else "")), style="dim"))
         if track.get("text"):
             out.append(Text(visible("  " + track["text"]), style="dim"))
     return out
