@@ -253,3 +253,72 @@ def test_an_agent_answering_the_same_way_always_ends_the_game(tmp_path, players)
         taken = sum(v for k, v in game.state.tally.items() if k[0] == "action")
         assert taken >= 2 * players
         assert len(agent.failed) <= taken * (1 + 4 + 1 + 1)
+
+
+# a choice whose condition compares a card's number with a stock named by a parameter
+SPARE = """  - id: spare
+    name: Spare
+    do: spare_some(gold)
+"""
+SPARE_PROC = """
+procedures:
+  - id: spare_some
+    phrase: "spare some {r}"
+    params: {r: resource}
+    do: |
+      let g = choose(x in cards_in(hand) where x.cost - 1 > stock(r))
+      put(g, tableau)
+"""
+
+
+def test_a_card_left_out_is_refused_in_words_with_the_parameters_values(tmp_path):
+    """A refusal of a card a choice leaves out says the rule in words: a parameter reads
+    as what it stands for ('gold', never 'the r'), a card by its name, and a bound
+    nothing can meet ('at most -1') is never asked of a stock."""
+    rs = tiny_with(tmp_path, SPARE.replace("spare_some(gold)", "gain 1 gold"))
+    flow = tmp_path / "tiny" / "flow.yaml"
+    flow.write_text(flow.read_text().replace("gain 1 gold\n  - id: earn", "spare_some(gold)\n"
+                                             "  - id: earn", 1) + SPARE_PROC)
+    rs = load_ruleset(tmp_path / "tiny")
+    game = Game(rs, 1, 1, [Agent()])
+    from rulebook_games.lang import ast
+    tree = rs.asts[("procedure", "spare_some")]
+    node = next(n for n in ast.walk(tree) if getattr(n, "where", None) is not None)
+    lamp = next(i for i, c in game.state.cards.items() if c.def_id == "lamp")
+    statue = next(i for i, c in game.state.cards.items() if c.def_id == "statue")
+    from rulebook_games.engine.state import CardRef
+    f = game.frame(0)
+    f.vars["r"] = "gold"
+    game.state.players[0].stock["gold"] = 3
+    f.vars[node.var] = CardRef(statue)  # cost 3: needs at most 1 gold; there are 3
+    said = rs.words.why_not(node.where, f)
+    assert "gold" in said and "the r" not in said and "1" in said, said
+    f.vars[node.var] = CardRef(lamp)  # cost 1: no stock of gold would do
+    said = rs.words.why_not(node.where, f)
+    assert "-1" not in said and "the r" not in said and "Lamp" in said, said
+
+
+# a choice among cards, part of whose condition reads only the cards' printed data
+SORT = """  - id: sort
+    name: Sort
+    do: |
+      draw(4, deck, hand)
+      let g = choose(x in cards_in(hand) where x.cost <= 2 and x.cost <= stock(gold) - 2)
+      put(g, tableau)
+"""
+
+
+def test_a_card_its_printed_data_keeps_out_is_not_listed_as_not_available(tmp_path):
+    """A card no game state could ever let the choice take (here the Statue, cost 3,
+    where the choice takes cards costing at most 2) is not an option at all: it is not
+    listed as 'not now'. A card kept out by what can change (the Coupon, cost 2, with 3
+    gold: at most 1) is listed, with its reason."""
+    rs = tiny_with(tmp_path, SORT)
+    agent = Watching(FirstAgent())
+    play(rs, agent)
+    asked = [(d, refused) for d, refused in agent.asked
+             if any(o.label == "Lamp" for o in d.options)]
+    assert asked
+    decision, refused = asked[0]
+    assert "Coupon" in refused, refused
+    assert "Statue" not in refused

@@ -29,6 +29,46 @@ def _text(t) -> str:
     return t if isinstance(t, str) else str(t())
 
 
+def _conjuncts(e) -> list:
+    """The parts of a condition joined by 'and'."""
+    from ..lang import ast
+    if isinstance(e, ast.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+_DATA_BUILTINS = {"occurrences", "size", "item", "min", "max", "abs"}  # of their arguments only
+
+
+def _card_data_only(rs, e, names: frozenset, seen: frozenset = frozenset()) -> bool:
+    """Whether a condition reads nothing but ``names`` (cards), their printed fields and
+    constants: its truth never changes in a game (card data never changes; a card's owner
+    does). Functions of the ruleset are read through their bodies."""
+    from ..lang import ast
+    for n in ast.walk(e):
+        if isinstance(n, ast.Name):
+            if n.binding in ("local", None) and n.id not in names:
+                return False
+            if n.binding in ("track", "player_track"):
+                return False
+        elif isinstance(n, ast.Field) and n.name == "owner":
+            return False
+        elif isinstance(n, ast.Comprehension):
+            return False
+        elif isinstance(n, ast.Call):
+            entry = rs.sections["functions"].get(n.func)
+            body = rs.asts.get(("function", n.func))
+            if entry is not None:
+                if n.func in seen or not isinstance(body, ast.Expr):
+                    return False
+                params = (entry.data.get("params") or {}).keys()
+                if not _card_data_only(rs, body, frozenset(params), seen | {n.func}):
+                    return False
+            elif n.func not in _DATA_BUILTINS:
+                return False
+    return True
+
+
 class AskingMixin:
     """Decisions: asking a seat, the choices effects make, and trial runs."""
 
@@ -236,14 +276,24 @@ class AskingMixin:
         if where is None or not isinstance(items[0], CardRef):
             return None
         frame, var = ask[2], node.var
+        # the parts of the condition that read only the card's printed data: a card
+        # one of them keeps out can never be chosen here (a tile among cards): not listed
+        fixed = [part for part in _conjuncts(where)
+                 if _card_data_only(self.rs, part, frozenset({var}))]
 
         def reasons() -> dict:
             out = {}
+            evaluate = self.rs.words.evaluate
             for c in items:
                 if not isinstance(c, CardRef) or not self.card_visible_to(c, seat):
                     continue
                 f = frame.child()
                 f.vars[var] = c
+                try:
+                    if any(not evaluate(part, f) for part in fixed):
+                        continue
+                except Exception:  # (a part that cannot be read here: the reason says it)
+                    pass
                 out[self.card_name(c)] = self.rs.words.why_not(where, f)
             return out
         return reasons
