@@ -95,6 +95,16 @@ class Watching(Agent):
         self.failed.append((label, reason))
 
 
+def _tiny_plus(tmp_path, action: str, more: str):
+    """The tiny ruleset with ``action`` first and ``more`` (functions, procedures) added."""
+    work = tmp_path / "tiny"
+    shutil.copytree(TINY, work)
+    flow = work / "flow.yaml"
+    flow.write_text(flow.read_text().replace("actions:\n  - id: earn\n",
+                                             "actions:\n" + action + "  - id: earn\n") + more)
+    return load_ruleset(work)
+
+
 def play(rs, agent, players=1, seed=1):
     game = Game(rs, players, seed, [agent] * players)
     return game, FlowRunner(game).play()
@@ -275,11 +285,7 @@ def test_a_card_left_out_is_refused_in_words_with_the_parameters_values(tmp_path
     """A refusal of a card a choice leaves out says the rule in words: a parameter reads
     as what it stands for ('gold', never 'the r'), a card by its name, and a bound
     nothing can meet ('at most -1') is never asked of a stock."""
-    rs = tiny_with(tmp_path, SPARE.replace("spare_some(gold)", "gain 1 gold"))
-    flow = tmp_path / "tiny" / "flow.yaml"
-    flow.write_text(flow.read_text().replace("gain 1 gold\n  - id: earn", "spare_some(gold)\n"
-                                             "  - id: earn", 1) + SPARE_PROC)
-    rs = load_ruleset(tmp_path / "tiny")
+    rs = _tiny_plus(tmp_path, SPARE, SPARE_PROC)
     game = Game(rs, 1, 1, [Agent()])
     from rulebook_games.lang import ast
     tree = rs.asts[("procedure", "spare_some")]
@@ -322,3 +328,42 @@ def test_a_card_its_printed_data_keeps_out_is_not_listed_as_not_available(tmp_pa
     decision, refused = asked[0]
     assert "Coupon" in refused, refused
     assert "Statue" not in refused
+
+
+def test_a_refusal_by_a_condition_of_several_parts_says_the_part_that_fails(tmp_path):
+    """'only when you can build Alhambra' (Timespan playtest) says the option again: a
+    function whose body joins parts with 'and' is explained by the part that fails."""
+    action = """  - id: show
+    name: Show
+    do: |
+      let g = choose(x in cards_in(hand) where can_show(x))
+      put(g, tableau)
+"""
+    rs = _tiny_plus(tmp_path, action, """
+functions:
+  - id: can_show
+    phrase: "you can show {c}"
+    params: {c: card}
+    returns: bool
+    value: has_a_colour(c) and famous_for(c)
+  - id: has_a_colour
+    phrase: "{c} has a colour"
+    params: {c: card}
+    returns: bool
+    value: c.tags has red or c.tags has blue
+  - id: famous_for
+    phrase: "you are famous enough for {c}"
+    params: {c: card}
+    returns: bool
+    value: fame >= c.cost
+""")
+    game = Game(rs, 1, 1, [Agent()])
+    from rulebook_games.engine.state import CardRef
+    from rulebook_games.lang import ast
+    tree = rs.asts[("action", "show", "do")]
+    node = next(n for n in ast.walk(tree) if getattr(n, "where", None) is not None)
+    statue = next(i for i, c in game.state.cards.items() if c.def_id == "statue")
+    f = game.frame(0)
+    f.vars[node.var] = CardRef(statue)
+    said = rs.words.why_not(node.where, f)
+    assert "can show" not in said and "fame" in said and "3" in said, said

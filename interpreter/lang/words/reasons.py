@@ -49,7 +49,10 @@ class Reasons:
             if inner is not None and isinstance(tree, ast.Expr):
                 if entry is not None and entry.data.get("reason"):
                     return str(entry.data["reason"])
-                if entry is None or entry.data.get("phrase") is None or _gives_numbers(tree):
+                # a condition of several parts: the part that fails (its phrase would
+                # only say the option again: 'only when you can play X')
+                if entry is None or entry.data.get("phrase") is None or _gives_numbers(tree) \
+                        or isinstance(tree, ast.Binary) and tree.op == "and":
                     return self.why_not(tree, inner, depth + 1)
                 # a condition's phrase is a clause ('you meet the goal'): told as it is
                 return "only when " + self.cond(e, ctx)
