@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from ..lang.words import told
+from ..lang.words.english import possessive
 from .decisions import ActionRefused, Decision, IllegalAnswer, Option
 from .refusals import Stretch, narrow, together
 from .state import CardRef
@@ -221,7 +222,8 @@ class AskingMixin:
             private = {decision.player: f"  {decision.prompt} → {option.label} (the only "
                                         "choice, taken for you)"}
             public = self._public_choice(decision, option)
-            self.log(f"  {who} takes {told(option.label)} (the only choice)" if public else "",
+            # 'Ann's only choice: deliver 1 relic …' reads for an action and for a name alike
+            self.log(f"  {possessive(who)} only choice: {told(option.label)}" if public else "",
                      private)
             return
         if self._public_choice(decision, option):
