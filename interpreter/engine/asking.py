@@ -88,8 +88,11 @@ class AskingMixin:
                 self.trial_questions += 1  # (a trial that asks may do something: _idle)
             return decision.low if decision.is_range else 0
         if self.hand_prompt and decision.kind != "action":  # the author's own words
-            decision.prompt_text = self._prompt(str(self.hand_prompt))  # for the first one,
-            self.hand_prompt = None  # asked or not
+            hand = self._prompt(str(self.hand_prompt))  # for the first one, asked or not,
+            facts = decision.facts  # with the facts the question says
+            decision.prompt_text = hand if facts is None else (
+                lambda: f"{hand} ({' · '.join(facts())})" if facts() else hand)
+            self.hand_prompt = None
         if self.showing is not None and not decision.about and decision.kind != "action":
             decision.about = self.alongside(decision.player, decision.options)
         memory = self.refusals
@@ -308,11 +311,14 @@ class AskingMixin:
         if high == low:
             return low
 
+        def said():
+            return self._facts_words(ask, facts)
+
         def prompt():
             text = self._ask_prompt(ask, "choose a number", where)
-            said = self._facts_words(ask, facts)
-            return f"{text} ({' · '.join(said)})" if said else text
-        return self.decide(Decision(self._acting(), "number", prompt, low=low, high=high))
+            return f"{text} ({' · '.join(said())})" if said() else text
+        return self.decide(Decision(self._acting(), "number", prompt, low=low, high=high,
+                                    facts=said if facts else None))
 
     def _facts_words(self, ask, facts) -> list[str]:
         """The facts a number question gives with it ('2 coins a gold', '14 coins left to
