@@ -186,7 +186,7 @@ class StocksMixin:
         if stock is not None:
             self.state.players[player].stock[stock] = \
                 self.state.players[player].stock.get(stock, 0) + count
-        if self.logging:  # 'Ann: 1 worker back from Mine (now 4)', as placing them reads
+        if self.logging:  # 'Ann: 1 worker back from Lamp (now 4)', as placing them reads
             who = self.state.players[player].name
             if stock is not None:
                 self.log(f"  {who}: {self.amount_words(stock, count)} back from "

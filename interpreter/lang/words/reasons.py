@@ -73,7 +73,7 @@ class Reasons:
                     and (want < 0 or want == 0 and flipped == "<")):
                 left, right, op = right, left, flipped
         # what it needs, in words that do not change (the rule, not its values), with
-        # the names the frame binds (a function's parameters: 'pottery') said as their values
+        # the names the frame binds (a function's parameters: 'gold') said as their values
         words = self._static(frame)
         need = self.compare(ast_with(e, op, left, right), words)
         have = self._value(left, ctx)
@@ -108,7 +108,7 @@ class Reasons:
 
     def _static(self, frame) -> Ctx:
         """Words without a frame, the frame's cards and symbols (a resource, a zone) bound
-        to the words for them: 'Mine', 'pottery' where a parameter stands for one."""
+        to the words for them: 'Lamp', 'gold' where a parameter stands for one."""
         if frame is None:
             return Ctx(None)
         names: dict = {}
