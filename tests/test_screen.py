@@ -192,4 +192,9 @@ def test_your_own_results_stay_when_the_others_moves_fold():
     text = [t.plain for t in fit_news(_console(), news, 9, you="Ann")]
     assert len(text) <= 9
     assert "  Mausoleum → your hand" in text and "  Ann: +1 population (now 4)" in text
-    assert "Bob (ai): Action 3" in text and "  Bob (ai): −3 coins (now 1)" in text  # newest
+    assert "Bob (ai): Action 3" in text  # the newest, its effects folded before yours
+    # your own action with the others' newest after it: yours keeps its effects
+    news = [news[0], ["Bob (ai): Action 9", "  Bob (ai): −9 coins (now 1)",
+                      "  Bob (ai): +9 plants (now 9)", "  Bob (ai): +1 card (now 3)"]]
+    text = [t.plain for t in fit_news(_console(), news, 5, you="Ann")]
+    assert "  Mausoleum → your hand" in text and "Bob (ai): Action 9" in text, text

@@ -114,8 +114,8 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
     ``news`` is a list of groups, each its lines (the headline first, then the
     effects, indented). With ``you`` (the name of the player looking), the groups
     whose headline is that player's own action keep their effects longest (what
-    you gained and lost stays on the screen): first the others' older groups are
-    cut to their headlines, then your own older ones; then the oldest lines are
+    you gained and lost stays on the screen): first the others' groups are cut to
+    their headlines (the newest too), then your own older ones; then the oldest lines are
     left out, the others' before yours, with a line that says so."""
     groups = [list(g) for g in news]
 
@@ -128,7 +128,10 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
     if height(console, lines()) <= room:
         return lines()
     older = groups[:-1]
-    for g in [g for g in older if not mine(g)] + [g for g in older if mine(g)]:
+    # the others' groups first, the newest too when you are looking (your own results
+    # matter more to you than their latest effects); then your own older ones
+    theirs = [g for g in (groups if you else older) if not mine(g)]
+    for g in theirs + [g for g in older if mine(g)]:
         if len(g) > 1 and not g[0].startswith(" "):  # their headlines alone
             del g[1:]
             if height(console, lines()) <= room:
