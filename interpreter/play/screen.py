@@ -113,15 +113,17 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
 
     ``news`` is a list of groups, each its lines (the headline first, then the
     effects, indented). With ``you`` (the name of the player looking), the groups
-    whose headline is that player's own action keep their effects longest (what
+    that are that player's own action, or that changed their things (an income
+    phase: a line of theirs, or one that says 'your'), keep their effects longest (what
     you gained and lost stays on the screen): first the others' groups are cut to
     their headlines (the newest too), then your own older ones; then the oldest lines are
     left out, the others' before yours, with a line that says so."""
     groups = [list(g) for g in news]
 
-    def mine(g: list[str]) -> bool:
-        return bool(you) and bool(g) and (g[0].startswith(f"{you}:")
-                                          or g[0].startswith(f"{you} "))
+    def mine(g: list[str]) -> bool:  # your action, or a phase that changed your things
+        return bool(you) and bool(g) and any(
+            line.strip().startswith((f"{you}:", f"{you} ")) or " your " in f" {line} "
+            for line in g)
 
     def lines():
         return [Text(visible(line)) for g in groups for line in g]
