@@ -401,3 +401,16 @@ def test_a_one_time_track_reward_taken_is_marked_taken():
     ocean = next(tr for tr in game.view_model(0)["table"]["tracks"]
                  if tr["name"].startswith("Ocean"))
     assert [m["at"] for m in ocean["marks"] if m.get("taken")] == [6]
+
+
+def test_terraforming_mars_panel_counts_tags_as_the_rules_do():
+    """'Events: their tags count only while the event is played' (rules-facts.md): the
+    panel's Space tag counts a played Satellites, not the played event Deimos Down."""
+    rs = load_ruleset("terraforming_mars")
+    game = build_game(rs, 2, 1, ["random", "random"])
+    by_id = {s.def_id: c for c, s in game.state.cards.items()}
+    game.put(by_id["satellites"], "played", 0, 0)
+    game.put(by_id["deimos_down"], "event_pile", 0, 0)
+    panel = game.view_model(0)["table"]["panels"][0]
+    tags = {t["name"]: t["count"] for t in panel["tags"]}
+    assert tags["Space"] == 1 and tags["Building"] == 0
