@@ -283,8 +283,11 @@ class AskingMixin:
         frame, var = ask[2], node.var
         # the parts of the condition that read only the card's printed data: a card
         # one of them keeps out can never be chosen here (a tile among cards): not listed
-        fixed = [part for part in _conjuncts(where)
-                 if _card_data_only(self.rs, part, frozenset({var}))]
+        known = self.rs.__dict__.setdefault("_fixed_parts", {})  # (worked out once a choice)
+        fixed = known.get(id(where))
+        if fixed is None:
+            fixed = known[id(where)] = [part for part in _conjuncts(where)
+                                        if _card_data_only(self.rs, part, frozenset({var}))]
 
         def reasons() -> dict:
             out = {}
