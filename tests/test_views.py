@@ -362,8 +362,9 @@ def test_timespan_table_shows_storage_step_costs_market_prices_and_scoring():
             p = game.state.players[seat]
             if p.tracks.get("ocean", 0) == 0:  # ocean space 1 costs 1 food
                 assert values["Next ocean step (food)"] == 1
-            if not game.state.zones.get(("upgrades", seat)):
-                assert values["Storage (goods, coins)"] in ("6 and 10", [6, 10])
+            if not game.state.zones.get(("upgrades", seat)):  # the Mountain Clans: +3 stone, ore
+                assert values["Storage (food, wood, stone, ore, coins)"] in (
+                    "6, 6, 6, 6 and 10", "6, 6, 9, 9 and 10")
         market = next(r for r in t["rows"] if r["name"] == "Market offers")
         assert market["cards"] and all(c.get("price") for c in market["cards"])
         culture = next(x for x in t["tracks"] if x["name"] == "Culture")
