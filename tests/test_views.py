@@ -277,6 +277,8 @@ def test_a_hex_board_is_drawn_as_offset_rows_with_marks_bonuses_and_owners(tmp_p
     ("  maps:\n    - {board: mars, marks: {lava: \"^\"}}\n", "no space type 'lava'"),
     ("  maps:\n    - {board: mars, symbols: {steel: S}}\n", "'steel' is neither"),
     ("  maps:\n    - {board: mars, card_tiles: [city]}\n", "unknown tile 'city'"),
+    ("  maps:\n    - {board: mars, colours: {lava: \"#f00\"}}\n", "'lava' is neither"),
+    ("  maps:\n    - {board: mars, colours: {plant: \"red\"}}\n", "which is not a colour"),
 ])
 def test_a_map_names_what_the_board_declares(tmp_path, view, message):
     with pytest.raises(RulebookError) as err:

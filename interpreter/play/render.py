@@ -65,7 +65,10 @@ def _title(t: dict) -> Text:
              + (f" of {head['last_round']}" if head.get("last_round") else "")]
     if head.get("phase"):
         parts.append(head["phase"])
-    if head.get("turn_number"):
+    if head.get("turn_round"):  # the turns come round again: which time round, of how many
+        parts.append(f"turn {head['turn_round']} of {head['turns_each']}"
+                     + (f" ({head['turn']})" if head.get("turn") else ""))
+    elif head.get("turn_number"):
         parts.append(f"turn {head['turn_number']}"
                      + (f" ({head['turn']})" if head.get("turn") else ""))
     if head.get("variants"):
@@ -85,7 +88,16 @@ def _value_text(item: dict) -> str:
 
 
 def _facts(t: dict) -> list:
-    return [Text(visible(_value_text(f))) for f in t["facts"]]
+    return [Text(visible(("! " if f.get("warning") else "") + _value_text(f)),
+                 style="bold yellow" if f.get("warning") else "") for f in t["facts"]]
+
+
+def warning_lines(game, seat: int) -> list[Text]:
+    """The view's warnings that hold now (facts with ``when:``), a line each (folded by the
+    terminal), for the screen before a decision: what a player must not miss, such as
+    the game ending after this round."""
+    return [Text(visible("! " + _value_text(f)), style="bold yellow")
+            for f in game.view_warnings(seat)]
 
 
 def _tracks(t: dict) -> list:
@@ -472,7 +484,7 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
         return [f"{_track_name(game, k, level - (level >= 2))} {me['tracks'][k]}"
                 for k in own_keys]
     rounds = game.rs.words.rounds
-    head = f"{_first_up(rounds)} {view['round']}"
+    head = f"{_first_up(rounds)} {view['round']}" + _turn_round(game)
     # a track named like the rounds and at the same number would only say the head again
     shared_keys = [k for k, v in view["tracks"].items() if _on_status(game, k)
                    and not (v == view["round"] and _track_name(game, k).lower() == rounds.lower())]
@@ -525,6 +537,17 @@ def _status_stocks(game, me: dict) -> list[str]:
     if len(keys) <= 8:
         return keys
     return [k for k in keys if me["stock"].get(k) or me["production"].get(k)]
+
+
+def _turn_round(game) -> str:
+    """', turn 3 of 4' where each player's turns come round again in this phase."""
+    st = game.state
+    phase = game.rs.sections["phases"].get(st.phase)
+    turns = phase.data.get("turns") if phase is not None and isinstance(phase.data, dict) \
+        else None
+    if not st.turn_round or not isinstance(turns, dict):
+        return ""
+    return f", turn {st.turn_round} of {int(turns.get('repeat', 1))}"
 
 
 def _one_line(forms: list[str], width: int | None, style: str) -> Text:
