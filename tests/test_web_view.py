@@ -225,13 +225,15 @@ def test_a_run_of_instant_agent_moves_reaches_the_page_as_its_end_not_move_by_mo
         while asked.wait(30) and not states[-1]["result"] and answers < 40:
             asked.clear()
             d = states[-1]["decision"]
+            # the last option (passing, where the question is what to do): the agent
+            # then plays on alone, a run of moves between two questions of the person
             table.send(0, {"type": "answer", "decision": d["number"],
-                           "choice": d["range"][0] if d["range"] else 0})
+                           "choice": d["range"][0] if d["range"] else len(d["options"]) - 1})
             answers += 1
         decisions = table.decisions
     finally:
         table.close(save=False)
-    assert answers == 40
+    assert answers >= 30, answers  # (40, or the game's end)
     # every answer was followed by the next question; the agents' many moves between
     # them came as far fewer pictures than moves
     assert len(states) < decisions - answers
