@@ -16,7 +16,7 @@ effects folded:
 A player's move names in its headline what it was about, so that a screen
 that cuts a group to its headline still says it: the first thing its effects
 tell, when that is one card moved by name ('Bob: Play a card: Oak Mill') or a
-choice of the mover ('Bob: Fund an award: Miner'). Nothing is guessed: a move
+choice of the mover ('Bob: Hire a guide: Ada'). Nothing is guessed: a move
 whose first card line names several cards or none keeps its headline as it is.
 
 The summariser reads the lines the engine writes and knows only their

@@ -15,7 +15,7 @@ from .. import ast
 from .. import types as T
 from ..builtins import AGGREGATES
 from .context import Ctx, _Words
-from .english import _a, _bare, relative, words_of_id
+from .english import _a, _bare, join_and, relative, words_of_id
 from .trees import _bind_args
 
 
@@ -30,14 +30,52 @@ def _counts_each(e: ast.Comprehension) -> bool:
         any(isinstance(a, ast.Name) and a.id == e.var for a in amount.args)
 
 
+def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
+    """The parts of a condition joined by 'and'."""
+    if isinstance(e, ast.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
 class Choices:
     """Renders comprehensions and the choices a player makes."""
 
     def where(self, e: ast.Comprehension, ctx: Ctx) -> str:
-        """The condition of a comprehension as a relative clause: ' that is playable'."""
+        """The condition of a comprehension as a relative clause: ' that is playable'.
+
+        A condition of several parts ('and') reads part by part where each is a
+        clause of its own (' that collects resources, with at least 1 resource on
+        it'), and a part that keeps one thing out reads 'other than' it (' other
+        than this card that collects beads'); else as one clause (' where …')."""
         if e.where is None:
             return ""
-        return relative(self.cond(e.where, self._element_ctx(e, ctx)))
+        inner = self._element_ctx(e, ctx)
+        whole = relative(self.cond(e.where, inner))
+        parts = _conjuncts(e.where)
+        if len(parts) < 2:
+            return whole
+        other, clauses = [], []
+        for part in parts:
+            if isinstance(part, ast.Binary) and part.op == "!=" and \
+                    isinstance(part.left, ast.Name) and part.left.id == e.var and \
+                    not (isinstance(part.right, ast.Literal) and part.right.value is None):
+                other.append(self.expr(part.right, inner))
+                continue
+            clause = relative(self.cond(part, inner))
+            if clause.startswith(" where "):
+                return whole  # (a part that names the element twice: one clause)
+            clauses.append(clause)
+        that = [c[len(" that "):] for c in clauses if c.startswith(" that ")]
+        whose = [c for c in clauses if c.startswith(" whose ")]
+        with_ = [c for c in clauses if c.startswith(" with ")]
+        out = f" other than {join_and(other)}" if other else ""
+        if that:  # ' that is a land area, has no tile and has no claimant'
+            out += " that " + join_and(that)
+        if whose:
+            out += (" and" if that else "") + " and".join(whose)
+        if with_:
+            out += ("," if that or whose else "") + ",".join(with_)
+        return out
 
     def _element_ctx(self, e: ast.Comprehension, ctx: Ctx) -> Ctx:
         """Inside a comprehension: the element is 'it'; other names keep their values."""

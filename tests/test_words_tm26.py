@@ -1,0 +1,79 @@
+"""Words a keen Terraforming Mars player still read as code (issue 26, TM playtest).
+
+Each expectation is the rule's own sense in plain words, written from the
+quotes of the playtest before looking at what the renderer says:
+- Imported Hydrogen: "add 3 microbes to a card of your choice among the cards
+  in your played cards whose resource kind is microbe" → your played cards
+  that collect microbes (the printed card: "add 3 microbes ... to ANOTHER card").
+- Eos Chasma's question: "(among the cards in your played cards where it is
+  not Eos Chasma National Park and its resource kind is animal)" → your
+  played cards other than Eos Chasma National Park that collect animals.
+- Mars University: "If there is at least one of the cards in your hand" →
+  "If there is at least one card in your hand".
+- Mining Area / Mining Guild: "its bonus includes steel or its bonus includes
+  titanium" → "includes steel or titanium"; "the space of the tile this card
+  placed" → "the space of this card's tile".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rulebook_games import load_ruleset
+from rulebook_games.agents import Agent
+from rulebook_games.engine.game import Game
+from rulebook_games.engine.state import CardRef
+from rulebook_games.lang.words import catalogue_entry
+
+
+@pytest.fixture(scope="module")
+def rs():
+    return load_ruleset("terraforming_mars")
+
+
+def _text(rs, card_id: str) -> str:
+    return " ".join(catalogue_entry(rs, card_id)[1:]) if isinstance(
+        catalogue_entry(rs, card_id), list) else str(catalogue_entry(rs, card_id))
+
+
+def test_a_card_that_collects_a_resource_reads_so(rs):
+    text = _text(rs, "imported_hydrogen")
+    assert "add 3 microbes to a card of your choice among your played cards that collects " \
+        "microbes" in text
+    assert "resource kind" not in text and "the cards in your played cards" not in text
+
+
+def test_cards_in_hand_read_as_a_card_in_hand(rs):
+    text = _text(rs, "mars_university")
+    assert "If there is at least one card in your hand, you may" in text
+
+
+def test_two_bonuses_of_one_space_read_once(rs):
+    assert "its bonus includes steel or titanium" in _text(rs, "mining_area")
+    assert "the space of this card's tile" in _text(rs, "mining_area")
+    assert "the space's bonus includes steel or titanium" in _text(rs, "mining_guild")
+
+
+def test_the_question_of_another_card_that_collects_animals(rs):
+    seen = []
+
+    class Watch(Agent):
+        wants_view = False
+
+        def decide(self, decision, view, game):
+            seen.append(decision)
+            return decision.low if decision.is_range else 0
+    game = Game(rs, 2, 1, [Watch(), Watch()])
+    game.state.turn_seat = 0
+    me = game.state.players[0]
+    me.stock["mc"] = 40
+    for cid in ("livestock", "small_animals"):  # two cards that collect animals
+        card = next(c for c, s in game.state.cards.items() if s.def_id == cid)
+        game.put(card, "played", 0, 0)
+    eos = CardRef(next(c for c, s in game.state.cards.items()
+                       if s.def_id == "eos_chasma_national_park"))
+    game.put(eos, "played", 0, 0)
+    game.run_code(("card", "eos_chasma_national_park", "play"), game.frame(0, this=eos))
+    asked = [d.prompt for d in seen if not d.is_range]
+    assert asked == ["Eos Chasma National Park: Add 1 animal to which card (among your played cards other than Eos "
+                     "Chasma National Park that collects animals)?"], asked
