@@ -205,6 +205,10 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
             "status": boolean("Whether the status line shown before each decision includes "
                               "it (default true); 'state' always lists it. For bookkeeping "
                               "a player need not watch."),
+            "logged": boolean("Whether its moves are written to the log ('Oxygen 3 % → "
+                              "4 %'; default true). false for a marker whose number says "
+                              "nothing to a player; the rules may say in their own words, "
+                              "with log(...), what its move means."),
             "emits": ref("id", "An event fired after each move of at least one step, with "
                          "params player, track and steps (declare it under 'events')."),
             "rewards": arr("What reaching a value gives.", obj(
