@@ -71,3 +71,13 @@ def test_every_card_played_in_a_game_is_named_in_its_headline():
              if g.headline and g.headline.endswith(": Play a card")
              or g.headline and ": Play a card: " in g.headline]
     assert heads and all(h.split(": Play a card: ")[-1] in words.cards for h in heads), heads
+
+
+def test_what_was_gained_and_lost_of_one_resource_reads_in_the_order_it_came():
+    """The playtest read 'Player 2 (ismcts): +3 −1 M€ (now 10)': two numbers, one unit."""
+    lines = ["Bob (ai): Raid", "  Bob (ai) gains 3 coins (now 11)",
+             "  Bob (ai) pays 1 coin (now 10)",
+             "Ann: Buy", "  Ann pays 12 coins (now 28)", "  Ann gains 40 coins (now 68)"]
+    assert news_lines(summarise(lines, WORDS)) == [
+        "Bob (ai): Raid", "  Bob (ai): +3 coins, then −1 (now 10)",
+        "Ann: Buy", "  Ann: −12 coins, then +40 (now 68)"]

@@ -8,7 +8,9 @@ headline (an unindented line: an action, a phase, a round), each with its
 effects folded:
 
 - a player's stock and production changes in one line, netted per resource
-  ('Ann: −9 coins (now 3); +2 wood (now 5); production +1 stone');
+  ('Ann: −9 coins (now 3); +2 wood (now 5); production +1 stone'; what was
+  gained and what was lost of one resource both said, in the order they
+  came: '+3 coins, then −1 (now 10)');
 - cards moved to the same place counted, named where this seat may read the
   names ('6 cards → your hand: …', '4 cards → Bob's hand');
 - any other line kept as it is (repeated lines once, with '(×N)').
@@ -179,9 +181,12 @@ class _Folder:
         pair = self.w.units[s.group("what")]
         n = int(s.group("n")) * times
         self._bucket(("player", who))
-        moved = self.stock.setdefault(who, {}).setdefault(pair, [0, 0, 0])
-        moved[0 if s.group("verb") == "gains" else 1] += n
+        moved = self.stock.setdefault(who, {}).setdefault(pair, [0, 0, 0, None])
+        gained = s.group("verb") == "gains"
+        moved[0 if gained else 1] += n
         moved[2] = int(s.group("now"))
+        if moved[3] is None:
+            moved[3] = gained  # which came first: '+3 coins, then −1'
         return True
 
     def _move(self, line: str, times: int) -> bool:
@@ -248,9 +253,14 @@ class _Folder:
                 out.append(text)
             else:
                 parts = []
-                for (one, many), (gained, lost, now) in self.stock.get(key, {}).items():
-                    moved = " ".join(([f"+{gained}"] if gained else [])
-                                     + ([f"{MINUS}{lost}"] if lost else [])) or "+0"
+                for (one, many), (gained, lost, now, first) in self.stock.get(key, {}).items():
+                    if gained and lost:  # both: each with its sign, in the order they came
+                        a, b = (f"+{gained}", f"{MINUS}{lost}") if first else \
+                            (f"{MINUS}{lost}", f"+{gained}")
+                        n = gained if first else lost
+                        parts.append(f"{a} {one if n == 1 else many}, then {b} (now {now})")
+                        continue
+                    moved = f"+{gained}" if gained else f"{MINUS}{lost}" if lost else "+0"
                     unit = one if gained + lost == 1 else many
                     parts.append(f"{moved} {unit} (now {now})")
                 prod = [f"{_signed(d)} {one}" for (one, _), d in self.prod.get(key, {}).items()
