@@ -77,3 +77,12 @@ def test_the_question_of_another_card_that_collects_animals(rs):
     asked = [d.prompt for d in seen if not d.is_range]
     assert asked == ["Eos Chasma National Park: Add 1 animal to which card (among your played cards other than Eos "
                      "Chasma National Park that collects animals)?"], asked
+
+
+def test_a_named_space_off_the_map_is_called_by_its_name(rs):
+    """'place a city on Phobos Space Haven #02': the #02 finds nothing on the map."""
+    text = _text(rs, "phobos_space_haven")
+    assert "place a city on Phobos Space Haven." in text, text
+    game = Game(rs, 2, 1, [Agent(), Agent()])
+    assert game.space_name("phobos_space_haven") == "Phobos Space Haven"
+    assert game.space_name("pavonis_mons") == "Pavonis Mons #21"  # on the map: its number

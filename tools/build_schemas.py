@@ -285,7 +285,8 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
                                  ref("id", "A resource or bonus id; repeat for 2.")),
                     "adjacent": arr("For 'explicit' layouts: adjacent space ids.",
                                     ref("id", "A space id.")),
-                    "off_board": boolean("The space is not on the map (no neighbours)."),
+                    "off_board": boolean("The space is not on the map (no neighbours); a "
+                                         "named one is called by its name alone."),
                 }, required=["id", "type"])),
         }, required=["id", "spaces"])),
     "events": arr("Events that rules emit and triggers listen to.", obj(
