@@ -86,3 +86,28 @@ def test_a_named_space_off_the_map_is_called_by_its_name(rs):
     game = Game(rs, 2, 1, [Agent(), Agent()])
     assert game.space_name("phobos_space_haven") == "Phobos Space Haven"
     assert game.space_name("pavonis_mons") == "Pavonis Mons #21"  # on the map: its number
+
+
+def test_a_may_question_names_the_one_card_it_would_take(rs):
+    """Mars University with one card in hand asked 'Put a card of your choice among the
+    cards in your hand into the discard pile; draw 1 card …?', and the card went unnamed."""
+    seen = []
+
+    class Watch(Agent):
+        wants_view = False
+
+        def decide(self, decision, view, game):
+            seen.append(decision.prompt)  # (its words are made when read: now)
+            return decision.low if decision.is_range else 0
+    game = Game(rs, 2, 1, [Watch(), Watch()])
+    game.state.turn_seat = 0
+    for c in list(game.state.zones.get(("hand", 0), [])):
+        game.put(c, "discard", None, 0)
+    uni, kept = (CardRef(next(c for c, s in game.state.cards.items() if s.def_id == cid))
+                 for cid in ("mars_university", "nitrogen_rich_asteroid"))
+    game.put(uni, "played", 0, 0)
+    game.put(kept, "hand", 0, 0)
+    game.emit("card_played", {"player": 0, "card": uni})
+    asked = seen
+    assert any(p.startswith("Mars University: Put Nitrogen-Rich Asteroid into the discard "
+                            "pile") for p in asked), asked

@@ -14,7 +14,7 @@ from __future__ import annotations
 from .. import ast
 from .. import types as T
 from ..builtins import AGGREGATES
-from .context import Ctx, _Words
+from .context import Ctx, _rt, _Words
 from .english import _a, _bare, join_and, relative, words_of_id
 from .trees import _bind_args
 
@@ -89,6 +89,10 @@ class Choices:
         return inner
 
     def e_Comprehension(self, e: ast.Comprehension, ctx: Ctx) -> str:
+        if e.func == "choose" and ctx.frame is not None:  # a choice of one: that one, named
+            only = self._only_choice(e, ctx)
+            if only is not None:
+                return only
         agg = AGGREGATES.get(e.func)
         if e.func == "all" and isinstance(e.source, ast.ListExpr) and e.where is not None \
                 and _counts_each(e):
@@ -105,6 +109,25 @@ class Choices:
             return f"{words_of_id(e.func)} of {source}{where}"
         return agg.phrase.format(source=source, bare=_bare(source), where=where, value=value,
                                  one=_a(noun), noun=noun)
+
+    def _only_choice(self, e: ast.Comprehension, ctx: Ctx) -> str | None:
+        """In a game, the one item a choice can pick now, by name (None: not one)."""
+        items = self._filters.get(id(e))
+        if items is None:
+            items = ast.Comprehension(e.span, "filter", e.var, e.source, e.where, None)
+            items.type = e.source.type
+            items.target = AGGREGATES["filter"]  # (as the checker marks a comprehension)
+            self._filters[id(e)] = items
+            self._keep.append(e)  # (ids stay valid while the node lives)
+        value = self._value(items, ctx)
+        if not isinstance(value, list) or len(value) != 1:
+            return None
+        rt = _rt(ctx)
+        seen = getattr(rt, "card_visible_to", None)
+        if isinstance(value[0], int) and getattr(e.source.type, "elem", None) is T.CARD and \
+                (seen is None or not seen(value[0], rt._acting())):
+            return None  # (a card the chooser may not see keeps its general words)
+        return self.value_words(value[0], getattr(e.source.type, "elem", None), rt)
 
     def choice(self, e: ast.Expr, ctx: Ctx) -> str:
         """What a choice picks from, for its prompt: 'a card from your hand where it …'."""

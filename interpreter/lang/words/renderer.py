@@ -32,6 +32,8 @@ class Words(Names, Statements, Expressions, Calls, Choices, Conditions, Reasons)
         self.rs = rs
         self.table = rs.table
         self.evaluate = evaluate  # (expr node, frame) -> value, for dynamic words
+        self._filters: dict = {}  # a choice's node id -> the list it picks from (_only_choice)
+        self._keep: list = []
         self.rounds = words_of_id("round")
         rounds = rs.singles.get("rounds")
         if rounds is not None and isinstance(rounds.data, dict) and rounds.data.get("name"):
