@@ -59,8 +59,8 @@ PROJECTS = {
     "power_grid": ["Gain energy production equal to the number of your power tags."],
     # ----------------------------------------------------------------------- events
     "release_of_inert_gases": ["Raise the terraform rating 2 steps."],
-    "comet": ["Raise the temperature 1 step; place an ocean; remove up to 3 plants from a "
-              "player of your choice among the players whose plants you may remove."],
+    "comet": ["Raise the temperature 1 step; place an ocean; remove up to 3 plants from any "
+              "player."],
     "mineral_deposit": ["Gain 5 steel."],
     # ------------------------------------------------------------------------ tiles
     "open_city": [

@@ -111,3 +111,25 @@ def test_a_may_question_names_the_one_card_it_would_take(rs):
     asked = seen
     assert any(p.startswith("Mars University: Put Nitrogen-Rich Asteroid into the discard "
                             "pile") for p in asked), asked
+
+
+def test_remove_plants_from_any_player_reads_as_printed(rs):
+    """Deimos Down read 'remove up to 8 plants from a player of your choice among the
+    players whose plants you may remove'; its question '… (among the players whose
+    plants you may remove)?'. The printed card: 'remove up to 8 plants from any player'."""
+    assert "remove up to 8 plants from any player." in _text(rs, "deimos_down")
+    seen = []
+
+    class Watch(Agent):
+        wants_view = False
+
+        def decide(self, decision, view, game):
+            seen.append(decision.prompt)
+            return decision.low if decision.is_range else 0
+    game = Game(rs, 2, 1, [Watch(), Watch()])
+    game.state.turn_seat = 0
+    game.state.players[1].stock["plant"] = 5
+    game.state.players[0].stock["plant"] = 5
+    deimos = CardRef(next(c for c, s in game.state.cards.items() if s.def_id == "deimos_down"))
+    game.run_code(("card", "deimos_down", "play"), game.frame(0, this=deimos))
+    assert "Remove up to 8 plants from which player?" in seen, seen

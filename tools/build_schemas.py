@@ -495,6 +495,9 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
             "amount": string("For a number: how an amount of it reads in a requirement, {n} "
                              "the number, {s} an 's' unless n is 1, e.g. '{n} {t} tag{s}'."),
             "noun": string("For a list: what one element is called ('time frame')."),
+            "choice": string("For a list: how a free choice of one of it reads in card "
+                             "text ('any player': 'remove up to 3 plants from any player'), "
+                             "{param} filled in. Prompts still list the options."),
         "phrase": string("How people read a use of it, {param} filled in from the arguments, "
                          "e.g. 'lose {n} {r} production'. An empty phrase marks an adjustment "
                          "card text leaves out. See docs/words.md."),

@@ -94,6 +94,10 @@ class Choices:
             if only is not None:
                 return only
         agg = AGGREGATES.get(e.func)
+        if e.func in ("choose", "choose_optional") and e.where is None:
+            chosen = self._choice_words(e.source, ctx)  # 'any player'
+            if chosen is not None:
+                return chosen
         if e.func == "all" and isinstance(e.source, ast.ListExpr) and e.where is not None \
                 and _counts_each(e):
             # 'all(r in [food, wood] where stock(r) >= 3)': 'at least 3 each of food and
@@ -109,6 +113,18 @@ class Choices:
             return f"{words_of_id(e.func)} of {source}{where}"
         return agg.phrase.format(source=source, bare=_bare(source), where=where, value=value,
                                  one=_a(noun), noun=noun)
+
+    def _choice_words(self, source: ast.Expr, ctx: Ctx) -> str | None:
+        """How a free choice from a function's list reads, when it says (``choice:``)."""
+        if not isinstance(source, ast.Call) or source.func not in self.table.callables:
+            return None
+        entry = self.rs.sections["functions"].get(source.func)
+        text = entry.data.get("choice") if entry is not None else None
+        if not text:
+            return None
+        names = [nm for nm, _, _ in self.table.callables[source.func].params]
+        args = _bind_args(names, source, [None] * len(names), [False] * len(names))
+        return self.fill(str(text), args, ctx, {})
 
     def _only_choice(self, e: ast.Comprehension, ctx: Ctx) -> str | None:
         """In a game, the one item a choice can pick now, by name (None: not one)."""
@@ -134,6 +150,9 @@ class Choices:
         if isinstance(e, ast.AnyOf):
             return _a(e.noun)
         if isinstance(e, ast.Comprehension):
+            chosen = self._choice_words(e.source, ctx) if e.where is None else None
+            if chosen is not None:  # 'any player' (the prompt lists who)
+                return chosen
             noun = self.noun_of(e.source)
             return f"{_a(noun)} among {self.expr(e.source, ctx)}{self.where(e, ctx)}"
         return self.expr(e, ctx)
