@@ -56,3 +56,20 @@ def test_telling_it_changes_no_game():
     told, agents = _game(True)
     assert run(quiet).final_hash == run(told).final_hash
     assert any(d.is_range for a in agents for d in a.told)
+
+
+def test_the_terminal_shows_a_forced_number_in_place_with_its_question():
+    import io
+
+    from rich.console import Console
+
+    from rulebook_games.play.terminal import HumanAgent
+    out = io.StringIO()
+    human = HumanAgent(Console(file=out, width=100), lambda prompt: "1")
+    game, _ = _game(True)
+    game.agents[0] = human
+    game.state.turn_seat = 0
+    human.news(game, 0)
+    game.context = "Play a card"
+    assert game.choose_number(2, 2) == 2
+    assert "Play a card: choose a number → 2 (the only choice, taken for you)" in out.getvalue()
