@@ -70,7 +70,7 @@ PROJECTS = {
     "subterranean_reservoir": ["Place an ocean."],
     "plantation": ["Requires at least 2 science tags.", "Place a greenery."],
     "mangrove": ["Requires at least 4 °C temperature.",
-                 "Place a greenery anywhere on a space where its type is ocean area and it "
+                 "Place a greenery anywhere on a space whose type is ocean area and that "
                  "has no tile.",
                  "1 VP."],
     "lava_flows": ["Raise the temperature 2 steps; place a special tile on a space whose type "

@@ -32,8 +32,7 @@ def rs():
 
 
 def _text(rs, card_id: str) -> str:
-    return " ".join(catalogue_entry(rs, card_id)[1:]) if isinstance(
-        catalogue_entry(rs, card_id), list) else str(catalogue_entry(rs, card_id))
+    return " ".join(catalogue_entry(rs, card_id)["lines"])
 
 
 def test_a_card_that_collects_a_resource_reads_so(rs):
@@ -49,7 +48,8 @@ def test_cards_in_hand_read_as_a_card_in_hand(rs):
 
 
 def test_two_bonuses_of_one_space_read_once(rs):
-    assert "its bonus includes steel or titanium" in _text(rs, "mining_area")
+    assert "on a space whose bonus includes steel or titanium and that is next to one of " \
+        "your tiles" in _text(rs, "mining_area")
     assert "the space of this card's tile" in _text(rs, "mining_area")
     assert "the space's bonus includes steel or titanium" in _text(rs, "mining_guild")
 

@@ -49,15 +49,18 @@ class Choices:
         than this card that collects beads'); else as one clause (' where …')."""
         if e.where is None:
             return ""
-        inner = self._element_ctx(e, ctx)
-        whole = relative(self.cond(e.where, inner))
-        parts = _conjuncts(e.where)
+        return self.clauses(e.where, e.var, self._element_ctx(e, ctx))
+
+    def clauses(self, where: ast.Expr, var: str, inner: Ctx) -> str:
+        """A condition on ``var`` (read 'it' in ``inner``) as relative clauses (see where)."""
+        whole = relative(self.cond(where, inner))
+        parts = _conjuncts(where)
         if len(parts) < 2:
             return whole
         other, clauses = [], []
         for part in parts:
             if isinstance(part, ast.Binary) and part.op == "!=" and \
-                    isinstance(part.left, ast.Name) and part.left.id == e.var and \
+                    isinstance(part.left, ast.Name) and part.left.id == var and \
                     not (isinstance(part.right, ast.Literal) and part.right.value is None):
                 other.append(self.expr(part.right, inner))
                 continue
@@ -65,16 +68,18 @@ class Choices:
             if clause.startswith(" where "):
                 return whole  # (a part that names the element twice: one clause)
             clauses.append(clause)
-        that = [c[len(" that "):] for c in clauses if c.startswith(" that ")]
-        whose = [c for c in clauses if c.startswith(" whose ")]
-        with_ = [c for c in clauses if c.startswith(" with ")]
+        groups: list[list] = []  # in the order written; 'that' clauses next to each other
+        for clause in clauses:  # share their 'that' (' that is a land area, has no tile
+            if clause.startswith(" that ") and groups and groups[-1][0] == "that":
+                groups[-1][1].append(clause[len(" that "):])  # and has no claimant')
+            elif clause.startswith(" that "):
+                groups.append(["that", [clause[len(" that "):]]])
+            else:
+                groups.append([clause.split()[0], [clause]])
         out = f" other than {join_and(other)}" if other else ""
-        if that:  # ' that is a land area, has no tile and has no claimant'
-            out += " that " + join_and(that)
-        if whose:
-            out += (" and" if that else "") + " and".join(whose)
-        if with_:
-            out += ("," if that or whose else "") + ",".join(with_)
+        for i, (kind, texts) in enumerate(groups):
+            piece = " that " + join_and(texts) if kind == "that" else texts[0]
+            out += piece if i == 0 else ("," + piece) if kind == "with" else " and" + piece
         return out
 
     def _element_ctx(self, e: ast.Comprehension, ctx: Ctx) -> Ctx:
