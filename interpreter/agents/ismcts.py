@@ -513,7 +513,8 @@ class ISMCTSAgent(Agent):
             runner.stop_at = None
 
     def _rewards(self, runner, world, seat: int) -> list[float]:
-        values = [runner.evaluate(p) for p in range(world.n)]
+        from .lookahead import evaluate
+        values = evaluate(runner, range(world.n))
         if world.n == 1 or self.reward == "own":
             return [float(v) for v in values]
         out = []

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 
+from ..lang.gensupport import reading
 from ..lang.runtime import RequirementFailed, RuleRuntimeError, SearchBudget
 from .base import RandomAgent
 from ..engine.decisions import ActionRefused, Decision
@@ -125,6 +126,17 @@ def determinise(game: Game, seat: int, rng: random.Random,
     return clone
 
 
+def evaluate(runner, seats) -> list:
+    """The ruleset's evaluation of the copy for each of ``seats``, in one reading.
+
+    Evaluating changes nothing, so what the seats' evaluations call (a
+    declared function with the same acting player and arguments: an award's
+    count for each player, the generations left) is worked out once for all
+    of them (:func:`~rulebook_games.lang.gensupport.called`)."""
+    with reading(runner.game):
+        return [runner.evaluate(seat) for seat in seats]
+
+
 class _Recorder(RandomAgent):
     """Answers at random and remembers the answers, so a good plan can be replayed.
 
@@ -191,7 +203,7 @@ def evaluate_options(game: Game, decision: Decision, rng: random.Random,
                 if now is None:
                     search.trial()
                     try:
-                        now = FlowRunner(base).evaluate(seat)
+                        now = evaluate(FlowRunner(base), (seat,))[0]
                     except RuleRuntimeError as exc:
                         if not search.over():
                             raise  # the rules fail as they would in the game itself
@@ -216,7 +228,8 @@ def evaluate_options(game: Game, decision: Decision, rng: random.Random,
                 runner = FlowRunner(trial)
                 search.trial()
                 try:
-                    value = runner.evaluate(seat) if runner.perform(choice, seat) else LOSS
+                    value = evaluate(runner, (seat,))[0] if runner.perform(choice, seat) \
+                        else LOSS
                 except (RequirementFailed, ActionRefused, RuleRuntimeError) as exc:
                     if search.over():
                         _spent(search, exc)
