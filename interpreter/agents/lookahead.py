@@ -58,14 +58,46 @@ class Dealing:
     __slots__ = ("pools", "unordered")
 
     def __init__(self, game: Game, seat: int):
-        zones = game.state.zones
-        # in the order of the cards' numbers, not as they lie: how the hidden cards lie
-        # must not change the shuffle's outcome (the seat cannot see it)
-        self.pools = [(places, sorted(zones[key][i] for key, i in places))
-                      for places in hidden_pools(game, seat)]
+        st = game.state
+        zones, cards = st.zones, st.cards
+        self.pools = []
+        for places in hidden_pools(game, seat):
+            # in the order of the cards' numbers, not as they lie: how the hidden cards
+            # lie must not change the shuffle's outcome (the seat cannot see it)
+            in_order = sorted(zones[key][i] for key, i in places)
+            runs: list = []  # the places zone by zone: (zone key, indexes)
+            home = {}  # card -> the zone it lies in, where it needs no change
+            for key, i in places:
+                if not runs or runs[-1][0] != key:
+                    runs.append((key, []))
+                runs[-1][1].append(i)
+                c = zones[key][i]
+                card = cards[c]
+                if (card.zone, card.zone_owner) == key and (
+                        key[1] == NO_OWNER or card.owner == key[1]):
+                    home[c] = key
+            self.pools.append((runs, in_order, home))
         decl = game.zone_decl
         self.unordered = [key for keys in hidden_groups(game, seat) for key in keys
                           if not decl[key[0]].get("ordered")]
+
+
+class _Seeded:
+    """A copy's random source, made only when the copy first draws from it.
+
+    Seeding a generator costs more than a third of a small copy, and most
+    copies a search plays never draw. The state takes a source it shares
+    (``_rng_shared``) by copying its state before its first draw
+    (``State.rng``): this one makes that state from its seed then, so the
+    copy draws exactly what ``random.Random(seed)`` would."""
+
+    __slots__ = ("seed",)
+
+    def __init__(self, seed: float):
+        self.seed = seed
+
+    def getstate(self):
+        return random.Random(self.seed).getstate()
 
 
 def determinise(game: Game, seat: int, rng: random.Random,
@@ -100,20 +132,27 @@ def determinise(game: Game, seat: int, rng: random.Random,
     st = clone.state
     cards = st.cards
     zones = st.zones
-    for places, in_order in dealing.pools:
+    for runs, in_order, home in dealing.pools:
         pool = list(in_order)
         if len(pool) > 1:  # (shuffling fewer would draw no number)
             rng.shuffle(pool)
-        for (key, i), c in zip(places, pool):
-            zones[key][i] = c
+        j = 0
+        for key, indexes in runs:
+            here = zones[key]
             zone, owner = key
-            card = cards[c]  # copied (card_w) only when it lands somewhere else
-            if card.zone != zone or card.zone_owner != owner \
-                    or owner != NO_OWNER and card.owner != owner:
-                card = st.card_w(c)
-                card.zone, card.zone_owner = key
-                if owner != NO_OWNER:
-                    card.owner = owner
+            for i in indexes:
+                c = pool[j]
+                j += 1
+                here[i] = c
+                if home.get(c) == key:
+                    continue  # back where it lay: nothing about the card changes
+                card = cards[c]  # copied (card_w) only when it lands somewhere else
+                if card.zone != zone or card.zone_owner != owner \
+                        or owner != NO_OWNER and card.owner != owner:
+                    card = st.card_w(c)
+                    card.zone, card.zone_owner = key
+                    if owner != NO_OWNER:
+                        card.owner = owner
     # a hidden place that keeps no order (a face-down pile) tells nothing by its order,
     # not even where the seat's own cards in it lie: it is put in the order of the
     # cards' numbers, so that how it lies in the game cannot steer the copy (a pile
@@ -122,7 +161,8 @@ def determinise(game: Game, seat: int, rng: random.Random,
         here = zones[key]
         if len(here) > 1:
             zones[key] = sorted(here)
-    st.rng = random.Random(rng.random())
+    # a new random source for what is still to come, seeded when first drawn from
+    st._rng, st._rng_shared = _Seeded(rng.random()), True
     return clone
 
 
