@@ -62,7 +62,7 @@ def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers,
     def games_to_play(skip, progress):
         return run_many(str(rs.root), list(mods), games, players, kinds, list(variants), seed,
                         workers, check, progress, backend=backend, address=address,
-                        skip_seeds=skip)
+                        skip_seeds=skip, loaded=rs)
     try:
         code = simulate_run(run, rs.name, lambda summary: {**context, **summary.to_dict()},
                             games_to_play, context, kinds)
