@@ -169,10 +169,10 @@ def determinise(game: Game, seat: int, rng: random.Random,
 def evaluate(runner, seats) -> list:
     """The ruleset's evaluation of the copy for each of ``seats``, in one reading.
 
-    Evaluating changes nothing, so what the seats' evaluations call (a
-    declared function with the same acting player and arguments: an award's
-    count for each player, the generations left) is worked out once for all
-    of them (:func:`~rulebook_games.lang.gensupport.called`)."""
+    Evaluating changes nothing, so it runs as the engine's own reading does
+    (:class:`~rulebook_games.lang.gensupport.reading`): what the functions it
+    calls share (a part of a declared function that depends on none of its
+    parameters) is worked out once for all the seats' evaluations."""
     with reading(runner.game):
         return [runner.evaluate(seat) for seat in seats]
 
