@@ -371,3 +371,16 @@ def test_timespan_table_shows_storage_step_costs_market_prices_and_scoring():
         raise _Seen
     with pytest.raises(_Seen):
         _play("timespan", 2, look, every=1)
+
+
+def test_terraforming_mars_panel_counts_tags_as_the_rules_do():
+    """'Events: their tags count only while the event is played' (rules-facts.md): the
+    panel's Space tag counts a played Satellites, not the played event Deimos Down."""
+    rs = load_ruleset("terraforming_mars")
+    game = build_game(rs, 2, 1, ["random", "random"])
+    by_id = {s.def_id: c for c, s in game.state.cards.items()}
+    game.put(by_id["satellites"], "played", 0, 0)
+    game.put(by_id["deimos_down"], "event_pile", 0, 0)
+    panel = game.view_model(0)["table"]["panels"][0]
+    tags = {t["name"]: t["count"] for t in panel["tags"]}
+    assert tags["Space"] == 1 and tags["Building"] == 0

@@ -396,6 +396,7 @@ VIEW = obj("What the table shows a player: facts, tracks, maps, boards, shared r
     "panels": obj("What each player's panel shows, in this order: stocks (with production), tags, values, the score so far by scoring category, and the cards of zones.", {
         "stocks": arr("The resources shown (default: every resource).", _ID("A resource id.")),
         "tags": arr("Tags counted on the cards the player has in play (in zones marked in_play).", _ID("A tag id.")),
+        "tag_count": _E("How a tag is counted for the panel's player ('tag' is the tag, 'you' the player), where the rules count tags otherwise than on every card in play (e.g. events' tags stop counting once played). Default: the tags printed on the player's cards in zones marked in_play."),
         "values": arr("Numbers or facts of each player ('you' is the panel's player).", _value),
         "scoring": {"type": "boolean", "description": "Show the points so far by scoring category (default true)."},
         "zones": arr("The player's zones whose cards are shown, in order (default: every zone of a player); a zone the player looking may not see shows how many cards it holds.", _ID("A zone id.")),

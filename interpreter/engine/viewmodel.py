@@ -444,7 +444,12 @@ class _Table:
             if r in player.production:
                 item["production"] = player.production[r]
             out["stocks"].append(item)
-        if panels.get("tags"):
+        if panels.get("tags") and "tag_count" in panels:  # as the rules count them
+            counts = {t: self.run(("panels", "tag_count"), p, tag=t) or 0
+                      for t in panels["tags"]}
+            out["tags"] = [{"name": self.name_of("tag", t), "count": n}
+                           for t, n in counts.items()]
+        elif panels.get("tags"):
             counts = {t: 0 for t in panels["tags"]}
             for z in g.in_play_zones:
                 if g.zone_scope.get(z) != "player":

@@ -109,6 +109,11 @@ def check_view(b) -> None:
         ref(r, ("resource",), "resource", ("panels", "stocks", i))
     for i, t in enumerate(panels.get("tags") or []):
         ref(t, ("tag",), "tag", ("panels", "tags", i))
+    if "tag_count" in panels:
+        tree = expr(("panels", "tag_count"), ("panels", "tag_count"),
+                    dict(you, tag=T.TAG), T.INT, "a tag's count", "panel tags")
+        if tree is not None:
+            _public(b, e, tree, ("panels", "tag_count"))
     for i, z in enumerate(panels.get("zones") or []):
         ref(z, ("zone",), "zone", ("panels", "zones", i))
         zone = b.sections["zones"].get(z)

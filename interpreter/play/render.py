@@ -20,8 +20,8 @@ def render_view(view: dict, game, parts: tuple[str, ...] = ("all",)):
     ``view`` is a view model (it has ``table``) or a plain :meth:`Game.view`,
     whose model is then built. ``parts`` picks what is drawn: ``all`` (the
     whole table, for ``state``), ``board`` (facts, tracks, boards, rows), ``map`` (the boards alone),
-    ``me`` (your panel and your hidden cards), ``players`` (every panel side by
-    side) or ``standings``."""
+    ``me`` (your panel and your hidden cards), ``cards`` (your hidden cards, each
+    with its text), ``players`` (every panel side by side) or ``standings``."""
     from rich.console import Group
     if "table" not in view:
         view = game.view_model(view["you"])
@@ -39,8 +39,13 @@ def render_view(view: dict, game, parts: tuple[str, ...] = ("all",)):
         out.append(_panels(t))
     if every or "me" in want:
         out += _own(t, full="me" in want)
+    if "cards" in want and not every:
+        out += _own(t, full=False) or [Text("You hold no cards now.")]
     if every or "standings" in want:
         out += _standings(t)
+        if not t["standings"] and not every:
+            out.append(Text("This game declares no standings (goals the players race for); "
+                            "players shows each one's points so far."))
     if t.get("problems"):
         out += [Text(visible(f"(not shown: {p})"), style="red") for p in t["problems"]]
     return Group(*out)
