@@ -160,3 +160,16 @@ def test_a_copy_draws_from_the_source_its_seed_gives_even_through_its_own_copies
     numbers = [expected.random() for _ in range(5)]
     assert [copy.state.rng.random() for _ in range(5)] == numbers
     assert [snapshot.rng.random() for _ in range(5)] == numbers
+
+
+def test_the_copies_shuffle_draws_as_random_shuffle_does():
+    """Copies shuffle their pools without a call per card, yet exactly as Random.shuffle:
+    the same order and the same numbers drawn, for any size."""
+    from rulebook_games.agents import lookahead
+    assert lookahead._INLINE  # this Python's shuffle is the one written out
+    for size in (0, 1, 2, 5, 31, 230):
+        a, b = random.Random(size), random.Random(size)
+        x, y = list(range(size)), list(range(size))
+        a.shuffle(x)
+        lookahead._shuffle(y, b)
+        assert x == y and a.random() == b.random()
