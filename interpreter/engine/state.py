@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 BIG = 10 ** 9
 NO_OWNER = -1
+MAX_ROUNDS = 1000  # the most rounds a flow plays, whatever it says
 MAX_SEED = 2 ** 63 - 1  # a game's seed is a whole number from -MAX_SEED to MAX_SEED
 
 
@@ -79,6 +80,9 @@ class State:
     passed: set = field(default_factory=set)
     over: bool = False
     turn_number: int = 0
+    # in a phase whose turns come round again ('repeat'), which time round this is (1…);
+    # 0 elsewhere. What the title shows as 'turn 3 of 4'; not part of the digest
+    turn_round: int = 0
     # cards this State may change in place; others are shared with snapshots and
     # are copied on their first change (see card_w)
     _owned: set = field(default_factory=set, repr=False, compare=False)
@@ -121,6 +125,7 @@ class State:
         new.passed = set(self.passed)
         new.over = self.over
         new.turn_number = self.turn_number
+        new.turn_round = self.turn_round
         new._owned = set()
         return new
 

@@ -98,7 +98,7 @@ class HumanAgent(Agent):
         one of the shared tracks, the question, and the options whole when
         they fit, one a line when not."""
         from rich.text import Text
-        from .render import render_view, status_lines
+        from .render import render_view, status_lines, warning_lines
         from .screen import layout, option_lines, refused_lines
         from .transcript import option_rows
         c = self.console
@@ -125,8 +125,9 @@ class HumanAgent(Agent):
                 refused_lines(rows, c.width) + tail
         else:
             news = self.news_groups(game, view["you"])
-            lines = layout(c, news, status_lines(view, game, c.width), head, rows, numbers,
-                           tail)
+            status = status_lines(view, game, c.width) + warning_lines(game, view["you"])
+            lines = layout(c, news, status, head, rows, numbers, tail,
+                           you=game.state.players[view["you"]].name)
         self.seen = len(game.log_lines)
         for line in lines:
             c.print(line)
@@ -153,7 +154,7 @@ class HumanAgent(Agent):
         from .screen import fit_news
         groups = self.news_groups(game, seat)
         if room is not None:
-            for line in fit_news(self.console, groups, room):
+            for line in fit_news(self.console, groups, room, game.state.players[seat].name):
                 self.console.print(line)
             return
         for group in groups:
