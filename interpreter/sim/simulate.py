@@ -67,9 +67,9 @@ def _init(path: str, mods: list[str]) -> None:
 def _share(path: str, mods: list[str]) -> None:
     """Load the ruleset and compile every rule now, before workers are forked from this
     process: none of them loads or compiles anything itself."""
-    from ..lang.compiler import source_of
+    from ..lang.compiler import compile_whole
     _init(path, mods)
-    source_of(_RULESET)
+    compile_whole(_RULESET)
 
 
 def play_one(args) -> GameSummary:
