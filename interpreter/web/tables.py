@@ -22,7 +22,8 @@ move, so the watcher sees it from its start.
 
 Undo follows the terminal's rule (``play.terminal``): back to the seat's
 previous decision when nobody else has decided since and nothing hidden or
-random has come out since; the game is replayed from its record to there.
+random has come out since, and never once the game has ended; the game is
+replayed from its record to there.
 """
 
 from __future__ import annotations
@@ -279,7 +280,12 @@ class Table:
         self._show_all()
 
     def undo_problem(self, seat: int) -> str | None:
-        """Why ``seat`` cannot undo now (the terminal's rule), or None."""
+        """Why ``seat`` cannot undo now (the terminal's rule), or None.
+
+        Once the game has ended, never: its end is the record saved (at the terminal
+        nobody is asked anything after the end, so nobody can type undo)."""
+        if self._stream.result is not None:
+            return "the game is over"
         # the rule is the terminal seat's own (play.terminal): one rule for both
         return HumanAgent.undo_problem(types.SimpleNamespace(marks=self.marks[seat]),
                                        self._stream.game)
