@@ -255,6 +255,37 @@ def test_no_undo_once_the_game_has_ended_the_record_stays_the_one_shown(client, 
     ws.__exit__(None, None, None)
 
 
+def test_a_question_with_one_answer_is_shown_to_its_seat_with_its_answer(client):
+    # as at the terminal: a question the engine answers for a person (it has one possible
+    # answer) is shown to them, with its question, until they answer again; to them only
+    links = start(client, seed=2)
+    ws, socket = connect(client, links["game"], token(links["seats"][0]["link"]))
+    ws2, watcher = connect(client, links["game"], token(links["spectator"]))
+    m = until_decision(socket)
+    n = 0
+    while not m["taken"]:
+        options = m["decision"]["options"]
+        socket.send_text(json.dumps({"type": "answer", "decision": m["decision"]["number"],
+                                     "choice": n % 3 if len(options) > 2 else 0}))
+        m = until_decision(socket)
+        n += 1
+        assert n < 80 and not m["result"], "no question with one answer came"
+    assert m["taken"] == ["Play a favour: Which favour do you play? → Haggling "
+                          "(the only choice, taken for you)"]
+    # (the log tells it only once the action is done: the question after it comes first)
+    seen = state(watcher)
+    while seen["number"] != m["number"]:
+        seen = state(watcher)
+    assert seen["taken"] == [] and not any("Haggling (the only" in x for x in seen["log"])
+    socket.send_text(json.dumps({"type": "answer", "decision": m["decision"]["number"],
+                                 "choice": 0}))
+    after = until_decision(socket)
+    assert "Play a favour: Which favour do you play? → Haggling (the only choice, taken " \
+           "for you)" not in after["taken"]
+    ws.__exit__(None, None, None)
+    ws2.__exit__(None, None, None)
+
+
 # ------------------------------------------------------------ several people, one table
 def own_panel(message) -> dict | None:
     return next((p for p in message["view"]["table"]["panels"] if p["you"]), None)
