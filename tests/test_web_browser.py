@@ -250,6 +250,38 @@ def option(driver, label):
                 if b.find_element(By.CSS_SELECTOR, ".label").text.startswith(label))
 
 
+# Scrolled to each panel's top and bottom, which panels the side column (decision, hand)
+# overlaps, and whether the decision is then out of reach (neither in sight nor above it,
+# in the page's flow, as on a narrow screen where the column comes first)
+COVERED = """
+const side = document.getElementById('side'), decision = document.getElementById('decision-panel');
+const out = [];
+const panels = [...document.querySelectorAll('#board-area, main .panel')]
+  .filter(p => !side.contains(p) && p.offsetParent !== null);
+for (const panel of panels) {
+  for (const at of ['start', 'end']) {
+    panel.scrollIntoView({block: at});
+    const a = side.getBoundingClientRect();
+    for (const other of panels) {
+      const b = other.getBoundingClientRect();
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 1 && h > 1) out.push(`${other.id} under the side column (at ${panel.id} ${at})`);
+    }
+    const d = decision.getBoundingClientRect();
+    const stuck = getComputedStyle(side).position === 'sticky';
+    if (stuck && (d.top < -1 || d.top > innerHeight - 40))
+      out.push(`the decision out of sight (at ${panel.id} ${at}: ${d.top} ${innerHeight})`);
+  }
+}
+return [...new Set(out)];
+"""
+
+
+def covered(driver) -> list[str]:
+    return driver.execute_script(COVERED)
+
+
 BOARDS = [  # (ruleset, seed, decisions before the picture, what it is)
     ("terraforming_mars", 7, 200, "map"),
     ("legacy_gears_of_time", 7, 80, "timeline"),
@@ -279,6 +311,15 @@ def test_each_board_is_drawn_from_the_view_model(driver, site, name, seed, decis
     assert driver.find_elements(By.CSS_SELECTOR, "#hand .card")  # the seat's own cards
     folder = shots()
     driver.save_screenshot(str(folder / f"{name}.png"))
+    if what == "map":  # the side column (decision, hand) covers nothing, at any scroll
+        for width, height in ((1400, 1000), (1280, 800), (1000, 800), (700, 900)):
+            driver.set_window_size(width, height)
+            assert covered(driver) == [], (width, height)
+        driver.execute_script("document.getElementById('facts-panel').scrollIntoView()")
+        driver.save_screenshot(str(folder / f"{name}_narrow.png"))
+        driver.set_window_size(1280, 800)
+        driver.execute_script("document.getElementById('players-panel').scrollIntoView()")
+        driver.save_screenshot(str(folder / f"{name}_1280_players.png"))
     driver.set_window_size(1400, 2200)  # the whole board in the picture
     board.screenshot(str(folder / f"{name}_{what}.png"))
 
