@@ -360,11 +360,22 @@ def test_part_of_a_terraforming_mars_generation_by_clicking(driver, site):
     assert "where do you place" in driver.find_element(By.ID, "prompt").text
     asked = driver.find_elements(By.CSS_SELECTOR, "g.space.askable")
     assert len(asked) == len([o for o in driver.find_elements(By.CSS_SELECTOR, "button.option")])
+    # clearly: the other spaces dimmed, a thick ring, and each one reached by Tab too
+    plain = driver.find_element(By.CSS_SELECTOR, "g.space:not(.askable)")
+    assert float(plain.value_of_css_property("opacity")) < 0.6
+    ring = asked[0].find_element(By.CSS_SELECTOR, ".ask-ring")
+    assert float(ring.value_of_css_property("stroke-width").rstrip("px")) >= 4
+    assert all(a.get_attribute("tabindex") == "0" for a in asked)
+    driver.save_screenshot(str(shots() / "terraforming_mars_asked.png"))
     target = driver.find_element(By.CSS_SELECTOR, "g.space.askable[data-space='08']")
     ActionChains(driver).move_to_element(target).click().perform()
     number = next_decision(driver, number)
     placed = driver.find_element(By.CSS_SELECTOR, "g.space.tiled[data-space='08']")
     assert placed.find_elements(By.CSS_SELECTOR, "rect.owner-cube")
+    # the special tile's own symbol (the steel bonus is 'S'), its card's name whole
+    assert placed.find_element(By.CSS_SELECTOR, ".tile-symbol").text == "Sp"
+    assert [t.text for t in placed.find_elements(By.CSS_SELECTOR, ".tile-card")] == \
+        ["Natural", "Preserve"]
     assert "08: Natural Preserve (Player 1 (human))" in driver.find_element(By.ID, "board").text
     me = driver.find_element(By.CSS_SELECTOR, ".player-panel.you").text
     assert "Natural Preserve" in me  # played
