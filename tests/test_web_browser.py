@@ -349,6 +349,11 @@ def test_part_of_a_terraforming_mars_generation_by_clicking(driver, site):
     number = next_decision(driver, number)
     # the price in steel: a number in its range
     assert "how many steel" in driver.find_element(By.ID, "prompt").text
+    # the one card to play was not asked, and the panel says so, with its question
+    taken = driver.find_element(By.ID, "taken")
+    assert taken.is_displayed() and "→ Natural Preserve (the only choice, taken for you)" \
+        in taken.text, taken.text
+    driver.save_screenshot(str(shots() / "terraforming_mars_taken.png"))
     assert driver.find_element(By.ID, "range").is_displayed()
     field = driver.find_element(By.ID, "range-input")
     assert (field.get_attribute("min"), field.get_attribute("max")) == ("0", "5")
