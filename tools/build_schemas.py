@@ -205,6 +205,10 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
             "status": boolean("Whether the status line shown before each decision includes "
                               "it (default true); 'state' always lists it. For bookkeeping "
                               "a player need not watch."),
+            "logged": boolean("Whether its moves are written to the log ('Oxygen 3 % → "
+                              "4 %'; default true). false for a marker whose number says "
+                              "nothing to a player; the rules may say in their own words, "
+                              "with log(...), what its move means."),
             "emits": ref("id", "An event fired after each move of at least one step, with "
                          "params player, track and steps (declare it under 'events')."),
             "rewards": arr("What reaching a value gives.", obj(
@@ -281,7 +285,8 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
                                  ref("id", "A resource or bonus id; repeat for 2.")),
                     "adjacent": arr("For 'explicit' layouts: adjacent space ids.",
                                     ref("id", "A space id.")),
-                    "off_board": boolean("The space is not on the map (no neighbours)."),
+                    "off_board": boolean("The space is not on the map (no neighbours); a "
+                                         "named one is called by its name alone."),
                 }, required=["id", "type"])),
         }, required=["id", "spaces"])),
     "events": arr("Events that rules emit and triggers listen to.", obj(
@@ -490,6 +495,9 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
             "amount": string("For a number: how an amount of it reads in a requirement, {n} "
                              "the number, {s} an 's' unless n is 1, e.g. '{n} {t} tag{s}'."),
             "noun": string("For a list: what one element is called ('time frame')."),
+            "choice": string("For a list: how a free choice of one of it reads in card "
+                             "text ('any player': 'remove up to 3 plants from any player'), "
+                             "{param} filled in. Prompts still list the options."),
         "phrase": string("How people read a use of it, {param} filled in from the arguments, "
                          "e.g. 'lose {n} {r} production'. An empty phrase marks an adjustment "
                          "card text leaves out. See docs/words.md."),
