@@ -384,7 +384,7 @@ class ISMCTSAgent(Agent):
         base, replay = game, None
         if inside is not None:
             base = game.__copy__()
-            base.state = inside[0]
+            base.state = base.action_start[0]  # (a copy holds that position as a state)
             replay = game.record[inside[1]:]
         steps, per_game = self.allowance()
         work = SearchBudget.opened(game.budget, seat, steps, per_game)

@@ -14,9 +14,9 @@ class EventsMixin:
     def emit(self, event, payload):
         who = payload.get("player")
         self.budget.charge(1, None)  # and one step per card whose triggers are looked at
-        for scope, key in (("round", self.state.round), ("turn", self.state.turn_number),
-                           ("game", 0)):
-            self.state.history[(event, who, scope, key)] += 1
+        st = self.state
+        for scope, key in (("round", st.round), ("turn", st.turn_number), ("game", 0)):
+            st.count("history", (event, who, scope, key))
         for tid, entry in self.rs.sections["triggers"].items():
             if entry.data["on"] != event:
                 continue
