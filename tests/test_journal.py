@@ -48,8 +48,8 @@ def change_everything(g) -> None:
     st.set_marker(card, "journal-test", True)
     st.set_on_card(card, "resources", "journal-test", 2)
     st.set_on_card(card, "pieces", 0, 1)
-    st.zone_remove(key, cards[0])
-    st.zone_insert(key, 0, cards[-1])
+    st.move(cards[0], key, 1, st.cards[cards[0]].owner)  # within its zone
+    st.place_card(cards[-1], st.cards[cards[-1]].zone, st.cards[cards[-1]].zone_owner, 1)
     g.shuffle(key[0], None if key[1] < 0 else key[1])
     g.random_number(1, 6)
     if st.spaces:

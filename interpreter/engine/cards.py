@@ -290,10 +290,9 @@ class CardsMixin:
         was_public = was == "public"
         if was in ("hidden", "count"):
             self.reveals += 1
-        st.zone_remove((c.zone, c.zone_owner), card)
+        c = st.move(card, key, slot - 1 if slot and slot > 0 else None,
+                    key[1] if key[1] != NO_OWNER else c.owner)
         cards = st.zones[key]
-        st.zone_insert(key, slot - 1 if slot and slot > 0 else None, card)
-        c = st.place_card(card, zone, key[1], key[1] if key[1] != NO_OWNER else c.owner)
         decl = self.zone_decl[zone]
         if self.logging:
             now_public = decl.get("visibility", "public") == "public"

@@ -15,8 +15,9 @@ class EventsMixin:
         who = payload.get("player")
         self.budget.charge(1, None)  # and one step per card whose triggers are looked at
         st = self.state
-        for scope, key in (("round", st.round), ("turn", st.turn_number), ("game", 0)):
-            st.count("history", (event, who, scope, key))
+        st.count_each("history", ((event, who, "round", st.round),
+                                  (event, who, "turn", st.turn_number),
+                                  (event, who, "game", 0)))
         for tid, entry in self.rs.sections["triggers"].items():
             if entry.data["on"] != event:
                 continue

@@ -142,9 +142,10 @@ class State:
     def mark(self) -> tuple:
         """A point to roll back to (:meth:`undo_to`) or to keep what was done since
         (:meth:`release`); marks nest, and are undone or released innermost first."""
-        self.marks.append(len(self.journal))
+        marks, at = self.marks, len(self.journal)
+        marks.append(at)
         self._rng_saved = False
-        return (len(self.marks) - 1, len(self.journal))
+        return (len(marks) - 1, at)
 
     def has_mark(self, mark: tuple) -> bool:
         depth, at = mark
@@ -173,8 +174,12 @@ class State:
     def release(self, mark: tuple) -> None:
         """Keep what was done since the mark: drop it (and those set after it); with no
         mark left, the journal is emptied."""
-        del self.marks[self._mark_index(mark):]
-        if not self.marks:
+        depth, at = mark
+        marks = self.marks
+        if depth >= len(marks) or marks[depth] != at:
+            self._mark_index(mark)  # (says what is wrong)
+        del marks[depth:]
+        if not marks:
             self.journal.clear()
 
     def changed_since(self, mark: tuple) -> bool:
@@ -217,6 +222,15 @@ class State:
             self.journal.append((_undo_count, which, key, c.get(key, _MISSING)))
         c[key] += 1
 
+    def count_each(self, which: str, keys: tuple) -> None:
+        """One more of each key in the history or the tally: one journal entry for all."""
+        c = getattr(self, which)
+        if self.marks:
+            self.journal.append((_undo_counts, which, tuple((k, c.get(k, _MISSING))
+                                                           for k in keys)))
+        for k in keys:
+            c[k] += 1
+
     def add_to(self, which: str, item) -> None:
         """An item into used, claimed or passed."""
         s = getattr(self, which)
@@ -225,23 +239,29 @@ class State:
                 self.journal.append((_undo_add, which, item))
             s.add(item)
 
-    def zone_remove(self, key, card) -> None:
-        cards = self.zones[key]
-        i = cards.index(card)
-        if self.marks:
-            self.journal.append((_undo_zone_remove, key, i, card))
-        del cards[i]
-
-    def zone_insert(self, key, i: int, card) -> None:
-        """The card into the zone at place ``i`` (at the end when ``i`` is None)."""
-        cards = self.zones[key]
-        if i is None or i >= len(cards):
-            i = len(cards)
-            cards.append(card)
+    def move(self, number: int, key, index, owner) -> CardState:
+        """The card out of its zone into zone ``key`` at place ``index`` (at the end when
+        None or past it), ``owner``'s from now on: one journal entry for it all."""
+        c = self.cards[number]
+        if number not in self._owned:
+            c = self.card_w(number)
+        was = (c.zone, c.zone_owner)
+        source = self.zones[was]
+        i = source.index(number)
+        held = source[i]  # (as the zone held it: a CardRef)
+        del source[i]
+        target = self.zones[key]
+        if index is None or index >= len(target):
+            j = len(target)
+            target.append(number)
         else:
-            cards.insert(i, card)
+            j = index
+            target.insert(j, number)
         if self.marks:
-            self.journal.append((_undo_zone_insert, key, i))
+            self.journal.append((_undo_move, held, was, i, c.owner, key, j))
+        c.zone, c.zone_owner = key
+        c.owner = owner
+        return c
 
     def zone_saved(self, key) -> list:
         """The zone's list, to be changed in place as a whole (shuffled): its order
@@ -352,20 +372,26 @@ def _undo_count(st: State, which, key, old) -> None:
     _put(getattr(st, which), key, old)
 
 
+def _undo_counts(st: State, which, olds) -> None:
+    c = getattr(st, which)
+    for key, old in reversed(olds):
+        _put(c, key, old)
+
+
 def _undo_add(st: State, which, item) -> None:
     getattr(st, which).discard(item)
 
 
-def _undo_zone_remove(st: State, key, i, card) -> None:
-    st.zones[key].insert(i, card)
-
-
-def _undo_zone_insert(st: State, key, i) -> None:
-    del st.zones[key][i]
-
-
 def _undo_zone_list(st: State, key, old) -> None:
     st.zones[key] = list(old)
+
+
+def _undo_move(st: State, held, was, i, owner, key, j) -> None:
+    del st.zones[key][j]
+    st.zones[was].insert(i, held)
+    c = st.card_w(held)
+    c.zone, c.zone_owner = was
+    c.owner = owner
 
 
 def _undo_place(st: State, number, zone, zone_owner, owner) -> None:
