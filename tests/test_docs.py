@@ -43,6 +43,16 @@ def test_builtin_examples_parse():
             parse(b.example, TextOrigin.at(b.name, 1, 1), start="expression")
 
 
+def test_readme_quick_start_names_serve_beside_the_terminal_command():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    first = re.findall(r"```(?:sh|bash|console)\n(.*?)```", section, re.S)[0].strip()
+    assert "rulebook play" in first
+    # the same install serves: the web extra is in it, and the text says how to serve
+    assert "'.[web]'" in first or "[web" in first
+    assert ".venv/bin/rulebook serve" in section and "http://127.0.0.1:8000/" in section
+
+
 def test_readme_quick_start_has_exactly_two_commands():
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     section = text.split("## Quick start", 1)[1].split("\n## ", 1)[0]

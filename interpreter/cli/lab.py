@@ -34,10 +34,15 @@ from ..safe_text import visible
               show_default=True, help="Confidence level of the intervals.")
 @click.option("--top", type=Whole(min=1), default=15, show_default=True,
               help="Rows shown per card table (all are tested).")
-def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top):
+@click.option("--gallery", metavar="URL", default=None,
+              help="Link the --html page's card names to the cards gallery of a 'rulebook "
+                   "serve' at URL (e.g. http://127.0.0.1:8000); without it a card's name "
+                   "shows its text on hover.")
+def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top, gallery):
     """Win rates, per-card figures, scores and lengths of simulated games, with intervals."""
     from ..sim.results_file import LineProblem, refuse_special
     from ..lab.commands import report as run_report
+    gallery = gallery_address(gallery, html)
     if not os.path.exists(results_file):
         raise UsageProblem(f"results file '{results_file}' not found")
     try:
@@ -52,7 +57,7 @@ def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top):
     from ..lab.commands import check_outputs
     check_outputs(html, png)  # before the file is read (OutputProblem: one line, exit 2)
     sys.exit(run_report(results_file, ruleset_path, html, png, confidence, top, load_ruleset,
-                        mods))
+                        mods, gallery=gallery))
 
 
 @click.command("compare")
@@ -83,13 +88,19 @@ def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top):
 @click.option("--resume", is_flag=True,
               help="Carry on the --out-base and --out-mod files of a stopped compare: skip "
                    "the seeds they hold and append the rest.")
+@click.option("--gallery", metavar="URL", default=None,
+              help="Link the --html page's card names to the cards gallery of a 'rulebook "
+                   "serve' at URL (e.g. http://127.0.0.1:8000); without it a card's name "
+                   "shows its text on hover.")
 @where_options
 def compare_cmd(ruleset, mods, games, players, agent_spec, variants, seed, workers, html, png,
-                out_base, out_mod, confidence, top, no_check, resume, backend, address):
+                out_base, out_mod, confidence, top, no_check, resume, gallery, backend,
+                address):
     """Play the same seeds with and without mods, and say what changed, with intervals."""
     from ..lab.commands import compare as run_compare, find_mod, need_lab, shipped_mods
     need_lab(html or png)  # before anything is loaded or played
     check_backend(backend, address)
+    gallery = gallery_address(gallery, html)
     if resume and not (out_base and out_mod):
         raise UsageProblem("--resume carries on the --out-base and --out-mod files; give both")
     from ..outfiles import ANY, check_file, same_file
@@ -119,11 +130,35 @@ def compare_cmd(ruleset, mods, games, players, agent_spec, variants, seed, worke
     try:
         code = run_compare(base, modded, files, games, players, kinds, list(variants), seed,
                            workers, False if no_check else "action", html, png, out_base,
-                           out_mod, confidence, top, backend, load_ruleset, resume=resume)
+                           out_mod, confidence, top, backend, load_ruleset, resume=resume,
+                           gallery=gallery)
     except KeyboardInterrupt:
         _stopped_compare(out_base, out_mod, resume)
         sys.exit(130)
     sys.exit(code)
+
+
+def gallery_address(url: str | None, html: str | None) -> str | None:
+    """--gallery checked: the address of a server (http or https, a host, perhaps a port
+    and a path), for the --html page; refused in one line otherwise (exit 2)."""
+    if url is None:
+        return None
+    from urllib.parse import urlsplit
+    if not html:
+        raise UsageProblem("--gallery links the card names of the --html page; give --html "
+                           "too")
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 (a port that is not a number raises here)
+    except ValueError:
+        parts = None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname or \
+            parts.query or parts.fragment or parts.username or parts.password or \
+            any(ch.isspace() for ch in url):
+        raise UsageProblem(f"--gallery '{visible(url)}' is not the address of a server; "
+                           "give one such as http://127.0.0.1:8000 (where 'rulebook serve' "
+                           "listens)")
+    return url.rstrip("/")
 
 
 def _stopped_compare(out_base, out_mod, resume) -> None:

@@ -18,6 +18,7 @@ import contextlib
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -99,17 +100,31 @@ def warnings_shown_safely():
 
 
 def report(path: str, ruleset: str | None, html: str | None, png: str | None,
-           confidence: float, top: int, load, mods=()) -> int:
+           confidence: float, top: int, load, mods=(), gallery: str | None = None) -> int:
     """``rulebook report``; ``load(path, mods)`` loads a ruleset (for its names).
 
-    ``ruleset`` and ``mods`` are the ``--ruleset`` and ``--mod`` options, if given.
+    ``ruleset`` and ``mods`` are the ``--ruleset`` and ``--mod`` options, if given;
+    ``gallery`` the address of a server whose cards gallery the page links to.
     """
     need_lab(html or png)
     with warnings_shown_safely():
-        return _report(path, ruleset, html, png, confidence, top, load, mods)
+        return _report(path, ruleset, html, png, confidence, top, load, mods, gallery)
 
 
-def _report(path, ruleset, html, png, confidence, top, load, mods) -> int:
+def card_links(gallery: str | None, names, mods) -> Callable[[str], str] | None:
+    """A card id's address on the cards gallery of the server at ``gallery`` (None: no links).
+
+    The gallery is the loaded ruleset's (named by its folder) with ``mods``
+    (files) layered in, each named by its file name as the server offers it."""
+    folder = names.ruleset_folder()
+    if not gallery or folder is None:
+        return None
+    from ..cardlinks import gallery_link
+    stems = [Path(m).stem for m in mods]
+    return lambda card: gallery_link(gallery, folder, card, stems)
+
+
+def _report(path, ruleset, html, png, confidence, top, load, mods, gallery=None) -> int:
     from . import measures, names as names_mod, results, terminal
     start = time.perf_counter()
     try:
@@ -127,8 +142,9 @@ def _report(path, ruleset, html, png, confidence, top, load, mods) -> int:
                          + ("; …" if len(res.errors) > 5 else ""))
     out = console()
     terminal.show(out, rep.tables, rep.notes)
+    links = card_links(gallery, names, [names.mod_files[i] for i in sorted(names.mod_files)])
     written = write_outputs(rep.tables, rep.plots, rep.notes, [], html, png,
-                            f"Report: {Path(path).name}", confidence)
+                            f"Report: {Path(path).name}", confidence, links)
     for w in written:
         out.print(visible(f"wrote {w}"), markup=False)
     out.print(f"{res.games} games read in {time.perf_counter() - start:.1f}s", markup=False,
@@ -158,7 +174,8 @@ def check_outputs(html: str | None, png: str | None) -> None:
         check_folder(png, "--png")
 
 
-def write_outputs(tables, plots, notes, verdicts, html, png, title, confidence) -> list[str]:
+def write_outputs(tables, plots, notes, verdicts, html, png, title, confidence,
+                  card_link=None) -> list[str]:
     """Write the plots to ``png`` (a folder) and the page to ``html``; the paths written.
 
     Every file is checked before the first is written; each is written whole
@@ -178,7 +195,8 @@ def write_outputs(tables, plots, notes, verdicts, html, png, title, confidence) 
             write_file(Path(png) / f"{name}.png", data, "--png", PLOT)
             written.append(str(Path(png) / f"{name}.png"))
     if html:
-        write_file(html, page.render(title, tables, notes, verdicts, images), "--html", PAGE)
+        write_file(html, page.render(title, tables, notes, verdicts, images, card_link),
+                   "--html", PAGE)
         written.append(str(html))
     return written
 
@@ -248,7 +266,7 @@ def _play(rs, mods, games, players, kinds, variants, seed, workers, check, out_p
 
 def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, workers, check,
             html, png, out_base, out_mod, confidence, top, backend, load,
-            resume=False) -> int:
+            resume=False, gallery: str | None = None) -> int:
     """``rulebook compare``: play both sides, read them back, print what changed.
 
     ``backend`` holds the options for where the games run (``simulate()``'s
@@ -258,11 +276,12 @@ def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worker
     with warnings_shown_safely():
         return _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed,
                         workers, check, html, png, out_base, out_mod, confidence, top,
-                        backend, load, resume)
+                        backend, load, resume, gallery)
 
 
 def _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, workers, check,
-             html, png, out_base, out_mod, confidence, top, backend, load, resume) -> int:
+             html, png, out_base, out_mod, confidence, top, backend, load, resume,
+             gallery=None) -> int:
     import tempfile
 
     from rich.progress import Progress
@@ -331,7 +350,8 @@ def _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worke
     for line in cmp.verdicts:
         out.print(Text("  " + visible(line)))
     for w in write_outputs(cmp.tables, cmp.plots, cmp.notes, [head] + cmp.verdicts, html, png,
-                           f"Compare: {base_rs.name} with {mod_names}", confidence):
+                           f"Compare: {base_rs.name} with {mod_names}", confidence,
+                           card_links(gallery, names, mods)):
         out.print(visible(f"wrote {w}"), markup=False)
     for given, path in ((out_base, paths[0]), (out_mod, paths[1])):
         if given:

@@ -32,6 +32,39 @@ _VALUE_SECTIONS = ("cards", "tags", "resources", "card_types", "tracks", "marker
                    "tiles", "boards", "variants", "actions", "scoring", "features")
 
 
+class CardName(str):
+    """A card's name as a table cell: text like any other, that also knows its card.
+
+    The HTML page (:mod:`.page`) shows its generated text on hover, and links it
+    to the cards gallery when asked; everywhere else it is the name."""
+
+    card: str
+    _rs = None
+
+    def __new__(cls, name: str, card: str, rs=None):
+        self = super().__new__(cls, name)
+        self.card, self._rs = card, rs
+        return self
+
+    @property
+    def text(self) -> str:
+        """The card's generated text, as ``rulebook cards`` prints it, on one line."""
+        if self._rs is None:
+            return ""
+        from ..lang.words import catalogue_entry, facts_line
+        try:
+            entry = catalogue_entry(self._rs, self.card)
+        except Exception:  # a hover is a help, never a reason for the report to stop
+            return ""
+        return " · ".join(part for part in [facts_line(entry)] + list(entry["lines"]) if part)
+
+
+def about_card(name, text: str) -> str:
+    """``text`` (a label that begins with a card's name), still knowing the card if ``name``
+    does: so "NAME: played by" links to the card NAME names, as the name would."""
+    return CardName(text, name.card, name._rs) if isinstance(name, CardName) else text
+
+
 class Names:
     """Look-ups from ids to names; every one falls back to the id itself."""
 
@@ -51,7 +84,13 @@ class Names:
         return self.rs.name if self.rs is not None else fallback
 
     def card(self, ident: str) -> str:
-        return self._in("cards", ident) or ident
+        """A card's name (a :class:`CardName`, which knows its card), else the id."""
+        name = self._in("cards", ident)
+        return CardName(name, ident, self.rs) if name else ident
+
+    def ruleset_folder(self) -> str | None:
+        """The name of the loaded ruleset's folder, as the cards gallery names it."""
+        return Path(self.rs.root).name if self.rs is not None else None
 
     def entry(self, ident: str) -> str:
         """A scoring entry."""
@@ -65,14 +104,14 @@ class Names:
         card, _, index = ident.partition(":")  # a card action may carry its number
         name = self._in("cards", card)
         if name:
-            return f"{name} (action {index})" if index else name
+            return CardName(f"{name} (action {index})" if index else name, card, self.rs)
         return ident
 
     def value(self, ident: str) -> str:
         for section in _VALUE_SECTIONS:
             name = self._in(section, ident)
             if name:
-                return name
+                return CardName(name, ident, self.rs) if section == "cards" else name
         return ident
 
     def feature(self, path: tuple) -> str:

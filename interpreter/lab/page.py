@@ -1,8 +1,12 @@
 """Write a lab run as one self-contained HTML page.
 
 The page holds the same tables as the terminal, the verdicts and notes, and
-every plot as a PNG inlined in base64; its CSS is inline and it links to
-nothing and runs no script, so it can be mailed or archived as one file.
+every plot as a PNG inlined in base64; its CSS is inline and it runs no
+script, so it can be mailed or archived as one file. A card's name in a
+table shows the card's generated text when the pointer rests on it (its
+``title``); only when the command is given the address of a ``rulebook
+serve`` (``--gallery URL``) is the name also a link, to that card on the
+server's cards gallery. Without it the page links to nothing.
 Every string from a results file or a ruleset (card names come from rule
 files strangers write) goes through :func:`html.escape`, after its control
 and direction-changing characters are written as escapes, as the terminal
@@ -16,7 +20,8 @@ import base64
 import html
 
 from ..safe_text import visible
-from .table import Table
+from .names import CardName
+from .table import Table, text_row
 
 _CSS = """
 body { font-family: sans-serif; margin: 2em; color: #222; max-width: 70em; }
@@ -28,6 +33,8 @@ th { background: #f0f0f0; }
 p.note { color: #555; font-size: 0.9em; margin: 0.2em 0 1em; }
 ul.verdicts li { margin: 0.2em 0; }
 img { max-width: 100%; margin: 0.5em 0; display: block; }
+.card { text-decoration: underline dotted #888; cursor: help; }
+a.card { color: inherit; cursor: pointer; }
 """
 
 _CAPTIONS = {
@@ -50,7 +57,27 @@ def _e(text) -> str:
     return html.escape(visible(text, multiline=True))
 
 
-def render(title: str, tables: list[Table], notes, verdicts, images) -> str:
+def _a(text) -> str:
+    """Text for an attribute's value: escaped, quotes too."""
+    return html.escape(visible(text), quote=True)
+
+
+def _cell(cell, text: str, card_link) -> str:
+    """A table cell's content: its text, escaped; a card's name with its text on hover,
+    and a link to it on the cards gallery when ``card_link`` gives one."""
+    if not isinstance(cell, CardName):
+        return _e(text)
+    hover = cell.text
+    title = f' title="{_a(hover)}"' if hover else ""
+    link = card_link(cell.card) if card_link else None
+    if link:
+        return f'<a class="card" href="{_a(link)}"{title}>{_e(text)}</a>'
+    return f'<span class="card"{title}>{_e(text)}</span>' if title else _e(text)
+
+
+def render(title: str, tables: list[Table], notes, verdicts, images,
+           card_link=None) -> str:
+    """The page; ``card_link(card id)`` is a card's address on the cards gallery, if any."""
     e = _e
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            f"<title>{e(title)}</title><style>{_CSS}</style></head><body>",
@@ -63,9 +90,10 @@ def render(title: str, tables: list[Table], notes, verdicts, images) -> str:
         out.append(f"<h2>{e(t.title)}</h2><table>")
         if any(t.columns):
             out.append("<tr>" + "".join(f"<th>{e(c)}</th>" for c in t.columns) + "</tr>")
-        rows, left_out = t.shown_rows()
+        rows, left_out = t.shown_cells()
         for row in rows:
-            out.append("<tr>" + "".join(f"<td>{e(c)}</td>" for c in row) + "</tr>")
+            out.append("<tr>" + "".join(f"<td>{_cell(c, text, card_link)}</td>"
+                                        for c, text in zip(row, text_row(row))) + "</tr>")
         out.append("</table>")
         note = t.shown_note(left_out)
         if note:

@@ -28,6 +28,7 @@ import numpy as np
 
 from . import stats
 from .measures import ITEM_TITLES, largest
+from .names import about_card
 from .table import MAX_TABLES, Table, Test, confidence_note, correct, diff_cell, num, pct
 
 _VERB = {"played": "played", "gained": "gained", "actions": "taken", "card_actions": "taken"}
@@ -254,9 +255,9 @@ def _items(cmp, b, m, names, kind, confidence, top) -> None:
                 head = f"{name}, never {verb} before, now {verb}"
             return (f"{head} (by {pct(rb)} of players before, {pct(rm)} with the mods; "
                     f"{100 * d.value:+.1f} points ± {100 * d.half_width:.1f})")
-        ut = _measure(cmp, t, f"{name}: {verb} by", pct(rb), pct(rm), use, say_use, 100,
-                      " points")
-        wt = _measure(cmp, t, f"{name}: its players' win rate",
+        ut = _measure(cmp, t, about_card(name, f"{name}: {verb} by"), pct(rb), pct(rm), use,
+                      say_use, 100, " points")
+        wt = _measure(cmp, t, about_card(name, f"{name}: its players' win rate"),
                       pct(kb / nb) if nb else "–", pct(km / nm) if nm else "–", win,
                       lambda d, name=name: f"{name}: its players' win rate "
                                            f"{100 * d.value:+.1f} points "

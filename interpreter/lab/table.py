@@ -46,7 +46,7 @@ class Table:
 
     def text_rows(self) -> list[list[str]]:
         """Every row, as text."""
-        return [_text_row(row) for row in self.rows]
+        return [text_row(row) for row in self.rows]
 
     def shown_rows(self, most: int | None = None) -> tuple[list[list[str]], int]:
         """The rows to show, as text and in the table's order, and how many are left out.
@@ -55,15 +55,21 @@ class Table:
         sizes when the table has them (the earlier row first among equals),
         else the first ones.
         """
+        rows, left_out = self.shown_cells(most)
+        return [text_row(row) for row in rows], left_out
+
+    def shown_cells(self, most: int | None = None) -> tuple[list[list], int]:
+        """The rows :meth:`shown_rows` shows, their cells as they are (a card's name
+        still knows its card), and how many rows are left out."""
         most = MAX_ROWS if most is None else most
         if len(self.rows) <= most:
-            return self.text_rows(), 0
+            return list(self.rows), 0
         if self.sizes is not None and len(self.sizes) == len(self.rows):
             order = sorted(range(len(self.rows)), key=lambda i: (-self.sizes[i], i))
             keep = sorted(order[:most])
         else:
             keep = range(most)
-        return [_text_row(self.rows[i]) for i in keep], len(self.rows) - most
+        return [self.rows[i] for i in keep], len(self.rows) - most
 
     def shown_note(self, left_out: int) -> str:
         """The table's note, with the line that says how many rows are not shown."""
@@ -75,7 +81,7 @@ class Table:
         return f"{self.note} {line}" if self.note else line
 
 
-def _text_row(row) -> list[str]:
+def text_row(row) -> list[str]:
     return [c.cell() if isinstance(c, Test) else str(c) for c in row]
 
 

@@ -65,6 +65,8 @@ class Run:
     out: str | None
     resume: str | None
     errors: list = field(default_factory=list)  # (seed, message) of the first five errors
+    records: str | None = None  # --records DIR: each game's record kept there
+    kept: int = 0  # records written by this run
 
     @property
     def target(self) -> str | None:
@@ -86,6 +88,8 @@ class Run:
             words += ["--backend", self.backend]
         if self.address:
             words += ["--address", self.address]
+        if self.records:
+            words += ["--records", self.records]
         words += ["--resume", self.target]
         return " ".join(shlex.quote(w) for w in words)
 
@@ -131,11 +135,13 @@ def _whole():
 
 
 def simulate_run(run: Run, title: str, line_of: Callable, games: Callable, context: dict,
-                 agents: list[str]) -> int:
+                 agents: list[str], keep: Callable | None = None) -> int:
     """Play the run, write and summarise it; the exit code.
 
     ``games(skip_seeds, progress)`` yields the summaries of the games to play;
-    ``line_of(summary)`` is a summary's line of the results file.
+    ``line_of(summary)`` is a summary's line of the results file; ``keep(summary)``
+    (with ``--records``) writes the game's record and gives its file name, which
+    the line names as ``record``.
     """
     from rich.console import Console
     from rich.markup import escape
@@ -160,8 +166,14 @@ def simulate_run(run: Run, title: str, line_of: Callable, games: Callable, conte
             try:
                 for summary in stream:
                     with _whole():  # a game is written and counted, or neither
+                        # its record first: a line never names a record that is not there
+                        name = keep(summary) if keep else None
+                        run.kept += name is not None
                         if fh:
-                            fh.write(json.dumps(line_of(summary)) + "\n")
+                            line = line_of(summary)
+                            if name:
+                                line["record"] = name
+                            fh.write(json.dumps(line) + "\n")
                             fh.flush()  # a stopped run keeps every game it finished
                         tally.add(summary)
                         _note_error(run, summary.seed, summary.error)
@@ -194,6 +206,10 @@ def simulate_run(run: Run, title: str, line_of: Callable, games: Callable, conte
         console.print(table)
     for seed, error in run.errors:
         console.print(f"seed {seed}: {visible(error)}", style="red", markup=False)
+    if run.records:
+        console.print(visible(f"{run.kept} game records kept in {run.records} (rulebook replay "
+                              f"FILE, or rulebook serve --records {run.records})"),
+                      markup=False)
     if stopped or problem:
         # plain echo, not the console: a command to copy must not be wrapped
         finished = already + tally.fresh

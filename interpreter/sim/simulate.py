@@ -35,6 +35,9 @@ class GameSummary:
     actions: list = field(default_factory=list)
     card_actions: list = field(default_factory=list)
     features: list = field(default_factory=list)
+    # with --records: what the game's record needs beyond what the run knows (the answers,
+    # and whether refusals were remembered); never part of the results line
+    record: dict | None = None
 
     def to_dict(self) -> dict:
         """One JSON line of ``simulate --out``: seats are numbered from 1, as on screen.
@@ -43,6 +46,7 @@ class GameSummary:
         ``winners`` names seats by number.
         """
         out = asdict(self)
+        out.pop("record")
         out["winners"] = [seat + 1 for seat in self.winners]
         return out
 
@@ -53,7 +57,19 @@ def _init(path: str, mods: list[str]) -> None:
 
 
 def play_one(args) -> GameSummary:
-    seed, players, agents, variants, check = args
+    """One game; ``args`` is (seed, players, agents, variants, check[, keep the record])."""
+    seed, players, agents, variants, check = args[:5]
+    keep = len(args) > 5 and args[5]
+    summary = _play_one(seed, players, agents, variants, check)
+    game = summary.record
+    summary.record = None
+    if keep and game is not None:  # the answers: the run writes the record from them
+        summary.record = {"decisions": list(game.record), "remember": game.refusals.remember}
+    return summary
+
+
+def _play_one(seed, players, agents, variants, check) -> GameSummary:
+    """The game's summary, its ``record`` field holding the game itself for a moment."""
     from ..lang.runtime import RuleRuntimeError
     from .results import game_facts
     from ..play.session import GameError, build_game, run
@@ -65,24 +81,28 @@ def play_one(args) -> GameSummary:
     try:
         result = run(game, check=check)
     except GameError as exc:
-        return GameSummary(seed, agents, error=str(exc), decisions=len(game.record))
+        return GameSummary(seed, agents, error=str(exc), decisions=len(game.record),
+                           record=game)
     try:
         facts = game_facts(game, result)
     except RuleRuntimeError as exc:
         return GameSummary(seed, agents, result.scores, result.winners, result.rounds,
                            result.decisions, result.final_hash,
                            f"a feature could not be worked out: {exc.message}",
-                           result.solo_won, result.ranks, result.finished)
+                           result.solo_won, result.ranks, result.finished, record=game)
     return GameSummary(seed, agents, result.scores, result.winners, result.rounds,
                        result.decisions, result.final_hash, None, result.solo_won, result.ranks,
-                       result.finished, **facts)
+                       result.finished, **facts, record=game)
 
 
 def simulate(path: str, mods: list[str], games: int, players: int, agents: list[str],
              variants: list[str], seed: int = 1, workers: int = 1, check: bool = True,
              progress=None, *, backend: str = "local", address: str | None = None,
-             skip_seeds=()):
+             skip_seeds=(), keep_records: bool = False):
     """Yield GameSummary objects in seed order, for the seeds not in ``skip_seeds``.
+
+    With ``keep_records`` each summary's ``record`` holds what the game's record
+    needs beyond the run's configuration (:mod:`.records` writes it).
 
     ``backend`` is ``local`` (``workers`` processes, or this one for 1) or
     ``ray`` (``address`` None starts Ray here; ``auto`` or ``HOST:PORT`` joins a
@@ -93,7 +113,8 @@ def simulate(path: str, mods: list[str], games: int, players: int, agents: list[
     skip = set(skip_seeds)
     seeds = range(seed, seed + games)
     todo = games - sum(1 for s in skip if s in seeds)
-    jobs = ((s, players, agents, variants, check) for s in seeds if s not in skip)
+    jobs = ((s, players, agents, variants, check, keep_records) for s in seeds
+            if s not in skip)
     yield from run(path, mods, jobs, todo, workers, _init, play_one, _rebuild, progress,
                    backend, address)
 

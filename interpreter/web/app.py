@@ -24,7 +24,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -103,10 +103,13 @@ class Server:
 
     def links(self, table: Table) -> dict:
         names = [f"Player {i + 1} ({k})" for i, k in enumerate(table.kinds)]
-        return {"game": table.id,
-                "seats": [{"seat": s + 1, "name": names[s], "link": f"/play/{table.id}#{t}"}
-                          for s, t in table.tokens.items()],
-                "spectator": f"/play/{table.id}#{table.spectator_token}"}
+        out = {"game": table.id,
+               "seats": [{"seat": s + 1, "name": names[s], "link": f"/play/{table.id}#{t}"}
+                         for s, t in table.tokens.items()],
+               "spectator": f"/play/{table.id}#{table.spectator_token}"}
+        if table.watch_token is not None:  # agents only: the page that steers them
+            out["watch"] = f"/watch/{table.id}#{table.watch_token}"
+        return out
 
 
 def _same_origin(headers) -> bool:
@@ -150,8 +153,9 @@ def make_app(server: Server, loopback: bool = True) -> Starlette:
         return FileResponse(STATIC / "game.html")
 
     async def lobby_data(request):
+        saved = await asyncio.to_thread(server.lobby.saved_listing)
         return JSONResponse({"rulesets": server.lobby.describe(), "agents": agent_list(),
-                             "saved": server.lobby.saved_games(),
+                             "saved": saved["games"], "saved_count": saved["count"],
                              "records": str(server.records)})
 
     async def _seat_table(request, make):
@@ -183,6 +187,7 @@ def make_app(server: Server, loopback: bool = True) -> Starlette:
             if table is None:
                 raise Refused("no game")
             seat = table.who(token)
+            steer = table.steers(token)
         except (asyncio.TimeoutError, ValueError, AttributeError, Refused,
                 WebSocketDisconnect):
             await websocket.send_text(json.dumps(
@@ -206,7 +211,7 @@ def make_app(server: Server, loopback: bool = True) -> Starlette:
                     message = json.loads(raw)
                     if not isinstance(message, dict):
                         raise ValueError
-                    table.send(seat, message)
+                    table.send(seat, message, steer)
                 except (ValueError, Refused) as exc:
                     q.put_nowait(json.dumps({"type": "problem",
                                              "text": str(exc) if isinstance(exc, Refused)
@@ -223,6 +228,7 @@ def make_app(server: Server, loopback: bool = True) -> Starlette:
         server.loop = asyncio.get_running_loop()
         yield
 
+    routes_more = more_routes(server)
     middleware = []
     if loopback:  # a page of another site that names this machine (DNS rebinding) is refused
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_NAMES))
@@ -233,9 +239,46 @@ def make_app(server: Server, loopback: bool = True) -> Starlette:
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/resume", resume_game, methods=["POST"]),
         WebSocketRoute("/ws/{game}", socket),
+        *routes_more,
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+
+
+# ------------------------------------------------------------ watch, cards, records
+def more_routes(server: Server) -> list:
+    """The pages beyond playing: watching a game of agents, the cards gallery."""
+
+    async def watch_page(request):
+        # the game page, and the controls that steer the agents (pace, pause, a step)
+        page = (STATIC / "game.html").read_text(encoding="utf-8")
+        style = '<link rel="stylesheet" href="/static/watch.css">\n'
+        script = '<script src="/static/watch.js"></script>\n'
+        page = page.replace("</head>", style + "</head>", 1) if "</head>" in page \
+            else style + page
+        page = page.replace("</body>", script + "</body>", 1) if "</body>" in page \
+            else page + script
+        return HTMLResponse(page)
+
+    async def cards_page(request):
+        return FileResponse(STATIC / "cards.html")
+
+    async def cards_data(request):
+        # the mods by their file names, among those the server offers: never a path
+        mods = request.query_params.getlist("mod")
+        try:
+            data = await asyncio.to_thread(server.lobby.gallery,
+                                           request.path_params["ruleset"], mods)
+        except LobbyProblem as exc:
+            return _problem(exc)
+        return JSONResponse(data)
+
+    return [
+        Route("/watch/{game}", watch_page),
+        Route("/cards", cards_page),
+        Route("/cards/{ruleset}", cards_page),
+        Route("/api/cards/{ruleset}", cards_data),
+    ]
 
 
 # ------------------------------------------------------------ from the lobby's forms

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlencode
 
 from ..agents.specs import PARAMS, SpecError, check, parse, record_problem
 from ..errors import RulebookError
@@ -22,6 +23,7 @@ from ..play.record import Record, RecordError
 
 RECORD_NAME = re.compile(r"[A-Za-z0-9_.-]{1,120}\.json\Z")
 MOD_COMMENT_LINES = 12
+SAVED_LISTED = 200  # records the lobby lists, the newest first (simulate may keep thousands)
 
 
 class LobbyProblem(Exception):
@@ -79,6 +81,7 @@ class Lobby:
             folder = shipped_rulesets_dir() / name
             self.choices[name] = Choice(name, folder, None, self._mods_in(folder))
         self._loaded: dict = {}
+        self._records: dict = {}  # file name → ((mtime, size), what the lobby says of it)
 
     @staticmethod
     def _mods_in(folder: Path) -> list[Path]:
@@ -117,7 +120,7 @@ class Lobby:
             for i, path in enumerate(choice.mods):
                 name, description = _mod_head(path)
                 mods.append({"number": i, "name": name, "description": description,
-                             "comment": mod_comment(path)})
+                             "comment": mod_comment(path), "file": path.stem})
             out.append({
                 "key": key, "name": rs.name, "min": rs.min_players, "max": rs.max_players,
                 "variants": [{"id": vid, "name": e.data.get("name") or vid,
@@ -127,24 +130,99 @@ class Lobby:
             })
         return out
 
+    # ------------------------------------------------------------ the cards gallery
+    def choice_named(self, name) -> tuple[str, Choice]:
+        """A choice by its key, else by its folder's name (as a report's link names it)."""
+        if isinstance(name, str):
+            if name in self.choices:
+                return name, self.choices[name]
+            for key, choice in self.choices.items():
+                if choice.path.name == name:
+                    return key, choice
+        raise LobbyProblem("there is no such ruleset here")
+
+    def gallery(self, name, mod_names=()) -> dict:
+        """The cards gallery of a ruleset with mods the server offers, chosen by file name.
+
+        A mod is named by its file's name without ``.yaml`` (``rich_start``), and
+        only the mods this ruleset is offered with are found: never a path."""
+        key, choice = self.choice_named(name)
+        if len(mod_names) > 50:
+            raise LobbyProblem("that is too many mods")
+        stems = [p.stem for p in choice.mods]
+        numbers = []
+        for m in mod_names:
+            if not isinstance(m, str) or m not in stems:
+                raise LobbyProblem("there is no such mod here: the mods of this ruleset are "
+                                   + (", ".join(stems) or "none"))
+            if stems.index(m) not in numbers:
+                numbers.append(stems.index(m))
+        cache_key = ("gallery", key, tuple(numbers))
+        if cache_key not in self._loaded:
+            from .gallery import gallery
+            rs = self.ruleset(key, tuple(numbers))
+            base = self.ruleset(key) if numbers else rs
+            applied = [(choice.mods[i], _mod_head(choice.mods[i])[0]) for i in numbers]
+            offered = [{"file": p.stem, "name": _mod_head(p)[0],
+                        "description": _mod_head(p)[1], "on": i in numbers}
+                       for i, p in enumerate(choice.mods)]
+            self._loaded[cache_key] = gallery(rs, base, applied, key, offered)
+        return self._loaded[cache_key]
+
     # ------------------------------------------------------------ saved games
     def saved_games(self) -> list[dict]:
-        """The records in the records folder, newest first: what each is and how far it went."""
+        """The records in the records folder, newest first: what each is and how far it went.
+
+        Saved games and the records of ``simulate --records`` alike, each with the
+        link to its replay (``/replay?record=NAME``: a name in the folder, never a
+        path). At most :data:`SAVED_LISTED`; a record is read again only when its
+        file changed."""
+        return self.saved_listing()["games"]
+
+    def saved_listing(self) -> dict:
+        """:meth:`saved_games`, and how many records the folder holds in all."""
         if self.records is None or not self.records.is_dir():
-            return []
-        out = []
-        files = sorted((p for p in self.records.glob("*.json") if p.is_file()),
-                       key=lambda p: p.stat().st_mtime, reverse=True)
-        for path in files[:200]:
+            return {"games": [], "count": 0}
+        files = []
+        for path in self.records.glob("*.json"):
+            if not RECORD_NAME.match(path.name) or path.name.startswith("."):
+                continue  # a name the page could not open it by
             try:
-                rec = Record.load(path)
-            except RecordError:
+                st = path.stat()
+            except OSError:
                 continue
-            out.append({"file": path.name, "ruleset": rec.ruleset, "players": rec.players,
-                        "seed": rec.seed, "decisions": len(rec.decisions),
-                        "over": rec.final_hash is not None,
-                        "agents": list(rec.agents)})
-        return out
+            if path.is_file():
+                files.append((st.st_mtime, st.st_size, path))
+        files.sort(key=lambda f: (-f[0], f[2].name))
+        out = []
+        for mtime, size, path in files[:SAVED_LISTED]:
+            known = self._records.get(path.name)
+            if known is None or known[0] != (mtime, size):
+                known = ((mtime, size), self._describe_record(path))
+                self._records[path.name] = known
+            if known[1] is not None:
+                out.append(known[1])
+        return {"games": out, "count": len(files)}
+
+    def _describe_record(self, path: Path) -> dict | None:
+        try:
+            rec = Record.load(path)
+        except RecordError:
+            return None
+        return {"file": path.name, "ruleset": rec.ruleset, "name": self._ruleset_name(rec),
+                "players": rec.players, "seed": rec.seed, "decisions": len(rec.decisions),
+                "over": rec.final_hash is not None, "agents": list(rec.agents),
+                "replay": "/replay?" + urlencode({"record": path.name})}
+
+    def _ruleset_name(self, rec: Record) -> str:
+        """The name of a record's ruleset, when this server offers it; else its id in words."""
+        for key, choice in self.choices.items():
+            if choice.path.name == rec.ruleset:
+                try:
+                    return self.ruleset(key).name
+                except LobbyProblem:
+                    break
+        return rec.ruleset.replace("_", " ")
 
     def record_path(self, name) -> Path:
         """A record of the records folder by its file name (never a path)."""

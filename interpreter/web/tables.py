@@ -14,6 +14,12 @@ so has the spectators' link: :meth:`Table.who` turns a token into the seat it
 opens (None for a spectator) or refuses it. A seat's messages carry that
 seat's view only; a spectator's carry the public view.
 
+A game of agents only is watched: it has one more token, the watch link's,
+which opens the public view as the spectators' does and may also steer the
+agents (:meth:`Table.steers`): their pace, pause, resume, and one move at a
+time while paused. Such a game waits for its first page before the first
+move, so the watcher sees it from its start.
+
 Undo follows the terminal's rule (``play.terminal``): back to the seat's
 previous decision when nobody else has decided since and nothing hidden or
 random has come out since; the game is replayed from its record to there.
@@ -39,6 +45,7 @@ from .view import card_text, table_view
 
 PERSON = "human"  # a seat a person plays, as a record names it
 MAX_DELAY = 10.0  # seconds between two agent moves, at most
+STEERING = ("pace", "pause", "resume", "step")  # what the watch link of agents' game sends
 LOG_SHOWN = 200  # log lines a message carries (the page keeps no more)
 
 
@@ -67,6 +74,13 @@ class Table:
         self.tokens = {seat: secrets.token_urlsafe(24) for seat, kind in enumerate(kinds)
                        if kind == PERSON}
         self.spectator_token = secrets.token_urlsafe(24)
+        # a game of agents only: the watch link steers it, and it waits for its first page
+        watched = PERSON not in self.kinds
+        self.watch_token = secrets.token_urlsafe(24) if watched else None
+        self.paused = False
+        self.started = threading.Event()
+        if not watched:
+            self.started.set()
         self.agents = [None if k == PERSON else make_agent(k, agent_seed(seed, seat))
                        for seat, k in enumerate(kinds)]
         self.watching: dict = {}  # seat (None: spectators) → how many pages watch it
@@ -87,9 +101,15 @@ class Table:
             for seat, secret in self.tokens.items():
                 if hmac.compare_digest(secret.encode(), token.encode()):
                     return seat
-            if hmac.compare_digest(self.spectator_token.encode(), token.encode()):
+            if hmac.compare_digest(self.spectator_token.encode(), token.encode()) or \
+                    self.steers(token):
                 return None
         raise Refused("this link does not open a seat of this game")
+
+    def steers(self, token) -> bool:
+        """Whether ``token`` is the watch link's, which steers a game of agents only."""
+        return isinstance(token, str) and self.watch_token is not None and \
+            hmac.compare_digest(self.watch_token.encode(), token.encode())
 
     def watch(self, seat: int | None, change: int) -> None:
         with self._lock:
@@ -97,15 +117,22 @@ class Table:
             if self.watching[seat] <= 0:
                 del self.watching[seat]
         if change > 0:
+            self.started.set()  # a game of agents starts when it is first watched
             self._commands.put(("show", seat))
 
     # ------------------------------------------------------------ what people send
-    def send(self, seat: int | None, message: dict) -> None:
-        """A page's message (answer, undo, pace), carried out on the table's thread."""
-        if seat is None:
-            raise Refused("a spectator does not play")
+    def send(self, seat: int | None, message: dict, steer: bool = False) -> None:
+        """A page's message (answer, undo, pace), carried out on the table's thread.
+
+        ``steer``: the message comes from the watch link of a game of agents
+        only, which may pace, pause, resume and step the agents (``STEERING``)."""
         kind = message.get("type")
-        if kind not in ("answer", "undo", "pace"):
+        if seat is None:
+            if not steer:
+                raise Refused("a spectator does not play or steer the game")
+            if kind not in STEERING:
+                raise Refused("the watch page paces, pauses and steps the agents only")
+        elif kind not in ("answer", "undo", "pace"):
             raise Refused("unknown message")
         self._commands.put((kind, seat, message))
 
@@ -167,6 +194,8 @@ class Table:
                 if command[0] == "show":
                     self._show(command[1])
                     continue
+                if command[0] == "step":  # nothing to step: the game is over
+                    continue
                 self._carry_out(*command)
         except GameError as exc:
             self.problem = visible(f"{exc.span}: {exc.message}" if exc.span else exc.message)
@@ -183,20 +212,32 @@ class Table:
                 self._show(command[1])
 
     def _pause(self) -> bool:
-        """Wait ``delay`` before an agent's move, still taking commands; True to stop."""
-        end = time.monotonic() + self.delay
+        """Wait before an agent's move, still taking commands; True to stop.
+
+        The wait is ``delay``, and for as long as the game is paused or a game
+        of agents has not been watched yet; a step lets one move through."""
+        end = None
         while True:
-            left = end - time.monotonic()
-            try:
-                command = self._commands.get(timeout=max(left, 0)) if left > 0 else \
-                    self._commands.get_nowait()
-            except queue.Empty:
-                return False
+            if self.paused or not self.started.is_set():
+                end = None
+                command = self._commands.get()
+            else:
+                if end is None:
+                    end = time.monotonic() + self.delay
+                left = end - time.monotonic()
+                try:
+                    command = self._commands.get(timeout=left) if left > 0 else \
+                        self._commands.get_nowait()
+                except queue.Empty:
+                    return False
             if command[0] == "stop":
                 return True
             if command[0] == "show":
                 self._show(command[1])
-            elif command[0] == "pace":
+            elif command[0] == "step":
+                if self.paused:
+                    return False
+            elif command[0] in STEERING:
                 self._carry_out(*command)
             else:  # not this seat's turn: said to it
                 self._tell(command[1], "it is not your turn")
@@ -207,6 +248,9 @@ class Table:
                 self.delay = max(0.0, min(float(message.get("delay", 0)), MAX_DELAY))
             except (TypeError, ValueError):
                 return self._tell(seat, "the pace is a number of seconds")
+            return self._show_all()
+        if kind in ("pause", "resume"):
+            self.paused = kind == "pause"
             return self._show_all()
         if kind == "undo":
             return self._undo(seat)
@@ -292,6 +336,7 @@ class Table:
             "view": table_view(game, seat),
             "log": [visible(line) for line in log[-LOG_SHOWN:]],
             "delay": self.delay,
+            "paused": self.paused,
             "decision": None,
             "waiting": None,
             "result": None,

@@ -19,6 +19,7 @@ function agentSelect(seat) {
       ? "parameters: " + agent.params.map(p => p.name).join(", ") : "";
   };
   select.addEventListener("change", showHint);
+  select.addEventListener("change", nameStart);
   showHint();
   return el("div", {class: "seat"}, el("span", {text: `Seat ${seat}: `}), select, params, hint);
 }
@@ -43,9 +44,20 @@ function drawRuleset() {
   if (!rs.mods.length) mods.append(el("span", {class: "dim", text: "none"}));
   for (const m of rs.mods)
     mods.append(el("label", {class: "check"},
-      el("input", {type: "checkbox", value: m.number, class: "mod"}), m.name,
+      el("input", {type: "checkbox", value: m.number, class: "mod", "data-file": m.file,
+                   onchange: cardsLink}), m.name,
       el("div", {class: "dim mod-text", text: [m.description, m.comment].filter(Boolean).join(" · ")})));
   drawSeats();
+  cardsLink();
+}
+
+// the cards gallery of the game chosen, with the house rules ticked
+function cardsLink() {
+  const params = new URLSearchParams();
+  for (const m of document.querySelectorAll(".mod:checked")) params.append("mod", m.dataset.file);
+  const search = params.toString();
+  document.getElementById("cards-link").href =
+    "/cards/" + encodeURIComponent(document.getElementById("ruleset").value) + (search ? "?" + search : "");
 }
 
 function drawSeats() {
@@ -55,6 +67,16 @@ function drawSeats() {
   seats.append(el("legend", {text: "Seats"}));
   const n = +document.getElementById("players").value;
   for (let i = 1; i <= n; i++) seats.append(before[i - 1] || agentSelect(i));
+  nameStart();
+}
+
+// every seat an agent: the game is watched (paced, paused, a move at a time), not played
+function nameStart() {
+  const kinds = [...document.querySelectorAll("#seats .seat-kind")].map(s => s.value);
+  const watch = kinds.length > 0 && !kinds.includes("human");
+  document.getElementById("start").textContent = watch ? "Watch" : "Start";
+  document.getElementById("start").title = watch
+    ? "every seat is an agent: watch them play, at the pace chosen, with pause and one move at a time" : "";
 }
 
 function seatSpecs() {
@@ -70,6 +92,9 @@ function showLinks(links) {
   const list = clear(document.getElementById("link-list"));
   for (const s of links.seats)
     list.append(el("li", {}, el("a", {href: s.link, text: s.name, class: "seat-link"})));
+  if (links.watch)
+    list.append(el("li", {}, el("a", {href: links.watch, class: "watch-link",
+                                      text: "Watch and steer the agents (pause, pace, a move at a time)"})));
   list.append(el("li", {}, el("a", {href: links.spectator, text: "Spectators (the public view)",
                                     class: "spectator-link"})));
   document.getElementById("links").hidden = false;
@@ -98,7 +123,8 @@ async function start(event) {
 function openGame(links) {
   showLinks(links);
   // one person at this browser: straight to their seat (or to watch, when only agents play)
-  if (links.seats.length <= 1) location.href = links.seats.length ? links.seats[0].link : links.spectator;
+  if (links.seats.length <= 1)
+    location.href = links.seats.length ? links.seats[0].link : (links.watch || links.spectator);
 }
 
 function drawSaved() {
@@ -106,9 +132,11 @@ function drawSaved() {
   const list = clear(document.getElementById("saved-list"));
   if (!LOBBY.saved.length) list.append(el("li", {class: "dim", text: "none yet"}));
   for (const s of LOBBY.saved) {
+    const who = s.agents.every(a => a !== "human") ? ", agents " + [...new Set(s.agents)].join(", ") : "";
     const li = el("li", {class: "saved"},
-      el("span", {text: `${s.ruleset}, ${s.players} players, seed ${s.seed}, ${s.decisions} decisions` +
-                        (s.over ? ", over" : "")}));
+      el("span", {text: `${s.name}, ${s.players} players, seed ${s.seed}, ${s.decisions} decisions` +
+                        who + (s.over ? ", over" : "")}),
+      " ", el("a", {href: s.replay, class: "replay-link", text: "Replay"}));
     if (!s.over) {
       const button = el("button", {text: "Resume", class: "resume", "data-file": s.file});
       button.addEventListener("click", async () => {
@@ -119,6 +147,9 @@ function drawSaved() {
     }
     list.append(li);
   }
+  if (LOBBY.saved_count > LOBBY.saved.length)
+    list.append(el("li", {class: "dim", text: `and ${LOBBY.saved_count - LOBBY.saved.length} older records ` +
+                                              "in the folder (the newest are listed)"}));
 }
 
 async function init() {
