@@ -293,7 +293,7 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
                 del self._journal_copies[other]
 
     def _check_journal(self, mark, state: State) -> None:
-        """(--check-journal) The state rolled back is the copy taken at the mark."""
+        """(``check_journal``: tests) The state rolled back is the copy taken at the mark."""
         copy = self._journal_copies.pop(mark)
         for other in [m for m in self._journal_copies if m[0] > mark[0]]:
             del self._journal_copies[other]
