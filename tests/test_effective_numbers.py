@@ -184,3 +184,11 @@ def test_an_unknown_action_in_the_view_is_an_error_at_its_place(tmp_path):
         tiny_with(tmp_path, PICK, view="  actions:\n    - {action: towr, value: '1'}\n")
     found = [d for d in err.value.diagnostics if d.code == "RB401"]
     assert found and "towr" in found[0].message and "tower" in (found[0].hint or "")
+
+
+def test_card_name_says_the_price_you_pay(tmp_path):
+    from rulebook_games.play.terminal import card_text_for
+    rs = tiny_with(tmp_path, PICK, view='  card_price: "max(0, card.cost - 1)"\n')
+    game = Game(rs, 2, 1, [FirstAgent(), FirstAgent()])
+    assert card_text_for(game, "Statue", 0).startswith("Statue (cost 3, 2 for you ·")
+    assert card_text_for(game, "Statue").startswith("Statue (cost 3 ·")  # nobody's price

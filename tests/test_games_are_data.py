@@ -16,7 +16,9 @@ GAME_WORDS = ["terraform", "mars", "tharsis", "legacy", "gears of time", "timesp
 
 
 def interpreter_sources():
-    return sorted((ROOT / "interpreter").rglob("*.py"))
+    """The interpreter's code: its Python, and the web pages' scripts, styles and HTML."""
+    return sorted(p for ext in ("py", "js", "css", "html")
+                  for p in (ROOT / "interpreter").rglob(f"*.{ext}"))
 
 
 def test_interpreter_names_no_game_word():

@@ -15,6 +15,8 @@ added.
 from __future__ import annotations
 
 import shutil
+
+import pytest
 from pathlib import Path
 
 from rulebook_games import load_ruleset
@@ -27,12 +29,13 @@ TINY = Path(__file__).parent / "fixtures" / "tiny"
 TURNS = {"card_actions": True}
 
 
-def tiny(tmp_path, actions: str = "", cards: str = ""):
+def tiny(tmp_path, actions: str = "", cards: str = "", more_flow: str = ""):
     work = tmp_path / "tiny"
     shutil.copytree(TINY, work)
     flow = work / "flow.yaml"
     flow.write_text(flow.read_text().replace("actions:\n  - id: earn\n",
-                                             "actions:\n" + actions + "  - id: earn\n"))
+                                             "actions:\n" + actions + "  - id: earn\n")
+                    + more_flow)
     deck = work / "cards.yaml"
     deck.write_text(deck.read_text() + cards)
     parts = work / "components.yaml"
@@ -86,14 +89,74 @@ def test_nothing_is_derived_when_unsure(tmp_path):
               + act("later", "let n = choose_number(4, 5)\npay n gold")
               + act("after_gain", "gain 1 gold\npay 4 gold")
               + act("after_call", "place tower\npay 9 gold")
-              + act("after_require", "pay 1 gold\nrequire fame >= 9"))
+              + act("after_require", "pay 1 gold\nrequire stock(gold) >= 9"))
     keys, refused, _ = offered(rs, gold=3)
     assert {"action:maybe", "action:later", "action:after_gain",
             "action:after_call"} <= keys
-    # the pay before it is checked (it holds); the require after a change is not
+    # the pay before it is checked (it holds); the require after a change of what it
+    # reads is not (one that reads something else is: see below)
     assert "action:after_require" in keys
-    for ident in ("maybe", "later", "after_gain", "after_call"):
+    for ident in ("maybe", "later", "after_gain"):
         assert rs.implied.get(("action", ident)) is None
+    # the tower needs a space; nothing after it is derived (its bonus, what it sets off)
+    assert [i.kind for i, _ in rs.implied[("action", "after_call")]] == ["place"]
+
+
+def test_a_require_after_a_change_of_something_else_is_checked(tmp_path):
+    # paying gold changes nothing of the fame the require reads
+    rs = tiny(tmp_path, act("gala", 'pay 1 gold\nrequire fame >= 2 else "needs some fame"'))
+    keys, refused, game = offered(rs, gold=3)
+    assert "action:gala" not in keys and refused["Gala"] == "needs some fame"
+    game.state.players[0].tracks["fame"] = 2
+    out = FlowRunner(game).available("work", 0, TURNS, True)
+    assert "action:gala" in out
+
+
+def test_a_tile_with_no_legal_space_is_not_offered(tmp_path):
+    # 'there is no legal space' after the pick was issue 26's city with no space left
+    corner = act("corner", "place tower where space.row == 0 and space.column == 0\n"
+                 "gain 1 gold")
+    rs = tiny(tmp_path, corner)
+    keys, refused, game = offered(rs)
+    assert "action:corner" in keys
+    game.state.spaces["a"]["tile"] = "tower"
+    game.state.spaces["a"]["owner"] = 0
+    out = FlowRunner(game).available("work", 0, TURNS, True)
+    why = out.pop("__refused__")["Corner"]
+    assert "action:corner" not in out
+    assert (why() if callable(why) else why) == "there is no legal space for tower"
+
+
+def test_no_tile_left_refuses_nothing(tmp_path):
+    # with none of its tiles left a placement places nothing, so it is still offered
+    rs = tiny(tmp_path, act("corner", "place tower where space.row == 0\ngain 1 gold"))
+    _, _, game = offered(rs)
+    for space in ("c", "d"):
+        game.state.spaces[space]["tile"] = "tower"
+    assert "action:corner" in FlowRunner(game).available("work", 0, TURNS, True)
+
+
+def test_a_choice_among_nothing_is_not_offered(tmp_path):
+    rs = tiny(tmp_path, act("tinker", "let g = choose(x in cards_in(tableau) where x.cost > 1)\n"
+                            "gain 1 gold"))
+    keys, refused, _ = offered(rs)
+    why = refused["Tinker"]
+    assert "action:tinker" not in keys and "tableau" in why.lower()
+
+
+def test_a_procedure_called_with_values_written_out_is_followed(tmp_path):
+    # reduce_any_production-like: the require inside the procedure, read with n = 4
+    rs = tiny(tmp_path, act("spend", "spend_some(4)\ngain 1 gold"), more_flow="""procedures:
+  - id: spend_some
+    params: {n: number}
+    do: |
+      require stock(gold) >= n else "not enough gold"
+      pay n gold
+""")
+    keys, refused, _ = offered(rs, gold=3)
+    assert "action:spend" not in keys and refused["Spend"] == "not enough gold"
+    keys, _, _ = offered(rs, gold=4)
+    assert "action:spend" in keys
 
 
 def test_removing_from_the_card_itself_needs_it_there(tmp_path):
@@ -144,9 +207,9 @@ def test_a_card_whose_play_cannot_be_carried_out_does_not_meet_its_requirements(
     assert game.meets_requirements(furnace, 0)
 
 
-def test_a_quantity_a_trigger_may_raise_is_not_checked_before_a_card_is_played(tmp_path):
-    # the Statue's trigger gains gold; one gaining gold production keeps the check off
-    cards = CARD + """  - id: bellows
+BUILT = act("use", "let g = choose(x in cards_in(hand) where meets_requirements(x))\n"
+            "put(g, tableau)\nemit gadget_built(you, g)\nrun play of g")
+BELLOWS = """  - id: bellows
     name: Bellows
     type: gadget
     cost: 0
@@ -155,7 +218,34 @@ def test_a_quantity_a_trigger_may_raise_is_not_checked_before_a_card_is_played(t
         scope: anyone
         do: gain 1 gold production
 """
-    rs = tiny(tmp_path, PLAY, cards)
+
+
+def test_a_quantity_a_trigger_may_raise_is_not_checked_before_a_card_is_played(tmp_path):
+    # the Statue's trigger gains gold; one gaining gold production, set off between the
+    # choice of the card and its play, keeps the check off
+    rs = tiny(tmp_path, BUILT, CARD + BELLOWS)
+    assert rs.implied.get(("card", "furnace")) is None
+
+
+def test_a_trigger_set_off_only_after_the_play_or_never_changes_nothing(tmp_path):
+    # the same trigger on an event the rules emit after the play (or not at all while
+    # playing a card) cannot give the production before the play loses it
+    after = act("use", "let g = choose(x in cards_in(hand) where meets_requirements(x))\n"
+                "put(g, tableau)\nrun play of g\nemit gadget_built(you, g)")
+    for rules in (after, PLAY):
+        rs = tiny(tmp_path / str(len(rules)), rules, CARD + BELLOWS)
+        assert [i.kind for i, _ in rs.implied[("card", "furnace")]] == ["production"]
+
+
+def test_a_trigger_whose_condition_cannot_hold_for_the_card_changes_nothing(tmp_path):
+    # Bellows now reacts only to blue gadgets: the Furnace has no tag, so its check
+    # stands; a blue Furnace would set it off
+    picky = BELLOWS.replace("        scope: anyone\n",
+                            "        scope: anyone\n        if: has_tag(event.card, blue)\n")
+    rs = tiny(tmp_path / "plain", BUILT, CARD + picky)
+    assert [i.kind for i, _ in rs.implied[("card", "furnace")]] == ["production"]
+    blue = CARD.replace("    cost: 0\n", "    cost: 0\n    tags: [blue]\n")
+    rs = tiny(tmp_path / "blue", BUILT, blue + picky)
     assert rs.implied.get(("card", "furnace")) is None
 
 
@@ -218,3 +308,42 @@ def test_the_terminal_folds_many_options_not_available_into_one_line_and_why_lis
     human.decide(few, view, game)
     assert "Card 2 (not now: needs 2 gold to pay; you have 0)" in out.getvalue()
     assert "more not available" not in out.getvalue()
+
+
+@pytest.mark.parametrize("players,seeds", [(2, range(1, 5)), (1, range(1, 4))])
+def test_a_card_held_back_by_its_implied_checks_could_not_be_played(players, seeds):
+    # soundness, over random Terraforming Mars games: whenever a card in hand meets its
+    # printed requirement but its implied checks fail, its play tried on a copy of the
+    # game from that position is refused too (nothing playable is held back)
+    import random
+    from rulebook_games.agents import Agent
+    from rulebook_games.play.session import build_game, run
+    rs = load_ruleset("terraforming_mars")
+    held = []
+
+    class Checking(Agent):
+        wants_view = False
+
+        def __init__(self, seed):
+            self.rng = random.Random(seed)
+
+        def decide(self, decision, view, game):
+            seat = decision.player
+            if game.action_start is None:
+                for card in list(game.state.zones.get(("hand", seat), [])):
+                    def_id = game.state.cards[card].def_id
+                    implied = rs.implied.get(("card", def_id))
+                    printed = rs.code.get(("card", def_id, "requires"))
+                    if implied is None or printed is not None and not printed(
+                            game.frame(seat, this=card)):
+                        continue
+                    if game.implied_refusal(implied, seat, card) is not None:
+                        held.append(def_id)
+                        assert not game.can_run(card, "play", seat), def_id
+            if decision.is_range:
+                return self.rng.randint(decision.low, decision.high)
+            return self.rng.randrange(len(decision.options))
+    for seed in seeds:
+        run(build_game(rs, players, seed, ["random"] * players,
+                       live_agents=[Checking(seed * 10 + s) for s in range(players)]))
+    assert held

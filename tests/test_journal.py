@@ -66,6 +66,7 @@ def change_everything(g) -> None:
     st.set_attr("phase", "journal-test")
     st.set_attr("turn_seat", 1)
     st.set_attr("turn_number", st.turn_number + 4)
+    st.set_attr("turn_round", 2)
     st.set_attr("turn_order", list(reversed(st.turn_order)))
     st.set_attr("over", True)
 

@@ -277,6 +277,8 @@ def test_a_hex_board_is_drawn_as_offset_rows_with_marks_bonuses_and_owners(tmp_p
     ("  maps:\n    - {board: mars, marks: {lava: \"^\"}}\n", "no space type 'lava'"),
     ("  maps:\n    - {board: mars, symbols: {steel: S}}\n", "'steel' is neither"),
     ("  maps:\n    - {board: mars, card_tiles: [city]}\n", "unknown tile 'city'"),
+    ("  maps:\n    - {board: mars, colours: {lava: \"#f00\"}}\n", "'lava' is neither"),
+    ("  maps:\n    - {board: mars, colours: {plant: \"red\"}}\n", "which is not a colour"),
 ])
 def test_a_map_names_what_the_board_declares(tmp_path, view, message):
     with pytest.raises(RulebookError) as err:
@@ -371,3 +373,16 @@ def test_timespan_table_shows_storage_step_costs_market_prices_and_scoring():
         raise _Seen
     with pytest.raises(_Seen):
         _play("timespan", 2, look, every=1)
+
+
+def test_terraforming_mars_panel_counts_tags_as_the_rules_do():
+    """'Events: their tags count only while the event is played' (rules-facts.md): the
+    panel's Space tag counts a played Satellites, not the played event Deimos Down."""
+    rs = load_ruleset("terraforming_mars")
+    game = build_game(rs, 2, 1, ["random", "random"])
+    by_id = {s.def_id: c for c, s in game.state.cards.items()}
+    game.put(by_id["satellites"], "played", 0, 0)
+    game.put(by_id["deimos_down"], "event_pile", 0, 0)
+    panel = game.view_model(0)["table"]["panels"][0]
+    tags = {t["name"]: t["count"] for t in panel["tags"]}
+    assert tags["Space"] == 1 and tags["Building"] == 0

@@ -153,10 +153,14 @@ def test_a_whole_game_against_an_agent_then_its_record_is_kept(client, tmp_path)
     assert {"label": "Buy: Red Dragon",
             "reason": "needs at least 4 coins; you have 3 coins"} in d["refused"]
     assert d["options"][0]["key"] == "action:collect"
-    # the hand with each card's generated text, in words
-    hand = m["view"]["hand"][0]
+    # the page's table is the engine's view model, and the hand comes with each card's
+    # generated text, in words
+    table = m["view"]["table"]
+    assert table["title"]["game"] == "Lantern Row" and table["title"]["you"] == "Player 1 (human)"
+    assert table["rows"][0]["name"] == "Lantern row" and table["rows"][0]["cards"]
+    hand = hand_zone(m)
     assert [c["name"] for c in hand["cards"]] == ["Twin Flame", "Sleight of Hand"]
-    assert all(m["view"]["cards"][c["text"]]["lines"] for c in hand["cards"])
+    assert all(m["view"]["texts"][c["name"]]["lines"] for c in hand["cards"])
     answered = 0
     while not m["result"]:
         # answered by key as well as by place: the options' stable keys
@@ -225,8 +229,25 @@ def test_undo_goes_back_to_your_previous_decision_as_at_the_terminal(client):
 
 
 # ------------------------------------------------------------ several people, one table
+def own_panel(message) -> dict | None:
+    return next((p for p in message["view"]["table"]["panels"] if p["you"]), None)
+
+
+def hand_zone(message) -> dict:
+    return next(z for z in own_panel(message)["zones"] if z["name"] == "Hand")
+
+
 def hand_names(message) -> list[str]:
-    return [c["name"] for z in message["view"]["hand"] for c in z["cards"]]
+    return [c["name"] for c in hand_zone(message)["cards"]]
+
+
+def public_names(message) -> set[str]:
+    """The names of the cards every player sees: the rows' and the panels' public zones."""
+    t = message["view"]["table"]
+    names = {c["name"] for r in t["rows"] for c in r.get("cards", [])}
+    names |= {c["name"] for p in t["panels"] for z in p["zones"] if z["name"] != "Hand"
+              for c in z.get("cards", [])}
+    return names
 
 
 def test_each_seat_sees_its_own_hand_only_and_the_spectators_none(client):
@@ -239,18 +260,24 @@ def test_each_seat_sees_its_own_hand_only_and_the_spectators_none(client):
     mine, theirs = hand_names(m1), hand_names(m2)
     assert mine and theirs and m1["seat"] == 1 and m2["seat"] == 2
     text1, text2, text3 = (json.dumps(m) for m in (m1, m2, m3))
-    public = {c["name"] for z in m3["view"]["zones"] for c in z.get("cards", [])}
+    public = public_names(m3)
     # the other seat's hidden cards are not anywhere in a seat's messages: only counts
     assert set(theirs) - set(mine) - public and set(mine) - set(theirs) - public
     for name in set(theirs) - set(mine) - public:
         assert name not in text1
     for name in set(mine) - set(theirs) - public:
         assert name not in text2
-    assert m3["seat"] is None and m3["view"]["hand"] == [] and m3["decision"] is None
+    assert m3["seat"] is None and own_panel(m3) is None and m3["decision"] is None
+    assert m3["view"]["table"]["title"]["you"] is None
+    assert set(m3["view"]["texts"]) <= public  # the row's offers, with their text
     for name in (set(mine) | set(theirs)) - public:
         assert name not in text3
-    hidden = [z for z in m3["view"]["zones"] if z.get("hidden") and z["owner"]]
-    assert {z["count"] for z in hidden if z["name"] == "Hand"} == {2}
+    # the spectators see each hand as a count, as each seat sees the other's
+    hands = [z for p in m3["view"]["table"]["panels"] for z in p["zones"] if z["name"] == "Hand"]
+    assert hands == [{"name": "Hand", "count": 2}] * 2
+    assert [z for z in own_panel(m1)["zones"] if z["name"] == "Hand"][0]["cards"]
+    assert {"name": "Hand", "count": 2} in [z for p in m1["view"]["table"]["panels"]
+                                              if not p["you"] for z in p["zones"]]
     # only the deciding seat gets the decision
     assert m1["decision"] and m2["decision"] is None
     # a spectator does not play

@@ -1,11 +1,14 @@
 """rulebook serve in a real browser: Debian's chromium under Selenium (chromium-driver).
 
-A person plays a whole Lantern Row game against an agent by clicking, and two
-people at two browsers each see their own hand only. ``.ci/run`` installs
-chromium and its driver, so in CI (``CI`` set) these tests never skip; on a
-machine without them they skip with the command that installs them.
-Screenshots and the click-to-decision latencies go to ``RULEBOOK_WEB_SHOTS``
-when it names a folder.
+A person plays a whole Lantern Row game against an agent by clicking, and
+part of a Terraforming Mars generation (starting cards bought as a set, a
+card paid with steel, its tile placed by clicking the map); two people at two
+browsers each see their own hand only; a replay is opened and stepped,
+jumped and scrubbed through. ``.ci/run`` installs chromium and its driver, so
+in CI (``CI`` set) these tests never skip; on a machine without them they
+skip with the command that installs them. Screenshots (the TM map, the Legacy
+timeline, the Timespan board, Lantern Row, a replay) and the click-to-decision
+latencies go to ``RULEBOOK_WEB_SHOTS`` (default ``tests/.screenshots``).
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
 webdriver = pytest.importorskip("selenium.webdriver")
 
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 from rulebook_games.web.app import Server, make_app  # noqa: E402
@@ -38,6 +43,11 @@ if not HAVE:
                            "are missing (.ci/run installs them)")
     pytestmark = pytest.mark.skip(reason="needs chromium: apt-get install chromium "
                                          "chromium-driver")
+
+
+class Site(str):
+    """The server's address, and its records folder."""
+    records: Path
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +68,9 @@ def site(tmp_path_factory):
         if web.started:
             break
         time.sleep(0.02)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    address = Site(f"http://127.0.0.1:{sock.getsockname()[1]}")
+    address.records = records
+    yield address
     web.should_exit = True
     thread.join(timeout=10)
     server.close_all()
@@ -81,12 +93,12 @@ def driver():
     d.quit()
 
 
-def shots() -> Path | None:
-    folder = os.environ.get("RULEBOOK_WEB_SHOTS")
-    if not folder:
-        return None
-    Path(folder).mkdir(parents=True, exist_ok=True)
-    return Path(folder)
+def shots() -> Path:
+    """Where screenshots go: RULEBOOK_WEB_SHOTS, else tests/.screenshots (not in git)."""
+    folder = Path(os.environ.get("RULEBOOK_WEB_SHOTS") or
+                  Path(__file__).resolve().parent / ".screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def new_game(driver, site, seats, ruleset="lantern_row", seed="3"):
@@ -125,8 +137,7 @@ def test_a_person_plays_a_whole_lantern_row_game_against_an_agent_by_clicking(dr
             assert "not now: needs at least 4 coins" in driver.find_element(By.ID, "not-now").text
             hand = driver.find_element(By.ID, "hand").text
             assert "Twin Flame" in hand and "Sleight of Hand" in hand
-            if shot:
-                driver.save_screenshot(str(shot / "lantern_row.png"))
+            driver.save_screenshot(str(shot / "lantern_row.png"))
         options = driver.find_elements(By.CSS_SELECTOR, "button.option")
         if clicks % 3 == 2:  # keyboard play: the option's key
             driver.find_element(By.TAG_NAME, "body").send_keys("1")
@@ -145,9 +156,8 @@ def test_a_person_plays_a_whole_lantern_row_game_against_an_agent_by_clicking(dr
                f"{statistics.median(latencies):.1f} ms, 95th percentile {q[-1]:.1f} ms, "
                f"most {max(latencies):.1f} ms")
     print(summary)
-    if shot:
-        (shot / "latency.txt").write_text(summary + "\n")
-        driver.save_screenshot(str(shot / "lantern_row_end.png"))
+    (shot / "latency.txt").write_text(summary + "\n")
+    driver.save_screenshot(str(shot / "lantern_row_end.png"))
 
 
 def test_two_people_at_two_browsers_see_only_their_own_hand(driver, site):
@@ -164,8 +174,9 @@ def test_two_people_at_two_browsers_see_only_their_own_hand(driver, site):
         for d in (driver, other):
             WebDriverWait(d, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .card"))
             hands.append({e.text for e in d.find_elements(By.CSS_SELECTOR, "#hand .card-name")})
-            assert "Hand" in d.find_element(By.ID, "zones").text  # the other's: a count
-        public = {e.text for e in driver.find_elements(By.CSS_SELECTOR, "#zones .card-name")}
+            assert "Hand: 2 cards" in d.find_element(By.ID, "players").text  # the other's
+        public = {e.text for e in driver.find_elements(
+            By.CSS_SELECTOR, "#rows .card-name, #players .chip-name")}
         mine, theirs = hands
         assert mine - theirs - public and theirs - mine - public
         for name in theirs - mine - public:
@@ -180,3 +191,186 @@ def test_two_people_at_two_browsers_see_only_their_own_hand(driver, site):
         assert "does not open a seat" in other.find_element(By.ID, "refused").text
     finally:
         other.quit()
+
+
+# ------------------------------------------------------------ games from a record's start
+def body(driver):
+    return driver.find_element(By.TAG_NAME, "body")
+
+
+def decision_open(driver, timeout=30):
+    WebDriverWait(driver, timeout).until(lambda d: body(d).get_attribute("data-decision")
+                                         or body(d).get_attribute("data-over"))
+    return body(driver).get_attribute("data-decision")
+
+
+def next_decision(driver, number, timeout=30):
+    """Wait until the page asks a decision after ``number``; the new number."""
+    WebDriverWait(driver, timeout).until(
+        lambda d: body(d).get_attribute("data-decision") not in ("", number)
+        or body(d).get_attribute("data-over"))
+    return body(driver).get_attribute("data-decision")
+
+
+def prefix_record(records: Path, name: str, seed: int, decisions: int,
+                  players: int = 2) -> str:
+    """A game of ``name`` played by greedy agents for about ``decisions`` answers, saved in
+    the records folder with seat 1 a person's (stopped at one of seat 1's decisions)."""
+    from rulebook_games.agents.registry import agent_seed, make_agent
+    from rulebook_games.load.ruleset import load_ruleset
+    from rulebook_games.paths import shipped_rulesets_dir
+    from rulebook_games.play.session import make_record
+    from rulebook_games.play.stream import DecisionStream
+    rs = load_ruleset(str(shipped_rulesets_dir() / name))
+    kinds = ["human"] + ["greedy"] * (players - 1)
+    agents = [make_agent("greedy", agent_seed(seed, s)) for s in range(players)]
+    stream = DecisionStream(rs, players, seed, kinds=kinds)
+    while stream.current is not None and (len(stream.game.record) < decisions
+                                          or stream.current.player != 0):
+        d = stream.current
+        stream.answer(agents[d.player].decide(d, stream.game.view(d.player), stream.game))
+    file = f"{name}-{seed}-{decisions}.json"
+    make_record(stream.game, rs, kinds, None, []).save(records / file)
+    stream.close()
+    return file
+
+
+def resumed(driver, site, file):
+    """Seat 1's page of the saved game ``file``, resumed."""
+    import httpx
+    r = httpx.post(site + "/api/resume", json={"file": file, "delay": 0},
+                   headers={"origin": site}, timeout=60)
+    assert r.status_code == 200, r.text
+    driver.get(site + r.json()["seats"][0]["link"])
+    decision_open(driver)
+
+
+def option(driver, label):
+    return next(b for b in driver.find_elements(By.CSS_SELECTOR, "button.option")
+                if b.find_element(By.CSS_SELECTOR, ".label").text.startswith(label))
+
+
+BOARDS = [  # (ruleset, seed, decisions before the picture, what it is)
+    ("terraforming_mars", 7, 200, "map"),
+    ("legacy_gears_of_time", 7, 80, "timeline"),
+    ("timespan", 7, 80, "board"),
+]
+
+
+@pytest.mark.parametrize("name, seed, decisions, what", BOARDS, ids=[b[0] for b in BOARDS])
+def test_each_board_is_drawn_from_the_view_model(driver, site, name, seed, decisions, what):
+    resumed(driver, site, prefix_record(site.records, name, seed, decisions))
+    driver.set_window_size(1400, 1000)
+    board = driver.find_element(By.ID, "board-area")
+    if what == "map":  # Tharsis: a hexagon a space, tiles with their owners' cubes
+        spaces = driver.find_elements(By.CSS_SELECTOR, "#board svg.map-svg g.space")
+        assert len(spaces) >= 61
+        tiled = driver.find_elements(By.CSS_SELECTOR, "g.space.tiled")
+        assert tiled and driver.find_elements(By.CSS_SELECTOR, "rect.owner-cube")
+        assert "Ocean area" in board.text and "Temperature" in board.text
+    elif what == "timeline":  # a frame a time, technologies with cubes, travellers
+        frames = driver.find_elements(By.CSS_SELECTOR, ".frame-board .frame")
+        assert len(frames) == 10
+        assert driver.find_elements(By.CSS_SELECTOR, ".frame .cube")
+        assert driver.find_elements(By.CSS_SELECTOR, ".frame-here .token")
+    else:  # Timespan's tracks, each player's token on them, the market with prices
+        assert len(driver.find_elements(By.CSS_SELECTOR, ".track-svg g.player-token")) >= 10
+        assert driver.find_elements(By.CSS_SELECTOR, ".card-price")
+    assert driver.find_elements(By.CSS_SELECTOR, "#hand .card")  # the seat's own cards
+    folder = shots()
+    driver.save_screenshot(str(folder / f"{name}.png"))
+    driver.set_window_size(1400, 2200)  # the whole board in the picture
+    board.screenshot(str(folder / f"{name}_{what}.png"))
+
+
+def test_part_of_a_terraforming_mars_generation_by_clicking(driver, site):
+    # seed 6: the person may take Mining Guild (5 steel) and buy Natural Preserve
+    # (9 M€, building): paid with steel, its special tile placed on the map
+    new_game(driver, site, ["human", "greedy"], ruleset="terraforming_mars", seed="6")
+    WebDriverWait(driver, 30).until(lambda d: "/play/" in d.current_url)
+    number = decision_open(driver)
+    assert "Which corporation" in driver.find_element(By.ID, "prompt").text
+    option(driver, "Mining Guild").click()
+    number = next_decision(driver, number)
+    # the starting cards: a set, chosen with toggles and one confirm
+    assert driver.find_element(By.ID, "set-controls").is_displayed()
+    option(driver, "Natural Preserve").click()
+    assert option(driver, "Natural Preserve").get_attribute("aria-pressed") == "true"
+    assert driver.find_element(By.ID, "set-count").text == "1 chosen (up to 10)"
+    driver.find_element(By.ID, "set-confirm").click()
+    number = next_decision(driver, number, timeout=60)
+    assert "choose an action" in driver.find_element(By.ID, "prompt").text
+    hand = driver.find_element(By.ID, "hand").text
+    assert "Natural Preserve" in hand and "Black Polar Dust" not in hand  # one card bought
+    me = driver.find_element(By.CSS_SELECTOR, ".player-panel.you").text
+    assert "27" in me.split("\n")[me.split("\n").index("M€") + 1]  # 30 M€ less 3
+    option(driver, "Play a card").click()
+    number = next_decision(driver, number)
+    # the price in steel: a number in its range
+    assert "how many steel" in driver.find_element(By.ID, "prompt").text
+    assert driver.find_element(By.ID, "range").is_displayed()
+    field = driver.find_element(By.ID, "range-input")
+    assert (field.get_attribute("min"), field.get_attribute("max")) == ("0", "5")
+    field.clear()
+    field.send_keys("5")
+    driver.find_element(By.ID, "range-send").click()
+    number = next_decision(driver, number)
+    # where the tile goes: the spaces asked are marked on the map, and clicked there
+    assert "where do you place" in driver.find_element(By.ID, "prompt").text
+    asked = driver.find_elements(By.CSS_SELECTOR, "g.space.askable")
+    assert len(asked) == len([o for o in driver.find_elements(By.CSS_SELECTOR, "button.option")])
+    target = driver.find_element(By.CSS_SELECTOR, "g.space.askable[data-space='08']")
+    ActionChains(driver).move_to_element(target).click().perform()
+    number = next_decision(driver, number)
+    placed = driver.find_element(By.CSS_SELECTOR, "g.space.tiled[data-space='08']")
+    assert placed.find_elements(By.CSS_SELECTOR, "rect.owner-cube")
+    assert "08: Natural Preserve (Player 1 (human))" in driver.find_element(By.ID, "board").text
+    me = driver.find_element(By.CSS_SELECTOR, ".player-panel.you").text
+    assert "Natural Preserve" in me  # played
+    lines = me.split("\n")
+    assert lines[lines.index("Steel") + 1] == "0"  # the 5 steel paid
+    driver.set_window_size(1400, 2000)  # the whole board in the picture
+    driver.find_element(By.ID, "board-area").screenshot(str(shots() / "terraforming_mars_played.png"))
+    option(driver, "end turn").click()
+    next_decision(driver, number)
+
+
+def test_a_replay_is_opened_stepped_jumped_and_scrubbed(driver, site):
+    file = prefix_record(site.records, "legacy_gears_of_time", 5, 40)
+    driver.get(site + "/replays")
+    wait = WebDriverWait(driver, 20)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"button.replay-open[data-file='{file}']"))
+    driver.find_element(By.CSS_SELECTOR, f"button.replay-open[data-file='{file}']").click()
+
+    def at(n):
+        wait.until(lambda d: body(d).get_attribute("data-step") == str(n))
+    at(1)
+    assert "Decision 1 ·" in driver.find_element(By.ID, "decision-head").text
+    assert driver.find_elements(By.CSS_SELECTOR, ".frame-board .frame")  # the same table
+    driver.find_element(By.ID, "next").click()
+    at(2)
+    body(driver).send_keys(Keys.ARROW_RIGHT)
+    at(3)
+    answer = driver.find_element(By.ID, "answer").text
+    assert answer.startswith("The record's answer:") or "not shown" in answer
+    field = driver.find_element(By.ID, "replay-step")
+    field.clear()
+    field.send_keys("25", Keys.ENTER)
+    at(25)
+    driver.execute_script("const s = document.getElementById('scrub'); s.value = 12;"
+                          "s.dispatchEvent(new Event('input'))")
+    at(12)
+    driver.find_element(By.ID, "last").click()
+    count = int(driver.find_element(By.ID, "scrub").get_attribute("max"))
+    at(count)
+    assert "stops here" in driver.find_element(By.ID, "result").text
+    # this machine's own record: a seat's own view, with its hand
+    Select(driver.find_element(By.ID, "seat")).select_by_value("1")
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .card"))
+    driver.find_element(By.ID, "back").click()
+    at(count - 1)
+    driver.save_screenshot(str(shots() / "replay.png"))
+    # the lobby's and a results file's link to a record: /replay?record=NAME
+    driver.get(site + "/replay?record=" + file)
+    at(1)
+    assert driver.find_element(By.ID, "count").text.startswith(f"of {count - 1}")

@@ -340,6 +340,10 @@ _value = obj("A number or fact shown with a label.", {
     "text": _TEXT("Words shown with the value (or alone, when there is no value)."),
     "private": {"type": "boolean", "description": "Shown to the panel's own player only (others see that it is hidden). Required when the value reads cards that not everyone may see."},
 }, required=["label"])
+_fact = obj("A number or fact shown with a label; with 'when', a warning shown only while it holds.", {
+    **_value["properties"],
+    "when": _E("A warning: the fact is shown only while this condition holds ('you' is the player looking), and then on the screen before every decision as well as with the table. For what a player must not miss: the game ends after this round, a card is about to be lost."),
+}, required=["label"])
 VIEW = obj("What the table shows a player: facts, tracks, maps, boards, shared rows, player panels and standings. Optional: a ruleset without it gets a generic table. See docs/engine.md#the-view.", {
     "last_round": {"type": "boolean", "description": "Whether the title shows the last round ('Generation 3 of 14'; default true). False where the rounds' max is only a safety cap and the game ends on a condition."},
     "card_price": _E("What a card costs the player looking ('you') now, after discounts ('card' is the card). Shown beside the printed cost wherever a card's text is shown to that player (options, hand, offers) when the two differ."),
@@ -354,7 +358,7 @@ VIEW = obj("What the table shows a player: facts, tracks, maps, boards, shared r
             "value": _E("The number, for the player looking ('you')."),
             "text": _TEXT("Words after the number (e.g. its unit)."),
         }, required=["action", "value"])),
-    "facts": arr("Game facts a player must know, in order: the end condition, counters, how scoring works, the solo goal.", _value),
+    "facts": arr("Game facts a player must know, in order: the end condition, counters, how scoring works, the solo goal, and warnings ('when').", _fact),
     "tracks": arr("Tracks to show with their scale, the present mark (each player's, for a track of each player) and the rewards printed on them (from the track's declaration). Without this list every shared track is shown.",
         obj("A track shown on the table.", {
             "track": _ID("The track's id."),
@@ -369,6 +373,8 @@ VIEW = obj("What the table shows a player: facts, tracks, maps, boards, shared r
                       "additionalProperties": {"type": "string", "pattern": "^[^A-Za-z0-9\\s]{1,2}$"}},
             "symbols": {"type": "object", "description": "The short symbol (1 or 2 characters) a printed bonus is drawn with: bonus id (a resource or a board bonus) → symbol. Default: the first letter of its name.",
                         "additionalProperties": {"type": "string", "pattern": "^\\S{1,2}$"}},
+            "colours": {"type": "object", "description": "The colour a picture of the map (the browser's) fills a kind of space, a tile or a printed bonus with: space type, tile or bonus id → '#rgb' or '#rrggbb'. Default: a kind of space marked '~' is water, each other kind, tile and bonus a colour of its own.",
+                        "additionalProperties": {"type": "string", "pattern": "^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},
             "card_tiles": arr("Tiles shown with the name of the card that placed them (e.g. the special tiles of cards).", _ID("A tile id.")),
             "text": _TEXT("Words shown under the map: e.g. what a bonus gives."),
         }, required=["board"])),
@@ -396,6 +402,7 @@ VIEW = obj("What the table shows a player: facts, tracks, maps, boards, shared r
     "panels": obj("What each player's panel shows, in this order: stocks (with production), tags, values, the score so far by scoring category, and the cards of zones.", {
         "stocks": arr("The resources shown (default: every resource).", _ID("A resource id.")),
         "tags": arr("Tags counted on the cards the player has in play (in zones marked in_play).", _ID("A tag id.")),
+        "tag_count": _E("How a tag is counted for the panel's player ('tag' is the tag, 'you' the player), where the rules count tags otherwise than on every card in play (e.g. events' tags stop counting once played). Default: the tags printed on the player's cards in zones marked in_play."),
         "values": arr("Numbers or facts of each player ('you' is the panel's player).", _value),
         "scoring": {"type": "boolean", "description": "Show the points so far by scoring category (default true)."},
         "zones": arr("The player's zones whose cards are shown, in order (default: every zone of a player); a zone the player looking may not see shows how many cards it holds.", _ID("A zone id.")),

@@ -48,7 +48,7 @@ def is_loopback(host: str) -> bool:
 @click.option("--port", type=Whole(min=0, max=65535), default=8000, show_default=True,
               help="The port (0: a free one).")
 @click.option("--records", "records", type=UsablePath(file_okay=False), default=None,
-              help="Where games are saved and resumed from (default: "
+              help="Where games are saved, resumed and replayed from (default: "
                    "~/.local/share/rulebook/games).")
 @click.option("--no-open", is_flag=True, help="Do not open a browser.")
 def serve_cmd(ruleset, mods, host, port, records, no_open):

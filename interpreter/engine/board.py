@@ -91,6 +91,27 @@ class BoardMixin:
     def can_place(self, tile, player):
         return any(self.placement_ok(tile, s, player) for s in self.space_decl)
 
+    def legal_spaces(self, tile, player, mode, target, first: bool = False) -> list:
+        """The spaces where ``place TILE`` (``mode`` "rules", "where" or "anywhere", with
+        the statement's condition ``target``) may put it; with ``first``, at most one."""
+        out = []
+        with reading(self):  # only reading: what the spaces' tests share is done once
+            for s in self.space_decl:
+                if not self.space_decl[s].get("off_board") \
+                        and (mode == "anywhere" and self.state.spaces[s]["tile"] is None
+                             or mode != "anywhere" and self.placement_ok(tile, s, player)) \
+                        and (target is None or target(s)):
+                    out.append(s)
+                    if first:
+                        break
+        return out
+
+    def placement_possible(self, tile, player, mode, target) -> bool:
+        """Whether ``place TILE`` can be carried out now: a legal space, or no tile of
+        that type left (then nothing is placed, and nothing refused)."""
+        return self.tiles_left(tile) <= 0 or bool(
+            self.legal_spaces(tile, player, mode, target, first=True))
+
     def tiles_left(self, tile) -> int:
         supply = self.tile_decl.get(tile, {}).get("supply")
         if supply is None:
@@ -107,12 +128,7 @@ class BoardMixin:
                 raise ActionRefused(f"{self._label(target)} is not free for {tname}")
             space = target
         else:
-            with reading(self):  # only reading: what the spaces' tests share is done once
-                legal = [s for s in self.space_decl
-                         if not self.space_decl[s].get("off_board")
-                         and (mode == "anywhere" and self.state.spaces[s]["tile"] is None
-                              or mode != "anywhere" and self.placement_ok(tile, s, player))
-                         and (target is None or target(s))]
+            legal = self.legal_spaces(tile, player, mode, target)
             if not legal:
                 raise ActionRefused(f"there is no legal space for {tname}")
             self.choice_kind = "space"

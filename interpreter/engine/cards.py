@@ -9,7 +9,7 @@ each seat may know it. Zone visibility (who sees which cards) lives here too.
 
 from __future__ import annotations
 
-from ..lang.runtime import RuleRuntimeError
+from ..lang.runtime import Frame, RuleRuntimeError
 from .decisions import ActionRefused
 from .state import NO_OWNER
 
@@ -148,7 +148,10 @@ class CardsMixin:
             why = self.implied_refusal(self.rs.implied.get(("card", def_id)) or [], player,
                                        card)
             if why is not None:
-                return f"{self.card_name(card)} {why}"
+                name = self.card_name(card)
+                if why.startswith(name):  # the rule's own words name it already
+                    return why
+                return f"{name} {why}" if why.startswith("needs ") else f"{name}: {why}"
         return f"{self.card_name(card)} {self.rs.explainer(key)(self.frame(player, this=card))}"
 
     def implied_refusal(self, implied: list, player, card=None, frame=None) -> str | None:
@@ -156,8 +159,15 @@ class CardsMixin:
         for the player, the card being ``this`` (issue 26: nothing offered that cannot
         be carried out; the checks come from lang/implied.py, made when loaded).
         ``frame``: the one a ``require`` is read in (an action's, with its variable)."""
+        given = frame
         for item, cond in implied:
             kind, resource, n = item.kind, item.resource, item.amount
+            frame = given
+            if item.variables and kind in ("require", "place", "choose"):
+                # found in a procedure the effect calls: read with its parameters bound
+                f = given or (self.frame(player, this=card) if card is not None
+                              else self.frame(player))
+                frame = Frame(f.rt, dict(f.vars, **dict(item.variables)), f.depth, f.budget)
             if kind == "production":
                 have = self.state.players[player].production.get(resource, 0)
                 prod = self.resource_decl[resource].get("production")
@@ -180,6 +190,24 @@ class CardsMixin:
                 if have < n:
                     return (f"needs {self._card_res(resource, n)} on {self.card_name(card)} "
                             f"to remove; there {'is' if have == 1 else 'are'} {have}")
+            elif kind == "place":
+                f = frame or (self.frame(player, this=card) if card is not None
+                              else self.frame(player))
+                if cond is None:
+                    target = None
+                else:
+                    def target(space, _f=f):
+                        return bool(cond(Frame(_f.rt, dict(_f.vars, space=space), _f.depth,
+                                               _f.budget)))
+                if not self.placement_possible(resource, player, item.mode, target):
+                    name = self.tile_decl.get(resource, {}).get("name") or \
+                        resource.replace("_", " ")
+                    return f"there is no legal space for {name}"
+            elif kind == "choose":
+                f = frame or (self.frame(player, this=card) if card is not None
+                              else self.frame(player))
+                if not cond(f):
+                    return self.rs.words.why_not(item.cond, f)
             else:  # a require
                 f = frame or (self.frame(player, this=card) if card is not None
                               else self.frame(player))

@@ -18,8 +18,7 @@ from ..lang.words import told
 from .decisions import ActionRefused, Decision, Option
 from .game import NO_OWNER, Game
 from .refusals import shown as refused_text
-
-MAX_ROUNDS = 1000
+from .state import MAX_ROUNDS
 MAX_ACTIONS_PER_TURN = 500  # free or refused actions in a turn, past those it counts
 MAX_TURN_CYCLES = 2000
 
@@ -234,8 +233,11 @@ class FlowRunner:
                     return
                 seat = order[index]
                 g.after_turn = Cursor(g.state.round, pid, "turns", index + 1, again)
+                g.state.set_attr("turn_round",
+                                 again + 1 if int(turns.get("repeat", 1)) > 1 else 0)
                 self.turn(pid, seat, actions, required, turns, may_pass=False)
                 self._mark("turn", seat, Cursor(g.state.round, pid, "turns", index + 1, again))
+        g.state.set_attr("turn_round", 0)
 
     # ------------------------------------------------------------- a turn
     def turn(self, pid: str, seat: int, actions: int, required: int, turns: dict,

@@ -33,7 +33,7 @@ from .gamelog import LogMixin
 from .modifiers import ModifiersMixin
 from .prompts import PromptsMixin
 from .refusals import Refusals
-from .state import BIG, NO_OWNER, CardRef, CardState, PlayerState, State
+from .state import BIG, MAX_ROUNDS, NO_OWNER, CardRef, CardState, PlayerState, State
 from .stocks import StocksMixin
 from .tracks import TracksMixin
 from .viewmodel import ViewModelMixin
@@ -340,6 +340,14 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
 
     def round_number(self):
         return self.state.round
+
+    def last_round(self) -> int:  # (flow.py plays the rounds the same way)
+        """The rounds' count, or their max (a cap), as the flow runs them; else its cap."""
+        entry = self.rs.singles.get("rounds")
+        rounds = entry.data if entry is not None and isinstance(entry.data, dict) \
+            else {"count": 1}  # (no rounds: the flow plays one)
+        limit = rounds.get("count") or rounds.get("max") or MAX_ROUNDS
+        return min(int(limit), MAX_ROUNDS)
 
     def variant_active(self, name):
         return name in self.variants

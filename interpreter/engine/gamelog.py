@@ -79,6 +79,23 @@ class LogMixin:
             for listener in self.listeners:
                 listener(message)
 
+    def log_value_words(self, value, typ) -> str:
+        """A value the rules 'log', in words: a card by name only where every seat may see
+        it (else 'a card'), a player by name, a list joined with 'and'."""
+        from ..lang import types as T
+        from ..lang.words.english import join_and
+        from .state import CardRef
+        if isinstance(value, list):
+            elem = getattr(typ, "elem", None)
+            return join_and([self.log_value_words(v, elem) for v in value]) or "none"
+        if isinstance(value, CardRef):
+            c = self.state.cards[value]
+            if self.visible_to(c.zone, c.zone_owner, -2) != "all":  # (no seat is -2)
+                return "a card"
+        if typ is T.STR and isinstance(value, str):
+            return value  # text the rules wrote
+        return self.rs.words.value_words(value, typ, rt=self)
+
     def _last_line(self):
         if self.held is not None:
             return self.held[-1][0] if self.held else None

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 BIG = 10 ** 9
 NO_OWNER = -1
 _MISSING = object()  # in the journal: a key that was not there
+MAX_ROUNDS = 1000  # the most rounds a flow plays, whatever it says
 MAX_SEED = 2 ** 63 - 1  # a game's seed is a whole number from -MAX_SEED to MAX_SEED
 
 
@@ -84,6 +85,9 @@ class State:
     passed: set = field(default_factory=set)
     over: bool = False
     turn_number: int = 0
+    # in a phase whose turns come round again ('repeat'), which time round this is (1…);
+    # 0 elsewhere. What the title shows as 'turn 3 of 4'; not part of the digest
+    turn_round: int = 0
     # cards this State may change in place; others are shared with snapshots and
     # are copied on their first change (see card_w)
     _owned: set = field(default_factory=set, repr=False, compare=False)
@@ -132,6 +136,7 @@ class State:
         new.passed = set(self.passed)
         new.over = self.over
         new.turn_number = self.turn_number
+        new.turn_round = self.turn_round
         new._owned = set()
         new.journal = []  # a copy starts with no marks: nothing to go back to
         new.marks = []
@@ -321,8 +326,9 @@ class State:
                 and self.turn_order == other.turn_order and self.history == other.history
                 and self.used == other.used and self.claimed == other.claimed
                 and self.passed == other.passed and self.over == other.over
-                and (self.round, self.phase, self.turn_seat, self.turn_number)
-                == (other.round, other.phase, other.turn_seat, other.turn_number)
+                and (self.round, self.phase, self.turn_seat, self.turn_number, self.turn_round)
+                == (other.round, other.phase, other.turn_seat, other.turn_number,
+                    other.turn_round)
                 and all(c is other.cards.get(n) or c == other.cards.get(n)
                         for n, c in self.cards.items())
                 and len(self.cards) == len(other.cards))

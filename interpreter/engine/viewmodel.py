@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from ..lang import types as T
 from ..lang.runtime import Budget, RuleRuntimeError
-from .state import NO_OWNER
+from .state import NO_OWNER, CardRef
 
 
 class ViewModelMixin:
@@ -85,6 +85,33 @@ class ViewModelMixin:
             self.state.rng.setstate(rng)
         return base
 
+    def view_warnings(self, seat: int) -> list[dict]:
+        """The view's facts with a ``when:`` that holds now for this seat, as the model has
+        them (``warning: true``): what the screen shows before every decision. Only those
+        facts are worked out, so a person's screen pays for no more."""
+        entry = self.rs.singles.get("view")
+        facts = (entry.data or {}).get("facts") if entry is not None \
+            and isinstance(entry.data, dict) else None
+        if not facts or not any("when" in f for f in facts):
+            return []
+        # inside an action the position is half made (a technology placed, its cubes
+        # still to come): the warnings stay those of the position the action started from
+        shown = self.__dict__.setdefault("_warnings_shown", {})
+        running = getattr(self, "action_start", None) is not None
+        if running and seat in shown:
+            return shown[seat]
+        budget, rng = self.budget, self.state.rng.getstate()
+        self.budget = Budget()
+        try:
+            table = _Table(self, seat)
+            out = table.value_list(facts, ("facts",), seat, {}, warnings=True)
+        finally:
+            self.budget = budget
+            self.state.rng.setstate(rng)
+        if not running:
+            shown[seat] = out
+        return out
+
 
 def _first_up(text: str) -> str:
     return text[:1].upper() + text[1:]
@@ -119,6 +146,13 @@ class _Table:
         typ = getattr(tree, "type", None)
         if type(value) is int and typ in (T.INT, T.ANY, None):
             return value
+        if isinstance(value, list) and value and all(isinstance(v, CardRef) for v in value):
+            names = [self.g.card_name(v) for v in value]
+            if len(set(names)) < len(names):  # two copies: each says where it is
+                from ..lang.words.english import join_and
+                return join_and([f"{n} ({self.zone_name(self.g.state.cards[v].zone)})"
+                                 if names.count(n) > 1 else n
+                                 for n, v in zip(names, value)])
         return self.rs.words.value_words(value, typ, rt=self.g)
 
     def name_of(self, kind: str, ident: str) -> str:
@@ -166,10 +200,19 @@ class _Table:
         return out
 
     def value_list(self, items, key: tuple, you: int | None, variables: dict,
-                   shown: bool = True) -> list[dict]:
+                   shown: bool = True, warnings: bool = False) -> list[dict]:
+        """Labelled values; an item with ``when:`` (a warning) only while its condition
+        holds, marked ``warning``. With ``warnings``, only those."""
         out = []
         for i, item in enumerate(items or []):
+            if "when" in item:
+                if not self.run(key + (i, "when"), you, **variables):
+                    continue
+            elif warnings:
+                continue
             entry: dict = {"label": item["label"]}
+            if "when" in item:
+                entry["warning"] = True
             if item.get("text"):
                 entry["text"] = item["text"]
             if "value" in item:
@@ -204,7 +247,7 @@ class _Table:
         rounds = self.rs.singles.get("rounds")
         out = {"game": self.rs.name, "round_word": _first_up(self.rs.words.rounds),
                "round": st.round, "phase": g.phase_name(st.phase) if st.phase else "",
-               "you": st.players[self.seat].name,
+               "you": st.players[self.seat].name if self.seat < g.n else None,
                "turn_order": [st.players[p].name for p in st.turn_order]}
         if (self.decl or {}).get("last_round") is False:
             pass  # the rounds' max is only a cap: the game ends on a condition
@@ -217,6 +260,12 @@ class _Table:
             out["turn"] = st.players[st.turn_seat].name
         if st.turn_number:
             out["turn_number"] = st.turn_number
+        phase = self.rs.sections["phases"].get(st.phase)
+        turns = phase.data.get("turns") if phase is not None and isinstance(phase.data, dict) \
+            else None
+        if st.turn_round and isinstance(turns, dict):  # each player's turns come round again
+            out["turn_round"] = st.turn_round
+            out["turns_each"] = int(turns.get("repeat", 1))
         if g.variants:
             out["variants"] = sorted(str((self.rs.sections["variants"][v].data or {}).get(
                 "name", v)) if isinstance(self.rs.sections["variants"][v].data, dict)
@@ -444,7 +493,12 @@ class _Table:
             if r in player.production:
                 item["production"] = player.production[r]
             out["stocks"].append(item)
-        if panels.get("tags"):
+        if panels.get("tags") and "tag_count" in panels:  # as the rules count them
+            counts = {t: self.run(("panels", "tag_count"), p, tag=t) or 0
+                      for t in panels["tags"]}
+            out["tags"] = [{"name": self.name_of("tag", t), "count": n}
+                           for t, n in counts.items()]
+        elif panels.get("tags"):
             counts = {t: 0 for t in panels["tags"]}
             for z in g.in_play_zones:
                 if g.zone_scope.get(z) != "player":

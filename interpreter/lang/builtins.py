@@ -447,6 +447,15 @@ def _round_number(rt):
     return rt.round_number()
 
 
+@builtin("last_round", [], T.INT,
+         "The last round the game can reach: the rounds' count, or their max when the game "
+         "ends on a condition (a cap it may end before); 1000 (the engine's own cap) when the "
+         "flow sets neither. With round_number(), it tells when the next round is the last.",
+         phrase='the last {round} number')
+def _last_round(rt):
+    return rt.last_round()
+
+
 @builtin("variant", [Param("name", T.STR)], T.BOOL, "Whether the named variant is in play.",
          example='variant("advanced")', phrase='the {name} variant is in play')
 def _variant(rt, name):
@@ -592,16 +601,36 @@ def _set_turn_order(rt, order):
     rt.set_turn_order(order)
 
 
-@builtin("log", [Param("message", T.STR)], T.NONE,
-         "Write a line to the game log. Longer text costs more work (a step per 100 "
-         "characters), a game's rules may log 1,000,000 characters in all, and a line "
-         "longer than 4,000 characters is shown cut.",
+@builtin("log", [Param("message", T.STR), Param("values", T.ANY, variadic=True)], T.NONE,
+         "Write a line to the game log. Each {} in the message is filled, in order, with one "
+         "of the values in words: a card by its name (\"a card\" while not everyone may see "
+         "it), a player by name, a number as a number, a list joined with \"and\" "
+         "(log(\"{} scores {} for {}\", tech, points, leading)). Longer text costs more work "
+         "(a step per 100 characters, each value counted as 40), a game's rules may log "
+         "1,000,000 characters in all, and a line longer than 4,000 characters is shown cut.",
          kind="effect", phrase='')
-def _log(rt, message):
+def _log(rt, message, *values):
+    log_typed(rt, message, (), *values)
+
+
+LOG_VALUE_WORK = 40  # the characters a value of a log line is charged as, whatever it says
+
+
+def log_typed(rt, message, types, *values):
+    """'log' with the values' types (compiled code passes them: a player and a number are
+    both whole numbers at run time). The work charged does not depend on the words a value
+    makes, so a game whose log is not kept (a simulation) need not make them."""
     # charged whether or not the log is kept, so a game stops at the same place everywhere
     budget = getattr(rt, "budget", None)
     if budget is not None:
-        budget.log_text(len(message), None)
+        budget.log_text(len(message) + LOG_VALUE_WORK * len(values), None)
+    if values:
+        if not getattr(rt, "logging", True):
+            return  # nobody reads it: the words are not made
+        parts = message.split("{}")
+        said = [rt.log_value_words(v, types[i] if i < len(types) else None)
+                for i, v in enumerate(values)]
+        message = parts[0] + "".join(w + rest for w, rest in zip(said, parts[1:]))
     rt.log(message)
 
 

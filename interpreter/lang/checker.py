@@ -641,10 +641,26 @@ class Checker:
                for i, p in enumerate(b.params)):
             self._need_you(e.span, ctx, f"'{name}' without a player")
         arg_types = self._arguments(f"'{name}'", params, e.args, e.kwargs, e.span, ctx)
+        if name == "log" and e.args:
+            self._log_places(e, ctx)
         if statement and b.kind != "effect" and b.result is not T.NONE:
             self.error("RB304", f"'{name}' only computes a value; a statement must do "
                        "something (use 'let x = …' to keep it)", e.span, ctx)
         return b.result_type(arg_types)
+
+    def _log_places(self, e: ast.Call, ctx) -> None:
+        """'log' fills each {} of its message with one value: as many of each."""
+        message, values = e.args[0], len(e.args) - 1
+        if not (isinstance(message, ast.Literal) and isinstance(message.value, str)):
+            if values:
+                self.error("RB303", "'log' with values needs its message written out in "
+                           "quotes, with a {} for each value", message.span, ctx)
+            return
+        places = message.value.count("{}")
+        if places != values:
+            self.error("RB303", f"the message of 'log' has {places} {{}} to fill but "
+                       f"{values} value{'s' if values != 1 else ''} follow it: one {{}} "
+                       "for each value, in order", message.span, ctx)
 
     def _changes_game(self, what: str, statement: bool, span, ctx) -> None:
         """A call that changes the game must be a statement, where effects are allowed."""

@@ -28,7 +28,7 @@ from typing import Any
 from . import ast
 from . import types as T
 from . import unparse
-from .builtins import AGGREGATES, BUILTINS
+from .builtins import AGGREGATES, BUILTINS, log_typed
 from .runtime import MAX_REPEAT
 
 # how deep generated code may nest before a block or an expression moves into a
@@ -680,6 +680,10 @@ class CodeGen:
             packed = "(" + "".join(f"{v}, " for v in values) + ")"
             call = (f"{impl}(rt, *_asking(rt, {scope.V}.get('you'), {self._asking(e)}, "
                     f"{self.frame(scope)}, {packed}))")
+        elif b.name == "log" and extra:  # the values' types say how each reads
+            self.src.consts[impl] = log_typed
+            types = self.src.const(tuple(a.type for a in e.args[1:]))
+            call = f"{impl}(rt, {values[0]}, {types}{''.join(', ' + v for v in extra)})"
         else:
             call = f"{impl}(rt{''.join(', ' + v for v in values)})"
         if (callable(b.result) or isinstance(b.result, T.ListType)) \

@@ -13,7 +13,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -22,12 +22,12 @@ from .assemble import Assembler, display_path, hash_text  # noqa: F401  (display
 from .entries import (COMPONENT_LISTS, FLOW_LISTS, FLOW_SINGLES, Entry,  # noqa: F401
                       PatchedEntry)
 from ..errors import Diagnostics, RulebookError, suggest, suggestion_budget
-from ..lang import ast
+from ..lang import ast, unparse
 from ..lang import types as T
 from ..lang.builtins import AGGREGATES, BUILTINS
 from ..lang.checker import RESERVED, Checker, Context
 from ..lang.compiler import Compiler
-from ..lang.implied import derive, raised, safe
+from ..lang.implied import before_run, derive, raised, safe
 from ..lang.parser import EffectSyntaxError, parse
 from ..lang.symbols import Callable_, Symbol, SymbolTable
 from .mods import Declarations, apply_mods
@@ -810,40 +810,118 @@ class _Builder:
 
     def implied_requirements(self) -> dict[tuple, list]:
         """The requirements implied by each card's play and each action's effect (see
-        :mod:`rulebook_games.lang.implied`), a ``require``'s condition compiled."""
+        :mod:`rulebook_games.lang.implied`), a condition compiled."""
         out: dict[tuple, list] = {}
         constants = {k: e.data for k, e in self.constants.items()}
         # a card is chosen, then played by rules that may set off triggers (and run
-        # other rules) before its effect: what those may raise is not checked beforehand
-        runs = [t for k, t in self.asts.items() if k[0] == "procedure"
-                and any(isinstance(n, ast.Run) for n in ast.walk(t))]
-        triggers = [t for k, t in self.asts.items() if k[0] == "trigger"
-                    or k[0] == "card" and len(k) > 2 and k[2] == "trigger"]
-        unsafe = raised(runs + triggers,
-                        lambda name: self.asts.get(("procedure", name))
-                        or self.asts.get(("function", name)),
-                        [t for k, t in self.asts.items() if k[0] == "tile"],
-                        [t for k, t in self.asts.items() if k[0] == "track"])
+        # other rules) before its effect: what those may change is not checked
+        # beforehand. Only what runs before the card's block counts, and only the
+        # triggers of the events emitted on the way.
+        runs = {}  # what runs before a card's block, by the name the card has there
+        for k, t in self.asts.items():
+            if isinstance(t, ast.Effect) and k[-1] != "play":
+                run = next((n for n in ast.walk(t) if isinstance(n, ast.Run)
+                            and n.block == "play"), None)
+                if run is not None:
+                    name = run.card.id if isinstance(run.card, ast.Name) else ""
+                    runs.setdefault(name, []).append(before_run(t.body))
+        listening: dict[str, list] = {}
+        for tid, e in self.sections["triggers"].items():
+            listening.setdefault(str(e.data.get("on")), []).append(
+                (self.asts.get(("trigger", tid, "do")), self.asts.get(("trigger", tid, "if"))))
+        for ident, e in self.sections["cards"].items():
+            for i, trig in enumerate(e.data.get("triggers", []) or []):
+                listening.setdefault(str(trig.get("on")), []).append(
+                    (self.asts.get(("card", ident, "trigger", i, "do")),
+                     self.asts.get(("card", ident, "trigger", i, "if"))))
+        track_events = tuple(sorted({str(e.data["emits"]) for e in self.sections.get(
+            "tracks", {}).values() if isinstance(e.data, dict) and e.data.get("emits")}))
 
-        def add(key: tuple, tree, card: str | None, gap: set) -> None:
+        def called(name: str):
+            return self.asts.get(("procedure", name)) or self.asts.get(("function", name))
+
+        def triggers(event: str):
+            record = self.table.events.get(event)
+            return ([n for n, _ in record.fields] if record is not None else [],
+                    listening.get(event, []))
+        tiles = [t for k, t in self.asts.items() if k[0] == "tile"]
+        rewards = [t for k, t in self.asts.items() if k[0] == "track"]
+        overflow = {z: str(e.data["overflow"]) for z, e in self.sections["zones"].items()
+                    if isinstance(e.data, dict) and e.data.get("overflow")}
+        unsafe_for: dict = {}
+
+        def unsafe(ident: str) -> set:
+            """What may change between choosing this card and its effect: what the rules
+            that play it do before, and the triggers that can fire for it."""
+            data = self.sections["cards"][ident].data
+            facts = {k: v for k, v in (data.get("fields") or {}).items()
+                     if isinstance(v, (int, str, bool))}
+            facts.update(type=data.get("type"), cost=data.get("cost", 0),
+                         tags=tuple(data.get("tags") or ()))
+            key = (facts["type"], facts["tags"], facts["cost"],
+                   tuple(sorted(facts.items(), key=str)))
+            if key not in unsafe_for:
+                out: set = set()
+                for name, parts in runs.items():
+                    out |= raised(parts, called, tiles, rewards, triggers, track_events,
+                                  card=(name, facts), overflow=overflow)
+                unsafe_for[key] = out
+            return unsafe_for[key]
+
+        def function(name: str):
+            return self.asts.get(("function", name))
+
+        def placement(tile: str):
+            return self.asts.get(("tile", tile, "placement"))
+
+        def procedure(name: str):
+            entry = self.sections["procedures"].get(name)
+            tree = self.asts.get(("procedure", name))
+            if entry is None or not isinstance(tree, ast.Effect):
+                return None
+            return list((entry.data.get("params") or {}).keys()), tree.body
+
+        def add(key: tuple, tree, card: str | None, gap: set, given=None) -> None:
             if not isinstance(tree, ast.Effect):
                 return
 
             def block(name: str):
                 inner = self.asts.get(("card", card, "block", name)) if card else None
                 return inner.body if isinstance(inner, ast.Effect) else None
-            found = safe(derive(tree.body, block, constants), gap)
+            found = safe(derive(tree.body, block, constants, function, placement, procedure),
+                         gap)
+            if given is not None:  # what the option's own condition already asks, once
+                asked = set(_conjuncts(given))
+                found = [i for i in found if i.kind not in ("require", "choose")
+                         or i.variables or _said(i) not in asked]
             if found:
-                out[key] = [(i, self.compiler.expression(i.cond) if i.kind == "require"
-                             else None) for i in found]
+                out[key] = [self._implied_entry(i) for i in found]
         for ident in self.sections["actions"]:
-            add(("action", ident), self.asts.get(("action", ident, "do")), None, set())
+            add(("action", ident), self.asts.get(("action", ident, "do")), None, set(),
+                self.asts.get(("action", ident, "if")))
         for ident, e in self.sections["cards"].items():
-            add(("card", ident), self.asts.get(("card", ident, "play")), ident, unsafe)
+            if ("card", ident, "play") in self.asts:
+                add(("card", ident), self.asts.get(("card", ident, "play")), ident,
+                    unsafe(ident))
             for i, _ in enumerate(e.data.get("actions", []) or []):
                 key = ("card", ident, "action", i)
                 add(key, self.asts.get(key + ("do",)), ident, set())
         return out
+
+    def _implied_entry(self, i) -> tuple:
+        """An implied check with its compiled condition: a require's, a placement's (read
+        with 'space'), or, for a choice, 'any' over the choice's list (which also
+        becomes the check's ``cond``, for the words of a refusal)."""
+        if i.kind == "require" or i.kind == "place" and i.cond is not None:
+            return i, self.compiler.expression(i.cond)
+        if i.kind == "choose":
+            c = i.cond
+            test = ast.Comprehension(c.span, "any", c.var, c.source, c.where, None,
+                                     c.func_span)
+            test.type = T.BOOL
+            test.target = AGGREGATES["any"]
+            return replace(i, cond=test), self.compiler.expression(test)
+        return i, None
 
     def _check_card(self, ident: str, e: Entry) -> None:
         base = {"you": T.PLAYER, "this": T.CARD}
@@ -886,3 +964,18 @@ class _Builder:
             self._expr(("card", ident, "vp"), e, ("vp",),
                        Context(label + ", victory points", False, False, dict(base)), T.INT,
                        "the victory points")
+
+
+def _conjuncts(e) -> list[str]:
+    """The parts of a condition joined with 'and', each as effect text."""
+    if isinstance(e, ast.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [unparse.expr(e)] if isinstance(e, ast.Expr) else []
+
+
+def _said(i) -> str:
+    """An implied check's condition as effect text; a choice as 'any' over its list."""
+    if i.kind == "choose":
+        c = i.cond
+        return unparse.expr(ast.Comprehension(c.span, "any", c.var, c.source, c.where, None))
+    return unparse.expr(i.cond)

@@ -230,6 +230,10 @@ def _report(doc: Document, err, diags: Diagnostics) -> None:
             diags.error("RB204", f"{where} has the key {str(inst)!r}, which is not a seat: "
                         "seats are numbered from 1", doc.span(path))
             return
+        if str(err.validator_value).startswith("^#"):  # a colour (a map's, view: maps)
+            diags.error("RB204", f"{where} is {_describe_value(inst)}, which is not a colour: "
+                        "write '#rgb' or '#rrggbb' (e.g. '#3a7bd5')", doc.span(path))
+            return
         diags.error("RB204", f"{where} is {_describe_value(inst)}, which is not a valid id: use "
                     "lower-case letters, digits and underscores, starting with a letter",
                     doc.span(path))

@@ -50,6 +50,12 @@ def check_view(b) -> None:
                     _public(b, e, tree, path + (i, "value"))
 
     values(data.get("facts"), ("facts",), you, "fact")
+    for i, item in enumerate(data.get("facts") or []):
+        if "when" in item:  # a warning: shown only while it holds
+            tree = expr(("facts", i, "when"), ("facts", i, "when"), you, T.BOOL,
+                        "the condition", f"fact '{item.get('label')}'")
+            if tree is not None:
+                _public(b, e, tree, ("facts", i, "when"))
     if "card_price" in data:
         tree = expr(("card_price",), ("card_price",), dict(you, card=T.CARD), T.INT,
                     "the card's price", "card price")
@@ -109,6 +115,11 @@ def check_view(b) -> None:
         ref(r, ("resource",), "resource", ("panels", "stocks", i))
     for i, t in enumerate(panels.get("tags") or []):
         ref(t, ("tag",), "tag", ("panels", "tags", i))
+    if "tag_count" in panels:
+        tree = expr(("panels", "tag_count"), ("panels", "tag_count"),
+                    dict(you, tag=T.TAG), T.INT, "a tag's count", "panel tags")
+        if tree is not None:
+            _public(b, e, tree, ("panels", "tag_count"))
     for i, z in enumerate(panels.get("zones") or []):
         ref(z, ("zone",), "zone", ("panels", "zones", i))
         zone = b.sections["zones"].get(z)
@@ -146,8 +157,9 @@ def check_view(b) -> None:
 
 
 def _check_map(b, e, i: int, m: dict) -> None:
-    """A map names a board of the components, marks only its space types, and gives symbols
-    only to things a space's bonus may hold."""
+    """A map names a board of the components, marks only its space types, gives symbols
+    only to things a space's bonus may hold, and colours only its space types, tiles and
+    those things."""
     board_id = m.get("board")
     entry = b.sections["boards"].get(board_id) if isinstance(board_id, str) else None
     if entry is None or not isinstance(entry.data, dict):
@@ -177,6 +189,13 @@ def _check_map(b, e, i: int, m: dict) -> None:
             b.diags.error("RB401", f"'{x}' is neither a resource nor a bonus of board "
                           f"'{board_id}'", e.key_span("maps", i, "symbols", x),
                           hint=suggest(x, known), context="view")
+    tiles = b.table.of_kind("tile")
+    for x in (m.get("colours") or {}):
+        if x not in types and x not in known and b.table.get(x, ("tile",)) is None:
+            b.diags.error("RB401", f"'{x}' is neither a space type of board '{board_id}', "
+                          "a tile, a resource nor a bonus of the board",
+                          e.key_span("maps", i, "colours", x),
+                          hint=suggest(x, types + list(tiles) + known), context="view")
 
 
 def hidden_reads(rs_sections, asts, tree, seen=None) -> list[tuple[str, object]]:

@@ -20,8 +20,8 @@ def render_view(view: dict, game, parts: tuple[str, ...] = ("all",)):
     ``view`` is a view model (it has ``table``) or a plain :meth:`Game.view`,
     whose model is then built. ``parts`` picks what is drawn: ``all`` (the
     whole table, for ``state``), ``board`` (facts, tracks, boards, rows), ``map`` (the boards alone),
-    ``me`` (your panel and your hidden cards), ``players`` (every panel side by
-    side) or ``standings``."""
+    ``me`` (your panel and your hidden cards), ``cards`` (your hidden cards, each
+    with its text), ``players`` (every panel side by side) or ``standings``."""
     from rich.console import Group
     if "table" not in view:
         view = game.view_model(view["you"])
@@ -39,8 +39,13 @@ def render_view(view: dict, game, parts: tuple[str, ...] = ("all",)):
         out.append(_panels(t))
     if every or "me" in want:
         out += _own(t, full="me" in want)
+    if "cards" in want and not every:
+        out += _own(t, full=False) or [Text("You hold no cards now.")]
     if every or "standings" in want:
         out += _standings(t)
+        if not t["standings"] and not every:
+            out.append(Text("This game declares no standings (goals the players race for); "
+                            "players shows each one's points so far."))
     if t.get("problems"):
         out += [Text(visible(f"(not shown: {p})"), style="red") for p in t["problems"]]
     return Group(*out)
@@ -60,7 +65,10 @@ def _title(t: dict) -> Text:
              + (f" of {head['last_round']}" if head.get("last_round") else "")]
     if head.get("phase"):
         parts.append(head["phase"])
-    if head.get("turn_number"):
+    if head.get("turn_round"):  # the turns come round again: which time round, of how many
+        parts.append(f"turn {head['turn_round']} of {head['turns_each']}"
+                     + (f" ({head['turn']})" if head.get("turn") else ""))
+    elif head.get("turn_number"):
         parts.append(f"turn {head['turn_number']}"
                      + (f" ({head['turn']})" if head.get("turn") else ""))
     if head.get("variants"):
@@ -80,7 +88,16 @@ def _value_text(item: dict) -> str:
 
 
 def _facts(t: dict) -> list:
-    return [Text(visible(_value_text(f))) for f in t["facts"]]
+    return [Text(visible(("! " if f.get("warning") else "") + _value_text(f)),
+                 style="bold yellow" if f.get("warning") else "") for f in t["facts"]]
+
+
+def warning_lines(game, seat: int) -> list[Text]:
+    """The view's warnings that hold now (facts with ``when:``), a line each (folded by the
+    terminal), for the screen before a decision: what a player must not miss, such as
+    the game ending after this round."""
+    return [Text(visible("! " + _value_text(f)), style="bold yellow")
+            for f in game.view_warnings(seat)]
 
 
 def _tracks(t: dict) -> list:
@@ -459,7 +476,7 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
     mine = [f"You, {me['name']}: " + " · ".join(parts + own), "You: " + " · ".join(parts + own),
             "You: " + ", ".join(short + own)]
     rounds = game.rs.words.rounds
-    head = f"{_first_up(rounds)} {view['round']}"
+    head = f"{_first_up(rounds)} {view['round']}" + _turn_round(game)
     # a track named like the rounds and at the same number would only say the head again
     shared = [f"{_track_name(game, k)} {v}{_unit(game, k)}" for k, v in view["tracks"].items()
               if _on_status(game, k)
@@ -485,6 +502,17 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
             return [Text(visible(m), style="green"), Text(visible(t), style="cyan")]
     m, t = pairs[-1]
     return [_one_line([m], width, "green"), _one_line([t], width, "cyan")]
+
+
+def _turn_round(game) -> str:
+    """', turn 3 of 4' where each player's turns come round again in this phase."""
+    st = game.state
+    phase = game.rs.sections["phases"].get(st.phase)
+    turns = phase.data.get("turns") if phase is not None and isinstance(phase.data, dict) \
+        else None
+    if not st.turn_round or not isinstance(turns, dict):
+        return ""
+    return f", turn {st.turn_round} of {int(turns.get('repeat', 1))}"
 
 
 def _one_line(forms: list[str], width: int | None, style: str) -> Text:

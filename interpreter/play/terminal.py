@@ -33,6 +33,7 @@ HELP = """commands at any prompt:
   board                           the boards, tracks, shared rows and game facts
   map                             the boards alone (a map with its key)
   me                              your panel and your cards, with their text
+  cards                           your cards in hand, each with its text
   players                         every player's panel side by side
   standings                       the goals players race for, with each value
   card NAME                       the text of a card
@@ -50,7 +51,7 @@ keys, options and card names. What is typed before a question shows is ignored."
 
 
 # commands that show one part of the view model (play/render.py draws it)
-PARTS = {"board": "board", "map": "map", "me": "me", "players": "players",
+PARTS = {"board": "board", "map": "map", "me": "me", "cards": "cards", "players": "players",
          "standings": "standings"}
 
 
@@ -97,7 +98,7 @@ class HumanAgent(Agent):
         one of the shared tracks, the question, and the options whole when
         they fit, one a line when not."""
         from rich.text import Text
-        from .render import render_view, status_lines
+        from .render import render_view, status_lines, warning_lines
         from .screen import layout, option_lines, refused_lines
         from .transcript import option_rows
         c = self.console
@@ -124,8 +125,8 @@ class HumanAgent(Agent):
                 refused_lines(rows, c.width) + tail
         else:
             news = self.news_groups(game, view["you"])
-            lines = layout(c, news, status_lines(view, game, c.width), head, rows, numbers,
-                           tail)
+            status = status_lines(view, game, c.width) + warning_lines(game, view["you"])
+            lines = layout(c, news, status, head, rows, numbers, tail)
         self.seen = len(game.log_lines)
         for line in lines:
             c.print(line)
@@ -306,7 +307,7 @@ class HumanAgent(Agent):
                 c.print(f"  [dim] --  {_shown(label)} ({_shown(detail)})[/dim]")
             return True
         if word == "card" and rest.strip():
-            for line in card_text_for(game, rest.strip()).split("\n"):
+            for line in card_text_for(game, rest.strip(), decision.player).split("\n"):
                 c.print(Text(visible(line)))
             return True
         if word == "undo" and not rest:
@@ -412,8 +413,9 @@ def _which_number(decision: Decision, raw: str, n: int, named: int,
             f"{key(named)} or {named + 1}")
 
 
-def card_text_for(game, name: str) -> str:
-    """'card NAME': the card's facts and text (any card of the game; texts are public)."""
+def card_text_for(game, name: str, seat: int | None = None) -> str:
+    """'card NAME': the card's facts and text (any card of the game; texts are public),
+    with what it costs ``seat`` now when a discount applies."""
     from ..lang.words import catalogue_entry, facts_line
     from ..errors import suggest
     rs = game.rs
@@ -427,7 +429,11 @@ def card_text_for(game, name: str) -> str:
         hint = suggest(name.lower(), list(by_name))
         return f"no card is called '{name}'" + (f"; {hint}" if hint else "")
     entry = catalogue_entry(rs, cid)
-    facts = facts_line(entry)
+    price = None
+    if seat is not None and entry.get("cost") is not None:
+        copy = next((c for c, s in game.state.cards.items() if s.def_id == cid), None)
+        price = game.card_price(copy, seat) if copy is not None else None
+    facts = facts_line(entry, price)
     return "\n".join([entry["name"] + (f" ({facts})" if facts else "")]
                      + [f"  {line}" for line in entry["lines"]])
 

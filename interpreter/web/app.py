@@ -30,9 +30,10 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..play.record import Record, RecordError
-from ..play.session import GameError, load_for_record
+from ..play.session import GameError
 from ..safe_text import visible
 from .lobby import Lobby, LobbyProblem, agent_list, seat_spec
+from .replays import MAX_UPLOAD, Replays, ruleset_for_record
 from .tables import MAX_DELAY, PERSON, Refused, Table
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -51,6 +52,7 @@ class Server:
         self.tables: dict[str, Table] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self.listeners: dict[tuple, set] = {}  # (game, seat) → the pages' queues
+        self.replays = Replays(lobby, loopback=True)  # make_app says where it listens
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------ tables
@@ -88,6 +90,7 @@ class Server:
 
     def close_all(self) -> list[tuple[str, Path | None]]:
         """Stop every table, each game in progress saved first; where each went."""
+        self.replays.close_all()
         out = []
         for table in list(self.tables.values()):
             if table.over and table.saved:
@@ -145,6 +148,7 @@ def _problem(text: str, status: int = 400) -> JSONResponse:
 
 def make_app(server: Server, loopback: bool = True) -> Starlette:
     """The ASGI app of ``server``: pages, the lobby's JSON, the websocket."""
+    server.replays.loopback = loopback  # a seat's own view of a replay: this machine's only
 
     async def lobby_page(request):
         return FileResponse(STATIC / "lobby.html")
@@ -234,6 +238,7 @@ def make_app(server: Server, loopback: bool = True) -> Starlette:
         middleware.append(Middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_NAMES))
     routes = [
         Route("/", lobby_page),
+        *replay_routes(server),
         Route("/play/{game}", game_page),
         Route("/api/lobby", lobby_data),
         Route("/api/games", new_game, methods=["POST"]),
@@ -327,18 +332,11 @@ def _resume_table(server: Server, data: dict) -> Table:
     path = lobby.record_path(data.get("file"))
     try:
         rec = Record.load(path)
-        choice = lobby.choice_for_record(rec)
-        # a record names its mods by file: those of this ruleset's list, found by name
-        # (never a path the record gives); the content hash checks they are the same
-        by_name = {p.name: p for p in choice.mods}
-        mods = [str(by_name[Path(m).name]) for m in rec.mods if Path(m).name in by_name]
-        if len(mods) != len(rec.mods):
-            raise LobbyProblem("the saved game was played with mods this server does not "
-                               "offer: give them with --mod")
-        rs = load_for_record(rec, str(path), str(choice.path), mods)
     except RecordError as exc:
         raise LobbyProblem(visible(f"{exc.path}:{exc.line}:{exc.col}: {exc.message}")) \
             from None
+    choice = lobby.choice_for_record(rec)
+    rs = ruleset_for_record(lobby, rec, path)
     if rec.final_hash is not None:
         raise LobbyProblem("that game is over: there is nothing to resume")
     if not rec.remembers_refusals:
@@ -354,3 +352,62 @@ def _resume_table(server: Server, data: dict) -> Table:
     return server.open_table(rs, rec.players, rec.seed, tuple(rec.variants), kinds,
                              list(rec.mods), choice.arg, prefix=list(rec.decisions),
                              delay=_delay(data), save_to=path)
+
+
+# ------------------------------------------------------------ replays
+def replay_routes(server: Server) -> list:
+    """The replay page and its JSON: open a record of the records folder (by its file name)
+    or an uploaded one, then ask for the table before any of its decisions."""
+
+    async def replay_page(request):
+        return FileResponse(STATIC / "replay.html")
+
+    async def open_saved(request):
+        try:
+            data = await _body(request)
+            replay = await asyncio.to_thread(server.replays.saved, data.get("file"))
+        except LobbyProblem as exc:
+            return _problem(exc)
+        return JSONResponse(_replay_head(replay))
+
+    async def open_upload(request):
+        try:
+            if not _same_origin(request.headers):
+                raise LobbyProblem("a request from another site is refused")
+            raw = b""
+            async for chunk in request.stream():
+                raw += chunk
+                if len(raw) > MAX_UPLOAD:
+                    raise LobbyProblem("that file is far larger than any game's record")
+            name = request.headers.get("x-rulebook-file", "record.json")
+            replay = await asyncio.to_thread(server.replays.uploaded, name, raw)
+        except LobbyProblem as exc:
+            return _problem(exc)
+        return JSONResponse(_replay_head(replay))
+
+    async def replay_at(request):
+        try:
+            data = await _body(request)
+            replay = server.replays.get(request.path_params["replay"])
+            number = _whole(data.get("number", 1), "the decision", 0, 10 ** 9)
+            seat = data.get("seat")
+            if seat is not None:
+                seat = _whole(seat, "the seat", 1, 100) - 1
+            state = await asyncio.to_thread(replay.at, number, seat)
+        except LobbyProblem as exc:
+            return _problem(exc)
+        return JSONResponse(state)
+
+    return [
+        Route("/replays", replay_page),
+        Route("/replay", replay_page),  # ?record=NAME: a record of the folder, by its name
+        Route("/api/replays", open_saved, methods=["POST"]),
+        Route("/api/replays/upload", open_upload, methods=["POST"]),
+        Route("/api/replays/{replay}", replay_at, methods=["POST"]),
+    ]
+
+
+def _replay_head(replay) -> dict:
+    return {"replay": replay.id, "title": replay.title, "game": replay.rs.name,
+            "count": replay.count, "own": replay.own, "seats": replay.seats(),
+            "finished": replay.rec.final_hash is not None}

@@ -41,12 +41,13 @@ from ..play.session import GameError, make_record
 from ..play.stream import DecisionStream
 from ..play.terminal import HumanAgent
 from ..safe_text import visible
-from .view import card_text, table_view
+from .view import decision_data, result_data, seat_view
 
 PERSON = "human"  # a seat a person plays, as a record names it
 MAX_DELAY = 10.0  # seconds between two agent moves, at most
 STEERING = ("pace", "pause", "resume", "step")  # what the watch link of agents' game sends
 LOG_SHOWN = 200  # log lines a message carries (the page keeps no more)
+SHOW_EVERY = 0.05  # seconds between two pictures of a run of agents' instant moves
 
 
 class Refused(Exception):
@@ -87,6 +88,7 @@ class Table:
         self.problem: str | None = None  # the error that stopped the game, in words
         self.marks: dict[int, list] = {s: [] for s in self.tokens}  # undo marks by seat
         self.saved = False
+        self._shown_at = 0.0  # when the pages were last sent what they show
         self._commands: queue.Queue = queue.Queue()
         self._lock = threading.Lock()
         self._stream = self._start(list(prefix))
@@ -186,7 +188,7 @@ class Table:
                     with self._lock:
                         answer = self._agent_answer(agent, current)
                         stream.answer(answer)
-                    self._show_all()
+                    self._show_moved()
                     continue
                 command = self._commands.get()
                 if command[0] == "stop":
@@ -307,6 +309,19 @@ class Table:
     def _tell(self, seat, text: str) -> None:
         self.publish(self, seat, {"type": "problem", "text": visible(text)})
 
+    def _show_moved(self) -> None:
+        """After an agent's move, what each page shows. A person at the table waiting
+        through agents' moves at the instant pace sees them every ``SHOW_EVERY`` seconds
+        and at the end of the run, not one by one: a page draws no faster, and the person's
+        next decision comes sooner (a game of agents only is shown move by move)."""
+        now = time.monotonic()
+        current = self._stream.current
+        more = current is not None and self.agents[current.player] is not None
+        if self.delay == 0 and more and self.tokens and now - self._shown_at < SHOW_EVERY:
+            return
+        self._shown_at = now
+        self._show_all()
+
     def _show_all(self) -> None:
         with self._lock:
             seats = list(self.watching)
@@ -333,7 +348,7 @@ class Table:
             "game": self.rs.name,
             "seat": None if seat is None else seat + 1,
             "number": len(game.record) + 1,
-            "view": table_view(game, seat),
+            "view": seat_view(game, seat),
             "log": [visible(line) for line in log[-LOG_SHOWN:]],
             "delay": self.delay,
             "paused": self.paused,
@@ -350,29 +365,7 @@ class Table:
                                                              len(game.record) + 1))
         if seat is not None and seat in self.marks:
             message["undo"] = self.undo_problem(seat) or "yes"
-        result = stream.result
-        if result is not None:
-            names = [p.name for p in game.state.players]
-            message["result"] = {
-                "scores": [{"name": names[s], "score": result.scores[s],
-                            "winner": s in result.winners} for s in range(len(names))],
-                "finished": result.finished,
-            }
+        if stream.result is not None:
+            message["result"] = result_data(game, stream.result)
         return message
 
-
-def decision_data(decision: Decision) -> dict:
-    """A decision as the page shows it: the question, options with keys, refused with reasons."""
-    out = {"number": decision.number, "prompt": visible(decision.prompt), "options": [],
-           "refused": [{"label": visible(k), "reason": visible(v)}
-                       for k, v in decision.refused.items()],
-           "range": list(decision.range) if decision.range else None,
-           "numbers": decision.kind == "number" and decision.range is None}
-    game = decision._game
-    for o in decision.options:
-        option = {"index": o.index, "label": visible(o.label), "key": o.key,
-                  "summary": visible(o.summary)}
-        if o.card is not None:
-            option["card"] = card_text(game, o.card)
-        out["options"].append(option)
-    return out

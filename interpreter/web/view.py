@@ -1,118 +1,206 @@
-"""The one adapter from the engine to the page: what a seat (or a spectator) may see, as data.
+"""The one adapter from the engine to the page: a seat's view model, and its decision, as data.
 
-Everything the page draws of the table comes from :func:`table_view`, so
-when views become data of their own (one view model per seat) this is the
-one function to change. It takes the engine's view of a seat (``None``: the
-public view, what every seat may see) and gives plain JSON-ready data with
-every name already in words: the page never sees an id it would have to
-name, and never builds a second picture of the game. Strings here come from
-rule files: the page puts them in with ``textContent`` only.
+The page draws the engine's view model (:meth:`Game.view_model`, the table
+one seat sees, every label in words; docs/engine.md#the-view) and nothing
+else: no second picture of the game is built here. This module only adds
+what a person at a browser needs beside it:
+
+- the public view for spectators and public replays: the table of a seat
+  that is nobody's (every hidden zone a count), :func:`public_model`;
+- the generated text (facts and lines) of each card the seat holds hidden
+  (its hand), keyed by the card's name, :func:`held_texts`;
+- the colours a ruleset gives the kinds of space, tiles and bonuses of a map
+  (``view: maps: colours``), in the words the model uses, :func:`map_colours`;
+- a decision as the page shows it (:func:`decision_data`): the question,
+  the cards it is about, the options with their keys (a card with its text
+  and its price to the player, a space with its label, so a map can be
+  clicked), the refused ones with their reasons, a range, and whether it is
+  a set chosen one pick at a time (and how many more may be picked).
+
+Strings here come from rule files: the page puts them in with textContent
+(or SVG text nodes) only.
 """
 
 from __future__ import annotations
 
+from ..api.decisions import Decision
+from ..engine.state import CardRef
 from ..lang.words import catalogue_entry, facts_line
+from ..safe_text import visible
+
+DONE = "done"  # the key of the answer that ends a set chosen one pick at a time
 
 
-def _name(decl: dict | None, key: str) -> str:
-    return (decl or {}).get("name") or key.replace("_", " ")
-
-
-def engine_view(game, seat: int | None) -> dict:
-    """The engine's own view of ``seat`` (from 0); None: a seat that is nobody's (public)."""
-    view = game.view(game.n if seat is None else seat)
-    if seat is None:
-        view["you"] = None
-    return view
+def _entry(game, def_id: str) -> tuple[dict, dict]:
+    """A card's catalogue entry and its generated text (made once for each card of a
+    ruleset: the words depend on the ruleset alone)."""
+    made = game.rs.__dict__.setdefault("_web_card_text", {})
+    if def_id not in made:
+        entry = catalogue_entry(game.rs, def_id)
+        made[def_id] = (entry, {"name": entry["name"], "facts": facts_line(entry),
+                                "lines": list(entry["lines"])})
+    return made[def_id]
 
 
 def card_text(game, def_id: str) -> dict:
     """A card's generated text: its name, a line of facts (cost, tags), its lines."""
-    entry = catalogue_entry(game.rs, def_id)
-    return {"name": entry["name"], "facts": facts_line(entry), "lines": list(entry["lines"])}
+    text = _entry(game, def_id)[1]
+    return dict(text, lines=list(text["lines"]))
 
 
-def _card(game, c: dict, texts: dict) -> dict:
-    out = {"name": c["name"]}
-    extra = []
-    if c.get("markers"):
-        extra += [str(m).replace("_", " ") for m in c["markers"]]
-    if c.get("resources"):
-        extra += [f"{v} {game.thing_name(k)}" for k, v in c["resources"].items()]
-    if c.get("pieces"):
-        extra += [f"{v} of player {k}" for k, v in c["pieces"].items()]
-    if extra:
-        out["on"] = extra
-    if c["id"] not in texts:
-        texts[c["id"]] = card_text(game, c["id"])
-    out["text"] = c["id"]  # the key into the view's card texts
+def card_face(game, card, seat: int | None = None) -> dict:
+    """The text of one card of the game, with the price ``seat`` pays for it now beside the
+    printed cost when the two differ ('cost 10, 7 for you'), as the terminal says it."""
+    entry, _ = _entry(game, game.state.cards[card].def_id)
+    out = card_text(game, game.state.cards[card].def_id)
+    if seat is not None and seat < game.n and entry.get("cost") is not None:
+        price = game.card_price(card, seat)
+        if price is not None and price != entry["cost"]:
+            out["facts"] = facts_line(entry, price)
     return out
 
 
-def table_view(game, seat: int | None) -> dict:
-    """What ``seat`` (from 0, None for a spectator) sees, in words, as plain data."""
-    view = engine_view(game, seat)
-    players = view["players"]
-    texts: dict[str, dict] = {}
+# ------------------------------------------------------------ the table of a seat
+def public_model(game) -> dict:
+    """The view model of a seat that is nobody's: what every player may see.
 
-    def player_name(owner: str) -> str:
-        return players[int(owner) - 1]["name"]
+    The seat after the last one sees every zone as a stranger does (each hidden
+    zone a count), owns no card, and its title names nobody."""
+    return game.view_model(game.n)
 
-    out_players = []
-    for p in players:
-        stocks = []
-        for key, value in p["stock"].items():
-            row = {"name": game.thing_name(key), "value": value}
-            if key in p["production"]:
-                row["production"] = p["production"][key]
-            stocks.append(row)
-        for key, value in p["production"].items():
-            if key not in p["stock"]:
-                stocks.append({"name": game.thing_name(key), "value": 0, "production": value})
-        tracks = [{"name": _name(game.track_decl.get(k), k), "value": v}
-                  for k, v in p["tracks"].items()]
-        out_players.append({"seat": p["seat"], "name": p["name"], "stocks": stocks,
-                            "tracks": tracks, "you": seat is not None and p["seat"] - 1 == seat})
-    zones = []
-    hand = []
-    for key, cards in view["zones"].items():
-        zone, _, owner = key.partition("@")
-        decl = game.zone_decl.get(zone) or {}
-        name = _name(decl, zone)
-        entry = {"name": name, "owner": player_name(owner) if owner else None}
-        if isinstance(cards, dict):
-            entry["count"] = cards["count"]
-            entry["hidden"] = True
-        else:
-            entry["cards"] = [_card(game, c, texts) for c in cards]
-            entry["count"] = len(cards)
-            own_hidden = owner and seat is not None and int(owner) - 1 == seat and \
-                decl.get("visibility") == "owner"
-            if own_hidden:
-                entry["yours"] = True
-                hand.append(entry)
-                continue
-        zones.append(entry)
-    spaces = []
-    for sid, live in view.get("spaces", {}).items():
-        tile = live.get("tile")
-        owner = live.get("owner")
-        spaces.append({"space": game.space_label.get(sid, ""),
-                       "tile": _name(game.tile_decl.get(tile), tile) if tile else None,
-                       "owner": players[owner]["name"] if isinstance(owner, int)
-                       and 0 <= owner < len(players) else None})
-    return {
-        "you": None if seat is None else seat + 1,
-        "round": view["round"],
-        "rounds_word": game.rs.words.rounds,
-        "phase": game.phase_name(view["phase"]) if view["phase"] else "",
-        "turn_order": [players[s - 1]["name"] for s in view["turn_order"]],
-        "tracks": [{"name": _name(game.track_decl.get(k), k), "value": v,
-                    "unit": (game.track_decl.get(k) or {}).get("unit") or ""}
-                   for k, v in view["tracks"].items()],
-        "players": out_players,
-        "hand": hand,
-        "zones": zones,
-        "spaces": spaces,
-        "cards": texts,
-    }
+
+def card_texts(game, seat: int | None, table: dict) -> dict[str, dict]:
+    """The generated text (facts and lines) of each card the table shows with its text (the
+    seat's hidden cards, a row's offers), by the card's name."""
+    out = held_texts(game, seat)
+    named = game.rs.__dict__.get("_web_card_names")
+    if named is None:
+        named = {}
+        for ident, entry in game.rs.cards.items():
+            data = entry.data if isinstance(entry.data, dict) else {}
+            named.setdefault(str(data.get("name") or ident), ident)
+        game.rs.__dict__["_web_card_names"] = named
+
+    def walk(node):
+        if isinstance(node, dict):
+            name = node.get("name")
+            if "text" in node and isinstance(name, str) and name not in out and name in named:
+                out[name] = card_text(game, named[name])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+    for row in table.get("rows", []):
+        walk(row)
+    return out
+
+
+def held_texts(game, seat: int | None) -> dict[str, dict]:
+    """The generated text of each card ``seat`` holds where others may not look, by name."""
+    if seat is None:
+        return {}
+    out: dict[str, dict] = {}
+    st = game.state
+    for (zone, owner), cards in st.zones.items():
+        if owner != seat or game.zone_decl[zone].get("visibility", "public") == "public":
+            continue
+        if game.visible_to(zone, owner, seat) != "all":
+            continue
+        for c in cards:
+            name = game.card_name(c)
+            if name not in out:
+                out[name] = card_face(game, c, seat)
+    return out
+
+
+def map_colours(game) -> list[dict]:
+    """For each board of the components, in the model's order, the colours the ruleset
+    gives its kinds of space, its tiles and its printed bonuses, keyed by their words."""
+    view = game.rs.singles.get("view")
+    maps = (view.data.get("maps") or []) if view is not None and \
+        isinstance(view.data, dict) else []
+    given = {m["board"]: m.get("colours") or {} for m in maps if isinstance(m, dict)}
+    out = []
+    for entry in game.rs.sections["boards"].values():
+        board = entry.data
+        colours = given.get(board["id"], {})
+        kinds = {}
+        for it in board.get("space_types", []) or []:
+            ident = it["id"] if isinstance(it, dict) else it
+            kinds[ident] = (it.get("name") if isinstance(it, dict) else None) \
+                or ident.replace("_", " ")
+        tiles = {t: d.get("name") or t.replace("_", " ") for t, d in game.tile_decl.items()}
+        one: dict = {"types": {}, "tiles": {}, "bonuses": {}}
+        for ident, colour in colours.items():
+            if ident in kinds:
+                one["types"][kinds[ident]] = colour
+            if ident in tiles:
+                one["tiles"][tiles[ident]] = colour
+            if ident not in kinds and ident not in tiles:
+                one["bonuses"][game.thing_name(ident)] = colour
+        out.append(one)
+    return out
+
+
+def seat_view(game, seat: int | None) -> dict:
+    """What the page draws for ``seat`` (from 0; None: a spectator): the view model's table,
+    the texts of the cards the seat holds hidden, and the maps' colours."""
+    model = public_model(game) if seat is None else game.view_model(seat)
+    table = model["table"]
+    colours = map_colours(game)
+    maps = [b for b in table["boards"] if "spaces" in b]
+    for board, given in zip(maps, colours):
+        if any(given.values()):
+            board["colours"] = given
+    return {"you": None if seat is None else seat + 1, "table": table,
+            "texts": card_texts(game, seat, table)}
+
+
+def result_data(game, result) -> dict:
+    """A game's end as the page shows it: each player's score, the winners, by category."""
+    names = [p.name for p in game.state.players]
+    return {"scores": [{"name": names[s], "score": result.scores[s],
+                        "winner": s in result.winners} for s in range(len(names))],
+            "finished": result.finished,
+            "breakdown": [{visible(str(k)): v for k, v in b.items()}
+                          for b in (result.breakdown or [])]}
+
+
+# ------------------------------------------------------------ a decision
+def is_set(decision: Decision) -> bool:
+    """Whether the question is one pick of a set (engine/asking.py, choose_some): the
+    engine says how many more may be picked now (``some``), 'done' listed last."""
+    return getattr(decision._source, "some", 0) > 0
+
+
+def decision_data(decision: Decision) -> dict:
+    """A decision as the page shows it: the question, the cards it is about (shown with it),
+    options with keys (a card with its text and price to the player, a space with its label
+    on the map), refused ones with reasons, a range, and a set's room."""
+    game = decision._game
+    source = decision._source
+    out = {"number": decision.number, "kind": decision.kind,
+           "prompt": visible(decision.prompt), "options": [],
+           "refused": [{"label": visible(k), "reason": visible(v)}
+                       for k, v in decision.refused.items()],
+           "range": list(decision.range) if decision.range else None,
+           "numbers": decision.kind == "number" and decision.range is None,
+           "set": is_set(decision)}
+    if out["set"]:
+        out["some"] = source.some  # how many more may be picked now
+    for o in decision.options:
+        option = {"index": o.index, "label": visible(o.label), "key": o.key,
+                  "short": o.short_key, "summary": visible(o.summary)}
+        value = source.options[o.index].value
+        if isinstance(value, CardRef):
+            option["card"] = card_face(game, value, source.player)
+        elif isinstance(value, str) and value in game.space_decl:
+            option["space"] = game.space_label.get(value, "")
+        out["options"].append(option)
+    about = [c for c in getattr(source, "about", None) or [] if isinstance(c, CardRef)
+             and c in game.state.cards and game.card_visible_to(c, source.player)]
+    if about:  # the cards the question is about, or shown alongside it
+        out["shown"] = [{"label": "", "cards": [card_face(game, c, source.player)
+                                                for c in about]}]
+    return out

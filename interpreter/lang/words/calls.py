@@ -143,6 +143,11 @@ class Calls:
                 return _a(text)
             if form == "one":
                 ident = _symbol_id(args.get(name))
+                if ident is None and getattr(ctx, "frame", None) is not None \
+                        and isinstance(args.get(name), ast.Expr):
+                    value = self._value(args[name], ctx)  # a variable holding a resource
+                    if isinstance(value, str) and self.table.get(value) is not None:
+                        ident = value
                 if ident is not None:
                     sym = self.table.get(ident)
                     kind = sym.kind if sym is not None else "resource"

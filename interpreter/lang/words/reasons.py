@@ -73,6 +73,13 @@ class Reasons:
             need = self.compare(ast_with(e, op, left, _lit(want, right)), Ctx(None))
         if have is None or isinstance(have, bool):
             return "needs " + self.compare(e, ctx)
+        if type(have) is int and type(want) is int and op in _FAILED_AS:
+            # two amounts in the ruleset's own words: say both, as they stand now ('a
+            # price of 31 M€ is more than the 9 M€ you can pay for it')
+            said = [self.amount(x, str(v), v, ctx) if _own_amount(self, x) else None
+                    for x, v in ((left, have), (right, want))]
+            if None not in said:
+                return f"{said[0]} {_FAILED_AS[op]} {said[1]}"
         subject = self.expr(left, Ctx(None))
         if isinstance(left, ast.Name) and left.binding in ("track", "player_track"):
             now = self.track_amount(getattr(left, "canonical", left.id), have)
@@ -115,3 +122,16 @@ class Reasons:
         inner = frame.child()
         inner.vars = {"you": frame.vars.get("you"), **values}
         return inner
+
+
+# how a comparison that fails reads, said of its two sides as they are
+_FAILED_AS = {"<=": "is more than", "<": "is not less than", ">=": "is less than",
+              ">": "is not more than"}
+
+
+def _own_amount(w, e) -> bool:
+    """Whether ``e`` calls a function of the ruleset that says its amount ('amount:')."""
+    if not isinstance(e, ast.Call) or e.func not in w.table.callables:
+        return False
+    entry = w.rs.sections["functions"].get(e.func)
+    return entry is not None and bool(entry.data.get("amount"))

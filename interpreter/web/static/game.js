@@ -1,148 +1,149 @@
-// A seat's page (or the spectators'): draws what the server sends, generically; sends answers.
+// A seat's page (or the spectators'): draws what the server sends (the seat's view model and
+// its decision), generically; sends answers.
 "use strict";
 const GAME = location.pathname.split("/").pop();
 const TOKEN = location.hash.slice(1);  // the link's fragment: never sent in a request
-const KEYS = "123456789abcdefghijklmnopqrstvwxy";  // 'u' is undo
 let STATE = null, SOCKET = null;
+// a set being chosen: the options toggled (by index), then the picks still to send
+let PICKED = new Set();
+let SENDING = null;  // {picks: [short keys…, "done"], next: decision number}
+let ANSWERED = 0;  // the decision last answered: not open again until the server says
+
+const $ = id => document.getElementById(id);
+const WHERE = {title: $("headline"), order: $("order"), board: $("board"), players: $("players"),
+               standings: $("standings"), rows: $("rows"), facts: $("facts"), hand: $("hand")};
+const DECISION = {prompt: $("prompt"), shown: $("shown"), options: $("options"),
+                  notNow: $("not-now"), setControls: $("set-controls"), setCount: $("set-count"),
+                  range: $("range"), rangeWords: $("range-words"), rangeInput: $("range-input")};
 
 function send(message) {
   if (SOCKET && SOCKET.readyState === WebSocket.OPEN) SOCKET.send(JSON.stringify(message));
 }
 
-function answer(choice) {
-  if (!STATE || !STATE.decision) return;
-  document.getElementById("decision-problem").textContent = "";
+function sendAnswer(d, choice) {
+  $("decision-problem").textContent = "";
   window.__sentAt = performance.now();
-  send({type: "answer", decision: STATE.decision.number, choice: choice});
+  ANSWERED = d.number;
+  document.body.dataset.decision = "";
+  send({type: "answer", decision: d.number, choice: choice});
 }
 
-function cardBox(card, texts, extra) {
-  const text = texts[card.text] || {name: card.name, facts: "", lines: []};
-  return el("div", {class: "card"},
-    el("div", {class: "card-name", text: card.name}),
-    text.facts ? el("div", {class: "card-facts dim", text: text.facts}) : null,
-    text.lines.map(line => el("div", {class: "card-line", text: line})),
-    card.on ? el("div", {class: "card-on", text: card.on.join(", ")}) : null,
-    extra || null);
+function asked() {  // the decision open to answer now, if any
+  const d = STATE && STATE.decision;
+  return d && !SENDING && d.number !== ANSWERED ? d : null;
 }
 
-function drawDecision(state) {
-  const d = state.decision;
-  const options = clear(document.getElementById("options"));
-  const notNow = clear(document.getElementById("not-now"));
-  const range = document.getElementById("range");
-  document.getElementById("prompt").textContent = d ? d.prompt : "";
-  document.getElementById("waiting").textContent = state.result ? "" :
-    state.problem ? "" : d ? "" : state.waiting ? `waiting for ${state.waiting}…` : "";
-  document.getElementById("decision-panel").classList.toggle("yours", !!d);
-  range.hidden = !(d && d.range);
+function answer(option) {
+  if (!asked()) return;
+  const d = STATE.decision;
+  sendAnswer(d, d.numbers ? option.key : option.index);
+}
+
+function toggle(option) {
+  const d = asked();
   if (!d) return;
-  if (d.range) {
-    const input = document.getElementById("range-input");
-    input.min = d.range[0]; input.max = d.range[1]; input.value = d.range[0];
-  }
-  d.options.forEach((o, i) => {
-    const key = i < KEYS.length ? KEYS[i] : "";
-    const button = el("button", {class: "option", "data-key": o.key, "data-index": o.index,
-                                 onclick: () => answer(d.numbers ? o.key : o.index)},
-      key ? el("kbd", {text: key}) : null, el("span", {class: "label", text: o.label}),
-      o.summary && !o.card ? el("span", {class: "dim summary", text: " " + o.summary}) : null);
-    const item = el("li", {}, button);
-    if (o.card) item.append(cardBox({name: o.card.name, text: "_"}, {_: o.card}));
-    options.append(item);
-  });
-  for (const r of d.refused)
-    notNow.append(el("li", {class: "refused"}, el("span", {class: "label", text: r.label}),
-                         el("span", {text: " — not now: " + r.reason})));
+  $("decision-problem").textContent = "";
+  if (PICKED.has(option.index)) PICKED.delete(option.index);
+  else if (d.some && PICKED.size >= d.some)
+    $("decision-problem").textContent = `at most ${d.some} now: take one back first`;
+  else PICKED.add(option.index);
+  drawDecisionPanel(STATE);
 }
 
-function drawPlayers(view) {
-  const box = clear(document.getElementById("players"));
-  for (const p of view.players) {
-    box.append(el("div", {class: "player" + (p.you ? " you" : "")},
-      el("h3", {text: p.name + (p.you ? " (you)" : "")}),
-      el("table", {class: "stocks"},
-        p.stocks.map(s => el("tr", {}, el("td", {text: s.name}), el("td", {class: "num", text: s.value}),
-          el("td", {class: "dim", text: s.production !== undefined ? `+${s.production}` : ""}))),
-        p.tracks.map(t => el("tr", {}, el("td", {text: t.name}), el("td", {class: "num", text: t.value}), el("td"))))));
-  }
+// A set is chosen one pick a question (the engine asks again with the items left and
+// 'done' last): the picks go one after another, each to the question that follows, by
+// the option's short key (the same from one question to the next), then 'done'.
+function confirmSet() {
+  const d = asked();
+  if (!d || !d.set) return;
+  const picks = d.options.filter(o => PICKED.has(o.index)).map(o => o.short);
+  const items = d.options.filter(o => o.key !== "done").map(o => o.short);
+  SENDING = {picks: picks.concat(["done"]), next: d.number, items};
+  PICKED = new Set();
+  carryOnSet(d);
 }
 
-function drawShared(view) {
-  const tracks = clear(document.getElementById("tracks"));
-  tracks.append(el("div", {class: "round", text:
-    `${view.rounds_word} ${view.round}${view.phase ? " · " + view.phase : ""} · order: ${view.turn_order.join(", ")}`}));
-  for (const t of view.tracks)
-    tracks.append(el("div", {class: "track"}, el("span", {text: t.name + ": "}),
-                     el("b", {text: `${t.value}${t.unit ? " " + t.unit : ""}`})));
-  const zones = clear(document.getElementById("zones"));
-  for (const z of view.zones) {
-    const title = z.name + (z.owner ? ` (${z.owner})` : "");
-    if (z.hidden) {
-      if (z.count) zones.append(el("div", {class: "zone hidden-zone"}, el("span", {text: title + ": "}),
-                                   el("span", {class: "dim", text: `${z.count} card${z.count === 1 ? "" : "s"}`})));
-      continue;
-    }
-    if (!z.cards.length) continue;
-    zones.append(el("div", {class: "zone"}, el("h3", {text: title}),
-                    el("div", {class: "cards"}, z.cards.map(c => cardBox(c, view.cards)))));
+function carryOnSet(d) {
+  if (!SENDING) return false;
+  if (!d || d.number !== SENDING.next) return true;  // not yet: the next question will come
+  // the same question still: a set of the items left, nothing else
+  const items = d.set ? d.options.filter(o => o.key !== "done").map(o => o.short) : null;
+  const same = items && items.length === SENDING.items.length &&
+               items.every(x => SENDING.items.includes(x));
+  const short = SENDING.picks[0];
+  const option = same ? d.options.find(o => o.short === short) : null;
+  if (!option) {  // the question ended by itself (as many as it takes, or none left)
+    const left = SENDING.picks.filter(p => p !== "done").length;
+    SENDING = null;
+    if (left) $("decision-problem").textContent =
+      `${plural(left, "pick")} not taken: the question ended before them`;
+    return false;
   }
-  const spaces = clear(document.getElementById("spaces"));
-  if (view.spaces.length)
-    spaces.append(el("h3", {text: "Tiles placed"}), el("ul", {},
-      view.spaces.map(s => el("li", {text: `${s.space}: ${s.tile || ""}${s.owner ? " (" + s.owner + ")" : ""}`}))));
+  SENDING.picks.shift();
+  SENDING.items = SENDING.items.filter(x => x !== short);
+  SENDING.next = d.number + 1;
+  if (!SENDING.picks.length) SENDING = null;
+  sendAnswer(d, option.index);
+  return true;
 }
 
-function drawHand(view) {
-  const hand = clear(document.getElementById("hand"));
-  document.getElementById("hand-panel").hidden = view.you === null;
-  for (const z of view.hand) {
-    if (view.hand.length > 1) hand.append(el("h3", {text: z.name}));
-    if (!z.cards.length) hand.append(el("div", {class: "dim", text: "no cards"}));
-    hand.append(el("div", {class: "cards"}, z.cards.map(c => cardBox(c, view.cards))));
-  }
-}
-
-function drawLog(lines) {
-  const log = clear(document.getElementById("log"));
-  for (const line of lines) log.append(el("li", {text: line}));
-  log.scrollTop = log.scrollHeight;
+function drawDecisionPanel(state) {
+  const d = state.decision;
+  $("waiting").textContent = state.result || state.problem ? "" :
+    d ? "" : state.waiting ? `waiting for ${state.waiting}…` : "";
+  $("decision-panel").classList.toggle("yours", !!d);
+  $("decision-panel").classList.toggle("sending", !!SENDING);
+  drawDecision(d, DECISION, {answer, toggle, picked: PICKED});
 }
 
 function drawResult(state) {
-  const box = clear(document.getElementById("result"));
+  const box = clear($("result"));
   if (state.problem) box.append(el("div", {class: "problem", text: "The game stopped: " + state.problem}));
-  if (!state.result) return;
-  box.append(el("h2", {text: state.result.finished ? "Final scores" : "Unfinished: nobody wins"}),
-    el("table", {class: "scores"}, state.result.scores.map(s =>
-      el("tr", {class: s.winner ? "winner" : ""}, el("td", {text: s.name}), el("td", {class: "num", text: s.score}),
-         el("td", {text: s.winner ? "winner" : ""})))));
+  if (state.result) box.append(...scoresOf(state.result));
 }
 
 function draw(state) {
+  const before = STATE && STATE.decision ? STATE.decision.number : null;
   STATE = state;
-  document.getElementById("title").textContent = state.game;
+  const now = state.decision ? state.decision.number : null;
+  if (now !== before) PICKED = new Set();
+  if (SENDING) carryOnSet(state.decision);
+  $("title").textContent = state.game;
   document.title = state.game + " · Rulebook";
-  document.getElementById("who").textContent = state.seat ? `· you are seat ${state.seat}` : "· watching";
-  document.getElementById("where").textContent = `decision ${state.number}`;
-  const undo = document.getElementById("undo");
+  $("who").textContent = state.seat ? `· you are ${state.view.table.title.you}` : "· watching (the public view)";
+  $("where").textContent = `decision ${state.number}`;
+  const undo = $("undo");
   undo.hidden = state.seat === null;
-  undo.disabled = state.undo !== "yes";
+  undo.disabled = state.undo !== "yes" || !!SENDING;
   undo.title = state.undo === "yes" ? "back to your previous decision" : (state.undo || "");
-  document.getElementById("pace").value = String(state.delay);
-  document.getElementById("pace").disabled = state.seat === null;
-  drawDecision(state);
-  drawHand(state.view);
-  drawPlayers(state.view);
-  drawShared(state.view);
-  drawLog(state.log);
+  $("pace").value = String(state.delay);
+  $("pace").disabled = state.seat === null;
+  drawTable(state.view, WHERE, {spaces: SENDING ? new Map() : spacesAsked(state.decision), choose: answer,
+                                asked: state.decision ? state.decision.number : null});
+  drawDecisionPanel(state);
+  drawLog($("log"), state.log);
   drawResult(state);
-  document.body.dataset.decision = state.decision ? state.decision.number : "";
+  const open = state.decision && !SENDING && state.decision.number !== ANSWERED;
+  document.body.dataset.decision = open ? state.decision.number : "";
   document.body.dataset.over = state.result ? "yes" : "";
-  if (window.__sentAt !== undefined && state.decision) {
+  if (window.__sentAt !== undefined && open) {
     (window.__latencies = window.__latencies || []).push(performance.now() - window.__sentAt);
     window.__sentAt = undefined;
   }
+}
+
+// States come as fast as the agents move: each frame draws the latest one only, and a state
+// that asks this seat something is drawn at once.
+let LATEST = null;
+function drawSoon(state) {
+  if (state.decision || state.result || state.problem) {
+    LATEST = null;
+    return draw(state);
+  }
+  const waiting = LATEST !== null;
+  LATEST = state;
+  if (waiting) return;
+  requestAnimationFrame(() => { const s = LATEST; LATEST = null; if (s) draw(s); });
 }
 
 function connect() {
@@ -151,25 +152,42 @@ function connect() {
   SOCKET.onopen = () => SOCKET.send(JSON.stringify({token: TOKEN}));
   SOCKET.onmessage = event => {
     const message = JSON.parse(event.data);
-    if (message.type === "state") draw(message);
-    else if (message.type === "problem") document.getElementById("decision-problem").textContent = message.text;
-    else if (message.type === "refused") {
-      const refused = document.getElementById("refused");
+    if (message.type === "state") drawSoon(message);
+    else if (message.type === "problem") {
+      SENDING = null;
+      ANSWERED = 0;
+      $("decision-problem").textContent = message.text;
+      if (LATEST) drawSoon(LATEST); else if (STATE) draw(STATE);
+    } else if (message.type === "refused") {
+      const refused = $("refused");
       refused.textContent = message.text; refused.hidden = false;
     }
   };
 }
 
 document.addEventListener("keydown", event => {
-  if (event.target.tagName === "INPUT" || event.ctrlKey || event.metaKey || event.altKey) return;
-  if (event.key === "u") { if (STATE && STATE.undo === "yes") send({type: "undo"}); return; }
-  if (!STATE || !STATE.decision) return;
-  const i = KEYS.indexOf(event.key.toLowerCase());
-  const o = STATE.decision.options[i];
-  if (i >= 0 && o) answer(STATE.decision.numbers ? o.key : o.index);
+  if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT" ||
+      event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === "u") { undo(); return; }
+  const d = asked();
+  if (!d) return;
+  if (d.set && event.key === "Enter") { event.preventDefault(); confirmSet(); return; }
+  const shown = d.set ? d.options.filter(o => o.key !== "done") : d.options;
+  const o = shown[KEYS.indexOf(event.key.toLowerCase())];
+  if (KEYS.indexOf(event.key.toLowerCase()) >= 0 && o) (d.set ? toggle : answer)(o);
 });
-document.getElementById("undo").addEventListener("click", () => send({type: "undo"}));
-document.getElementById("pace").addEventListener("change", e => send({type: "pace", delay: +e.target.value}));
-document.getElementById("range-send").addEventListener("click", () =>
-  answer(+document.getElementById("range-input").value));
+function undo() {
+  if (!STATE || STATE.undo !== "yes" || SENDING) return;
+  ANSWERED = 0;
+  send({type: "undo"});
+}
+$("undo").addEventListener("click", undo);
+$("pace").addEventListener("change", e => send({type: "pace", delay: +e.target.value}));
+$("set-confirm").addEventListener("click", confirmSet);
+$("range-send").addEventListener("click", () => {
+  if (asked()) sendAnswer(asked(), +$("range-input").value);
+});
+$("range-input").addEventListener("keydown", event => {
+  if (event.key === "Enter" && asked()) sendAnswer(asked(), +$("range-input").value);
+});
 connect();
