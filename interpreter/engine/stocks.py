@@ -182,14 +182,17 @@ class StocksMixin:
             return
         left = pieces[player] - count
         self.state.set_on_card(card, "pieces", player, left if left else None)
-        if self.logging:
-            back = f" back to {self.rs.words.thing('resource', stock, 2)}" if stock else ""
-            self.log(f"  {self.state.players[player].name}: {count} "
-                     f"piece{'s' if count != 1 else ''} off {self.card_name(card)}{back} "
-                     f"({left} left there)")
         if stock is not None:
             self.state.set_player(player, "stock", stock,
                                   self.state.players[player].stock.get(stock, 0) + count)
+        if self.logging:  # 'Ann: 1 worker back from Lamp (now 4)', as placing them reads
+            who = self.state.players[player].name
+            if stock is not None:
+                self.log(f"  {who}: {self.amount_words(stock, count)} back from "
+                         f"{self.card_name(card)} (now {self.state.players[player].stock[stock]})")
+            else:
+                self.log(f"  {who}: {count} piece{'s' if count != 1 else ''} off "
+                         f"{self.card_name(card)} ({left} left there)")
 
     def resources_on(self, card, resource):
         return self.state.cards[card].resources.get(resource, 0)
