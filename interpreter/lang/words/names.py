@@ -54,6 +54,9 @@ class Names:
             return d.get("name") or words_of_id(ident)
         name = d.get("name")
         if name is None:
+            plural = d.get("plural")
+            if count not in (None, 1) and plural and "_" not in str(plural):
+                return str(plural)  # 'cube', 'cubes': the plural it declares
             return words_of_id(ident)
         name = lower_name(str(name))
         plural = d.get("plural")
@@ -81,6 +84,14 @@ class Names:
             return "yes" if value else "no"
         if isinstance(value, list):
             elem = getattr(typ, "elem", None)
+            if value and all(isinstance(v, str) and self.table.get(v, ("resource",))
+                             is not None for v in value):
+                # a list of resources is an amount of each: '2 coins and 1 stone'
+                counts: dict = {}
+                for v in value:
+                    counts[v] = counts.get(v, 0) + 1
+                return join_and([f"{n} {self.thing('resource', v, n)}"
+                                 for v, n in counts.items()])
             return join_and([self.value_words(v, elem, rt) for v in value]) or "none"
         if rt is not None:
             from_rt = rt.value_name(value, typ)
