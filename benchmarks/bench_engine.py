@@ -4,6 +4,8 @@
     python benchmarks/bench_engine.py [RULESET | --all] --speed [--players 2] [--seconds 3]
     python benchmarks/bench_engine.py --baseline [--players 2] [--pairs 40] [--block 5]
     python benchmarks/bench_engine.py --all          # --speed for every ruleset, then --baseline
+    python benchmarks/bench_engine.py [RULESET | --all] --against CHECKOUT [--players 2]
+        [--pairs 40] [--agent random]
 
 Sections (choose any; with none, the table, or with ``--all`` speed and baseline):
 
@@ -30,6 +32,14 @@ the median and range of the ratios of blocks of ``--block`` seeds, and a
 bootstrap 95 % interval over the seeds, and checks that both sides played the
 same games (the same decisions, scores and winners). Loading the ruleset is
 left out of both; setting each game up is counted in both.
+
+``--against CHECKOUT``: this checkout against another one (a worktree of an
+older commit: ``git worktree add --detach ../old COMMIT``), imported beside
+this one in the same process, from paired, interleaved games as for
+``--baseline``: for each seed one game on each side, with ``--agent``
+agents, no checks and no log. It reports each side's games per CPU-second,
+the speed-up (their CPU time / ours) with a bootstrap 95 % interval over the
+seeds, and how many seeds reached the same final hash on both sides.
 
 Nothing here is asserted by the tests; figures go into benchmarks/README.md.
 """
@@ -144,6 +154,74 @@ def speed(names: list[str], counts_arg: str | None, seconds: float) -> None:
                   f"{decisions / cpu:>10.0f} {decisions / games:>9.1f}")
 
 
+# ------------------------------------------------------------------ against
+def other_checkout(path: str):
+    """Another checkout of Rulebook (a worktree of an older commit), imported beside this
+    one as the package ``rulebook_other``: its (load_ruleset, build_game, run)."""
+    import importlib
+    import importlib.util
+    folder = os.path.join(os.path.abspath(path), "interpreter")
+    spec = importlib.util.spec_from_file_location(
+        "rulebook_other", os.path.join(folder, "__init__.py"),
+        submodule_search_locations=[folder])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["rulebook_other"] = module
+    spec.loader.exec_module(module)
+    session = importlib.import_module("rulebook_other.play.session")
+    return module.load_ruleset, session.build_game, session.run
+
+
+def timed_game(build, play, rs, players: int, seed: int, agent: str):
+    """One game as simulations play it (no log, no checks): (CPU s, result)."""
+    start = time.process_time()
+    game = build(rs, players, seed, [agent] * players)
+    game.keep_log = False
+    result = play(game, check=False)
+    return time.process_time() - start, result
+
+
+def against(path: str, names: list[str], counts_arg: str | None, pairs: int, agent: str
+            ) -> None:
+    """This checkout against another, from paired, interleaved games: for each seed one
+    game on each side, which goes first alternating with the seed, each timed on its own
+    (CPU time), so whatever slows the machine down hits both alike; both must reach the
+    same final hash."""
+    o_load, o_build, o_run = other_checkout(path)
+    print(f"{agent}-agent games, this checkout against {path}, {pairs} paired seeds each, "
+          "interleaved, CPU time (no checks, no log)")
+    print(f"{'ruleset':<22} {'players':>7} {'this g/CPU-s':>12} {'that g/CPU-s':>12} "
+          f"{'speed-up':>9} {'95 % interval':>14} {'same hashes':>12}")
+    for name in names:
+        rs, o_rs = load_ruleset(name), o_load(name)
+        counts = [int(n) for n in counts_arg.split(",")] if counts_arg else [2]
+        for players in counts:
+            if not rs.min_players <= players <= rs.max_players:
+                continue
+            timed_game(build_game, run, rs, players, 0, agent)  # warm up both, not counted
+            timed_game(o_build, o_run, o_rs, players, 0, agent)
+            rows = []  # (this CPU s, that CPU s, same final hash)
+            for seed in range(1, pairs + 1):
+                if seed % 2:
+                    mine, r = timed_game(build_game, run, rs, players, seed, agent)
+                    theirs, o = timed_game(o_build, o_run, o_rs, players, seed, agent)
+                else:
+                    theirs, o = timed_game(o_build, o_run, o_rs, players, seed, agent)
+                    mine, r = timed_game(build_game, run, rs, players, seed, agent)
+                rows.append((mine, theirs, r.final_hash == o.final_hash))
+            boot = random.Random(12345)
+            ratios = []
+            for _ in range(2000):
+                sample = [rows[boot.randrange(len(rows))] for _ in rows]
+                ratios.append(sum(r[1] for r in sample) / sum(r[0] for r in sample))
+            ratios.sort()
+            low, high = ratios[int(0.025 * len(ratios))], ratios[int(0.975 * len(ratios)) - 1]
+            mine = sum(r[0] for r in rows)
+            theirs = sum(r[1] for r in rows)
+            print(f"{name:<22} {players:>7} {pairs / mine:>12.2f} {pairs / theirs:>12.2f} "
+                  f"{theirs / mine:>8.2f}× {low:>6.2f}–{high:.2f}× "
+                  f"{sum(r[2] for r in rows):>5} of {pairs}")
+
+
 # ------------------------------------------------------------------ baseline
 def baseline(counts_arg: str | None, pairs: int, block: int) -> None:
     sys.path.insert(0, HERE)
@@ -219,11 +297,18 @@ def main() -> None:
                     help="CPU-seconds per ruleset and player count (--speed)")
     ap.add_argument("--pairs", type=int, default=40, help="paired games (--baseline)")
     ap.add_argument("--block", type=int, default=5, help="seeds per block (--baseline)")
+    ap.add_argument("--against", metavar="CHECKOUT",
+                    help="this checkout against another (a worktree of an older commit), "
+                         "paired and interleaved")
+    ap.add_argument("--agent", default="random", help="the agents of --against's games")
     args = ap.parse_args()
     if min(args.games, args.pairs, args.block) < 1 or args.greedy < 0 or args.seconds < 0:
         ap.error("--games, --pairs and --block must be at least 1, --greedy and --seconds "
                  "at least 0")
     names = every_ruleset() if args.all else [args.ruleset or BASELINE_RULESET]
+    if args.against:
+        against(args.against, names, args.players, args.pairs, args.agent)
+        return
     chosen = args.table or args.speed or args.baseline
     do_table = args.table or not chosen and not args.all
     do_speed = args.speed or not chosen and args.all

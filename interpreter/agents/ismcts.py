@@ -384,7 +384,7 @@ class ISMCTSAgent(Agent):
         base, replay = game, None
         if inside is not None:
             base = game.__copy__()
-            base.state = inside[0]
+            base.state = base.action_start[0]  # (a copy holds that position as a state)
             replay = game.record[inside[1]:]
         dealing = Dealing(base, seat)  # the position stands still while it searches
         steps, per_game = self.allowance()

@@ -220,7 +220,7 @@ class AskingMixin:
             self.dry_run -= 1
             self.replaying, self.budget, self.reveals = saved
             self.budget.count_aside(budget.used - before)
-            self.state = snap
+            self.restore(snap)
             del self.record[record_len:]
             del self.deciders[record_len:]
 
@@ -477,13 +477,16 @@ class AskingMixin:
     def _idle(self, fn: Callable[[], Any]) -> bool:
         """Whether ``fn`` runs to the end asking nothing and leaves the game as it was;
         the state is left untouched."""
-        before = self.state
         questions = self.trial_questions
+        same = []
+
+        def compare(mark):  # after fn, before the rollback: the position now, and at the mark
+            state = self.state
+            same.append(not state.changed_since(mark) or state.as_at(mark).same_as(state))
         try:
-            if self.why_not_effect(fn) is not None:
+            if self.why_not_effect(fn, compare) is not None:
                 return False
-            # (why_not_effect ran fn on the state it had and put a snapshot back)
-            return self.trial_questions == questions and before.same_as(self.state)
+            return self.trial_questions == questions and same[0]
         finally:
             self.trial_questions = questions
 
@@ -491,13 +494,17 @@ class AskingMixin:
         """Whether ``fn`` can run to the end; the state is left untouched."""
         return self.why_not_effect(fn) is None
 
-    def why_not_effect(self, fn: Callable[[], Any]) -> str | None:
-        """Why ``fn`` cannot run to the end (None: it can); the state is left untouched."""
+    def why_not_effect(self, fn: Callable[[], Any],
+                       after: Callable[[Any], None] | None = None) -> str | None:
+        """Why ``fn`` cannot run to the end (None: it can); the state is left untouched.
+        ``after``, when ``fn`` ran to the end, is given the mark before it is rolled back."""
         snap = self.snapshot()
         record_len = len(self.record)
         self.dry_run += 1
         try:
             fn()
+            if after is not None:
+                after(snap)
             return None
         except RequirementFailed as exc:
             return exc.message
@@ -505,6 +512,6 @@ class AskingMixin:
             return exc.reason
         finally:
             self.dry_run -= 1
-            self.state = snap
+            self.restore(snap)
             del self.record[record_len:]
             del self.deciders[record_len:]

@@ -136,16 +136,16 @@ class BoardMixin:
             self.choice_kind = "space"
             space = self.choose_one(legal, False, self._prompt(f"where do you place {tname}?"),
                                     player)
-        live = self.state.spaces[space]
-        live["tile"] = tile
+        st = self.state
+        st.set_space(space, "tile", tile)
         if self.tile_decl.get(tile, {}).get("owned"):
-            live["owner"] = player
+            st.set_space(space, "owner", player)
         who = self.state.players[player].name if player is not None else "The game"
         self.log(f"  {who} places {tname} on {self._label(space)}")
         if source is not None:
-            live["card"] = source
+            st.set_space(space, "card", source)
         self.run_code(("tile", tile, "on_place"), self.frame(player, space=space))
         return space
 
     def claim(self, space, player):
-        self.state.spaces[space]["claim"] = player
+        self.state.set_space(space, "claim", player)

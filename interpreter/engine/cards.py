@@ -262,12 +262,13 @@ class CardsMixin:
                         if self.state.zones[rkey] and self.logging:
                             self.log(f"  {self.zone_words(refill, rkey[1])} is shuffled to "
                                      f"form {self.zone_words(from_zone, key[1])} again")
-                        self.state.zones[key].extend(self.state.zones[rkey])
-                        for c in self.state.zones[rkey]:
-                            moved = self.state.card_w(c)
-                            moved.zone, moved.zone_owner = from_zone, key[1]
-                        self.state.zones[rkey] = []
-                        self.state.rng.shuffle(self.state.zones[key])
+                        st = self.state
+                        cards = st.zone_saved(key)  # (its order kept, for a rollback)
+                        cards.extend(st.zones[rkey])
+                        for c in st.zones[rkey]:
+                            st.place_card(c, from_zone, key[1], st.cards[c].owner)
+                        st.set_zone(rkey, [])
+                        st.rng.shuffle(cards)
                 if not self.state.zones[key]:
                     break
                 card = self.state.zones[key][0]
@@ -302,7 +303,8 @@ class CardsMixin:
 
     def put(self, card, zone, player, slot):
         self.zmemo = None  # cards move: what was read from the zones is out of date
-        c = self.state.card_w(card)
+        st = self.state
+        c = st.cards[card]
         key = self._zone_key(zone, player)
         records = self.zone_records[zone]
         if records != "none" and (self.zone_records[c.zone] != records
@@ -311,20 +313,14 @@ class CardsMixin:
             # or for a shared zone to the player whose effect moved it
             seat = key[1] if key[1] != NO_OWNER else player
             if seat is not None and seat >= 0:
-                self.state.tally[(records, seat, c.def_id)] += 1
+                st.count("tally", (records, seat, c.def_id))
         was = self.zone_decl[c.zone].get("visibility", "public")
         was_public = was == "public"
         if was in ("hidden", "count"):
             self.reveals += 1
-        self.state.zones[(c.zone, c.zone_owner)].remove(card)
-        cards = self.state.zones[key]
-        if slot and slot > 0:
-            cards.insert(min(slot - 1, len(cards)), card)
-        else:
-            cards.append(card)
-        c.zone, c.zone_owner = zone, key[1]
-        if key[1] != NO_OWNER:
-            c.owner = key[1]
+        c = st.move(card, key, slot - 1 if slot and slot > 0 else None,
+                    key[1] if key[1] != NO_OWNER else c.owner)
+        cards = st.zones[key]
         decl = self.zone_decl[zone]
         if self.logging:
             now_public = decl.get("visibility", "public") == "public"
@@ -349,16 +345,14 @@ class CardsMixin:
 
     def shuffle(self, zone, player):
         self.zmemo = None  # cards move: what was read from the zones is out of date
-        cards = self.state.zones[self._zone_key(zone, player)]
+        key = self._zone_key(zone, player)
+        cards = self.state.zones[key]
         budget = self.budget  # a step per card shuffled, as for a list read (see cards_in)
         budget.used += len(cards)
         if budget.used > budget.limit:
             raise budget.exceeded(None)
-        self.state.rng.shuffle(cards)
+        st = self.state
+        st.rng.shuffle(st.zone_saved(key))
 
     def set_marker(self, card, marker, value):
-        markers = self.state.card_w(card).markers
-        if value:
-            markers.add(marker)
-        else:
-            markers.discard(marker)
+        self.state.set_marker(card, marker, bool(value))

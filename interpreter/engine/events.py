@@ -14,9 +14,10 @@ class EventsMixin:
     def emit(self, event, payload):
         who = payload.get("player")
         self.budget.charge(1, None)  # and one step per card whose triggers are looked at
-        for scope, key in (("round", self.state.round), ("turn", self.state.turn_number),
-                           ("game", 0)):
-            self.state.history[(event, who, scope, key)] += 1
+        st = self.state
+        st.count_each("history", ((event, who, "round", st.round),
+                                  (event, who, "turn", st.turn_number),
+                                  (event, who, "game", 0)))
         for tid, entry in self.rs.sections["triggers"].items():
             if entry.data["on"] != event:
                 continue

@@ -100,7 +100,7 @@ class FlowRunner:
         g = self.game
         first = 1
         if cursor is None:
-            g.state.phase = "setup"
+            g.state.set_attr("phase", "setup")
             g.run_code(("flow", "setup"), g.frame(None))
             if g.check_actions:
                 from .invariants import check_invariants
@@ -117,8 +117,8 @@ class FlowRunner:
         for number in numbers:
             resume = cursor if cursor is not None and number == cursor.round else None
             if resume is None:
-                g.state.round = number
-                g.state.passed = set()
+                g.state.set_attr("round", number)
+                g.state.set_attr("passed", set())
                 self.forget("round")
                 g.log(f"— {rounds.get('name', 'Round')} {number} —")
             skipping = resume is not None
@@ -142,7 +142,7 @@ class FlowRunner:
             self._mark("round", number, Cursor(number, None, "round_over", ended=ended))
             if ended:
                 break
-        g.state.phase = "end"
+        g.state.set_attr("phase", "end")
         g.log("— End of the game —")
         g.run_code(("flow", "end", "then"), g.frame(None))
         self.end_rewards()
@@ -170,12 +170,12 @@ class FlowRunner:
                     if not reached or reward.get("once") and (tid, i) in g.state.claimed:
                         continue
                     if reward.get("once"):
-                        g.state.claimed.add((tid, i))
+                        g.state.add_to("claimed", (tid, i))
                     g.run_code(("track", tid, "reward", i), g.frame(seat))
 
     def phase(self, pid: str, data: dict, resume: Cursor | None = None) -> None:
         g = self.game
-        g.state.phase = pid
+        g.state.set_attr("phase", pid)
         stage = resume.stage if resume is not None else "start"
         if stage == "start":
             cond = self.rs.code.get(("phase", pid, "if"))
@@ -202,7 +202,7 @@ class FlowRunner:
         start = resume.seat_index if resume is not None else 0
         if style == "action_rounds":
             if resume is None:
-                g.state.passed = set()
+                g.state.set_attr("passed", set())
             for _ in range(MAX_TURN_CYCLES):
                 if len(g.state.passed) >= g.n or g.state.over:
                     break
@@ -233,10 +233,11 @@ class FlowRunner:
                     return
                 seat = order[index]
                 g.after_turn = Cursor(g.state.round, pid, "turns", index + 1, again)
-                g.state.turn_round = again + 1 if int(turns.get("repeat", 1)) > 1 else 0
+                g.state.set_attr("turn_round",
+                                 again + 1 if int(turns.get("repeat", 1)) > 1 else 0)
                 self.turn(pid, seat, actions, required, turns, may_pass=False)
                 self._mark("turn", seat, Cursor(g.state.round, pid, "turns", index + 1, again))
-        g.state.turn_round = 0
+        g.state.set_attr("turn_round", 0)
 
     # ------------------------------------------------------------- a turn
     def turn(self, pid: str, seat: int, actions: int, required: int, turns: dict,
@@ -247,8 +248,8 @@ class FlowRunner:
         if budget.used > budget.limit:
             raise budget.exceeded(self._turns_span(pid))
         self.forget("turn")
-        g.state.turn_seat = seat
-        g.state.turn_number += 1
+        g.state.set_attr("turn_seat", seat)
+        g.state.set_attr("turn_number", g.state.turn_number + 1)
         taken = 0
         g.refusals.forget()  # (a new position: what was refused before no longer applies)
         for _ in range(actions + MAX_ACTIONS_PER_TURN):
@@ -258,7 +259,7 @@ class FlowRunner:
             if pick.key == "end":
                 break
             if pick.key == "pass":
-                g.state.passed.add(seat)
+                g.state.add_to("passed", seat)
                 g.log(f"{g.state.players[seat].name} passes")
                 break
             if self.perform(pick, seat) and not (pick.action or {}).get("free"):
@@ -266,7 +267,7 @@ class FlowRunner:
         else:
             raise self._endless_turn(pid)
         g.refusals.forget()
-        g.state.turn_seat = NO_OWNER
+        g.state.set_attr("turn_seat", NO_OWNER)
         g.after_turn = None
 
     def _endless_turn(self, pid: str) -> RuleRuntimeError:
@@ -361,7 +362,7 @@ class FlowRunner:
         taken = {seat: 0 for seat in order}
         numbers = {}
         for seat in order:  # each player's part of the phase is one turn
-            g.state.turn_number += 1
+            g.state.set_attr("turn_number", g.state.turn_number + 1)
             numbers[seat] = g.state.turn_number
         done: set[int] = set()
         for _ in range(actions + MAX_ACTIONS_PER_TURN):
@@ -371,14 +372,16 @@ class FlowRunner:
             for seat in order:
                 if seat in done:
                     continue
-                g.state.turn_seat, g.state.turn_number = seat, numbers[seat]
+                g.state.set_attr("turn_seat", seat)
+                g.state.set_attr("turn_number", numbers[seat])
                 pick = self.choose(pid, seat, taken[seat], actions, required, turns, False)
                 if pick.key == "end":
                     done.add(seat)
                 else:
                     committed.append((seat, pick))
             for seat, pick in committed:
-                g.state.turn_seat, g.state.turn_number = seat, numbers[seat]
+                g.state.set_attr("turn_seat", seat)
+                g.state.set_attr("turn_number", numbers[seat])
                 for _ in range(MAX_ACTIONS_PER_TURN):
                     if g.state.over:
                         break
@@ -395,7 +398,7 @@ class FlowRunner:
                 g.refusals.forget()  # the next seat's action starts from another position
         else:
             raise self._endless_turn(pid)
-        g.state.turn_seat = NO_OWNER
+        g.state.set_attr("turn_seat", NO_OWNER)
 
     def resolve(self, pick: ActionChoice, seat: int) -> bool:
         """Carry out an action chosen earlier, if it is still allowed now."""
@@ -560,21 +563,23 @@ class FlowRunner:
             g.action_start = None
             g.refusals.end()
             g.release_log(keep=True)  # stopped for another reason: lose no line
+            g.keep(snap, stopped=True)  # (whoever stopped it may roll back further)
             raise
         g.action_start = None
+        g.keep(snap)  # what the action did stays
         g.refusals.forget()  # the position has moved on
         g.release_log(keep=True)
         g.context, g.hand_prompt, g.showing = "", None, None
         if pick.card is None:
-            g.state.tally[("action", seat, pick.key.split(":")[1])] += 1
+            g.state.count("tally", ("action", seat, pick.key.split(":")[1]))
         else:
-            g.state.tally[("card_action", seat, g.state.cards[pick.card].def_id)] += 1
+            g.state.count("tally", ("card_action", seat, g.state.cards[pick.card].def_id))
         if g.check_actions:
             from .invariants import check_invariants
             check_invariants(g)
         once = pick.action.get("once_per", "round" if pick.card is not None else "any")
         if once != "any":
-            g.state.used.add((pick.use_key, seat, self._scope(once)))
+            g.state.add_to("used", (pick.use_key, seat, self._scope(once)))
         return True
 
     # ----------------------------------------------------------- scoring

@@ -102,6 +102,10 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self.memo = self.zmemo = None
         self.check_invariants = False  # check them before every decision (--check-every-decision)
         self.check_actions = False  # check them after every action and at the end (simulations)
+        # check every rollback of the undo journal against a copy taken at its mark
+        # (tests: slow, a copy per mark)
+        self.check_journal = False
+        self._journal_copies: dict = {}
         # the work effects may do per effect run, per decision and per game
         self.budget = Budget()
         self.budget.where = self._flow_span()
@@ -228,7 +232,18 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         clone.__dict__.update(self.__dict__)
         clone.budget = self.budget.carried_on()
         clone.refusals = self.refusals.copy()  # it asks what the game asks, refusals its own
+        clone._journal_copies = {}
+        if self.action_start is not None and not isinstance(self.action_start[0], State):
+            # the position the running action started from, as a state of its own: the
+            # mark means nothing to the copy, whose state keeps no journal of this one's
+            clone.action_start = (self.action_started(), *self.action_start[1:])
         return clone
+
+    def action_started(self) -> State:
+        """The position the running action started from (``action_start``), as a state
+        of its own that nothing else changes."""
+        start = self.action_start[0]
+        return start.clone() if isinstance(start, State) else self.state.as_at(start)
 
     def charged(self, items: list) -> list:
         """A list of the game's handed to rules: a step per item, as copying it is work."""
@@ -245,16 +260,47 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         return code(frame)
 
     def snapshot(self):
-        """A copy of the state to go back to (before an action, to try an option): work in
-        step with the state's size, charged as a step per card and per space."""
+        """A mark to go back to (before an action, to try an option): from now on every
+        change to the state is journaled, and :meth:`restore` undoes them all, or
+        :meth:`keep` keeps them. Charged as it was when this copied the state: a step
+        per card and per space (so budgets, and where they run out, stay as they were)."""
         state, budget = self.state, self.budget
         budget.used += len(state.cards) + len(state.spaces)
         if budget.used > budget.limit:
             raise budget.exceeded(None)
-        return state.clone()
+        mark = state.mark()
+        if self.check_journal:
+            self._journal_copies[mark] = state.clone()
+        return mark
 
-    def restore(self, snap) -> None:
-        self.state = snap
+    def restore(self, mark) -> None:
+        """The state as it was at the mark (and the marks set since it dropped)."""
+        state = self.state
+        state.undo_to(mark)
+        self.memo = self.zmemo = None  # nothing read from the state since then holds
+        if self.check_journal:
+            self._check_journal(mark, state)
+
+    def keep(self, mark, stopped: bool = False) -> None:
+        """What was done since the mark stays (the mark, and those set since it, dropped).
+        ``stopped``: on the way out of something stopped by an exception, when a
+        rollback further in may have dropped the mark already."""
+        if stopped and not self.state.has_mark(mark):
+            return
+        self.state.release(mark)
+        if self.check_journal:
+            for other in [m for m in self._journal_copies if m[0] >= mark[0]]:
+                del self._journal_copies[other]
+
+    def _check_journal(self, mark, state: State) -> None:
+        """(``check_journal``: tests) The state rolled back is the copy taken at the mark."""
+        copy = self._journal_copies.pop(mark)
+        for other in [m for m in self._journal_copies if m[0] > mark[0]]:
+            del self._journal_copies[other]
+        if not (state.same_as(copy) and state.tally == copy.tally
+                and state.digest() == copy.digest()):
+            raise AssertionError("the undo journal did not bring the state back to the "
+                                 "position it marked")
 
     def players(self) -> list:
         return list(range(self.n))
@@ -318,10 +364,10 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
     def set_turn_order(self, order):
         if sorted(order) != list(range(self.n)):
             raise RuleRuntimeError(f"a turn order must list every player once, got {order}")
-        self.state.turn_order = list(order)
+        self.state.set_attr("turn_order", list(order))
 
     def end_game(self):
-        self.state.over = True
+        self.state.set_attr("over", True)
 
     def view(self, seat: int) -> dict:
         """What one player may see: public state and their own hidden zones only."""

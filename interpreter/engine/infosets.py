@@ -74,12 +74,11 @@ def twin(game, seat: int, rng: random.Random, across: bool = True) -> tuple[obje
     if game.action_start is not None:
         # an action under way keeps the position it started from (a search replays it
         # from there); the cards hidden then are dealt again in the copy's copy of it
-        snap, *rest = game.action_start
-        then = game.__copy__()
-        then.state = snap
-        past = snap.clone()
+        then = clone.__copy__()
+        then.state = clone.action_start[0]  # (the copy holds that position as a state)
+        past = then.state.clone()
         moved |= _redeal(then, past, seat, rng, across)
-        clone.action_start = (past, *rest)
+        clone.action_start = (past, *clone.action_start[1:])
     clone.private_lines = {line: _only(lines, seat)
                            for line, lines in clone.private_lines.items()}
     if clone.held is not None:

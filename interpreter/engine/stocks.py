@@ -91,7 +91,7 @@ class StocksMixin:
             now = max(floor, have - amount)
         if not -MAX_INT <= now <= MAX_INT:
             raise self._beyond(now, f"{p.name}'s {self._res_name(resource)}")
-        p.stock[resource] = now
+        self.state.set_player(player, "stock", resource, now)
         if self.logging and (p.stock[resource] != have or verb == "gain" and amount > 0):
             moved = abs(p.stock[resource] - have)
             key = ("stock", player, resource, verb)
@@ -148,7 +148,7 @@ class StocksMixin:
             name = self.rs.words.thing("resource", resource, 1)
             raise ActionRefused(f"needs {who} {name} production to go down by {-amount}; "
                                 f"it is {now} and cannot go below {floor}")
-        p.production[resource] = now + amount
+        self.state.set_player(player, "production", resource, now + amount)
         if self.logging and amount:
             name = self.rs.words.thing("resource", resource, 1)
             self.log(f"  {p.name}: {name} production {'+' if amount > 0 else '−'}"
@@ -165,9 +165,10 @@ class StocksMixin:
             if have < count:
                 raise ActionRefused(f"needs {self.amount_words(stock, count)}; "
                                     f"{self._you_have(player)} {have}")
-            self.state.players[player].stock[stock] = have - count
-        pieces = self.state.card_w(card).pieces
-        pieces[player] = pieces.get(player, 0) + count
+            self.state.set_player(player, "stock", stock, have - count)
+        pieces = self.state.cards[card].pieces
+        self.state.set_on_card(card, "pieces", player, pieces.get(player, 0) + count)
+        pieces = self.state.cards[card].pieces
         if self.logging:
             what = self.amount_words(stock, count) if stock is not None else \
                 f"{count} piece{'s' if count != 1 else ''}"
@@ -175,17 +176,15 @@ class StocksMixin:
                      f"(now {pieces[player]} there)")
 
     def take_pieces(self, count, card, player, stock):
-        pieces = self.state.card_w(card).pieces
+        pieces = self.state.cards[card].pieces
         count = min(count, pieces.get(player, 0))
         if count <= 0:
             return
-        pieces[player] -= count
-        left = pieces[player]
-        if not pieces[player]:
-            del pieces[player]
+        left = pieces[player] - count
+        self.state.set_on_card(card, "pieces", player, left if left else None)
         if stock is not None:
-            self.state.players[player].stock[stock] = \
-                self.state.players[player].stock.get(stock, 0) + count
+            self.state.set_player(player, "stock", stock,
+                                  self.state.players[player].stock.get(stock, 0) + count)
         if self.logging:  # 'Ann: 1 worker back from Lamp (now 4)', as placing them reads
             who = self.state.players[player].name
             if stock is not None:
@@ -207,8 +206,10 @@ class StocksMixin:
         if verb == "add":
             if dest is None:
                 raise ActionRefused("there is no card to add to")
-            r = self.state.card_w(dest).resources
-            r[resource] = self._on_card(r.get(resource, 0) + amount, resource, dest)
+            r = self.state.cards[dest].resources
+            self.state.set_on_card(dest, "resources", resource,
+                                   self._on_card(r.get(resource, 0) + amount, resource, dest))
+            r = self.state.cards[dest].resources
             if self.logging and amount:
                 self.log(f"  {self.card_name(dest)}: +{self._card_res(resource, amount)} "
                          f"(now {r[resource]})")
@@ -241,15 +242,17 @@ class StocksMixin:
         if amount <= 0:
             return
         if card_source:
-            self.state.card_w(source).resources[resource] = have - amount
+            self.state.set_on_card(source, "resources", resource, have - amount)
         else:
-            self.state.players[source].stock[resource] = have - amount
+            self.state.set_player(source, "stock", resource, have - amount)
         if self.logging:
             self.log(f"  {what}: −{self._card_res(resource, amount)} (now {have - amount})")
         if verb == "move" and dest is not None:
             if isinstance(dest, CardRef):
-                r = self.state.card_w(dest).resources
-                r[resource] = self._on_card(r.get(resource, 0) + amount, resource, dest)
+                r = self.state.cards[dest].resources
+                self.state.set_on_card(dest, "resources", resource,
+                                       self._on_card(r.get(resource, 0) + amount, resource,
+                                                     dest))
             else:
                 self.change_stock(dest, resource, amount, "gain")
 

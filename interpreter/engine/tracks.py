@@ -30,7 +30,8 @@ class TracksMixin:
         if per_player and player is None:
             raise RuleRuntimeError(f"'{track}' is a per-player track and no player is "
                                    "acting here")
-        holder = self.state.players[player].tracks if per_player else self.state.tracks
+        st = self.state
+        holder = st.players[player].tracks if per_player else st.tracks
         if self.logging:  # told first, so what the steps give follows the move itself
             target = holder[track]
             for _ in range(abs(steps)):
@@ -46,7 +47,10 @@ class TracksMixin:
             nxt = now + (step if steps > 0 else -step)
             if nxt > hi or nxt < lo:
                 break
-            holder[track] = nxt
+            if per_player:
+                st.set_player(player, "tracks", track, nxt)
+            else:
+                st.set_track(track, nxt)
             moved += 1 if steps > 0 else -1
             if steps > 0:
                 self._rewards(track, nxt, player)
@@ -62,7 +66,7 @@ class TracksMixin:
                 key = (track, i)
                 if key in self.state.claimed:
                     continue
-                self.state.claimed.add(key)
+                self.state.add_to("claimed", key)
             self.run_code(("track", track, "reward", i), self.frame(player))
 
     def set_track(self, track, value, player):
@@ -74,10 +78,13 @@ class TracksMixin:
                                    f"limit of {MAX_INT:,} (10^18)")
         decl = self.track_decl[track]
         value = max(decl.get("min", -BIG), min(decl.get("max", BIG), value))
-        holder = self.state.players[player].tracks if decl.get("scope") == "player" \
-            else self.state.tracks
+        per_player = decl.get("scope") == "player"
+        holder = self.state.players[player].tracks if per_player else self.state.tracks
         before = holder[track]
-        holder[track] = value
+        if per_player:
+            self.state.set_player(player, "tracks", track, value)
+        else:
+            self.state.set_track(track, value)
         if before != value and self.logging:
             self._log_track(track, before, value, player)
 

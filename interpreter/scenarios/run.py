@@ -196,7 +196,7 @@ class ScenarioRun:
         # an action stopped midway by the end of the decisions leaves nothing behind
         game.held, game.context, game.context_cards = None, "", []
         game.hand_prompt = game.asking = None
-        game.state.over = False
+        game.state.set_attr("over", False)
         game.agents = [self.agent] * sc.players
         if sc.position is not None:
             problem = apply_position(game, sc.position)
@@ -221,7 +221,7 @@ class ScenarioRun:
             agent.forced_seen = game.last_forced
             game.refusals.forget()  # a step starts from its own position
             if step.kind != "advance":
-                game.state.turn_seat = step.seat
+                game.state.set_attr("turn_seat", step.seat)
                 game.decider = step.seat
             problem = self._step(step)
             if problem:
@@ -278,6 +278,14 @@ class ScenarioRun:
         if step.kind == "look":
             return self._look(step)
         snap = game.snapshot()
+        try:
+            return self._act(step, snap)
+        finally:
+            game.keep(snap, stopped=True)  # what went through stays (unless rolled back)
+
+    def _act(self, step: Step, snap) -> str | None:
+        """A 'run' or action step from the mark ``snap``: rolled back when it fails."""
+        game = self.game
         reason = None
         try:
             if step.kind == "run":
@@ -344,7 +352,7 @@ class ScenarioRun:
         try:
             self.result = runner.play(self.cursor)
             self.cursor = None
-            g.state.over = True
+            g.state.set_attr("over", True)
         except StopFlow as exc:
             self.cursor = exc.cursor
         except Inspect as exc:
@@ -356,6 +364,8 @@ class ScenarioRun:
                     "left (give more answers, or name agents for the rest)")
         except (IllegalAnswer, RequirementFailed, ActionRefused, RuleRuntimeError) as exc:
             return f"the flow stopped: {_why(exc)}"
+        finally:
+            g.keep(snap, stopped=True)  # what was played stays (unless rolled back)
         if self.agent.inspect:
             return "the flow reached the point without asking the decision the step looks at"
         return None
