@@ -80,7 +80,7 @@ GOLDEN = {
     "basic_tools": [FUNDAMENTAL, "1 point."],
     "law": [FUNDAMENTAL, "2 points."],
     "agriculture": ["Needs Basic Tools.", "2 points.",
-                    BONUS + "put up to 1 of your pieces on this card, taken from supply "
+                    BONUS + "put up to 1 of your cubes on this card, taken from supply "
                     "cubes."],
     "writing": ["Needs Law.", "2 points.",
                 BONUS + "draw 1 card from the draw pile into your hand."],
@@ -262,6 +262,6 @@ for c in cards_in(frame_2):
     game.context = "Play a fate card"
     game.run_code(("action", "play_fate", "do"), game.frame(0))
     prompts = [d.prompt for d in seen]
-    assert any("to take up to 2 of Player 2's pieces off that technology" in p
+    assert any("to take up to 2 of Player 2's cubes off that technology" in p
                for p in prompts), prompts
     assert not any("smallest" in p for p in prompts), prompts

@@ -170,7 +170,7 @@ class StocksMixin:
         pieces[player] = pieces.get(player, 0) + count
         if self.logging:
             what = self.amount_words(stock, count) if stock is not None else \
-                f"{count} piece{'s' if count != 1 else ''}"
+                f"{count} {self.rs.words.pieces(count)}"
             self.log(f"  {self.state.players[player].name}: {what} → {self.card_name(card)} "
                      f"(now {pieces[player]} there)")
 
@@ -186,7 +186,7 @@ class StocksMixin:
         if self.logging:
             back = f" back to {self.rs.words.thing('resource', stock, 2)}" if stock else ""
             self.log(f"  {self.state.players[player].name}: {count} "
-                     f"piece{'s' if count != 1 else ''} off {self.card_name(card)}{back} "
+                     f"{self.rs.words.pieces(count)} off {self.card_name(card)}{back} "
                      f"({left} left there)")
         if stock is not None:
             self.state.players[player].stock[stock] = \

@@ -1,0 +1,81 @@
+"""What a keen Legacy player needs at each decision (issue 26, /work/notes/play-legacy.md).
+
+Written from the playtest's complaints before the engine was changed:
+- an option that is a technology says the cubes on it, by player (the player
+  typed ``map`` before every cube decision);
+- an option that is a time frame says its technologies and their cubes;
+- the log calls a player's pieces by the game's own word, cubes.
+"""
+
+from __future__ import annotations
+
+from lang_helpers import compile_ok
+
+from rulebook_games import load_ruleset
+from rulebook_games.agents import Agent
+from rulebook_games.engine.game import Game
+from rulebook_games.lang import types as T
+from rulebook_games.play.transcript import option_rows
+
+
+class Watch(Agent):
+    wants_view = False
+
+    def __init__(self, seen):
+        self.seen = seen
+
+    def decide(self, decision, view, game):
+        self.seen.append((decision, option_rows(decision, game)))
+        return decision.low if decision.is_range else 0
+
+
+def _game(setup: str):
+    rs = load_ruleset("legacy_gears_of_time")
+    seen = []
+    game = Game(rs, 3, 1, [Watch(seen), Watch(seen), Watch(seen)])
+    game.state.turn_seat = 0
+    compile_ok(rs, setup, variables={"you": T.PLAYER})(game.frame(0))
+    return game, seen
+
+
+BOARD = """
+for p in players():
+    for c in cards_in(hand, p):
+        put(c, deck)
+put(card_named(fire, deck), frame_2)
+put(card_named(the_wheel, deck), frame_2)
+place_pieces(2, card_named(fire, frame_2), player(2), supply_cube)
+place_pieces(1, card_named(fire, frame_2), player(1), supply_cube)
+set frame = 2 for player(1)
+"""
+
+
+def test_influence_options_say_the_cubes_by_player():
+    game, seen = _game(BOARD)
+    game.context = "Influence a technology in your time frame"
+    game.run_code(("action", "influence", "do"), game.frame(0))
+    rows = {label: detail for _, _, label, detail in seen[0][1]}
+    assert rows["Fire"].startswith("Player 1 1 cube, Player 2 2 cubes"), rows
+    assert "cube" not in rows["The Wheel"].split("·")[0], rows
+
+
+def test_time_frame_options_name_their_technologies_and_cubes():
+    game, seen = _game(BOARD + """put(card_named(lost_to_history, deck), hand, player(1))
+put(card_named(law, deck), frame_3)
+place_pieces(1, card_named(law, frame_3), player(2), supply_cube)
+""")
+    game.context = "Play a fate card"
+    game.run_code(("action", "play_fate", "do"), game.frame(0))
+    frames = [rows for d, rows in seen if any("Fire" in r[3] for r in rows)]
+    assert frames, [d.prompt for d, _ in seen]
+    detail = [r[3] for r in frames[0] if "Fire" in r[3]][0]
+    assert "Fire (Player 1 1 cube, Player 2 2 cubes)" in detail, detail
+
+
+def test_log_calls_pieces_cubes():
+    game, _ = _game(BOARD)
+    game.keep_log = True
+    compile_ok(game.rs, "take_pieces(1, card_named(fire, frame_2), player(2), supply_cube)",
+               variables={"you": T.PLAYER})(game.frame(0))
+    text = "\n".join(game.log_lines[-3:])
+    assert "1 cube off Fire" in text and "piece" not in text, text
