@@ -79,3 +79,33 @@ def test_log_calls_pieces_cubes():
                variables={"you": T.PLAYER})(game.frame(0))
     text = "\n".join(game.log_lines[-3:])
     assert "1 cube off Fire" in text and "piece" not in text, text
+
+
+HAND = """
+for p in players():
+    for c in cards_in(hand, p):
+        put(c, deck)
+for id in [agriculture, fire, law, basic_tools, not_what_we_hoped_for]:
+    put(card_named(id, deck), hand, player(1))
+set frame = 3 for player(1)
+"""
+
+
+def test_establish_lists_no_fate_card():
+    # a fate card can never be established: not an option, not even 'not now'
+    game, seen = _game(HAND)
+    game.context = "Establish a technology in your time frame"
+    game.run_code(("action", "establish", "do"), game.frame(0))
+    labels = [label for _, _, label, _ in seen[0][1]]
+    assert "Fire" in labels and "Not What We Hoped For" not in labels, seen[0][1]
+
+
+def test_a_technology_established_that_fails_says_so_in_the_log():
+    # seed: a technology succeeds only when its prerequisites succeed in the past;
+    # Agriculture needs Basic Tools, and none is on the timeline
+    game, seen = _game(HAND)
+    game.keep_log = True
+    game.context = "Establish a technology in your time frame"
+    game.run_code(("action", "establish", "do"), game.frame(0))  # the first: Agriculture
+    text = "\n".join(game.log_lines)
+    assert "Agriculture (time frame 3) fails: it needs Basic Tools" in text, text
