@@ -432,3 +432,17 @@ def test_wonders_state_culture_cost_and_camel_visit(rs):
         assert got[1] == f"Cost {_counted(e.data['fields']['price'])}.", c
         assert any(line.startswith("When a camel visits it: ") for line in got), c
         assert got[-1] == f"{e.data['vp']} VP.", c
+
+
+def test_the_camel_question_reads_as_a_sentence(rs):
+    """Timespan playtest (issue 26): the camel's question read 'Choose a card among the
+    cards in Player 2's built wonders where none of your pieces on it'."""
+    from rulebook_games.agents import Agent
+    from rulebook_games.engine.game import Game
+    from rulebook_games.lang import ast
+    from rulebook_games.lang.words import Ctx
+    game = Game(rs, 2, 1, [Agent(), Agent()])
+    tree = rs.asts[("procedure", "visit_public_wonder")]
+    node = next(n for n in ast.walk(tree) if getattr(n, "where", None) is not None)
+    said = rs.words.expr(node, Ctx(game.frame(0)))
+    assert "where none of" not in said and "with none of your pieces on it" in said, said

@@ -78,7 +78,11 @@ def test_log_calls_pieces_cubes():
     compile_ok(game.rs, "take_pieces(1, card_named(fire, frame_2), player(2), supply_cube)",
                variables={"you": T.PLAYER})(game.frame(0))
     text = "\n".join(game.log_lines[-3:])
-    assert "1 cube off Fire" in text and "piece" not in text, text
+    assert "1 supply cube back from Fire" in text and "piece" not in text, text
+    compile_ok(game.rs, "take_pieces(1, card_named(fire, frame_2), player(2))",
+               variables={"you": T.PLAYER})(game.frame(0))
+    assert game.log_lines[-1].endswith("Player 2: 1 cube off Fire (0 left there)"), \
+        game.log_lines[-1]
 
 
 HAND = """

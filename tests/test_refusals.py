@@ -95,6 +95,16 @@ class Watching(Agent):
         self.failed.append((label, reason))
 
 
+def _tiny_plus(tmp_path, action: str, more: str):
+    """The tiny ruleset with ``action`` first and ``more`` (functions, procedures) added."""
+    work = tmp_path / "tiny"
+    shutil.copytree(TINY, work)
+    flow = work / "flow.yaml"
+    flow.write_text(flow.read_text().replace("actions:\n  - id: earn\n",
+                                             "actions:\n" + action + "  - id: earn\n") + more)
+    return load_ruleset(work)
+
+
 def play(rs, agent, players=1, seed=1):
     game = Game(rs, players, seed, [agent] * players)
     return game, FlowRunner(game).play()
@@ -253,3 +263,107 @@ def test_an_agent_answering_the_same_way_always_ends_the_game(tmp_path, players)
         taken = sum(v for k, v in game.state.tally.items() if k[0] == "action")
         assert taken >= 2 * players
         assert len(agent.failed) <= taken * (1 + 4 + 1 + 1)
+
+
+# a choice whose condition compares a card's number with a stock named by a parameter
+SPARE = """  - id: spare
+    name: Spare
+    do: spare_some(gold)
+"""
+SPARE_PROC = """
+procedures:
+  - id: spare_some
+    phrase: "spare some {r}"
+    params: {r: resource}
+    do: |
+      let g = choose(x in cards_in(hand) where x.cost - 1 > stock(r))
+      put(g, tableau)
+"""
+
+
+def test_a_card_left_out_is_refused_in_words_with_the_parameters_values(tmp_path):
+    """A refusal of a card a choice leaves out says the rule in words: a parameter reads
+    as what it stands for ('gold', never 'the r'), a card by its name, and a bound
+    nothing can meet ('at most -1') is never asked of a stock."""
+    rs = _tiny_plus(tmp_path, SPARE, SPARE_PROC)
+    game = Game(rs, 1, 1, [Agent()])
+    from rulebook_games.lang import ast
+    tree = rs.asts[("procedure", "spare_some")]
+    node = next(n for n in ast.walk(tree) if getattr(n, "where", None) is not None)
+    lamp = next(i for i, c in game.state.cards.items() if c.def_id == "lamp")
+    statue = next(i for i, c in game.state.cards.items() if c.def_id == "statue")
+    from rulebook_games.engine.state import CardRef
+    f = game.frame(0)
+    f.vars["r"] = "gold"
+    game.state.players[0].stock["gold"] = 3
+    f.vars[node.var] = CardRef(statue)  # cost 3: needs at most 1 gold; there are 3
+    said = rs.words.why_not(node.where, f)
+    assert "gold" in said and "the r" not in said and "1" in said, said
+    f.vars[node.var] = CardRef(lamp)  # cost 1: no stock of gold would do
+    said = rs.words.why_not(node.where, f)
+    assert "-1" not in said and "the r" not in said and "Lamp" in said, said
+
+
+# a choice among cards, part of whose condition reads only the cards' printed data
+SORT = """  - id: sort
+    name: Sort
+    do: |
+      draw(4, deck, hand)
+      let g = choose(x in cards_in(hand) where x.cost <= 2 and x.cost <= stock(gold) - 2)
+      put(g, tableau)
+"""
+
+
+def test_a_card_its_printed_data_keeps_out_is_not_listed_as_not_available(tmp_path):
+    """A card no game state could ever let the choice take (here the Statue, cost 3,
+    where the choice takes cards costing at most 2) is not an option at all: it is not
+    listed as 'not now'. A card kept out by what can change (the Coupon, cost 2, with 3
+    gold: at most 1) is listed, with its reason."""
+    rs = tiny_with(tmp_path, SORT)
+    agent = Watching(FirstAgent())
+    play(rs, agent)
+    asked = [(d, refused) for d, refused in agent.asked
+             if any(o.label == "Lamp" for o in d.options)]
+    assert asked
+    decision, refused = asked[0]
+    assert "Coupon" in refused, refused
+    assert "Statue" not in refused
+
+
+def test_a_refusal_by_a_condition_of_several_parts_says_the_part_that_fails(tmp_path):
+    """'only when you can build Alhambra' (Timespan playtest) says the option again: a
+    function whose body joins parts with 'and' is explained by the part that fails."""
+    action = """  - id: show
+    name: Show
+    do: |
+      let g = choose(x in cards_in(hand) where can_show(x))
+      put(g, tableau)
+"""
+    rs = _tiny_plus(tmp_path, action, """
+functions:
+  - id: can_show
+    phrase: "you can show {c}"
+    params: {c: card}
+    returns: bool
+    value: has_a_colour(c) and famous_for(c)
+  - id: has_a_colour
+    phrase: "{c} has a colour"
+    params: {c: card}
+    returns: bool
+    value: c.tags has red or c.tags has blue
+  - id: famous_for
+    phrase: "you are famous enough for {c}"
+    params: {c: card}
+    returns: bool
+    value: fame >= c.cost
+""")
+    game = Game(rs, 1, 1, [Agent()])
+    from rulebook_games.engine.state import CardRef
+    from rulebook_games.lang import ast
+    tree = rs.asts[("action", "show", "do")]
+    node = next(n for n in ast.walk(tree) if getattr(n, "where", None) is not None)
+    statue = next(i for i, c in game.state.cards.items() if c.def_id == "statue")
+    f = game.frame(0)
+    f.vars[node.var] = CardRef(statue)
+    said = rs.words.why_not(node.where, f)
+    assert "can show" not in said and "fame" in said and "3" in said, said

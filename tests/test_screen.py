@@ -162,3 +162,44 @@ def test_why_more_and_news_at_a_prompt(tmp_path):
     assert "Establish a technology in your time frame (not now: needs your time frame" in out
     assert re.search(r"^1\. ", out, re.M)  # 'more 1': the first option, whole
     assert "saved after" in out
+
+
+def test_the_status_line_shows_your_goods_first_then_your_tracks():
+    """Timespan playtest (issue 26): a player must see their own goods before each
+    decision; the panel's stocks come first, the tracks after them, in 80 columns."""
+    from rulebook_games.play.render import status_lines
+    game = Game(load_ruleset("timespan"), 2, 1, [Agent(), Agent()])
+    me = game.state.players[0]
+    me.stock.update(food=4, wood=2, stone=3, ore=1, coin=3, pottery=1)
+    me.tracks.update(culture=3, ocean=2)
+    lines = [t.plain for t in status_lines(game.view(0), game, 80)]
+    assert len(lines) == 2 and all(len(line) <= 80 for line in lines)
+    assert lines[0].startswith("You")
+    for goods in ("4 food", "2 wood", "3 stone", "1 ore", "3 coins", "1 pottery"):
+        assert goods in lines[0]
+    assert "Culture 3" in " ".join(lines) and "Ocean" in " ".join(lines)
+
+
+def test_your_own_results_stay_when_the_others_moves_fold():
+    """Timespan playtest (issue 26): after your action the news showed only its
+    headline; what you gained and lost stays when room allows, the others' moves fold
+    first."""
+    from rulebook_games.play.screen import fit_news
+    news = [["Ann: Sun Temple: Inspire", "  Mausoleum → your hand",
+             "  Ann: +1 population (now 4)"]]
+    news += [[f"Bob (ai): Action {i}", f"  Bob (ai): −{i} coins (now 1)",
+              f"  Bob (ai): +{i} plants (now 9)"] for i in range(4)]
+    text = [t.plain for t in fit_news(_console(), news, 9, you="Ann")]
+    assert len(text) <= 9
+    assert "  Mausoleum → your hand" in text and "  Ann: +1 population (now 4)" in text
+    assert "Bob (ai): Action 3" in text  # the newest, its effects folded before yours
+    # your own action with the others' newest after it: yours keeps its effects
+    news = [news[0], ["Bob (ai): Action 9", "  Bob (ai): −9 coins (now 1)",
+                      "  Bob (ai): +9 plants (now 9)", "  Bob (ai): +1 card (now 3)"]]
+    text = [t.plain for t in fit_news(_console(), news, 5, you="Ann")]
+    assert "  Mausoleum → your hand" in text and "Bob (ai): Action 9" in text, text
+    # a phase that changed your things (income) is yours too
+    news = [["· Income", "  Ann: +3 food (now 4)", "  Bob (ai): +2 coins (now 5)"],
+            news[1]]
+    text = [t.plain for t in fit_news(_console(), news, 4, you="Ann")]
+    assert "  Ann: +3 food (now 4)" in text, text

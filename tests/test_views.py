@@ -364,8 +364,9 @@ def test_timespan_table_shows_storage_step_costs_market_prices_and_scoring():
             p = game.state.players[seat]
             if p.tracks.get("ocean", 0) == 0:  # ocean space 1 costs 1 food
                 assert values["Next ocean step (food)"] == 1
-            if not game.state.zones.get(("upgrades", seat)):
-                assert values["Storage (goods, coins)"] in ("6 and 10", [6, 10])
+            if not game.state.zones.get(("upgrades", seat)):  # the Mountain Clans: +3 stone, ore
+                assert values["Storage (food, wood, stone, ore, coins)"] in (
+                    "6, 6, 6, 6 and 10", "6, 6, 9, 9 and 10")
         market = next(r for r in t["rows"] if r["name"] == "Market offers")
         assert market["cards"] and all(c.get("price") for c in market["cards"])
         culture = next(x for x in t["tracks"] if x["name"] == "Culture")
@@ -373,6 +374,36 @@ def test_timespan_table_shows_storage_step_costs_market_prices_and_scoring():
         raise _Seen
     with pytest.raises(_Seen):
         _play("timespan", 2, look, every=1)
+
+
+def test_timespan_standings_show_each_neighbours_progress_towards_each_vision():
+    """Timespan playtest (issue 26): 'standings' printed only its header. Each vision in
+    play is a row with its goal beside it; a player next to it has their progress in the
+    goal's unit, one who is not has none (3 players: each vision has 2 neighbours)."""
+    def look(game):
+        if game.state.round < 2:
+            return
+        t = game.view_model(0)["table"]
+        json.dumps(t)
+        visions = next(s for s in t["standings"] if s["name"] == "Visions")
+        assert len(visions["goals"]) == 3
+        for g in visions["goals"]:
+            assert int(g["status"]) > 0  # the goal
+            assert [v is None for v in g["values"]].count(True) == 1
+            assert all(isinstance(v, int) for v in g["values"] if v is not None)
+        raise _Seen
+    with pytest.raises(_Seen):
+        _play("timespan", 3, look, every=1)
+
+
+def test_a_one_time_track_reward_taken_is_marked_taken():
+    game = build_game(load_ruleset("timespan"), 2, 1, ["random", "random"])
+    assert not any(m.get("taken") for tr in game.view_model(0)["table"]["tracks"]
+                   for m in tr.get("marks", []))
+    game.state.claimed.add(("ocean", 5))  # the first ship at 6
+    ocean = next(tr for tr in game.view_model(0)["table"]["tracks"]
+                 if tr["name"].startswith("Ocean"))
+    assert [m["at"] for m in ocean["marks"] if m.get("taken")] == [6]
 
 
 def test_terraforming_mars_panel_counts_tags_as_the_rules_do():

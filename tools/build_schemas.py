@@ -458,6 +458,10 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
                                     ref("id", "An action id.")),
                 "card_actions": boolean("Whether actions printed on cards in play are offered "
                                         "in this phase (default true)."),
+                "count": boolean("Whether the prompt counts the actions ('action 2 of 3'; "
+                                 "default true). false where something else limits a turn "
+                                 "(workers, shown on the status line) and 'actions' is only "
+                                 "a cap."),
             }),
             "after": ref("effect", "What happens after the turns."),
         }, required=["id"])),

@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from ..lang.words import told
+from ..lang.words.english import possessive
 from .decisions import ActionRefused, Decision, IllegalAnswer, Option
 from .refusals import Stretch, narrow, together
 from .state import CardRef
@@ -27,6 +28,46 @@ class _MoreToAsk(Exception):
 
 def _text(t) -> str:
     return t if isinstance(t, str) else str(t())
+
+
+def _conjuncts(e) -> list:
+    """The parts of a condition joined by 'and'."""
+    from ..lang import ast
+    if isinstance(e, ast.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+_DATA_BUILTINS = {"occurrences", "size", "item", "min", "max", "abs"}  # of their arguments only
+
+
+def _card_data_only(rs, e, names: frozenset, seen: frozenset = frozenset()) -> bool:
+    """Whether a condition reads nothing but ``names`` (cards), their printed fields and
+    constants: its truth never changes in a game (card data never changes; a card's owner
+    does). Functions of the ruleset are read through their bodies."""
+    from ..lang import ast
+    for n in ast.walk(e):
+        if isinstance(n, ast.Name):
+            if n.binding in ("local", None) and n.id not in names:
+                return False
+            if n.binding in ("track", "player_track"):
+                return False
+        elif isinstance(n, ast.Field) and n.name == "owner":
+            return False
+        elif isinstance(n, ast.Comprehension):
+            return False
+        elif isinstance(n, ast.Call):
+            entry = rs.sections["functions"].get(n.func)
+            body = rs.asts.get(("function", n.func))
+            if entry is not None:
+                if n.func in seen or not isinstance(body, ast.Expr):
+                    return False
+                params = (entry.data.get("params") or {}).keys()
+                if not _card_data_only(rs, body, frozenset(params), seen | {n.func}):
+                    return False
+            elif n.func not in _DATA_BUILTINS:
+                return False
+    return True
 
 
 class AskingMixin:
@@ -47,8 +88,11 @@ class AskingMixin:
                 self.trial_questions += 1  # (a trial that asks may do something: _idle)
             return decision.low if decision.is_range else 0
         if self.hand_prompt and decision.kind != "action":  # the author's own words
-            decision.prompt_text = self._prompt(str(self.hand_prompt))  # for the first one,
-            self.hand_prompt = None  # asked or not
+            hand = self._prompt(str(self.hand_prompt))  # for the first one, asked or not,
+            facts = decision.facts  # with the facts the question says
+            decision.prompt_text = hand if facts is None else (
+                lambda: f"{hand} ({' · '.join(facts())})" if facts() else hand)
+            self.hand_prompt = None
         if self.showing is not None and not decision.about and decision.kind != "action":
             decision.about = self.alongside(decision.player, decision.options)
         memory = self.refusals
@@ -85,9 +129,13 @@ class AskingMixin:
             if not decision.is_range:
                 if log:
                     self._log_choice(decision, decision.options[0], only=True)
-                self._tell_taken(decision)
-            else:
-                self._number_taken(decision)
+            elif self.logging:  # the one who would have answered is told
+                self.log("", {decision.player: f"  {decision.prompt} → {decision.low} "
+                                               "(the only choice, taken for you)"})
+            if self.logging:  # and its agent, at once (a person sees it in place)
+                told = getattr(self.agents[decision.player], "taken", None)
+                if told is not None:
+                    told(decision, self)
             return decision.low if decision.is_range else 0
         if self.check_invariants:
             from .invariants import check_invariants
@@ -109,22 +157,6 @@ class AskingMixin:
         if log and decision.kind != "action" and not decision.is_range:
             self._log_choice(decision, decision.options[int(answer)])
         return int(answer)
-
-    def _number_taken(self, decision: Decision) -> None:
-        """A number question with one answer, taken: the one who would have answered is
-        told, in their own log line and through their agent (nothing is recorded)."""
-        if self.logging:
-            self.log("", {decision.player: f"  {decision.prompt} → {decision.low} "
-                                           "(the only choice, taken for you)"})
-            self._tell_taken(decision)
-
-    def _tell_taken(self, decision: Decision) -> None:
-        """Tell the seat's agent, at once, of an answer taken for it (a person sees it in
-        place), while the game keeps a log."""
-        if self.logging:
-            told = getattr(self.agents[decision.player], "taken", None)
-            if told is not None:
-                told(decision, self)
 
     def _replayed(self, decision: Decision) -> int:
         """The next answer of the trial being run; _MoreToAsk once they are used up."""
@@ -193,7 +225,8 @@ class AskingMixin:
             private = {decision.player: f"  {decision.prompt} → {option.label} (the only "
                                         "choice, taken for you)"}
             public = self._public_choice(decision, option)
-            self.log(f"  {who} takes {told(option.label)} (the only choice)" if public else "",
+            # 'Ann's only choice: deliver 1 relic …' reads for an action and for a name alike
+            self.log(f"  {possessive(who)} only choice: {told(option.label)}" if public else "",
                      private)
             return
         if self._public_choice(decision, option):
@@ -248,14 +281,27 @@ class AskingMixin:
         if where is None or not isinstance(items[0], CardRef):
             return None
         frame, var = ask[2], node.var
+        # the parts of the condition that read only the card's printed data: a card
+        # one of them keeps out can never be chosen here (a tile among cards): not listed
+        known = self.rs.__dict__.setdefault("_fixed_parts", {})  # (worked out once a choice)
+        fixed = known.get(id(where))
+        if fixed is None:
+            fixed = known[id(where)] = [part for part in _conjuncts(where)
+                                        if _card_data_only(self.rs, part, frozenset({var}))]
 
         def reasons() -> dict:
             out = {}
+            evaluate = self.rs.words.evaluate
             for c in items:
                 if not isinstance(c, CardRef) or not self.card_visible_to(c, seat):
                     continue
                 f = frame.child()
                 f.vars[var] = c
+                try:
+                    if any(not evaluate(part, f) for part in fixed):
+                        continue
+                except Exception:  # (a part that cannot be read here: the reason says it)
+                    pass
                 out[self.card_name(c)] = self.rs.words.why_not(where, f)
             return out
         return reasons
@@ -265,23 +311,17 @@ class AskingMixin:
         where = self._prompt("")
         if high < low:
             raise ActionRefused(f"no number between {low} and {high}")
-        if high == low:  # not a question: told as one (issue 26), neither asked nor
-            if self.logging:  # recorded, nor a step of the action's refusals (refusals.py)
-                self._number_taken(Decision(self._acting(), "number",
-                                            self._number_prompt(ask, where, facts),
-                                            low=low, high=high))
+        if high == low:
             return low
-        return self.decide(Decision(self._acting(), "number",
-                                    self._number_prompt(ask, where, facts), low=low,
-                                    high=high))
 
-    def _number_prompt(self, ask, where: str, facts) -> Callable[[], str]:
-        """The words of a number question, made when read: the question, then its facts."""
+        def said():
+            return self._facts_words(ask, facts)
+
         def prompt():
             text = self._ask_prompt(ask, "choose a number", where)
-            said = self._facts_words(ask, facts)
-            return f"{text} ({' · '.join(said)})" if said else text
-        return prompt
+            return f"{text} ({' · '.join(said())})" if said() else text
+        return self.decide(Decision(self._acting(), "number", prompt, low=low, high=high,
+                                    facts=said if facts else None))
 
     def _facts_words(self, ask, facts) -> list[str]:
         """The facts a number question gives with it ('2 coins a gold', '14 coins left to

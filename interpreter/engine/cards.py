@@ -356,7 +356,10 @@ class CardsMixin:
         if self.logging:
             now_public = decl.get("visibility", "public") == "public"
             if was_public or now_public:  # everyone saw the card: say which and where
-                self.log(f"  {self.card_name(card)} → {self.zone_words(zone, key[1])}")
+                # (its owner reads 'your hand', as for the cards only they may see)
+                mine = {key[1]: f"  {self.card_name(card)} → your {self._zone_noun(zone)}"} \
+                    if key[1] != NO_OWNER else None
+                self.log(f"  {self.card_name(card)} → {self.zone_words(zone, key[1])}", mine)
             elif not self._hidden_moves:
                 private = None
                 if decl.get("visibility") == "owner" and key[1] != NO_OWNER:

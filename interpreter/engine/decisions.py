@@ -57,6 +57,9 @@ class Decision:
     some: int = 0
     # each option's short key, made when first read (see keys.py: short_keys)
     shorts: list | None = field(default=None, repr=False, compare=False)
+    # what a number question says with it ('2 coins a gold'): a function of no arguments
+    # making the words, kept when an author's own prompt replaces the made one
+    facts: Any = field(default=None, repr=False, compare=False)
 
     @property
     def prompt(self) -> str:

@@ -329,7 +329,9 @@ class FlowRunner:
             opts.append(ActionChoice("end", "end turn"))
         if len(opts) == 1 and opts[0].key in ("end", "pass"):
             return None, opts
-        if actions >= BIG_TURN:
+        if turns.get("count") is False:  # something else limits the turn: no count
+            count = ""
+        elif actions >= BIG_TURN:
             count = f" ({taken} taken this turn)" if taken else ""
         elif actions > 1 and taken < actions:
             count = f" (action {taken + 1} of {actions})"

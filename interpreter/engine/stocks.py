@@ -183,14 +183,17 @@ class StocksMixin:
         left = pieces[player]
         if not pieces[player]:
             del pieces[player]
-        if self.logging:
-            back = f" back to {self.rs.words.thing('resource', stock, 2)}" if stock else ""
-            self.log(f"  {self.state.players[player].name}: {count} "
-                     f"{self.rs.words.pieces(count)} off {self.card_name(card)}{back} "
-                     f"({left} left there)")
         if stock is not None:
             self.state.players[player].stock[stock] = \
                 self.state.players[player].stock.get(stock, 0) + count
+        if self.logging:  # 'Ann: 1 worker back from Lamp (now 4)', as placing them reads
+            who = self.state.players[player].name
+            if stock is not None:
+                self.log(f"  {who}: {self.amount_words(stock, count)} back from "
+                         f"{self.card_name(card)} (now {self.state.players[player].stock[stock]})")
+            else:
+                self.log(f"  {who}: {count} {self.rs.words.pieces(count)} off "
+                         f"{self.card_name(card)} ({left} left there)")
 
     def resources_on(self, card, resource):
         return self.state.cards[card].resources.get(resource, 0)

@@ -300,6 +300,8 @@ class _Table:
                 mark = {"at": reward["at"], "reward": words}
                 if reward.get("description"):
                     mark["text"] = reward["description"]
+                if reward.get("once") and (tid, i) in g.state.claimed:
+                    mark["taken"] = True  # a one-time reward someone already has
                 marks.append(mark)
             if marks:
                 item["marks"] = marks

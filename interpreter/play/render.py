@@ -121,13 +121,13 @@ def _tracks(t: dict) -> list:
         ahead = [m for m in every if m["at"] > track["value"]
                  and (not common or m.get("reward") != common)]
         marks = [f"at {m['at']}{unit}: " + (m.get("text") or m.get("reward") or "a mark").rstrip(".")
-                 for m in ahead]
+                 + (" (taken)" if m.get("taken") else "") for m in ahead]
         out.append(Text(visible(line), style="cyan"))
         if common:
             out.append(Text(visible(f"  each step: {common}"), style="dim"))
         if marks:
-            out.append(Text(visible("  ahead: " + "; ".join(marks[:6])
-                                    + (" …" if len(marks) > 6 else "")), style="dim"))
+            out.append(Text(visible("  ahead: " + "; ".join(marks[:8])
+                                    + (" …" if len(marks) > 8 else "")), style="dim"))
         if track.get("text"):
             out.append(Text(visible("  " + track["text"]), style="dim"))
     return out
@@ -451,18 +451,25 @@ def _standings(t: dict) -> list:
 
 
 def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
-    """What bears on most decisions, in two lines: your own stocks, then the shared tracks.
+    """What bears on most decisions, in two lines: your own stocks, then the tracks.
 
-    With ``width``, each is one line of at most that many characters: shorter
-    words first ('You:' for 'You, NAME:', the phase left out, since the
-    question names it), then cut ('me' and 'board' show it all)."""
+    The rule, the same for every game: the first line is your stocks (what
+    you can pay with), in the order the view's panel lists them (``view:
+    panels: stocks``; the game's resources where it lists none), those at 0
+    left out when there are many; the second is the round and the shared
+    tracks, then your own tracks ('you: ...'). Your own tracks go on the
+    first line instead when they fit there. With ``width``, each is one line
+    of at most that many characters: shorter words first ('You:' for 'You,
+    NAME:', the phase left out, since the question names it; a track's name
+    without its parenthesis, the shared tracks without their units, then each
+    name's first word), then cut at the end, so the
+    stocks are the last thing cut ('me' and 'board' show it all)."""
     seat = view["you"]
     me = view["players"][seat]
     parts, short = [], []
-    for key, value in me["stock"].items():
+    for key in _status_stocks(game, me):
+        value = me["stock"].get(key, 0)
         prod = me["production"].get(key)
-        if not value and not prod and len(me["stock"]) > 8:
-            continue  # nothing of it, among many: 'state' still lists it
         extra = f" ({'+' if prod >= 0 else ''}{prod})" if prod is not None else ""
         parts.append(f"{game.amount_words(key, value)}{extra}")
         short.append(f"{game.amount_words(key, value)}"
@@ -471,37 +478,65 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
         if key not in me["stock"]:
             parts.append(f"{game.thing_name(key)} production {value}")
             short.append(parts[-1])
-    own = [f"{_track_name(game, key)} {value}" for key, value in me["tracks"].items()
-           if _on_status(game, key)]
-    mine = [f"You, {me['name']}: " + " · ".join(parts + own), "You: " + " · ".join(parts + own),
-            "You: " + ", ".join(short + own)]
+    own_keys = [k for k in me["tracks"] if _on_status(game, k)]
+
+    def own(level: int) -> list[str]:
+        return [f"{_track_name(game, k, level - (level >= 2))} {me['tracks'][k]}"
+                for k in own_keys]
     rounds = game.rs.words.rounds
     head = f"{_first_up(rounds)} {view['round']}" + _turn_round(game)
     # a track named like the rounds and at the same number would only say the head again
-    shared = [f"{_track_name(game, k)} {v}{_unit(game, k)}" for k, v in view["tracks"].items()
-              if _on_status(game, k)
-              and not (v == view["round"] and _track_name(game, k).lower() == rounds.lower())]
-    tracks = [" · ".join([head, game.phase_name(view["phase"])] + shared),
-              " · ".join([head] + shared), ", ".join([head] + shared)]
+    shared_keys = [k for k, v in view["tracks"].items() if _on_status(game, k)
+                   and not (v == view["round"] and _track_name(game, k).lower() == rounds.lower())]
+
+    def shared(level: int) -> list[str]:
+        return [f"{_track_name(game, k, level - (level >= 2))} {view['tracks'][k]}"
+                + (_unit(game, k) if level < 2 else "") for k in shared_keys]
+    phase = game.phase_name(view["phase"])
+    mine = [f"You, {me['name']}: " + " · ".join(parts), "You: " + " · ".join(parts),
+            "You: " + ", ".join(short)]
     if width is None:
-        return [_one_line(mine, None, "green"), _one_line(tracks, None, "cyan")]
-    # each on one line: your own tracks on the first line, else at the end of the second
-    yours = "you: " + ", ".join(own)
-    pairs = [(m, t) for m in mine for t in tracks]
-    if own:
-        pairs += [(m, t) for m in ("You: " + ", ".join(short), ", ".join(short))
-                  for t in (" · ".join([head, game.phase_name(view["phase"])] + shared
-                                       + [yours]),
-                            " · ".join([head] + shared + [yours]),
-                            ", ".join([head] + shared + [yours]))]
-        pairs.append((", ".join(short + own), ", ".join([head] + shared)))
-        # none fits: your own tracks first, the stocks after them cut ('me' shows all)
-        pairs.append(("You: " + ", ".join(own + short), ", ".join([head] + shared)))
+        tracks = " · ".join([head] + ([phase] if phase else []) + shared(0))
+        return [_one_line([mine[0] + (" · " if parts else "") + " · ".join(own(0))
+                           if own_keys else mine[0]], None, "green"),
+                _one_line([tracks], None, "cyan")]
+
+    def fits(text: str) -> bool:
+        return len(visible(text)) <= width
+    pairs = []
+    for level in (0, 1, 2, 3):  # shared tracks: level 2 without their units
+        heads = [[head, phase] if phase else [head], [head]]
+        for m in mine:  # your own tracks on the first line, after the stocks
+            with_own = (m + (" · " if parts else "") + " · ".join(own(level))) if own_keys \
+                else m
+            pairs += [(with_own, " · ".join(h + shared(level))) for h in heads]
+            pairs.append((with_own, ", ".join([head] + shared(level))))
+        if own_keys:  # else at the end of the second
+            yours = ["you: " + ", ".join(own(level))]
+            for m in mine:
+                pairs += [(m, " · ".join(h + shared(level) + yours)) for h in heads]
+                pairs.append((m, ", ".join([head] + shared(level) + yours)))
     for m, t in pairs:
-        if len(visible(m)) <= width and len(visible(t)) <= width:
+        if fits(m) and fits(t):
             return [Text(visible(m), style="green"), Text(visible(t), style="cyan")]
-    m, t = pairs[-1]
-    return [_one_line([m], width, "green"), _one_line([t], width, "cyan")]
+    # none fits: the stocks first, cut at the end; the tracks in their shortest words
+    yours = (lambda level: ["you: " + ", ".join(own(level))] if own_keys else [])
+    tracks = [f for level in (0, 1, 2, 3)
+              for f in (" · ".join([head] + shared(level) + yours(level)),
+                        ", ".join([head] + shared(level) + yours(level)))]
+    return [_one_line(mine, width, "green"), _one_line(tracks, width, "cyan")]
+
+
+def _status_stocks(game, me: dict) -> list[str]:
+    """The stocks on the status line: the view panel's, in its order (else every
+    resource), those at 0 with no production left out when there are more than 8."""
+    entry = game.rs.singles.get("view")
+    panels = (entry.data.get("panels") if entry is not None and isinstance(entry.data, dict)
+              else None) or {}
+    keys = [k for k in panels.get("stocks") or me["stock"] if k in me["stock"]]
+    if len(keys) <= 8:
+        return keys
+    return [k for k in keys if me["stock"].get(k) or me["production"].get(k)]
 
 
 def _turn_round(game) -> str:
@@ -542,8 +577,14 @@ def _unit(game, key: str) -> str:
     return f" {unit}" if unit else ""
 
 
-def _track_name(game, key: str) -> str:
-    return (game.track_decl.get(key) or {}).get("name") or key.replace("_", " ")
+def _track_name(game, key: str, level: int = 0) -> str:
+    """A track's name: whole (level 0), without its parenthesis (1), its first word (2)."""
+    name = (game.track_decl.get(key) or {}).get("name") or key.replace("_", " ")
+    if level >= 1 and " (" in name:
+        name = name[:name.index(" (")]
+    if level >= 2:
+        name = name.split(" ")[0]
+    return name
 
 
 def _zone_name(game, key: str, view: dict) -> str:

@@ -13,7 +13,8 @@ and the options that are not available) and lays them out in a screen of
 3. options that are not available: a few, one line each; more, one line that
    says how many (``why`` lists them with their reasons);
 4. the news in the room left, at least :data:`MIN_NEWS` lines: the older
-   groups cut to their headlines first, then the oldest lines left out, with
+   groups cut to their headlines first (the other players' before your own,
+   so what you gained and lost stays), then the oldest lines left out, with
    a line that says so (``news`` shows it all, ``log`` the whole log).
 
 It measures each line as rich wraps it at the console's width. Nothing here
@@ -107,38 +108,62 @@ def refused_lines(rows, width: int) -> list[Text]:
             for label, detail in refused]
 
 
-def fit_news(console, news: list[list[str]], room: int) -> list[Text]:
-    """The news in ``room`` lines: older groups cut to their headline, then the oldest left out.
+def fit_news(console, news: list[list[str]], room: int, you: str | None = None) -> list[Text]:
+    """The news in ``room`` lines: what the others did folded first, what you did last.
 
     ``news`` is a list of groups, each its lines (the headline first, then the
-    effects, indented)."""
+    effects, indented). With ``you`` (the name of the player looking), the groups
+    that are that player's own action, or that changed their things (an income
+    phase: a line of theirs, or one that says 'your'), keep their effects longest (what
+    you gained and lost stays on the screen): first the others' groups are cut to
+    their headlines (the newest too), then your own older ones; then the oldest lines are
+    left out, the others' before yours, with a line that says so."""
     groups = [list(g) for g in news]
+
+    def mine(g: list[str]) -> bool:  # your action, or a phase that changed your things
+        return bool(you) and bool(g) and any(
+            line.strip().startswith((f"{you}:", f"{you} ")) or " your " in f" {line} "
+            for line in g)
 
     def lines():
         return [Text(visible(line)) for g in groups for line in g]
     if height(console, lines()) <= room:
         return lines()
-    for g in groups[:-1]:  # the older groups: their headlines alone
-        if len(g) > 1 and not g[0].startswith(" "):
+    older = groups[:-1]
+    # the others' groups first, the newest too when you are looking (your own results
+    # matter more to you than their latest effects); then your own older ones
+    theirs = [g for g in (groups if you else older) if not mine(g)]
+    for g in theirs + [g for g in older if mine(g)]:
+        if len(g) > 1 and not g[0].startswith(" "):  # their headlines alone
             del g[1:]
             if height(console, lines()) <= room:
                 return lines()
-    shown = lines()
     left = 0
+    # whole older groups of the others' next, oldest first; then the oldest lines
+    for g in [g for g in older if not mine(g)]:
+        if height(console, lines()) <= max(room - 1, 1):
+            break
+        left += len(g)
+        groups.remove(g)
+    shown = lines()
     while shown and height(console, shown) > max(room - 1, 1):
         shown.pop(0)
         left += 1
+    if not left:
+        return shown
     note = Text(f"… {left} earlier line{'s' if left != 1 else ''} (type news, or log)",
                 style="dim")
     return [note] + shown
 
 
 def layout(console, news: list[list[str]], status: list[Text], head: list[Text], rows,
-           numbers: bool = False, tail: list[Text] = (), screen: int = HEIGHT) -> list[Text]:
+           numbers: bool = False, tail: list[Text] = (), screen: int = HEIGHT,
+           you: str | None = None) -> list[Text]:
     """The screen before a decision: news, status, question (``head``), options, ``tail``.
 
     ``screen`` is the height to fit; one line more is the input line, one the
-    blank line above the news."""
+    blank line above the news. ``you``: the name of the player looking, whose own
+    results the news keeps longest (:func:`fit_news`)."""
     width = console.width
     tail = list(tail)
     fixed = height(console, status + head + tail) + refused_h(console, rows, width) + 2
@@ -158,7 +183,7 @@ def layout(console, news: list[list[str]], status: list[Text], head: list[Text],
                 count = len(options)
     room = max(screen - fixed - height(console, options),
                MIN_NEWS_WHOLE if options is full else MIN_NEWS)
-    return fit_news(console, news, room) + status + head + options + \
+    return fit_news(console, news, room, you) + status + head + options + \
         refused_lines(rows, width) + tail
 
 

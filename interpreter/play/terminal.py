@@ -126,7 +126,8 @@ class HumanAgent(Agent):
         else:
             news = self.news_groups(game, view["you"])
             status = status_lines(view, game, c.width) + warning_lines(game, view["you"])
-            lines = layout(c, news, status, head, rows, numbers, tail)
+            lines = layout(c, news, status, head, rows, numbers, tail,
+                           you=game.state.players[view["you"]].name)
         self.seen = len(game.log_lines)
         for line in lines:
             c.print(line)
@@ -153,7 +154,7 @@ class HumanAgent(Agent):
         from .screen import fit_news
         groups = self.news_groups(game, seat)
         if room is not None:
-            for line in fit_news(self.console, groups, room):
+            for line in fit_news(self.console, groups, room, game.state.players[seat].name):
                 self.console.print(line)
             return
         for group in groups:

@@ -71,7 +71,8 @@ def relative(cond: str) -> str:
     """'it is playable' → ' that is playable'; 'its cost is 3' → ' whose cost is 3'."""
     def once(rest: str) -> bool:  # the element is named once: a relative clause holds it
         return " it " not in f" {rest} " and " its " not in f" {rest} "
-    if cond.startswith(("at least ", "at most ", "exactly ", "more than ", "fewer than ")):
+    if cond.startswith(("at least ", "at most ", "exactly ", "more than ", "fewer than ",
+                        "none of ", "no ")):
         return " with " + cond  # 'your opponents with at least 1 cube on it'
     if cond.startswith("it ") and once(cond[3:]):
         return " that " + cond[3:]

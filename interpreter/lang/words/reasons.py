@@ -11,7 +11,7 @@ May import: :mod:`..ast` and the package's modules below the renderer.
 from __future__ import annotations
 
 from .. import ast
-from .context import _NO_VALUE, MAX_INLINE, Ctx
+from .context import _NO_VALUE, MAX_INLINE, Ctx, _Words
 from .english import _to_be, needs
 from .trees import (_COMPARE, _FLIP, _bind_args, _gives_numbers, _is_count, _is_quantity, _lit,
                     ast_with)
@@ -49,7 +49,10 @@ class Reasons:
             if inner is not None and isinstance(tree, ast.Expr):
                 if entry is not None and entry.data.get("reason"):
                     return str(entry.data["reason"])
-                if entry is None or entry.data.get("phrase") is None or _gives_numbers(tree):
+                # a condition of several parts: the part that fails (its phrase would
+                # only say the option again: 'only when you can play X')
+                if entry is None or entry.data.get("phrase") is None or _gives_numbers(tree) \
+                        or isinstance(tree, ast.Binary) and tree.op == "and":
                     return self.why_not(tree, inner, depth + 1)
                 # a condition's phrase is a clause ('you meet the goal'): told as it is
                 return "only when " + self.cond(e, ctx)
@@ -63,14 +66,22 @@ class Reasons:
         ctx = Ctx(frame)
         left, right, op = e.left, e.right, e.op
         if _is_quantity(right) and not _is_quantity(left):
-            left, right, op = right, left, _FLIP[op]
-        need = self.compare(ast_with(e, op, left, right), Ctx(None))
+            flipped = _FLIP[op]
+            want = self._value(left, ctx)
+            # a quantity is never below 0: 'at most -1' is no reason; say the other side
+            if not (isinstance(want, int) and not isinstance(want, bool)
+                    and (want < 0 or want == 0 and flipped == "<")):
+                left, right, op = right, left, flipped
+        # what it needs, in words that do not change (the rule, not its values), with
+        # the names the frame binds (a function's parameters: 'gold') said as their values
+        words = self._static(frame)
+        need = self.compare(ast_with(e, op, left, right), words)
         have = self._value(left, ctx)
         want = self._value(right, ctx)
         if have is _NO_VALUE or isinstance(have, (list, dict)):
             return "needs " + self.compare(e, ctx)
         if want is not _NO_VALUE and not isinstance(want, (list, dict, bool)) and want is not None:
-            need = self.compare(ast_with(e, op, left, _lit(want, right)), Ctx(None))
+            need = self.compare(ast_with(e, op, left, _lit(want, right)), words)
         if have is None or isinstance(have, bool):
             return "needs " + self.compare(e, ctx)
         if type(have) is int and type(want) is int and op in _FAILED_AS:
@@ -80,14 +91,14 @@ class Reasons:
                     for x, v in ((left, have), (right, want))]
             if None not in said:
                 return f"{said[0]} {_FAILED_AS[op]} {said[1]}"
-        subject = self.expr(left, Ctx(None))
+        subject = self.expr(left, words)
         if isinstance(left, ast.Name) and left.binding in ("track", "player_track"):
             now = self.track_amount(getattr(left, "canonical", left.id), have)
             if self.decl("track", left.canonical).get("unit"):
                 return f"needs {need}; {self.thing('track', left.canonical)} is {now}"
         if isinstance(have, int) and not need.startswith(subject) and not _is_count(left):
             # an amount says what there is in its own words: 'you have 2 science tags'
-            now_amount = self.amount(left, str(have), have, Ctx(None))
+            now_amount = self.amount(left, str(have), have, words)
             if now_amount is not None:
                 if " your " in f" {subject} " or subject.startswith("you"):
                     return f"needs {need}; you have {now_amount}"
@@ -101,6 +112,22 @@ class Reasons:
         if _is_count(left):
             return f"needs {need}; there {'is' if now == '1' else 'are'} {now}"
         return f"needs {_to_be(need)}; it is {now}"
+
+    def _static(self, frame) -> Ctx:
+        """Words without a frame, the frame's cards and symbols (a resource, a zone) bound
+        to the words for them: 'Lamp', 'gold' where a parameter stands for one."""
+        if frame is None:
+            return Ctx(None)
+        names: dict = {}
+        for k, v in frame.vars.items():
+            if k == "you" or isinstance(v, bool):
+                continue
+            said = frame.rt.value_name(v, None)  # a card, a space: its name
+            if said is not None:
+                names[k] = _Words(said)
+            elif isinstance(v, str):  # a resource, a tag, a zone…: said by its type
+                names[k] = v
+        return Ctx(None, names)
 
     def _truth(self, e: ast.Expr, frame) -> bool:
         v = self._value(e, Ctx(frame))
