@@ -367,10 +367,10 @@ def _panels(t: dict) -> Table:
             put(v["label"], i, "hidden" if v.get("hidden") else
                 v.get("value") if v.get("value") is not None else "")
         score = p.get("score")
-        if score:
+        if score:  # the total, then its parts under it (a short label: no wrapping)
+            put("Points so far", i, f"{score['total']}" + ("+?" if score.get("partial") else ""))
             for part in score["parts"]:
-                put(f"points: {part['name']}", i, part["points"])
-            put("points so far", i, f"{score['total']}" + ("+?" if score.get("partial") else ""))
+                put(f"· {part['name']}", i, part["points"])
         for z in p["zones"]:
             if "count" in z:
                 put(z["name"], i, _cards(z["count"]))
