@@ -70,6 +70,8 @@ place_pieces(1, card_named(law, frame_3), player(2), supply_cube)
     assert frames, [d.prompt for d, _ in seen]
     detail = [r[3] for r in frames[0] if "Fire" in r[3]][0]
     assert "Fire (Player 1 1 cube, Player 2 2 cubes)" in detail, detail
+    # the playtest read "opponents with at least one of the time frames holding its cubes"
+    assert not any("its cubes" in d.prompt for d, _ in seen), [d.prompt for d, _ in seen]
 
 
 def test_log_calls_pieces_cubes():
