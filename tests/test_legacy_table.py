@@ -115,3 +115,33 @@ def test_a_technology_established_that_fails_says_so_in_the_log():
     game.run_code(("action", "establish", "do"), game.frame(0))  # the first: Agriculture
     text = "\n".join(game.log_lines)
     assert "Agriculture (time frame 3) fails: it needs Basic Tools" in text, text
+
+
+def test_setup_is_called_setup_not_round_0():
+    # the playtest: "Round 0" in the status line and "Round 0 of 4 · Setup" in state;
+    # a player says "setup" (the first round is round 1)
+    from rich.console import Console
+    from rulebook_games.play.render import render_view, status_lines
+    seen = []
+
+    class Look(Agent):
+        wants_view = False
+
+        def decide(self, decision, view, game):
+            if not seen:
+                model = game.view_model(decision.player)
+                status = " ".join(t.plain for t in status_lines(model, game, 80))
+                console = Console(width=80, record=True)
+                console.print(render_view(model, game, ("all",)))
+                seen.append((game.state.round, status, console.export_text()))
+            raise KeyboardInterrupt  # (one screen is enough)
+    from rulebook_games.play.session import build_game, run
+    game = build_game(load_ruleset("legacy_gears_of_time"), 3, 26, ["random"] * 3,
+                      live_agents=[Look(), Look(), Look()])
+    try:
+        run(game)
+    except (KeyboardInterrupt, Exception):
+        pass
+    rnd, status, state = seen[0]
+    assert rnd == 0 and "Setup" in status, status
+    assert "Round 0" not in status and "Round 0" not in state, (status, state[:300])
