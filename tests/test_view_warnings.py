@@ -229,7 +229,9 @@ def test_legacy_warns_of_the_duplicates_the_clarification_will_discard():
             clarified += line.startswith("· II.")
             if "is discarded: the copy in time frame" in line:
                 name = line.split(" (time frame")[0].strip()
-                assert name in warned[clarified], (seed, line, warned)
+                frame = line.split(" (time frame ")[1].split(")")[0]
+                # the copy that goes says where it is: its twin is on the timeline too
+                assert f"{name} (Time frame {frame})" in warned[clarified], (seed, line, warned)
                 checked += 1
     assert checked
 
