@@ -401,7 +401,7 @@ def _own(t: dict, full: bool) -> list:
             out.append(Text(visible("  " + _value_text(v))))
         if me.get("score"):
             parts = ", ".join(f"{x['name']} {x['points']}" for x in me["score"]["parts"])
-            out.append(Text(visible(f"  points so far: {me['score']['total']} ({parts})")))
+            out.append(Text(visible(f"  Points so far: {me['score']['total']} ({parts})")))
     for z in me["zones"]:
         cards = z.get("cards") or []
         with_text = [c for c in cards if "text" in c]
