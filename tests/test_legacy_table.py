@@ -145,3 +145,20 @@ def test_setup_is_called_setup_not_round_0():
     rnd, status, state = seen[0]
     assert rnd == 0 and "Setup" in status, status
     assert "Round 0" not in status and "Round 0" not in state, (status, state[:300])
+
+
+def test_an_answer_taken_for_you_is_printed_once(tmp_path):
+    # the playtest: "Choose one among the free places in the next turn order. → 1st (the
+    # only choice, taken for you)" printed twice (seed 8: the person chooses last)
+    import os
+    import subprocess
+    import sys
+    proc = subprocess.run([sys.executable, "-m", "rulebook_games", "play",
+                           "legacy_gears_of_time", "-p", "2", "--agents", "human,random",
+                           "--seed", "8"], cwd=tmp_path, input="1\n" * 400,
+                          capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, COLUMNS="200"))
+    lines = [x for x in proc.stdout.splitlines() if "taken for you" in x]
+    assert any("free places in the next turn order" in x for x in lines), proc.stdout[-2000:]
+    for a, b in zip(proc.stdout.splitlines(), proc.stdout.splitlines()[1:]):
+        assert not ("taken for you" in a and a == b), a
