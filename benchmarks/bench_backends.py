@@ -12,7 +12,14 @@ results, writes the file and counts the summary) and of the largest worker:
 run it at 1,000 and at 10,000 games to see that neither grows with the
 number of games.
 
+``--startup`` runs ``rulebook simulate --workers W`` in this process and
+reports, for each worker process, how long it took from its start to its
+first game (wall clock) and the CPU it used before that, and the CPU of the
+whole run (this process and its workers) per game. Run it twice in turns
+to compare two trees.
+
     python benchmarks/bench_backends.py --ray --games 200
+    python benchmarks/bench_backends.py --startup --games 8 --workers 2
     python benchmarks/bench_backends.py --memory --games 1000
     python benchmarks/bench_backends.py --memory --games 10000
 """
@@ -55,6 +62,58 @@ def _resident_now() -> str:
     return "?"
 
 
+def _since_start() -> float:
+    """Wall seconds since this process started (Linux), else -1."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as fh:
+            started = int(fh.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime", encoding="ascii") as fh:
+            now = float(fh.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return -1.0
+    return now - started / os.sysconf("SC_CLK_TCK")
+
+
+_MARKS = ""  # where each worker notes its first game (set by startup)
+_PLAYED = None  # the real play_one
+
+
+def _timed_play(job):
+    """Play one game; a worker's first notes how long it waited and the CPU it used."""
+    mark = os.path.join(_MARKS, str(os.getpid()))
+    if not os.path.exists(mark):
+        with open(mark, "w") as fh:
+            fh.write(f"{_since_start()} {time.process_time()}")
+    return _PLAYED(job)
+
+
+def startup(base: list[str], workers: int) -> None:
+    """Each worker's wait and CPU before its first game, and the run's CPU per game."""
+    global _MARKS, _PLAYED
+    import rulebook_games.sim.simulate as sim
+    _PLAYED = sim.play_one
+    with tempfile.TemporaryDirectory() as tmp:
+        _MARKS = tmp
+        sim.play_one = _timed_play
+        before = os.times()
+        try:
+            wall = simulate([*base, "--workers", str(workers), "--no-check"])
+        finally:
+            sim.play_one = _PLAYED
+        after = os.times()
+        cpu = sum(after[:4]) - sum(before[:4])
+        firsts = []
+        for name in os.listdir(tmp):
+            with open(os.path.join(tmp, name)) as fh:
+                firsts.append(tuple(map(float, fh.read().split())))
+    games = int(base[base.index("-n") + 1])
+    print(f"{workers} workers, {games} games of {base[0]}: {wall:.2f} s wall, "
+          f"{cpu:.2f} CPU-s in all ({cpu / games:.3f} a game)")
+    for waited, used in sorted(firsts):
+        print(f"  a worker started playing {waited:.3f} s after it started, "
+              f"having used {used:.3f} CPU-s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--ruleset", default="legacy_gears_of_time")
@@ -64,8 +123,12 @@ def main() -> None:
     what = parser.add_mutually_exclusive_group(required=True)
     what.add_argument("--ray", action="store_true")
     what.add_argument("--memory", action="store_true")
+    what.add_argument("--startup", action="store_true")
     opts = parser.parse_args()
     base = [opts.ruleset, "-n", str(opts.games), "-p", str(opts.players)]
+    if opts.startup:
+        startup(base, opts.workers)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         local_file, ray_file = os.path.join(tmp, "local.jsonl"), os.path.join(tmp, "ray.jsonl")
         local = simulate([*base, "--workers", str(opts.workers), "--out", local_file])

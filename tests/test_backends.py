@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import os
 import json
 import signal
 import subprocess
@@ -290,3 +291,63 @@ def test_tally_of_file_lines_is_the_tally_of_the_games():
         older.add(g)
     text = _text(older.tables(1.0))
     assert "3 games (1 from before, 2 now in 1.0s, 2.0 games/s)" in text
+
+
+def _load_noted(marks):
+    """load_ruleset, noting in ``marks`` (a folder) the process each load ran in."""
+    from rulebook_games import load_ruleset
+
+    def load(path, mods=()):
+        (marks / str(__import__("os").getpid())).touch()
+        return load_ruleset(path, mods)
+    return load
+
+
+def test_local_workers_share_one_load_and_play_the_same_games(tmp_path, monkeypatch):
+    """Workers are forked from the process that loaded the ruleset (Linux): only that
+    process loads it, and a ruleset handed over by the caller is not loaded again; the
+    games are those of one process, whatever the worker count."""
+    import dataclasses
+    import os
+
+    from rulebook_games import load_ruleset
+    from rulebook_games.sim import simulate as sim
+    if backends.forking() is None or (os.cpu_count() or 1) < 2:
+        pytest.skip("workers are forked from a loaded process only on Linux, with 2 CPUs")
+    path = str(ROOT / "rulesets" / GAME)
+    marks = tmp_path / "loads"
+    marks.mkdir()
+    monkeypatch.setattr(sim, "load_ruleset", _load_noted(marks))
+    agents = ["greedy", "random"]
+    one = [dataclasses.asdict(s) for s in sim.simulate(path, [], 6, 2, agents, [], 5)]
+    assert [m.name for m in marks.iterdir()] == [str(os.getpid())]
+    (marks / str(os.getpid())).unlink()
+    two = [dataclasses.asdict(s) for s in sim.simulate(path, [], 6, 2, agents, [], 5, 2)]
+    assert [m.name for m in marks.iterdir()] == [str(os.getpid())]  # no worker loaded it
+    (marks / str(os.getpid())).unlink()
+    handed = [dataclasses.asdict(s) for s in sim.simulate(
+        path, [], 6, 2, agents, [], 5, 2, loaded=load_ruleset(path))]
+    assert list(marks.iterdir()) == []  # nobody loaded it again
+    assert two == one and handed == one
+
+
+def test_a_forked_worker_compiles_nothing(tmp_path, monkeypatch):
+    """The rules are compiled whole in the process that loaded them, before the workers
+    are forked: a worker writes no rule's Python of its own (it starts playing at once)."""
+    import os
+
+    from rulebook_games.lang import compiler
+    if backends.forking() is None or (os.cpu_count() or 1) < 2:
+        pytest.skip("workers are forked from a loaded process only on Linux, with 2 CPUs")
+    from rulebook_games.sim import simulate as sim
+    marks = tmp_path / "compiled"
+    marks.mkdir()
+    generate = compiler._Unit.generate
+
+    def noted(unit, p):
+        if p.real is None:
+            (marks / str(os.getpid())).touch()
+        return generate(unit, p)
+    monkeypatch.setattr(compiler._Unit, "generate", noted)
+    list(sim.simulate(str(ROOT / "rulesets" / GAME), [], 4, 2, ["greedy", "random"], [], 1, 2))
+    assert [m.name for m in marks.iterdir()] == [str(os.getpid())]

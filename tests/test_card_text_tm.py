@@ -33,8 +33,8 @@ def rs():
 PROJECTS = {
     # issue 26: "where it has a resource kind and at least 1 its resource kind on it"
     "ceos_favorite_project": [
-        "Choose a card among the cards in your played cards where it collects resources "
-        "and at least 1 resource on it; add 1 resource to that card."],
+        "Choose a card among your played cards that collects resources, with at least 1 "
+        "resource on it; add 1 resource to that card."],
     # ------------------------------------------- global requirements, max and min
     "colonizer_training_camp": ["Requires at most 5 % oxygen.", "2 VP."],
     "dust_seals": ["Requires at most 3 oceans.", "1 VP."],
@@ -59,8 +59,8 @@ PROJECTS = {
     "power_grid": ["Gain energy production equal to the number of your power tags."],
     # ----------------------------------------------------------------------- events
     "release_of_inert_gases": ["Raise the terraform rating 2 steps."],
-    "comet": ["Raise the temperature 1 step; place an ocean; remove up to 3 plants from a "
-              "player of your choice among the players whose plants you may remove."],
+    "comet": ["Raise the temperature 1 step; place an ocean; remove up to 3 plants from any "
+              "player."],
     "mineral_deposit": ["Gain 5 steel."],
     # ------------------------------------------------------------------------ tiles
     "open_city": [
@@ -70,7 +70,7 @@ PROJECTS = {
     "subterranean_reservoir": ["Place an ocean."],
     "plantation": ["Requires at least 2 science tags.", "Place a greenery."],
     "mangrove": ["Requires at least 4 °C temperature.",
-                 "Place a greenery anywhere on a space where its type is ocean area and it "
+                 "Place a greenery anywhere on a space whose type is ocean area and that "
                  "has no tile.",
                  "1 VP."],
     "lava_flows": ["Raise the temperature 2 steps; place a special tile on a space whose type "
@@ -79,7 +79,7 @@ PROJECTS = {
                     "Noctis City #31."],
     "capital": ["Requires at least 4 oceans.",
                 "Lose 2 energy production; gain 5 M€ production; place a capital.",
-                "1 VP per ocean tile next to the space of the tile this card placed."],
+                "1 VP per ocean tile next to the space of this card's tile."],
     # ------------------------------------------------------------ resources on cards
     "birds": ["Requires at least 13 % oxygen.",
               "Action (Nest), once per generation: Add 1 animal to this card.",
@@ -132,7 +132,7 @@ PROJECTS = {
     "immigration_shuttles": ["Gain 5 M€ production.", "1 VP per 3 city tiles in play."],
     "commercial_district": [
         "Lose 1 energy production; gain 4 M€ production; place a special tile.",
-        "1 VP per city tile next to the space of the tile this card placed."],
+        "1 VP per city tile next to the space of this card's tile."],
     "toll_station": ["Gain M€ production equal to the number of space tags your "
                      "opponents have."],
     "media_archives": ["Gain M€ equal to the number of events played by all players."],
@@ -161,8 +161,8 @@ CORPORATIONS = {
         "Gain 45 M€.",
         "First action: Draw 3 cards from the project deck into your hand."],
     "mining_guild": [
-        "Whenever a tile is placed by you, if the space's bonus includes steel or the "
-        "space's bonus includes titanium: Gain 1 steel production.",
+        "Whenever a tile is placed by you, if the space's bonus includes steel or "
+        "titanium: Gain 1 steel production.",
         "Gain 30 M€; gain 5 steel; gain 1 steel production."],
     "phobolog": ["Each titanium you have is worth 1 M€ more.",
                  "Gain 23 M€; gain 10 titanium."],

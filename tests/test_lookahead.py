@@ -120,3 +120,56 @@ def test_determinise_reshuffles_only_what_the_seat_cannot_see(midgame):
         assert copy.record == [] and not copy.keep_log
     assert moved, "five determinisations left every hidden zone in its order"
     assert game.state.digest() == digest  # the game itself is untouched
+
+
+def _lie(state) -> tuple:
+    """Where every card lies and what it is, for comparing copies."""
+    return ({key: list(cards) for key, cards in state.zones.items()},
+            {n: (c.zone, c.zone_owner, c.owner) for n, c in state.cards.items()})
+
+
+def test_a_search_deals_each_copy_as_a_copy_dealt_on_its_own(midgame):
+    """A Dealing worked out once for a decision deals every copy of the search exactly as
+    determinise deals it alone: the same cards in the same places, the same draws from the
+    agent's random source, and a copy's own random source drawing the same numbers."""
+    from rulebook_games.agents.lookahead import Dealing
+    for seat in range(3):
+        dealing = Dealing(midgame, seat)
+        shared, alone = random.Random(seat), random.Random(seat)
+        for _ in range(4):  # one Dealing serves every copy of the search
+            a = determinise(midgame, seat, shared, None, dealing)
+            b = determinise(midgame, seat, alone)
+            assert _lie(a.state) == _lie(b.state)
+            assert [a.state.rng.random() for _ in range(3)] == \
+                [b.state.rng.random() for _ in range(3)]
+        assert shared.random() == alone.random()
+
+
+def test_a_copy_draws_from_the_source_its_seed_gives_even_through_its_own_copies(midgame):
+    """A copy's random source is random.Random(the agent's next number), made only when the
+    copy first draws; a snapshot of the copy taken before that draws the same numbers."""
+    class Noting(random.Random):  # notes the number determinise seeds the copy with
+        def random(self):
+            self.last = super().random()
+            return self.last
+
+    rng = Noting(11)
+    copy = determinise(midgame, 0, rng)
+    snapshot = copy.state.clone()
+    expected = random.Random(rng.last)
+    numbers = [expected.random() for _ in range(5)]
+    assert [copy.state.rng.random() for _ in range(5)] == numbers
+    assert [snapshot.rng.random() for _ in range(5)] == numbers
+
+
+def test_the_copies_shuffle_draws_as_random_shuffle_does():
+    """Copies shuffle their pools without a call per card, yet exactly as Random.shuffle:
+    the same order and the same numbers drawn, for any size."""
+    from rulebook_games.agents import lookahead
+    assert lookahead._INLINE  # this Python's shuffle is the one written out
+    for size in (0, 1, 2, 5, 31, 230):
+        a, b = random.Random(size), random.Random(size)
+        x, y = list(range(size)), list(range(size))
+        a.shuffle(x)
+        lookahead._shuffle(y, b)
+        assert x == y and a.random() == b.random()

@@ -272,8 +272,27 @@ def test_a_hex_board_is_drawn_as_offset_rows_with_marks_bonuses_and_owners(tmp_p
     assert max(len(ln) for ln in lines) <= 80
 
 
+def test_a_map_may_give_a_tile_its_own_symbol_where_a_bonus_has_the_same(tmp_path):
+    # the bonus 'plant' is drawn 'O' here, so the ocean tile is given 'Oc' on this map
+    from rich.console import Console
+    from rulebook_games.play.render import render_view
+    view = MINI_MAP.replace("symbols: {plant: Pl}", "symbols: {plant: O, ocean: Oc}")
+    rs = load_ruleset(_mini_with_view(tmp_path, view))
+    game = build_game(rs, 2, 1, ["random", "random"])
+    game.state.spaces["b3"].update(tile="ocean", owner=1)
+    model = game.view_model(0)
+    board = model["table"]["boards"][0]
+    spaces = {s["label"]: s for s in board["spaces"]}
+    assert spaces["b3"]["symbol"] == "Oc" and spaces["a1"]["bonus_symbols"] == "O"
+    assert {"name": "ocean", "symbol": "Oc"} in board["tiles"]
+    console = Console(width=80, record=True, color_system=None)
+    console.print(render_view(model, game, ("map",)))
+    assert "[Oc2]" in console.export_text()  # the terminal's map says the same
+
+
 @pytest.mark.parametrize("view,message", [
     ("  maps:\n    - {board: venus}\n", "unknown board 'venus'"),
+    ("  maps:\n    - {board: mars, symbols: {lake: L}}\n", "'lake' is neither a tile"),
     ("  maps:\n    - {board: mars, marks: {lava: \"^\"}}\n", "no space type 'lava'"),
     ("  maps:\n    - {board: mars, symbols: {steel: S}}\n", "'steel' is neither"),
     ("  maps:\n    - {board: mars, card_tiles: [city]}\n", "unknown tile 'city'"),

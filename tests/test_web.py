@@ -100,7 +100,16 @@ def test_the_lobby_lists_the_shipped_rulesets_their_variants_mods_and_agents(cli
     mods = {m["name"]: m for m in by_key["lantern_row"]["mods"]}
     # each mod with what it changes and its author's comment (the house rule in words)
     assert "Every player starts with 3 more coins." == mods["Rich start"]["description"]
-    assert mods["Rich start"]["comment"].startswith("House rule: Rich start.")
+    assert mods["Rich start"]["comment"].startswith("Each player starts with 6 coins")
+    # the lobby prints the description beside the comment: the comment does not say it again
+    for rs in data["rulesets"]:
+        for mod in rs.get("mods", []):
+            assert "House rule:" not in mod["comment"], mod
+            assert mod["description"] not in mod["comment"], mod
+    tm_mods = {m["name"]: m for m in tm["mods"]}
+    predators = tm_mods["Costlier Predators"]
+    assert predators["description"] == "Predators costs 17 M€ instead of 14."
+    assert predators["comment"].startswith("It scores 1 VP per animal")
     assert {"random", "greedy", "ismcts"} <= {a["name"] for a in data["agents"]}
     assert "human" not in {a["name"] for a in data["agents"]}
 
@@ -226,6 +235,55 @@ def test_undo_goes_back_to_your_previous_decision_as_at_the_terminal(client):
     socket.send_text(json.dumps({"type": "undo"}))
     assert next_problem(socket).startswith("undo is not possible now")
     ws.__exit__(None, None, None)
+
+
+def test_no_undo_once_the_game_has_ended_the_record_stays_the_one_shown(client, tmp_path):
+    # the person decides last (the agent moves first): before, undo reopened the final
+    # question, and the page could show another ending than the record saved
+    links = start(client, seats=("greedy", "human"), seed=1)
+    ws, socket = connect(client, links["game"], token(links["seats"][0]["link"]))
+    m = until_decision(socket)
+    while not m["result"]:
+        socket.send_text(json.dumps({"type": "answer", "decision": m["decision"]["number"],
+                                     "choice": 0}))
+        m = until_decision(socket)
+    assert m["undo"] == "the game is over"
+    socket.send_text(json.dumps({"type": "undo"}))  # the page's button is off; the server says no
+    assert next_problem(socket) == "undo is not possible now: the game is over"
+    table = client.server.tables[links["game"]]
+    assert table.over and table.decisions == m["number"] - 1
+    ws.__exit__(None, None, None)
+
+
+def test_a_question_with_one_answer_is_shown_to_its_seat_with_its_answer(client):
+    # as at the terminal: a question the engine answers for a person (it has one possible
+    # answer) is shown to them, with its question, until they answer again; to them only
+    links = start(client, seed=2)
+    ws, socket = connect(client, links["game"], token(links["seats"][0]["link"]))
+    ws2, watcher = connect(client, links["game"], token(links["spectator"]))
+    m = until_decision(socket)
+    n = 0
+    while not m["taken"]:
+        options = m["decision"]["options"]
+        socket.send_text(json.dumps({"type": "answer", "decision": m["decision"]["number"],
+                                     "choice": n % 3 if len(options) > 2 else 0}))
+        m = until_decision(socket)
+        n += 1
+        assert n < 80 and not m["result"], "no question with one answer came"
+    assert m["taken"] == ["Play a favour: Which favour do you play? → Haggling "
+                          "(the only choice, taken for you)"]
+    # (the log tells it only once the action is done: the question after it comes first)
+    seen = state(watcher)
+    while seen["number"] != m["number"]:
+        seen = state(watcher)
+    assert seen["taken"] == [] and not any("Haggling (the only" in x for x in seen["log"])
+    socket.send_text(json.dumps({"type": "answer", "decision": m["decision"]["number"],
+                                 "choice": 0}))
+    after = until_decision(socket)
+    assert "Play a favour: Which favour do you play? → Haggling (the only choice, taken " \
+           "for you)" not in after["taken"]
+    ws.__exit__(None, None, None)
+    ws2.__exit__(None, None, None)
 
 
 # ------------------------------------------------------------ several people, one table

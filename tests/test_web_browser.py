@@ -250,6 +250,38 @@ def option(driver, label):
                 if b.find_element(By.CSS_SELECTOR, ".label").text.startswith(label))
 
 
+# Scrolled to each panel's top and bottom, which panels the side column (decision, hand)
+# overlaps, and whether the decision is then out of reach (neither in sight nor above it,
+# in the page's flow, as on a narrow screen where the column comes first)
+COVERED = """
+const side = document.getElementById('side'), decision = document.getElementById('decision-panel');
+const out = [];
+const panels = [...document.querySelectorAll('#board-area, main .panel')]
+  .filter(p => !side.contains(p) && p.offsetParent !== null);
+for (const panel of panels) {
+  for (const at of ['start', 'end']) {
+    panel.scrollIntoView({block: at});
+    const a = side.getBoundingClientRect();
+    for (const other of panels) {
+      const b = other.getBoundingClientRect();
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 1 && h > 1) out.push(`${other.id} under the side column (at ${panel.id} ${at})`);
+    }
+    const d = decision.getBoundingClientRect();
+    const stuck = getComputedStyle(side).position === 'sticky';
+    if (stuck && (d.top < -1 || d.top > innerHeight - 40))
+      out.push(`the decision out of sight (at ${panel.id} ${at}: ${d.top} ${innerHeight})`);
+  }
+}
+return [...new Set(out)];
+"""
+
+
+def covered(driver) -> list[str]:
+    return driver.execute_script(COVERED)
+
+
 BOARDS = [  # (ruleset, seed, decisions before the picture, what it is)
     ("terraforming_mars", 7, 200, "map"),
     ("legacy_gears_of_time", 7, 80, "timeline"),
@@ -279,6 +311,15 @@ def test_each_board_is_drawn_from_the_view_model(driver, site, name, seed, decis
     assert driver.find_elements(By.CSS_SELECTOR, "#hand .card")  # the seat's own cards
     folder = shots()
     driver.save_screenshot(str(folder / f"{name}.png"))
+    if what == "map":  # the side column (decision, hand) covers nothing, at any scroll
+        for width, height in ((1400, 1000), (1280, 800), (1000, 800), (700, 900)):
+            driver.set_window_size(width, height)
+            assert covered(driver) == [], (width, height)
+        driver.execute_script("document.getElementById('facts-panel').scrollIntoView()")
+        driver.save_screenshot(str(folder / f"{name}_narrow.png"))
+        driver.set_window_size(1280, 800)
+        driver.execute_script("document.getElementById('players-panel').scrollIntoView()")
+        driver.save_screenshot(str(folder / f"{name}_1280_players.png"))
     driver.set_window_size(1400, 2200)  # the whole board in the picture
     board.screenshot(str(folder / f"{name}_{what}.png"))
 
@@ -308,6 +349,11 @@ def test_part_of_a_terraforming_mars_generation_by_clicking(driver, site):
     number = next_decision(driver, number)
     # the price in steel: a number in its range
     assert "how many steel" in driver.find_element(By.ID, "prompt").text
+    # the one card to play was not asked, and the panel says so, with its question
+    taken = driver.find_element(By.ID, "taken")
+    assert taken.is_displayed() and "→ Natural Preserve (the only choice, taken for you)" \
+        in taken.text, taken.text
+    driver.save_screenshot(str(shots() / "terraforming_mars_taken.png"))
     assert driver.find_element(By.ID, "range").is_displayed()
     field = driver.find_element(By.ID, "range-input")
     assert (field.get_attribute("min"), field.get_attribute("max")) == ("0", "5")
@@ -319,11 +365,22 @@ def test_part_of_a_terraforming_mars_generation_by_clicking(driver, site):
     assert "where do you place" in driver.find_element(By.ID, "prompt").text
     asked = driver.find_elements(By.CSS_SELECTOR, "g.space.askable")
     assert len(asked) == len([o for o in driver.find_elements(By.CSS_SELECTOR, "button.option")])
+    # clearly: the other spaces dimmed, a thick ring, and each one reached by Tab too
+    plain = driver.find_element(By.CSS_SELECTOR, "g.space:not(.askable)")
+    assert float(plain.value_of_css_property("opacity")) < 0.6
+    ring = asked[0].find_element(By.CSS_SELECTOR, ".ask-ring")
+    assert float(ring.value_of_css_property("stroke-width").rstrip("px")) >= 4
+    assert all(a.get_attribute("tabindex") == "0" for a in asked)
+    driver.save_screenshot(str(shots() / "terraforming_mars_asked.png"))
     target = driver.find_element(By.CSS_SELECTOR, "g.space.askable[data-space='08']")
     ActionChains(driver).move_to_element(target).click().perform()
     number = next_decision(driver, number)
     placed = driver.find_element(By.CSS_SELECTOR, "g.space.tiled[data-space='08']")
     assert placed.find_elements(By.CSS_SELECTOR, "rect.owner-cube")
+    # the special tile's own symbol (the steel bonus is 'S'), its card's name whole
+    assert placed.find_element(By.CSS_SELECTOR, ".tile-symbol").text == "Sp"
+    assert [t.text for t in placed.find_elements(By.CSS_SELECTOR, ".tile-card")] == \
+        ["Natural", "Preserve"]
     assert "08: Natural Preserve (Player 1 (human))" in driver.find_element(By.ID, "board").text
     me = driver.find_element(By.CSS_SELECTOR, ".player-panel.you").text
     assert "Natural Preserve" in me  # played

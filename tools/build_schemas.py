@@ -205,6 +205,10 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
             "status": boolean("Whether the status line shown before each decision includes "
                               "it (default true); 'state' always lists it. For bookkeeping "
                               "a player need not watch."),
+            "logged": boolean("Whether its moves are written to the log ('Oxygen 3 % → "
+                              "4 %'; default true). false for a marker whose number says "
+                              "nothing to a player; the rules may say in their own words, "
+                              "with log(...), what its move means."),
             "emits": ref("id", "An event fired after each move of at least one step, with "
                          "params player, track and steps (declare it under 'events')."),
             "rewards": arr("What reaching a value gives.", obj(
@@ -281,7 +285,8 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
                                  ref("id", "A resource or bonus id; repeat for 2.")),
                     "adjacent": arr("For 'explicit' layouts: adjacent space ids.",
                                     ref("id", "A space id.")),
-                    "off_board": boolean("The space is not on the map (no neighbours)."),
+                    "off_board": boolean("The space is not on the map (no neighbours); a "
+                                         "named one is called by its name alone."),
                 }, required=["id", "type"])),
         }, required=["id", "spaces"])),
     "events": arr("Events that rules emit and triggers listen to.", obj(
@@ -365,13 +370,13 @@ VIEW = obj("What the table shows a player: facts, tracks, maps, boards, shared r
             "label": _NAME("What the table calls it (default: the track's name)."),
             "text": _TEXT("Words shown under it: what its marks mean."),
         }, required=["track"])),
-    "maps": arr("How a board of the components (its spaces in rows: hex rows or a grid) is drawn: a mark for each kind of space, a short symbol for each printed bonus, and words under it. A board not listed is drawn all the same, with plain labels.",
+    "maps": arr("How a board of the components (its spaces in rows: hex rows or a grid) is drawn: a mark for each kind of space, a short symbol for each printed bonus (and tile), and words under it. A board not listed is drawn all the same, with plain labels.",
         obj("One board of the components, drawn as a map.", {
             "board": _ID("The board's id (in the components' boards)."),
             "name": _NAME("Its name on the table (default: the board's name)."),
             "marks": {"type": "object", "description": "A mark (one or two characters, not a letter or a digit) drawn on both sides of the label of each space of a type: space type id → mark. Types without a mark are drawn plain.",
                       "additionalProperties": {"type": "string", "pattern": "^[^A-Za-z0-9\\s]{1,2}$"}},
-            "symbols": {"type": "object", "description": "The short symbol (1 or 2 characters) a printed bonus is drawn with: bonus id (a resource or a board bonus) → symbol. Default: the first letter of its name.",
+            "symbols": {"type": "object", "description": "The short symbol (1 or 2 characters) a printed bonus or a tile is drawn with on this map (the terminal's and the browser's): bonus id (a resource or a board bonus) or tile id → symbol. Default: a bonus's first letter; a tile's own symbol (components' tiles), else its first letter. Give a tile its own when its symbol would read as a bonus's.",
                         "additionalProperties": {"type": "string", "pattern": "^\\S{1,2}$"}},
             "colours": {"type": "object", "description": "The colour a picture of the map (the browser's) fills a kind of space, a tile or a printed bonus with: space type, tile or bonus id → '#rgb' or '#rrggbb'. Default: a kind of space marked '~' is water, each other kind, tile and bonus a colour of its own.",
                         "additionalProperties": {"type": "string", "pattern": "^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$"}},
@@ -490,6 +495,9 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
             "amount": string("For a number: how an amount of it reads in a requirement, {n} "
                              "the number, {s} an 's' unless n is 1, e.g. '{n} {t} tag{s}'."),
             "noun": string("For a list: what one element is called ('time frame')."),
+            "choice": string("For a list: how a free choice of one of it reads in card "
+                             "text ('any player': 'remove up to 3 plants from any player'), "
+                             "{param} filled in. Prompts still list the options."),
         "phrase": string("How people read a use of it, {param} filled in from the arguments, "
                          "e.g. 'lose {n} {r} production'. An empty phrase marks an adjustment "
                          "card text leaves out. See docs/words.md."),

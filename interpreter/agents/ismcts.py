@@ -376,7 +376,7 @@ class ISMCTSAgent(Agent):
         carried out again with the answers given in it so far, and the tree starts
         at the decision that follows (a copy that goes another way is dropped)."""
         from ..engine.flow import FlowRunner
-        from .lookahead import determinise
+        from .lookahead import Dealing, determinise
         seat = decision.player
         root = Node()
         search = Search(self, game.n)
@@ -386,6 +386,7 @@ class ISMCTSAgent(Agent):
             base = game.__copy__()
             base.state = inside[0]
             replay = game.record[inside[1]:]
+        dealing = Dealing(base, seat)  # the position stands still while it searches
         steps, per_game = self.allowance()
         work = SearchBudget.opened(game.budget, seat, steps, per_game)
         start = time.perf_counter()
@@ -399,7 +400,7 @@ class ISMCTSAgent(Agent):
                     break
                 if dropped > 2 * (self.iterations or 100) and dropped > 4 * done:
                     break  # this action rarely comes out the same in a copy: stop trying
-                world = determinise(base, seat, self.rng, work)
+                world = determinise(base, seat, self.rng, work, dealing)
                 if work.over():
                     self._spent(work, None)
                     break
@@ -512,7 +513,8 @@ class ISMCTSAgent(Agent):
             runner.stop_at = None
 
     def _rewards(self, runner, world, seat: int) -> list[float]:
-        values = [runner.evaluate(p) for p in range(world.n)]
+        from .lookahead import evaluate
+        values = evaluate(runner, range(world.n))
         if world.n == 1 or self.reward == "own":
             return [float(v) for v in values]
         out = []

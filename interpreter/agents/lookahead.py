@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 
+from ..lang.gensupport import reading
 from ..lang.runtime import RequirementFailed, RuleRuntimeError, SearchBudget
 from .base import RandomAgent
 from ..engine.decisions import ActionRefused, Decision
@@ -43,8 +44,100 @@ def out_of_lookahead(agent: str, search: SearchBudget, stopped: BaseException | 
                             "copy of the game runs its rules", span)
 
 
+class Dealing:
+    """What :func:`determinise` deals again for one seat from one position, worked out once.
+
+    The hidden pools (:func:`.infosets.hidden_pools`), each with its cards in
+    the order of their numbers, and the hidden zones that keep no order. A
+    search makes many copies of the same position (a greedy decision's
+    rollouts, an ismcts search's iterations): working this out for each copy
+    cost a third of a greedy game. It holds for as long as the position does
+    not change; a copy dealt with it is the copy :func:`determinise` would
+    deal without it, card for card and draw for draw."""
+
+    __slots__ = ("pools", "unordered")
+
+    def __init__(self, game: Game, seat: int):
+        st = game.state
+        zones, cards = st.zones, st.cards
+        self.pools = []
+        for places in hidden_pools(game, seat):
+            # in the order of the cards' numbers, not as they lie: how the hidden cards
+            # lie must not change the shuffle's outcome (the seat cannot see it)
+            in_order = sorted(zones[key][i] for key, i in places)
+            runs: list = []  # the places zone by zone: (zone key, indexes)
+            home = {}  # card -> the zone it lies in, where it needs no change
+            for key, i in places:
+                if not runs or runs[-1][0] != key:
+                    runs.append((key, []))
+                runs[-1][1].append(i)
+                c = zones[key][i]
+                card = cards[c]
+                if (card.zone, card.zone_owner) == key and (
+                        key[1] == NO_OWNER or card.owner == key[1]):
+                    home[c] = key
+            self.pools.append((runs, in_order, home))
+        decl = game.zone_decl
+        self.unordered = [key for keys in hidden_groups(game, seat) for key in keys
+                          if not decl[key[0]].get("ordered")]
+
+
+def _shuffle_inline(pool: list, rng: random.Random) -> None:
+    """``rng.shuffle(pool)``, draw for draw, without a call per card: the same numbers
+    drawn the same way (``random.Random.shuffle`` and its ``_randbelow``), a third
+    of a copy's time in a ruleset of large decks."""
+    getrandbits = rng.getrandbits
+    for i in range(len(pool) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        pool[i], pool[j] = pool[j], pool[i]
+
+
+def _same_draws() -> bool:
+    """Whether the inline shuffle is this Python's own, number for number (checked once)."""
+    a, b = random.Random(2026), random.Random(2026)
+    for size in (2, 3, 7, 64, 300):
+        x, y = list(range(size)), list(range(size))
+        a.shuffle(x)
+        _shuffle_inline(y, b)
+        if x != y or a.getstate() != b.getstate():
+            return False
+    return True
+
+
+_INLINE = _same_draws()
+
+
+def _shuffle(pool: list, rng: random.Random) -> None:
+    if _INLINE and type(rng) is random.Random:
+        _shuffle_inline(pool, rng)
+    else:  # another Python's shuffle, or a source of another kind: its own
+        rng.shuffle(pool)
+
+
+class _Seeded:
+    """A copy's random source, made only when the copy first draws from it.
+
+    Seeding a generator costs more than a third of a small copy, and most
+    copies a search plays never draw. The state takes a source it shares
+    (``_rng_shared``) by copying its state before its first draw
+    (``State.rng``): this one makes that state from its seed then, so the
+    copy draws exactly what ``random.Random(seed)`` would."""
+
+    __slots__ = ("seed",)
+
+    def __init__(self, seed: float):
+        self.seed = seed
+
+    def getstate(self):
+        return random.Random(self.seed).getstate()
+
+
 def determinise(game: Game, seat: int, rng: random.Random,
-                search: SearchBudget | None = None) -> Game:
+                search: SearchBudget | None = None, dealing: Dealing | None = None) -> Game:
     """A copy of the game where the cards this seat cannot see are dealt again.
 
     The pools are :func:`.infosets.hidden_pools`: an unseen card in another
@@ -52,7 +145,9 @@ def determinise(game: Game, seat: int, rng: random.Random,
     hands are dealt again from the deck's cards and theirs), every other
     hidden zone is reshuffled with itself, and each place keeps its size.
     With ``search``, the copy runs on it (call its ``trial`` before running
-    the copy) and making the copy costs a step per card and space.
+    the copy) and making the copy costs a step per card and space. ``dealing``
+    is the seat's :class:`Dealing` of this position, when a search has it
+    (else it is worked out here).
     """
     clone = game.__copy__()
     clone.state = game.state.clone()
@@ -68,36 +163,54 @@ def determinise(game: Game, seat: int, rng: random.Random,
     clone.private_lines = {}
     clone.keep_log = False  # a trial run's log is never read
     clone.held = None
+    if dealing is None:
+        dealing = Dealing(game, seat)
     st = clone.state
     cards = st.cards
-    for places in hidden_pools(game, seat):
-        # in the order of the cards' numbers, not as they lie: how the hidden cards lie
-        # must not change the shuffle's outcome (the seat cannot see it)
-        pool = sorted(st.zones[key][i] for key, i in places)
+    zones = st.zones
+    for runs, in_order, home in dealing.pools:
+        pool = list(in_order)
         if len(pool) > 1:  # (shuffling fewer would draw no number)
-            rng.shuffle(pool)
-        for (key, i), c in zip(places, pool):
-            st.zones[key][i] = c
+            _shuffle(pool, rng)
+        j = 0
+        for key, indexes in runs:
+            here = zones[key]
             zone, owner = key
-            card = cards[c]  # copied (card_w) only when it lands somewhere else
-            if card.zone != zone or card.zone_owner != owner \
-                    or owner != NO_OWNER and card.owner != owner:
-                card = st.card_w(c)
-                card.zone, card.zone_owner = key
-                if owner != NO_OWNER:
-                    card.owner = owner
+            for i in indexes:
+                c = pool[j]
+                j += 1
+                here[i] = c
+                if home.get(c) == key:
+                    continue  # back where it lay: nothing about the card changes
+                card = cards[c]  # copied (card_w) only when it lands somewhere else
+                if card.zone != zone or card.zone_owner != owner \
+                        or owner != NO_OWNER and card.owner != owner:
+                    card = st.card_w(c)
+                    card.zone, card.zone_owner = key
+                    if owner != NO_OWNER:
+                        card.owner = owner
     # a hidden place that keeps no order (a face-down pile) tells nothing by its order,
     # not even where the seat's own cards in it lie: it is put in the order of the
     # cards' numbers, so that how it lies in the game cannot steer the copy (a pile
     # shuffled into a deck later comes out the same whatever its order was)
-    decl = game.zone_decl
-    for keys in hidden_groups(game, seat):
-        for key in keys:
-            here = st.zones[key]
-            if len(here) > 1 and not decl[key[0]].get("ordered"):
-                st.zones[key] = sorted(here)
-    st.rng = random.Random(rng.random())
+    for key in dealing.unordered:
+        here = zones[key]
+        if len(here) > 1:
+            zones[key] = sorted(here)
+    # a new random source for what is still to come, seeded when first drawn from
+    st._rng, st._rng_shared = _Seeded(rng.random()), True
     return clone
+
+
+def evaluate(runner, seats) -> list:
+    """The ruleset's evaluation of the copy for each of ``seats``, in one reading.
+
+    Evaluating changes nothing, so it runs as the engine's own reading does
+    (:class:`~rulebook_games.lang.gensupport.reading`): what the functions it
+    calls share (a part of a declared function that depends on none of its
+    parameters) is worked out once for all the seats' evaluations."""
+    with reading(runner.game):
+        return [runner.evaluate(seat) for seat in seats]
 
 
 class _Recorder(RandomAgent):
@@ -151,8 +264,9 @@ def evaluate_options(game: Game, decision: Decision, rng: random.Random,
     seat = decision.player
     search = SearchBudget.opened(game.budget, seat, steps, per_game)
     try:
+        dealing = Dealing(game, seat)  # the real game stands still while it searches
         # the base first, as before: rng's draws stay in their order
-        base = determinise(game, seat, rng, search)
+        base = determinise(game, seat, rng, search, dealing)
         now = None  # the position as it is, evaluated only when ending or passing is an option
         values, plans = [], []
         for opt in decision.options:
@@ -165,7 +279,7 @@ def evaluate_options(game: Game, decision: Decision, rng: random.Random,
                 if now is None:
                     search.trial()
                     try:
-                        now = FlowRunner(base).evaluate(seat)
+                        now = evaluate(FlowRunner(base), (seat,))[0]
                     except RuleRuntimeError as exc:
                         if not search.over():
                             raise  # the rules fail as they would in the game itself
@@ -179,7 +293,7 @@ def evaluate_options(game: Game, decision: Decision, rng: random.Random,
             best, best_plan = LOSS, []
             tries, i = rollouts, 0
             while i < tries:
-                trial = determinise(game, seat, rng, search)
+                trial = determinise(game, seat, rng, search, dealing)
                 if search.over():
                     _spent(search, None)
                     break
@@ -190,7 +304,8 @@ def evaluate_options(game: Game, decision: Decision, rng: random.Random,
                 runner = FlowRunner(trial)
                 search.trial()
                 try:
-                    value = runner.evaluate(seat) if runner.perform(choice, seat) else LOSS
+                    value = evaluate(runner, (seat,))[0] if runner.perform(choice, seat) \
+                        else LOSS
                 except (RequirementFailed, ActionRefused, RuleRuntimeError) as exc:
                     if search.over():
                         _spent(search, exc)

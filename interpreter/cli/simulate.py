@@ -72,7 +72,7 @@ def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers,
     def games_to_play(skip, progress):
         return run_many(str(rs.root), list(mods), games, players, kinds, list(variants), seed,
                         workers, check, progress, backend=backend, address=address,
-                        skip_seeds=skip, keep_records=bool(records))
+                        skip_seeds=skip, keep_records=bool(records), loaded=rs)
 
     def keep(summary):  # the game's record, named as its line names it
         return keep_record(records, summary, rs, list(mods), list(variants), players, kinds)

@@ -129,13 +129,9 @@ class AskingMixin:
             if not decision.is_range:
                 if log:
                     self._log_choice(decision, decision.options[0], only=True)
-            elif self.logging:  # the one who would have answered is told
-                self.log("", {decision.player: f"  {decision.prompt} → {decision.low} "
-                                               "(the only choice, taken for you)"})
-            if self.logging:  # and its agent, at once (a person sees it in place)
-                told = getattr(self.agents[decision.player], "taken", None)
-                if told is not None:
-                    told(decision, self)
+                self._tell_taken(decision)
+            else:
+                self._number_taken(decision)
             return decision.low if decision.is_range else 0
         if self.check_invariants:
             from .invariants import check_invariants
@@ -157,6 +153,22 @@ class AskingMixin:
         if log and decision.kind != "action" and not decision.is_range:
             self._log_choice(decision, decision.options[int(answer)])
         return int(answer)
+
+    def _number_taken(self, decision: Decision) -> None:
+        """A number question with one answer, taken: the one who would have answered is
+        told, in their own log line and through their agent (nothing is recorded)."""
+        if self.logging:
+            self.log("", {decision.player: f"  {decision.prompt} → {decision.low} "
+                                           "(the only choice, taken for you)"})
+            self._tell_taken(decision)
+
+    def _tell_taken(self, decision: Decision) -> None:
+        """Tell the seat's agent, at once, of an answer taken for it (a person sees it in
+        place), while the game keeps a log."""
+        if self.logging:
+            told = getattr(self.agents[decision.player], "taken", None)
+            if told is not None:
+                told(decision, self)
 
     def _replayed(self, decision: Decision) -> int:
         """The next answer of the trial being run; _MoreToAsk once they are used up."""
@@ -311,17 +323,22 @@ class AskingMixin:
         where = self._prompt("")
         if high < low:
             raise ActionRefused(f"no number between {low} and {high}")
-        if high == low:
+        if high == low:  # not a question: told as one (issue 26), neither asked nor
+            if self.logging:  # recorded, nor a step of the action's refusals (refusals.py)
+                self._number_taken(self._number_decision(ask, where, low, high, facts))
             return low
+        return self.decide(self._number_decision(ask, where, low, high, facts))
 
+    def _number_decision(self, ask, where: str, low: int, high: int, facts) -> Decision:
+        """A number question, its words made when read: the question, then its facts."""
         def said():
             return self._facts_words(ask, facts)
 
         def prompt():
             text = self._ask_prompt(ask, "choose a number", where)
             return f"{text} ({' · '.join(said())})" if said() else text
-        return self.decide(Decision(self._acting(), "number", prompt, low=low, high=high,
-                                    facts=said if facts else None))
+        return Decision(self._acting(), "number", prompt, low=low, high=high,
+                        facts=said if facts else None)
 
     def _facts_words(self, ask, facts) -> list[str]:
         """The facts a number question gives with it ('2 coins a gold', '14 coins left to

@@ -41,6 +41,8 @@ class BoardMixin:
     def space_name(self, space: str) -> str:
         """How a space is called: its name, its map label ('#13'), or both."""
         decl = self.space_decl[space]
+        if decl.get("name") and decl.get("off_board"):  # no map to find it on
+            return decl["name"]
         if "label" in decl:
             tag = f"#{decl['label']}"
             return f"{decl['name']} {tag}" if decl.get("name") else tag

@@ -83,6 +83,8 @@ class TracksMixin:
 
     def _log_track(self, track, before, after, player):
         decl = self.track_decl[track]
+        if decl.get("logged") is False:  # (a marker the rules tell in their own words)
+            return
         name = decl.get("name") or track.replace("_", " ")
         unit = f" {decl['unit']}" if decl.get("unit") else ""
         whose = f"{self.state.players[player].name}: " if decl.get("scope") == "player" \

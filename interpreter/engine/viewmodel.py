@@ -364,7 +364,8 @@ class _Table:
     def space_boards(self) -> list[dict]:
         """The boards of the components, each space with its place, kind, printed bonus and
         tile; a board the view lists under ``maps`` also with a mark for each kind of space
-        and a short symbol for each bonus (see docs/engine.md#the-view)."""
+        and a short symbol for each bonus, and for a tile when it gives one (else the
+        tile's own; see docs/engine.md#the-view)."""
         g = self.g
         drawn = {m["board"]: m for m in (self.decl or {}).get("maps") or []}
         out = []
@@ -408,7 +409,8 @@ class _Table:
                 if live.get("tile") is not None:
                     decl = g.tile_decl.get(live["tile"], {})
                     item["tile"] = decl.get("name") or live["tile"].replace("_", " ")
-                    item["symbol"] = decl.get("symbol") or item["tile"][:1].upper()
+                    item["symbol"] = symbols.get(live["tile"]) or decl.get("symbol") \
+                        or item["tile"][:1].upper()
                     owner = live.get("owner")
                     if owner is not None and owner >= 0:
                         item["owner"] = g.state.players[owner].name
@@ -426,7 +428,8 @@ class _Table:
                    or board["id"].replace("_", " "),
                    "shape": board.get("layout", "explicit"), "spaces": spaces,
                    "tiles": [{"name": d.get("name") or t.replace("_", " "),
-                              "symbol": d.get("symbol") or (d.get("name") or t)[:1].upper()}
+                              "symbol": symbols.get(t) or d.get("symbol")
+                              or (d.get("name") or t)[:1].upper()}
                              for t, d in g.tile_decl.items()]}
             if marks:
                 one["marks"] = [dict({"mark": m, "type": kinds.get(t, t)},

@@ -404,7 +404,7 @@ def _neighbours(rt, space):
 
 @builtin("space_of", [Param("card", T.CARD)], T.SPACE,
          "The space of the tile the card placed, or none.",
-         phrase='the space of the tile {card} placed')
+         phrase="the space of {card:poss} tile")
 def _space_of(rt, card):
     return rt.space_of(card)
 

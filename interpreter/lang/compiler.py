@@ -89,6 +89,7 @@ class _Unit:
         self.compiler, self.gen, self.src, self.namespace = compiler, gen, src, namespace
         self.filename = filename
         self.chunks: list[str] = []
+        self.entries: list[_Pending] = []  # every entry of the module, written or not
         self.consts_done = 0
         self.count = 0
 
@@ -197,6 +198,7 @@ class Compiler:
         self._units.append(unit)
         for p in pending:
             p.unit = unit
+            unit.entries.append(p)
             if p.key is not None and len(p.key) == 2 and p.key[0] in ("procedure", "function"):
                 namespace[pyname(*p.key)] = unit.trampoline(p)
         # declared procedures and functions of an earlier module
@@ -214,6 +216,15 @@ class Compiler:
                       and v.unit is unit]:
                 unit.generate(p)
         return "\n".join(chunk for unit in self._units for chunk in unit.chunks)
+
+    def ready_all(self) -> None:
+        """Write and compile the Python of every entry made so far, the ruleset's and the
+        conditions the loader compiles besides (before processes are forked from this one,
+        so that none of them compiles any)."""
+        self.finish()
+        for unit in self._units:
+            for p in unit.entries:
+                unit.generate(p)
 
     # ------------------------------------------------------------ explanations
     def explainer_for(self, e: ast.Expr) -> Callable[[Frame], str]:
@@ -253,6 +264,15 @@ def _adapt(code):
             return fn(rt, B, d, V, at)
         return code.plain(Frame(rt, V, d, B))
     return body
+
+
+def compile_whole(ruleset) -> None:
+    """Compile every rule of a loaded ruleset now rather than when it first runs."""
+    for value in ruleset.code.values():
+        compiler = getattr(value, "compiler", None)
+        if compiler is not None:
+            compiler.ready_all()
+            return
 
 
 def source_of(ruleset) -> str:

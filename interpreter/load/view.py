@@ -158,8 +158,8 @@ def check_view(b) -> None:
 
 def _check_map(b, e, i: int, m: dict) -> None:
     """A map names a board of the components, marks only its space types, gives symbols
-    only to things a space's bonus may hold, and colours only its space types, tiles and
-    those things."""
+    only to tiles and things a space's bonus may hold, and colours only its space types,
+    tiles and those things."""
     board_id = m.get("board")
     entry = b.sections["boards"].get(board_id) if isinstance(board_id, str) else None
     if entry is None or not isinstance(entry.data, dict):
@@ -184,12 +184,12 @@ def _check_map(b, e, i: int, m: dict) -> None:
                           hint=suggest(t, b.table.of_kind("tile")), context="view")
     bonuses = [x["id"] for x in board.get("bonuses") or [] if isinstance(x, dict)]
     known = bonuses + list(b.sections["resources"])
-    for x in (m.get("symbols") or {}):
-        if x not in known:
-            b.diags.error("RB401", f"'{x}' is neither a resource nor a bonus of board "
-                          f"'{board_id}'", e.key_span("maps", i, "symbols", x),
-                          hint=suggest(x, known), context="view")
     tiles = b.table.of_kind("tile")
+    for x in (m.get("symbols") or {}):
+        if x not in known and b.table.get(x, ("tile",)) is None:
+            b.diags.error("RB401", f"'{x}' is neither a tile, a resource nor a bonus of board "
+                          f"'{board_id}'", e.key_span("maps", i, "symbols", x),
+                          hint=suggest(x, known + list(tiles)), context="view")
     for x in (m.get("colours") or {}):
         if x not in types and x not in known and b.table.get(x, ("tile",)) is None:
             b.diags.error("RB401", f"'{x}' is neither a space type of board '{board_id}', "

@@ -8,10 +8,18 @@ headline (an unindented line: an action, a phase, a round), each with its
 effects folded:
 
 - a player's stock and production changes in one line, netted per resource
-  ('Ann: −9 coins (now 3); +2 wood (now 5); production +1 stone');
+  ('Ann: −9 coins (now 3); +2 wood (now 5); production +1 stone'; what was
+  gained and what was lost of one resource both said, in the order they
+  came: '+3 coins, then −1 (now 10)');
 - cards moved to the same place counted, named where this seat may read the
   names ('6 cards → your hand: …', '4 cards → Bob's hand');
 - any other line kept as it is (repeated lines once, with '(×N)').
+
+A player's move names in its headline what it was about, so that a screen
+that cuts a group to its headline still says it: the first thing its effects
+tell, when that is one card moved by name ('Bob: Play a card: Oak Mill') or a
+choice of the mover ('Bob: Hire a guide: Ada'). Nothing is guessed: a move
+whose first card line names several cards or none keeps its headline as it is.
 
 The summariser reads the lines the engine writes and knows only their
 shape; it is given the players' names, the card names and the resources'
@@ -84,14 +92,14 @@ def summarise(lines: list[str], words: NewsWords) -> list[NewsGroup]:
             continue
         if not raw.startswith(" "):
             if started:
-                groups.append(NewsGroup(headline, folder.lines()))
+                groups.append(NewsGroup(folder.named(headline), folder.lines()))
             headline, started = raw, True
             folder = _Folder(words)
             continue
         started = True
         folder.add(raw.strip())
     if started:
-        groups.append(NewsGroup(headline, folder.lines()))
+        groups.append(NewsGroup(folder.named(headline), folder.lines()))
     return groups
 
 
@@ -173,9 +181,12 @@ class _Folder:
         pair = self.w.units[s.group("what")]
         n = int(s.group("n")) * times
         self._bucket(("player", who))
-        moved = self.stock.setdefault(who, {}).setdefault(pair, [0, 0, 0])
-        moved[0 if s.group("verb") == "gains" else 1] += n
+        moved = self.stock.setdefault(who, {}).setdefault(pair, [0, 0, 0, None])
+        gained = s.group("verb") == "gains"
+        moved[0 if gained else 1] += n
         moved[2] = int(s.group("now"))
+        if moved[3] is None:
+            moved[3] = gained  # which came first: '+3 coins, then −1'
         return True
 
     def _move(self, line: str, times: int) -> bool:
@@ -199,6 +210,30 @@ class _Folder:
         bucket[1].extend(names)
         return True
 
+    def named(self, headline: str | None) -> str | None:
+        """The headline of a player's move with what it was about (see the module)."""
+        m = self.who.match(headline) if self.who and headline else None
+        if not m or not m.group(2):
+            return headline  # (a phase, a round, a pass: no move of a player's)
+        mover = m.group(1)
+        for kind, key in self.order:
+            if kind == "move":
+                n, names = self.moves[key]
+                subject = names[0] if n == 1 and names else None
+            elif kind == "other":
+                c = self.who.match(key)
+                chose = c and c.group(1) == mover and not c.group(2) and \
+                    re.match(r"^(?:chooses|takes) (.+?)(?: \(the only choice\))?$", c.group(3))
+                if not chose:
+                    continue
+                subject = chose.group(1)
+            else:
+                continue
+            if not subject or subject in m.group(3):
+                return headline
+            return f"{headline}: {subject}"
+        return headline
+
     def lines(self) -> list[str]:
         out = []
         for kind, key in self.order:
@@ -218,9 +253,14 @@ class _Folder:
                 out.append(text)
             else:
                 parts = []
-                for (one, many), (gained, lost, now) in self.stock.get(key, {}).items():
-                    moved = " ".join(([f"+{gained}"] if gained else [])
-                                     + ([f"{MINUS}{lost}"] if lost else [])) or "+0"
+                for (one, many), (gained, lost, now, first) in self.stock.get(key, {}).items():
+                    if gained and lost:  # both: each with its sign, in the order they came
+                        a, b = (f"+{gained}", f"{MINUS}{lost}") if first else \
+                            (f"{MINUS}{lost}", f"+{gained}")
+                        n = gained if first else lost
+                        parts.append(f"{a} {one if n == 1 else many}, then {b} (now {now})")
+                        continue
+                    moved = f"+{gained}" if gained else f"{MINUS}{lost}" if lost else "+0"
                     unit = one if gained + lost == 1 else many
                     parts.append(f"{moved} {unit} (now {now})")
                 prod = [f"{_signed(d)} {one}" for (one, _), d in self.prod.get(key, {}).items()

@@ -33,7 +33,8 @@ class _Bridge(Agent):
     """A seat's agent: hands the decision to the stream and returns its answer.
 
     What the engine tells a seat's agent besides (an action of its that was
-    rolled back) goes to the agent in ``told[seat]``, when there is one."""
+    rolled back, a question answered for it because it had one answer) goes
+    to the agent in ``told[seat]``, when there is one."""
 
     name = "env"
     wants_view = False  # the caller reads the seat's view itself
@@ -50,6 +51,12 @@ class _Bridge(Agent):
         agent = self.told[self.seat] if self.told is not None else None
         if agent is not None:
             agent.action_failed(label, reason)
+
+    def taken(self, decision, game):
+        agent = self.told[self.seat] if self.told is not None else None
+        told = getattr(agent, "taken", None)
+        if told is not None:
+            told(decision, game)
 
 
 class DecisionStream:

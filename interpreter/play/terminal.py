@@ -166,8 +166,7 @@ class HumanAgent(Agent):
         with its question (so nobody types an answer to it)."""
         from rich.text import Text
         from .screen import MIN_NEWS
-        answer = str(decision.low) if decision.is_range else decision.options[0].label
-        line = f"  {decision.prompt} → {answer} (the only choice, taken for you)"
+        line = "  " + taken_words(decision)
         # announced before the news is shown: the log may tell it already (then the
         # news would print it, and this line again), or later; either way, once
         self.announced = self.announced[-50:] + [line]
@@ -392,6 +391,13 @@ class HumanAgent(Agent):
     def action_failed(self, label, reason):
         self.console.print(f"[red]{_shown(label)} could not be done: {_shown(reason)}. "
                            "Choose again.[/red]")
+
+
+def taken_words(decision) -> str:
+    """A question the engine answered by itself for a person, as shown to them in place
+    (the terminal and the web page): the question, its one answer, and why."""
+    answer = str(decision.low) if decision.is_range else decision.options[0].label
+    return f"{decision.prompt} → {answer} (the only choice, taken for you)"
 
 
 def _number_named(label: str) -> int | None:

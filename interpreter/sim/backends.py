@@ -10,14 +10,19 @@ finished game, in the order games finish.
 
 The functions that load a ruleset and play one game are passed in (by
 reference, never as pickled code), which keeps this module free of any
-knowledge of what a game is. Stopping early (Ctrl-C, or a caller that stops
-reading) cancels the work still out and ends the worker processes.
+knowledge of what a game is. Local workers share one load: on Linux the
+ruleset is loaded and compiled here, once, and the workers are forked from
+this process after it (the 'fork' start method), so each starts playing at
+once; elsewhere each worker loads it itself. Stopping early (Ctrl-C, or a
+caller that stops reading) cancels the work still out and ends the worker
+processes.
 """
 
 from __future__ import annotations
 
 import os
 import signal
+import sys
 from collections.abc import Callable, Iterable, Iterator
 
 from .batches import BackendProblem, chunk_size, chunked, ordered
@@ -27,12 +32,15 @@ BACKENDS = ("local", "ray")
 
 def run(path: str, mods: list[str], jobs: Iterable, todo: int, workers: int,
         init: Callable, play: Callable, rebuild: Callable, progress: Callable | None = None,
-        backend: str = "local", address: str | None = None) -> Iterator:
+        backend: str = "local", address: str | None = None,
+        share: Callable | None = None) -> Iterator:
     """Play ``jobs`` (``todo`` of them) on ``backend``; yield ``play``'s results in job order.
 
-    ``init(path, mods)`` loads the ruleset in a worker; ``play(job)`` plays one
-    game there; ``rebuild(fields)`` makes a result again from the plain fields
-    a remote worker sends back.
+    ``init(path, mods)`` loads the ruleset in a worker; ``share(path, mods)``
+    (``init`` when None) loads it in this process before local workers are
+    forked from it, compiled whole so that no worker compiles anything;
+    ``play(job)`` plays one game there; ``rebuild(fields)`` makes a result
+    again from the plain fields a remote worker sends back.
     """
     if todo <= 0:
         return
@@ -53,24 +61,44 @@ def run(path: str, mods: list[str], jobs: Iterable, todo: int, workers: int,
                 progress()
             yield result
         return
-    yield from _on_processes(path, mods, jobs, todo, workers, init, play, progress)
+    yield from _on_processes(path, mods, jobs, todo, workers, init, share or init, play,
+                             progress)
 
 
-def _quiet_init(init: Callable, path: str, mods: list[str]) -> None:
-    """A worker process leaves Ctrl-C to the main process, which stops it when it wants."""
+def _quiet_init(init: Callable | None, path: str, mods: list[str]) -> None:
+    """A worker process leaves Ctrl-C to the main process, which stops it when it wants;
+    it loads the ruleset itself unless it was forked with it (``init`` None)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    init(path, mods)
+    if init is not None:
+        init(path, mods)
+
+
+def forking():
+    """The 'fork' start method where workers may be forked from a loaded process (Linux),
+    else None. (Elsewhere forking is unsafe or missing, and workers load for themselves.)"""
+    if not sys.platform.startswith("linux"):
+        return None
+    import multiprocessing
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return None
+    return multiprocessing.get_context("fork")
 
 
 def play_chunk(play: Callable, chunk: list) -> list:
     return [play(job) for job in chunk]
 
 
-def _on_processes(path, mods, jobs, todo, workers, init, play, progress) -> Iterator:
+def _on_processes(path, mods, jobs, todo, workers, init, share, play, progress) -> Iterator:
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    pool = ProcessPoolExecutor(workers, initializer=_quiet_init, initargs=(init, path, mods))
+    context = forking()
+    if context is not None:
+        share(path, mods)  # loaded and compiled once: the workers are forked with it
+        pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_quiet_init,
+                                   initargs=(None, path, mods))
+    else:
+        pool = ProcessPoolExecutor(workers, initializer=_quiet_init, initargs=(init, path, mods))
     out: dict = {}  # future -> chunk index
     finished = False
 

@@ -1,8 +1,13 @@
 """Many games at once: seeds in, results out, the same whatever the worker count.
 
-Each game's seed is ``base_seed + index``; workers load the ruleset from its
-source (never pickled closures) once each, and results are put back in seed
-order, so ``--workers 1`` and ``--workers 8`` give identical output.
+Each game's seed is ``base_seed + index``, and results are put back in seed
+order, so ``--workers 1`` and ``--workers 8`` give identical output. The
+ruleset is loaded and compiled once, in this process (or taken as the caller
+loaded it); local workers are forked from it where the platform allows, so
+they start playing at once with this process's own compiled rules. Anywhere
+else (other platforms, Ray) each worker loads the ruleset from its source
+itself (never pickled closures: rule code is only ever made by the process
+that runs it).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from ..load.ruleset import load_ruleset
 
 _RULESET = None
+_LOADED = None  # (path, mods) of the ruleset this run's caller loaded and handed over
 
 
 @dataclass
@@ -52,8 +58,18 @@ class GameSummary:
 
 
 def _init(path: str, mods: list[str]) -> None:
+    """Load the ruleset of ``path`` with ``mods`` (unless this run's caller handed it over)."""
     global _RULESET
-    _RULESET = load_ruleset(path, mods)
+    if _LOADED is None or _LOADED != (path, list(mods)):
+        _RULESET = load_ruleset(path, mods)
+
+
+def _share(path: str, mods: list[str]) -> None:
+    """Load the ruleset and compile every rule now, before workers are forked from this
+    process: none of them loads or compiles anything itself."""
+    from ..lang.compiler import compile_whole
+    _init(path, mods)
+    compile_whole(_RULESET)
 
 
 def play_one(args) -> GameSummary:
@@ -98,7 +114,7 @@ def _play_one(seed, players, agents, variants, check) -> GameSummary:
 def simulate(path: str, mods: list[str], games: int, players: int, agents: list[str],
              variants: list[str], seed: int = 1, workers: int = 1, check: bool = True,
              progress=None, *, backend: str = "local", address: str | None = None,
-             skip_seeds=(), keep_records: bool = False):
+             skip_seeds=(), keep_records: bool = False, loaded=None):
     """Yield GameSummary objects in seed order, for the seeds not in ``skip_seeds``.
 
     With ``keep_records`` each summary's ``record`` holds what the game's record
@@ -107,16 +123,19 @@ def simulate(path: str, mods: list[str], games: int, players: int, agents: list[
     ``backend`` is ``local`` (``workers`` processes, or this one for 1) or
     ``ray`` (``address`` None starts Ray here; ``auto`` or ``HOST:PORT`` joins a
     cluster); see :mod:`rulebook_games.sim.backends`. ``progress`` is called once
-    per finished game.
+    per finished game. ``loaded`` is the ruleset as the caller loaded it from
+    ``path`` and ``mods`` in this process: it is played as it is, not loaded again.
     """
     from .backends import run
+    global _RULESET, _LOADED
+    _RULESET, _LOADED = (loaded, (path, list(mods))) if loaded is not None else (None, None)
     skip = set(skip_seeds)
     seeds = range(seed, seed + games)
     todo = games - sum(1 for s in skip if s in seeds)
     jobs = ((s, players, agents, variants, check, keep_records) for s in seeds
             if s not in skip)
     yield from run(path, mods, jobs, todo, workers, _init, play_one, _rebuild, progress,
-                   backend, address)
+                   backend, address, share=_share)
 
 
 def _rebuild(fields: dict) -> GameSummary:

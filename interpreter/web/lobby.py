@@ -38,6 +38,24 @@ class Choice:
     mods: list[Path] = field(default_factory=list)
 
 
+def fresh_comment(comment: str, name: str, description: str) -> str:
+    """A mod's comment without what the lobby already prints beside it: its heading
+    ('House rule: <name>.') and the sentences its description says (once is enough)."""
+    said = {_sentence(x) for x in _SENTENCE_END.split(description) if x.strip()}
+    heading = _sentence(f"House rule: {name}")
+    kept = [x for x in _SENTENCE_END.split(comment)
+            if x.strip() and _sentence(x) not in said and _sentence(x) != heading]
+    return " ".join(x.strip() for x in kept)
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def _sentence(text: str) -> str:
+    """A sentence as compared: its words, any case, its end stop left out."""
+    return " ".join(text.split()).rstrip(".!?").casefold()
+
+
 def mod_comment(path: Path) -> str:
     """A mod's opening comment (its house rule in the author's words), schema line left out."""
     lines = []
@@ -120,7 +138,8 @@ class Lobby:
             for i, path in enumerate(choice.mods):
                 name, description = _mod_head(path)
                 mods.append({"number": i, "name": name, "description": description,
-                             "comment": mod_comment(path), "file": path.stem})
+                             "comment": fresh_comment(mod_comment(path), name, description),
+                             "file": path.stem})
             out.append({
                 "key": key, "name": rs.name, "min": rs.min_players, "max": rs.max_players,
                 "variants": [{"id": vid, "name": e.data.get("name") or vid,

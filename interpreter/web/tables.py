@@ -22,7 +22,8 @@ move, so the watcher sees it from its start.
 
 Undo follows the terminal's rule (``play.terminal``): back to the seat's
 previous decision when nobody else has decided since and nothing hidden or
-random has come out since; the game is replayed from its record to there.
+random has come out since, and never once the game has ended; the game is
+replayed from its record to there.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from ..agents.registry import agent_seed, make_agent
 from ..api.decisions import Decision, read_answer
 from ..play.session import GameError, make_record
 from ..play.stream import DecisionStream
-from ..play.terminal import HumanAgent
+from ..play.terminal import HumanAgent, taken_words
 from ..safe_text import visible
 from .view import decision_data, result_data, seat_view
 
@@ -47,11 +48,28 @@ PERSON = "human"  # a seat a person plays, as a record names it
 MAX_DELAY = 10.0  # seconds between two agent moves, at most
 STEERING = ("pace", "pause", "resume", "step")  # what the watch link of agents' game sends
 LOG_SHOWN = 200  # log lines a message carries (the page keeps no more)
+TAKEN_SHOWN = 30  # answers taken for a person (one possible answer) a message carries, at most
 SHOW_EVERY = 0.05  # seconds between two pictures of a run of agents' instant moves
 
 
 class Refused(Exception):
     """A token, an answer or a command that this table does not take; the message says why."""
+
+
+class _Person:
+    """What the engine tells a seat a person plays (the stream's ``told``): each question
+    it answered for them because it had one answer, kept to be shown in place."""
+
+    def __init__(self, table: "Table", seat: int):
+        self.table, self.seat = table, seat
+
+    def taken(self, decision, game) -> None:
+        # (on the engine's thread, while the table's waits for it: no lock needed)
+        self.table.taken[self.seat].append((len(game.record), visible(taken_words(decision))))
+        del self.table.taken[self.seat][:-TAKEN_SHOWN]
+
+    def action_failed(self, label, reason) -> None:
+        pass
 
 
 class Table:
@@ -87,6 +105,11 @@ class Table:
         self.watching: dict = {}  # seat (None: spectators) → how many pages watch it
         self.problem: str | None = None  # the error that stopped the game, in words
         self.marks: dict[int, list] = {s: [] for s in self.tokens}  # undo marks by seat
+        # the questions answered for each person (one answer): (answers before it, words)
+        self.taken: dict[int, list] = {s: [] for s in self.tokens}
+        self._told = [_Person(self, seat) if agent is None else agent
+                      for seat, agent in enumerate(self.agents)]
+        self._resumed_at = len(prefix)  # answers given before this table's first picture
         self.saved = False
         self._shown_at = 0.0  # when the pages were last sent what they show
         self._commands: queue.Queue = queue.Queue()
@@ -167,8 +190,10 @@ class Table:
     # ------------------------------------------------------------ inside: the thread
     def _start(self, prefix: list[int]) -> DecisionStream:
         """A stream for the game, its first ``prefix`` answers given again (resume, undo)."""
+        for lines in self.taken.values():  # (the game replayed tells them again)
+            lines.clear()
         stream = DecisionStream(self.rs, self.players, self.seed, self.variants,
-                                kinds=self.kinds, told=self.agents, keep_log=True)
+                                kinds=self.kinds, told=self._told, keep_log=True)
         for answer in prefix:
             if stream.current is None:
                 raise GameError("the record goes on after the game's end")
@@ -278,8 +303,20 @@ class Table:
             stream.answer(index)
         self._show_all()
 
+    def taken_since(self, seat: int) -> list[str]:
+        """The questions the engine answered for ``seat`` (each had one answer) since the
+        seat's last answer, in words, as the terminal shows them in place."""
+        marks = self.marks[seat]
+        since = marks[-1][0] + 1 if marks else self._resumed_at
+        return [words for at, words in self.taken[seat] if at >= since]
+
     def undo_problem(self, seat: int) -> str | None:
-        """Why ``seat`` cannot undo now (the terminal's rule), or None."""
+        """Why ``seat`` cannot undo now (the terminal's rule), or None.
+
+        Once the game has ended, never: its end is the record saved (at the terminal
+        nobody is asked anything after the end, so nobody can type undo)."""
+        if self._stream.result is not None:
+            return "the game is over"
         # the rule is the terminal seat's own (play.terminal): one rule for both
         return HumanAgent.undo_problem(types.SimpleNamespace(marks=self.marks[seat]),
                                        self._stream.game)
@@ -357,6 +394,7 @@ class Table:
             "result": None,
             "problem": self.problem,
             "undo": None,
+            "taken": [],
         }
         if current is not None and not self.problem:
             message["waiting"] = game.state.players[current.player].name
@@ -365,6 +403,7 @@ class Table:
                                                              len(game.record) + 1))
         if seat is not None and seat in self.marks:
             message["undo"] = self.undo_problem(seat) or "yes"
+            message["taken"] = self.taken_since(seat)
         if stream.result is not None:
             message["result"] = result_data(game, stream.result)
         return message

@@ -48,7 +48,8 @@ class Calls:
         if e.func in ("cards_in", "all_cards_in") and e.args:
             ident = _symbol_id(e.args[0])
             name = str(self.decl("zone", ident).get("name") or "") if ident else ""
-            if name.lower().startswith("cards "):  # 'your cards on offer', not 'the cards in …'
+            if name.lower().startswith("cards ") or name.lower().endswith(" cards"):
+                # 'your cards on offer', 'your played cards', not 'the cards in …'
                 who = None if e.func == "all_cards_in" else (
                     self.expr(e.args[1], ctx) if len(e.args) > 1 else
                     self.expr(e.kwargs["player"], ctx) if "player" in e.kwargs else "you")

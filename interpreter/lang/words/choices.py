@@ -14,8 +14,8 @@ from __future__ import annotations
 from .. import ast
 from .. import types as T
 from ..builtins import AGGREGATES
-from .context import Ctx, _Words
-from .english import _a, _bare, relative, words_of_id
+from .context import Ctx, _rt, _Words
+from .english import _a, _bare, join_and, relative, words_of_id
 from .trees import _bind_args
 
 
@@ -30,14 +30,57 @@ def _counts_each(e: ast.Comprehension) -> bool:
         any(isinstance(a, ast.Name) and a.id == e.var for a in amount.args)
 
 
+def _conjuncts(e: ast.Expr) -> list[ast.Expr]:
+    """The parts of a condition joined by 'and'."""
+    if isinstance(e, ast.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
 class Choices:
     """Renders comprehensions and the choices a player makes."""
 
     def where(self, e: ast.Comprehension, ctx: Ctx) -> str:
-        """The condition of a comprehension as a relative clause: ' that is playable'."""
+        """The condition of a comprehension as a relative clause: ' that is playable'.
+
+        A condition of several parts ('and') reads part by part where each is a
+        clause of its own (' that collects resources, with at least 1 resource on
+        it'), and a part that keeps one thing out reads 'other than' it (' other
+        than this card that collects beads'); else as one clause (' where …')."""
         if e.where is None:
             return ""
-        return relative(self.cond(e.where, self._element_ctx(e, ctx)))
+        return self.clauses(e.where, e.var, self._element_ctx(e, ctx))
+
+    def clauses(self, where: ast.Expr, var: str, inner: Ctx) -> str:
+        """A condition on ``var`` (read 'it' in ``inner``) as relative clauses (see where)."""
+        whole = relative(self.cond(where, inner))
+        parts = _conjuncts(where)
+        if len(parts) < 2:
+            return whole
+        other, clauses = [], []
+        for part in parts:
+            if isinstance(part, ast.Binary) and part.op == "!=" and \
+                    isinstance(part.left, ast.Name) and part.left.id == var and \
+                    not (isinstance(part.right, ast.Literal) and part.right.value is None):
+                other.append(self.expr(part.right, inner))
+                continue
+            clause = relative(self.cond(part, inner))
+            if clause.startswith(" where "):
+                return whole  # (a part that names the element twice: one clause)
+            clauses.append(clause)
+        groups: list[list] = []  # in the order written; 'that' clauses next to each other
+        for clause in clauses:  # share their 'that' (' that is a land area, has no tile
+            if clause.startswith(" that ") and groups and groups[-1][0] == "that":
+                groups[-1][1].append(clause[len(" that "):])  # and has no claimant')
+            elif clause.startswith(" that "):
+                groups.append(["that", [clause[len(" that "):]]])
+            else:
+                groups.append([clause.split()[0], [clause]])
+        out = f" other than {join_and(other)}" if other else ""
+        for i, (kind, texts) in enumerate(groups):
+            piece = " that " + join_and(texts) if kind == "that" else texts[0]
+            out += piece if i == 0 else ("," + piece) if kind == "with" else " and" + piece
+        return out
 
     def _element_ctx(self, e: ast.Comprehension, ctx: Ctx) -> Ctx:
         """Inside a comprehension: the element is 'it'; other names keep their values."""
@@ -51,7 +94,15 @@ class Choices:
         return inner
 
     def e_Comprehension(self, e: ast.Comprehension, ctx: Ctx) -> str:
+        if e.func == "choose" and ctx.frame is not None:  # a choice of one: that one, named
+            only = self._only_choice(e, ctx)
+            if only is not None:
+                return only
         agg = AGGREGATES.get(e.func)
+        if e.func in ("choose", "choose_optional") and e.where is None:
+            chosen = self._choice_words(e.source, ctx)  # 'any player'
+            if chosen is not None:
+                return chosen
         if e.func == "all" and isinstance(e.source, ast.ListExpr) and e.where is not None \
                 and _counts_each(e):
             # 'all(r in [food, wood] where stock(r) >= 3)': 'at least 3 each of food and
@@ -68,11 +119,45 @@ class Choices:
         return agg.phrase.format(source=source, bare=_bare(source), where=where, value=value,
                                  one=_a(noun), noun=noun)
 
+    def _choice_words(self, source: ast.Expr, ctx: Ctx) -> str | None:
+        """How a free choice from a function's list reads, when it says (``choice:``)."""
+        if not isinstance(source, ast.Call) or source.func not in self.table.callables:
+            return None
+        entry = self.rs.sections["functions"].get(source.func)
+        text = entry.data.get("choice") if entry is not None else None
+        if not text:
+            return None
+        names = [nm for nm, _, _ in self.table.callables[source.func].params]
+        args = _bind_args(names, source, [None] * len(names), [False] * len(names))
+        return self.fill(str(text), args, ctx, {})
+
+    def _only_choice(self, e: ast.Comprehension, ctx: Ctx) -> str | None:
+        """In a game, the one item a choice can pick now, by name (None: not one)."""
+        items = self._filters.get(id(e))
+        if items is None:
+            items = ast.Comprehension(e.span, "filter", e.var, e.source, e.where, None)
+            items.type = e.source.type
+            items.target = AGGREGATES["filter"]  # (as the checker marks a comprehension)
+            self._filters[id(e)] = items
+            self._keep.append(e)  # (ids stay valid while the node lives)
+        value = self._value(items, ctx)
+        if not isinstance(value, list) or len(value) != 1:
+            return None
+        rt = _rt(ctx)
+        seen = getattr(rt, "card_visible_to", None)
+        if isinstance(value[0], int) and getattr(e.source.type, "elem", None) is T.CARD and \
+                (seen is None or not seen(value[0], rt._acting())):
+            return None  # (a card the chooser may not see keeps its general words)
+        return self.value_words(value[0], getattr(e.source.type, "elem", None), rt)
+
     def choice(self, e: ast.Expr, ctx: Ctx) -> str:
         """What a choice picks from, for its prompt: 'a card from your hand where it …'."""
         if isinstance(e, ast.AnyOf):
             return _a(e.noun)
         if isinstance(e, ast.Comprehension):
+            chosen = self._choice_words(e.source, ctx) if e.where is None else None
+            if chosen is not None:  # 'any player' (the prompt lists who)
+                return chosen
             noun = self.noun_of(e.source)
             return f"{_a(noun)} among {self.expr(e.source, ctx)}{self.where(e, ctx)}"
         return self.expr(e, ctx)

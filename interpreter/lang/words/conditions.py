@@ -21,6 +21,15 @@ from .names import _NONE_WORD
 from .trees import _COMPARE, _FLIP, _NEGATE, _bind_args, _is_quantity, _symbol_id, ast_with
 
 
+def _one_of(plural: str) -> str:
+    """'cards' → 'card', 'technologies' → 'technology', 'boxes' → 'box'."""
+    if plural.endswith("ies"):
+        return plural[:-3] + "y"
+    if plural.endswith(("ches", "shes", "sses", "xes")):
+        return plural[:-2]
+    return plural[:-1]
+
+
 class Conditions:
     """Renders conditions, comparisons and the amounts they compare."""
 
@@ -30,10 +39,23 @@ class Conditions:
         if isinstance(e, (ast.Name, ast.Literal)):
             return self.expr(e, ctx)
         if isinstance(e, ast.Binary) and e.op in ("and", "or"):
+            both = self._shared_has(e, ctx)
+            if both is not None:
+                return both
             return f"{self.cond(e.left, ctx)} {e.op} {self.cond(e.right, ctx)}"
         if isinstance(e, ast.Unary) and e.op == "not":
             return self.negative(e.operand, ctx)
         return getattr(self, "e_" + type(e).__name__)(e, ctx)
+
+    def _shared_has(self, e: ast.Binary, ctx: Ctx) -> str | None:
+        """'its bonus includes salt or pearls' for two 'has' of the same thing."""
+        a, b = e.left, e.right
+        if not all(isinstance(x, ast.Binary) and x.op == "has" for x in (a, b)):
+            return None
+        subject = self.expr(a.left, ctx)
+        if subject != self.expr(b.left, ctx):
+            return None
+        return f"{subject} includes {self.expr(a.right, ctx)} {e.op} {self.expr(b.right, ctx)}"
 
     def negative(self, e: ast.Expr, ctx: Ctx) -> str:
         """A condition that must not hold, said so that it cannot be misread."""
@@ -81,6 +103,21 @@ class Conditions:
                 return f"{obj} {verb} {'no ' + fname if op == '==' else _a(fname)}"
             noun = self.expr(left, ctx)
             return f"{noun} is {'not ' if op == '!=' else ''}{_NONE_WORD.get(left.type, 'none')}"
+        ident = _symbol_id(right) if isinstance(left, ast.Field) and left.name == "holds" \
+            and op in ("==", "!=") else None
+        if ident is None and isinstance(left, ast.Field) and left.name == "holds" and \
+                op in ("==", "!=") and not isinstance(right, ast.Literal):
+            value = self._value(right, ctx)  # a parameter: its value now, in a game
+            ident = value if isinstance(value, str) and self.table.get(
+                value, ("card_resource", "resource")) is not None else None
+        if ident is not None:  # 'it collects beads'
+            obj = self.expr(left.obj, ctx)
+            kind = "card_resource" if self.table.get(ident, ("card_resource",)) else "resource"
+            things = self.thing(kind, ident, 2)
+            plural = obj in ("you", "they")
+            verb = ("collect" if plural else "collects") if op == "==" else \
+                ("do not collect" if plural else "does not collect")
+            return f"{obj} {verb} {things}"
         if isinstance(left, ast.Call) and left.func == "zone_of" and left.args \
                 and op in ("==", "!="):  # 'this card is in your timeline'
             zone = self.expr(right, ctx)
@@ -99,6 +136,11 @@ class Conditions:
         if amount is not None:
             lead = {">=": "at least ", "<=": "at most ", "==": "exactly ", "!=": "not exactly ",
                     ">": "more than ", "<": "fewer than "}[op]
+            if op == ">=" and n == 1 and amount.startswith("1 of the "):
+                noun, _, rest = amount[len("1 of the "):].partition(" ")
+                if noun.endswith("s") and rest.startswith(("in ", "on ")) and not any(
+                        w in f" {rest} " for w in (" where ", " that ", " whose ", " with ")):
+                    return f"at least one {_one_of(noun)} {rest}"  # 'one card in your hand'
             if op == ">=" and n == 1 and amount.startswith("1 of "):
                 return "at least one of " + amount[5:]
             if op in ("==", "<=") and n == 0:  # 'none of your pieces on it', 'no gold'

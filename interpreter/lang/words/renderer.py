@@ -32,6 +32,8 @@ class Words(Names, Statements, Expressions, Calls, Choices, Conditions, Reasons)
         self.rs = rs
         self.table = rs.table
         self.evaluate = evaluate  # (expr node, frame) -> value, for dynamic words
+        self._filters: dict = {}  # a choice's node id -> the list it picks from (_only_choice)
+        self._keep: list = []
         self.rounds = words_of_id("round")
         rounds = rs.singles.get("rounds")
         if rounds is not None and isinstance(rounds.data, dict) and rounds.data.get("name"):
@@ -41,7 +43,9 @@ class Words(Names, Statements, Expressions, Calls, Choices, Conditions, Reasons)
             for i, space in enumerate(board.data.get("spaces", []) or [], 1):
                 label = space.get("label")
                 name = space.get("name")
-                self.spaces[space["id"]] = (f"{name} #{label}" if name and label is not None
+                # a named space off the board is its name alone (no map to find it on)
+                shown = label is not None and not (name and space.get("off_board"))
+                self.spaces[space["id"]] = (f"{name} #{label}" if name and shown
                                             else name or f"#{label if label is not None else i}")
         self.board_items: dict[str, str] = {}  # space types and bonuses, by id
         for board in rs.sections.get("boards", {}).values():

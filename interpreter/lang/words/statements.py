@@ -105,7 +105,7 @@ class Statements:
             inner = ctx.bind(space=_Words("it"))
             if s.mode == "anywhere":
                 text += " anywhere"
-            text += f" on a space{relative(self.cond(s.target, inner))}"
+            text += f" on a space{self.clauses(s.target, 'space', inner)}"
         elif s.mode == "anywhere":
             text += " anywhere"
         if s.player is not None:

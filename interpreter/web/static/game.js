@@ -91,6 +91,10 @@ function drawDecisionPanel(state) {
   const d = state.decision;
   $("waiting").textContent = state.result || state.problem ? "" :
     d ? "" : state.waiting ? `waiting for ${state.waiting}…` : "";
+  // the questions taken for this seat (one possible answer) since its last answer, in place
+  const taken = clear($("taken"));
+  for (const line of state.taken || []) taken.append(el("li", {text: line}));
+  taken.hidden = !(state.taken || []).length;
   $("decision-panel").classList.toggle("yours", !!d);
   $("decision-panel").classList.toggle("sending", !!SENDING);
   drawDecision(d, DECISION, {answer, toggle, picked: PICKED});

@@ -205,6 +205,20 @@ function spaceWords(s) {
   return parts.join("; ");
 }
 
+// A card's name under its tile: on two lines of 11 characters at most, cut with '…' past that
+function cardLines(name) {
+  const width = 11, lines = [""];
+  for (const word of name.split(" ")) {
+    const line = lines[lines.length - 1];
+    if (!line) lines[lines.length - 1] = word;
+    else if ((line + " " + word).length <= width) lines[lines.length - 1] = line + " " + word;
+    else lines.push(word);
+  }
+  const cut = x => x.length > width ? x.slice(0, width - 1) + "…" : x;
+  if (lines.length > 2) lines.splice(1, lines.length - 1, lines.slice(1).join(" "));
+  return lines.map(cut);
+}
+
 // how.spaces: label → the option that answers with that space (clickable while asked)
 function drawMap(board, seats, how) {
   const on = board.spaces.filter(s => !s.off_board);
@@ -223,7 +237,8 @@ function drawMap(board, seats, how) {
   const width = widest * w + 2 * pad + (off.length ? 0 : 0);
   const height = rowKeys.length * rowH + (hex ? R / 2 : 0) + 2 * pad + (off.length ? rowH + 10 : 0);
   const palette = mapPalette(board);
-  const picture = svg("svg", {class: "map-svg", viewBox: `0 0 ${width.toFixed(0)} ${height.toFixed(0)}`,
+  const asking = how && how.spaces && how.spaces.size;
+  const picture = svg("svg", {class: "map-svg" + (asking ? " asking" : ""), viewBox: `0 0 ${width.toFixed(0)} ${height.toFixed(0)}`,
                               role: "img", "aria-label": board.name});
   const asked = (how && how.spaces) || new Map();
   const place = (s, cx, cy) => {
@@ -239,12 +254,14 @@ function drawMap(board, seats, how) {
     if (s.tile) {
       const inner = hex ? hexPoints(cx, cy, R - 5) : squarePoints(cx, cy, R - 5);
       g.append(svg("polygon", {points: inner, fill: palette.tile(s.tile), stroke: "rgba(0,0,0,.25)"}));
-      g.append(svg("text", {x: cx, y: cy + 5, class: "tile-symbol", text: s.symbol || ""}));
+      const lines = s.card ? cardLines(s.card) : [];  // the card that placed it, under it
+      g.append(svg("text", {x: cx, y: cy + (lines.length > 1 ? 1 : 5), class: "tile-symbol",
+                            text: s.symbol || ""}));
       if (s.owner_seat)
         g.append(svg("rect", {x: cx + R * 0.18, y: cy - R * 0.62, width: 11, height: 11, rx: 2,
           fill: seatColour(s.owner_seat), stroke: "#fff", "stroke-width": 1.5, class: "owner-cube"}));
-      if (s.card) g.append(svg("text", {x: cx, y: cy + 16, class: "tile-card",
-        text: s.card.length > 11 ? s.card.slice(0, 10) + "…" : s.card}));
+      lines.forEach((line, i) => g.append(svg("text", {x: cx, y: cy + (lines.length > 1 ? 10 : 16) + 7 * i,
+                                                        class: "tile-card", text: line})));
     } else {
       g.append(svg("text", {x: cx, y: cy - R * 0.38, class: "space-label", text: s.label}));
       if (s.bonus && s.bonus.length) {
@@ -258,9 +275,19 @@ function drawMap(board, seats, how) {
         });
       }
     }
-    if (option) {
+    if (option) {  // a space you may choose: ringed, clicked or reached by Tab and Enter
+      g.append(svg("polygon", {points, fill: "none", class: "ask-halo"}));
       g.append(svg("polygon", {points, fill: "none", class: "ask-ring"}));
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      g.setAttribute("aria-label", option.label);
       g.addEventListener("click", () => how.choose(option));
+      g.addEventListener("keydown", event => {
+        if (event.key !== "Enter" && event.key !== " ") return;
+        event.preventDefault();
+        event.stopPropagation();
+        how.choose(option);
+      });
     }
     picture.append(g);
   };

@@ -1,0 +1,83 @@
+"""The news names what each move was about (issue 26, the TM playtest).
+
+Expectation from the playtest: before a decision the news cut a move to
+"Player 2 (ismcts): Play a card" and the player lost 2 plants to a card whose
+name they learned only from `news`. A headline keeps what the move was about
+(the card played, the award funded) even when the screen cuts the group to its
+headline: "Player 2 (ismcts): Play a card: Mining Expedition". Only what the
+seat may read is named (the log lines it reads), and nothing is guessed: a move
+that put several cards somewhere, or none by name, keeps its headline as it is.
+"""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from rich.text import Text
+
+from rulebook_games import load_ruleset
+from rulebook_games.agents.registry import make_agent
+from rulebook_games.play.news import NewsWords, news_lines, summarise
+from rulebook_games.play.screen import fit_news
+from rulebook_games.play.session import build_game, run
+
+WORDS = NewsWords(["Ann", "Bob (ai)"], {"Oak Mill", "Rain", "Miner"},
+                  {"coin": ("coin", "coins"), "coins": ("coin", "coins"),
+                   "plant": ("plant", "plants"), "plants": ("plant", "plants")},
+                  {"coin": ("coin", "coins"), "plant": ("plant", "plants")})
+
+PLAY = ["Bob (ai): Play a card", "  Bob (ai) pays 12 coins (now 2)",
+        "  Oak Mill → Bob (ai)'s event pile", "  Bob (ai) chooses Ann",
+        "  Ann: −2 plants (now 0)"]
+
+
+def test_the_card_a_player_played_is_named_in_the_headline():
+    assert news_lines(summarise(PLAY, WORDS))[0] == "Bob (ai): Play a card: Oak Mill"
+
+
+def test_what_a_player_chose_first_is_named_in_the_headline():
+    lines = ["Bob (ai): Fund an award", "  Bob (ai) chooses Miner",
+             "  Bob (ai) pays 8 coins (now 22)", "  Miner → Funded awards"]
+    assert news_lines(summarise(lines, WORDS))[0] == "Bob (ai): Fund an award: Miner"
+
+
+def test_nothing_is_guessed_when_the_move_was_about_several_cards_or_hidden_ones():
+    research = ["Ann: Buy cards", "  Oak Mill → your hand", "  Rain → your hand"]
+    hidden = ["Bob (ai): Buy cards", "  a card → Bob (ai)'s hand", "  Bob (ai) chooses Ann"]
+    phase = ["· Production", "  Oak Mill → Discard pile"]
+    named = ["Bob (ai): Oak Mill: Extra", "  Oak Mill → Bob (ai)'s played cards"]
+    other = ["Bob (ai): Trade", "  Ann chooses Rain"]
+    for lines in (research, hidden, phase, named, other):
+        assert news_lines(summarise(lines, WORDS))[0] == lines[0]
+
+
+def test_a_headline_cut_from_its_effects_still_names_the_card():
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    news = [g.lines() for g in summarise(PLAY + ["Ann: Pass", "  Ann: +1 coin (now 3)"] * 3,
+                                         WORDS)]
+    shown = [t.plain for t in fit_news(console, news, 6)]
+    assert "Bob (ai): Play a card: Oak Mill" in shown
+
+
+def test_every_card_played_in_a_game_is_named_in_its_headline():
+    rs = load_ruleset("terraforming_mars")
+    game = build_game(rs, 2, 3, ["greedy", "greedy"],
+                      live_agents=[make_agent("greedy", 1), make_agent("greedy", 2)])
+    run(game)
+    words = NewsWords.of(game)
+    lines = [game.log_line_for(i, 0) for i in range(len(game.log_lines))]
+    heads = [g.headline for g in summarise(lines, words)
+             if g.headline and g.headline.endswith(": Play a card")
+             or g.headline and ": Play a card: " in g.headline]
+    assert heads and all(h.split(": Play a card: ")[-1] in words.cards for h in heads), heads
+
+
+def test_what_was_gained_and_lost_of_one_resource_reads_in_the_order_it_came():
+    """The playtest read 'Player 2 (ismcts): +3 −1 M€ (now 10)': two numbers, one unit."""
+    lines = ["Bob (ai): Raid", "  Bob (ai) gains 3 coins (now 11)",
+             "  Bob (ai) pays 1 coin (now 10)",
+             "Ann: Buy", "  Ann pays 12 coins (now 28)", "  Ann gains 40 coins (now 68)"]
+    assert news_lines(summarise(lines, WORDS)) == [
+        "Bob (ai): Raid", "  Bob (ai): +3 coins, then −1 (now 10)",
+        "Ann: Buy", "  Ann: −12 coins, then +40 (now 68)"]
