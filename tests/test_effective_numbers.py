@@ -192,3 +192,11 @@ def test_card_name_says_the_price_you_pay(tmp_path):
     game = Game(rs, 2, 1, [FirstAgent(), FirstAgent()])
     assert card_text_for(game, "Statue", 0).startswith("Statue (cost 3, 2 for you ·")
     assert card_text_for(game, "Statue").startswith("Statue (cost 3 ·")  # nobody's price
+
+
+def test_a_list_of_resources_reads_as_an_amount_of_each():
+    # a price given as resources, one entry per unit (Timespan's market: 'coins, coins and
+    # stone' read as a list), is an amount of each, in the order first named
+    rs = load_ruleset(TINY)
+    assert rs.words.value_words(["cube", "gold", "cube"]) == "2 cubes and 1 gold"
+    assert rs.words.value_words(["gold"]) == "1 gold"

@@ -95,6 +95,14 @@ class Names:
             return "yes" if value else "no"
         if isinstance(value, list):
             elem = getattr(typ, "elem", None)
+            if value and all(isinstance(v, str) and self.table.get(v, ("resource",))
+                             is not None for v in value):
+                # a list of resources is an amount of each: '2 coins and 1 stone'
+                counts: dict = {}
+                for v in value:
+                    counts[v] = counts.get(v, 0) + 1
+                return join_and([f"{n} {self.thing('resource', v, n)}"
+                                 for v, n in counts.items()])
             return join_and([self.value_words(v, elem, rt) for v in value]) or "none"
         if rt is not None:
             from_rt = rt.value_name(value, typ)
