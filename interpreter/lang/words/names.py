@@ -68,6 +68,9 @@ class Names:
             return d.get("name") or words_of_id(ident)
         name = d.get("name")
         if name is None:
+            plural = d.get("plural")
+            if count not in (None, 1) and plural and "_" not in str(plural):
+                return str(plural)  # 'cube', 'cubes': the plural it declares
             return words_of_id(ident)
         name = lower_name(str(name))
         plural = d.get("plural")
