@@ -49,7 +49,7 @@ GOLDEN = {
         "that need it.",
     ],
     "perfectly_laid_plans": [
-        "Requires at least one of the time frames holding your cubes.",
+        "Requires your cubes on the timeline.",
         LASTING,
         "Choose a technology with at least one of your cubes on it: when the timeline is "
         "clarified this round it is not discarded, even without cubes, and it is the copy "
@@ -80,7 +80,7 @@ GOLDEN = {
     "basic_tools": [FUNDAMENTAL, "1 point."],
     "law": [FUNDAMENTAL, "2 points."],
     "agriculture": ["Needs Basic Tools.", "2 points.",
-                    BONUS + "put up to 1 of your pieces on this card, taken from supply "
+                    BONUS + "put up to 1 of your cubes on this card, taken from supply "
                     "cubes."],
     "writing": ["Needs Law.", "2 points.",
                 BONUS + "draw 1 card from the draw pile into your hand."],
@@ -106,13 +106,14 @@ GOLDEN = {
 # What the rules say, where the renderer cannot yet say it: the requirement
 # reads "your opponents with at least one of the time frames holding its cubes"
 # (see the ruleset README, "Card text").
-PENDING = {
-    "lost_to_history": [
-        "Requires an opponent with cubes on the timeline.",
-        "Choose an opponent and a technology with their cubes on it: up to 2 of those "
-        "cubes go back to that opponent's supply.",
-    ],
-}
+# (Lost to History's requirement was here until it read as the card says: its
+# requirement is now the function opponent_with_cubes, with a phrase.)
+PENDING: dict = {}
+GOLDEN["lost_to_history"] = [
+    "Requires an opponent with cubes on the timeline.",
+    "Choose an opponent and a technology with their cubes on it: up to 2 of those "
+    "cubes go back to that opponent's supply.",
+]
 
 
 @pytest.mark.parametrize("card_id", sorted(GOLDEN))
@@ -262,6 +263,6 @@ for c in cards_in(frame_2):
     game.context = "Play a fate card"
     game.run_code(("action", "play_fate", "do"), game.frame(0))
     prompts = [d.prompt for d in seen]
-    assert any("to take up to 2 of Player 2's pieces off that technology" in p
+    assert any("to take up to 2 of Player 2's cubes off that technology" in p
                for p in prompts), prompts
     assert not any("smallest" in p for p in prompts), prompts

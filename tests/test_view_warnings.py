@@ -208,6 +208,34 @@ def test_legacy_warns_of_every_technology_the_clarification_will_discard():
     assert seen
 
 
+def test_legacy_warns_of_the_duplicates_the_clarification_will_discard():
+    # seed: of duplicate technologies the clarification keeps the leftmost that succeeds
+    # (the rightmost when all fail); a keen player must see the copy that will go. The
+    # warning is read as the clarification starts (what the last screen of the round showed)
+    checked = 0
+    for seed in (4, 5, 6):
+        game = _legacy(seed)
+        warned = []
+
+        def hear(line, game=game, warned=warned):
+            if line.startswith("· II."):
+                facts = {f["label"]: f for f in game.view_warnings(0)}
+                fact = facts.get("Duplicates, discarded at the end of this round")
+                warned.append(fact["value"] if fact is not None else "")
+        game.listeners.append(hear)
+        run(game)
+        clarified = -1
+        for line in game.log_lines:
+            clarified += line.startswith("· II.")
+            if "is discarded: the copy in time frame" in line:
+                name = line.split(" (time frame")[0].strip()
+                frame = line.split(" (time frame ")[1].split(")")[0]
+                # the copy that goes says where it is: its twin is on the timeline too
+                assert f"{name} (Time frame {frame})" in warned[clarified], (seed, line, warned)
+                checked += 1
+    assert checked
+
+
 def test_legacy_log_names_each_technology_it_scores_or_discards():
     game = _legacy(4)
     run(game)

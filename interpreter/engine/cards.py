@@ -44,6 +44,33 @@ class CardsMixin:
             return text
         return " · ".join(p for p in [facts_line(entry, price)] + entry["lines"] if p)
 
+    def card_state(self, card: int) -> str:
+        """What lies on a card now, for people choosing it, as the table shows it: its
+        marks, the resources on it and each player's pieces ('failed · Player 2 3 cubes,
+        Player 3 1 cube'); '' when nothing does."""
+        c = self.state.cards[card]
+        words = self.rs.words
+        parts = [words.thing("marker", m) for m in sorted(c.markers)]
+        parts += [f"{v} {words.thing('card_resource', k, v)}"
+                  for k, v in c.resources.items() if v]
+        pieces = [f"{self.state.players[s].name} {v} {words.pieces(v)}"
+                  for s, v in sorted(c.pieces.items()) if v]
+        if pieces:
+            parts.append(", ".join(pieces))
+        return " · ".join(parts)
+
+    def zone_state(self, zone: str, seat: int) -> str:
+        """A shared zone offered as an option: the cards in it that ``seat`` sees, each
+        with what lies on it ('Fire: Player 2 2 cubes; The Wheel'); '' for none."""
+        if self.zone_scope.get(zone) == "player":
+            return ""
+        out = []
+        for card in self.state.zones.get((zone, NO_OWNER), ()):
+            if self.card_visible_to(card, seat):
+                state = self.card_state(card)
+                out.append(f"{self.card_name(card)}{' (' + state + ')' if state else ''}")
+        return "; ".join(out)
+
     def visible_to(self, zone, owner, seat) -> str:
         """'all' (cards shown), or 'count' (only how many) for this seat."""
         vis = self.zone_decl[zone].get("visibility", "public")

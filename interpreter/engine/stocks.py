@@ -171,7 +171,7 @@ class StocksMixin:
         pieces = self.state.cards[card].pieces
         if self.logging:
             what = self.amount_words(stock, count) if stock is not None else \
-                f"{count} piece{'s' if count != 1 else ''}"
+                f"{count} {self.rs.words.pieces(count)}"
             self.log(f"  {self.state.players[player].name}: {what} → {self.card_name(card)} "
                      f"(now {pieces[player]} there)")
 
@@ -191,7 +191,7 @@ class StocksMixin:
                 self.log(f"  {who}: {self.amount_words(stock, count)} back from "
                          f"{self.card_name(card)} (now {self.state.players[player].stock[stock]})")
             else:
-                self.log(f"  {who}: {count} piece{'s' if count != 1 else ''} off "
+                self.log(f"  {who}: {count} {self.rs.words.pieces(count)} off "
                          f"{self.card_name(card)} ({left} left there)")
 
     def resources_on(self, card, resource):

@@ -148,12 +148,30 @@ class _Table:
             return value
         if isinstance(value, list) and value and all(isinstance(v, CardRef) for v in value):
             names = [self.g.card_name(v) for v in value]
-            if len(set(names)) < len(names):  # two copies: each says where it is
+            # a card with a copy in sight (in the list, or another in a public zone)
+            # says where it is: 'The Wheel (Time frame 2)'
+            twins = self._public_twins(value)
+            if len(set(names)) < len(names) or twins:
                 from ..lang.words.english import join_and
                 return join_and([f"{n} ({self.zone_name(self.g.state.cards[v].zone)})"
-                                 if names.count(n) > 1 else n
+                                 if names.count(n) > 1 or v in twins else n
                                  for n, v in zip(names, value)])
         return self.rs.words.value_words(value, typ, rt=self.g)
+
+    def _public_twins(self, cards) -> set:
+        """The cards among ``cards`` with another copy (same definition) in a zone
+        everyone sees."""
+        g = self.g
+        wanted = {g.state.cards[v].def_id for v in cards}
+        seen: dict = {}
+        for (zone, _owner), held in g.state.zones.items():
+            if g.zone_decl.get(zone, {}).get("visibility", "public") != "public":
+                continue
+            for c in held:
+                d = g.state.cards[c].def_id
+                if d in wanted:
+                    seen.setdefault(d, set()).add(c)
+        return {v for v in cards if seen.get(g.state.cards[v].def_id, set()) - {v}}
 
     def name_of(self, kind: str, ident: str) -> str:
         sym = self.rs.table.get(ident, (kind,))

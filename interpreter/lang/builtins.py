@@ -369,9 +369,11 @@ def _vp_of(rt, card):
 
 
 @builtin("cubes_on", [Param("card", T.CARD), Param("player", T.PLAYER, "you")], T.INT,
-         "How many of the player's own pieces (cubes, workers) sit on the card.",
+         "How many of the player's own pieces (cubes, workers) sit on the card. In text "
+         "({pieces}) the pieces take the last word the names of the game's piece resources "
+         "share ('Stored cubes', 'Supply cubes': cubes), else 'pieces'.",
          example="cubes_on(c, p)",
-         phrase='{player:poss} pieces on {card}', amount='{n} of {player:poss} pieces on {card}')
+         phrase='{player:poss} {pieces} on {card}', amount='{n} of {player:poss} {pieces} on {card}')
 def _cubes_on(rt, card, player):
     return rt.pieces_on(card, player)
 
@@ -565,7 +567,7 @@ def _unmark(rt, card, marker):
          T.NONE, "Put the player's pieces (cubes, workers) on a card, taken from a stock "
          "resource, or from the general supply when none is given.", kind="effect",
          example="place_pieces(3, c, you)",
-         phrase='put {count} of {player:poss} pieces on {card}{from_stock?, taken from %}')
+         phrase='put {count} of {player:poss} {pieces} on {card}{from_stock?, taken from %}')
 def _place_pieces(rt, count, card, player, from_stock):
     rt.place_pieces(count, card, player, from_stock)
 
@@ -574,7 +576,7 @@ def _place_pieces(rt, count, card, player, from_stock):
                          Param("player", T.PLAYER, "you"), Param("to_stock", T.RESOURCE, "none")],
          T.NONE, "Take the player's pieces off a card, into a stock resource or back to the "
          "general supply when none is given.", kind="effect",
-         phrase='take {count} of {player:poss} pieces off {card}{to_stock?, back to %}')
+         phrase='take {count} of {player:poss} {pieces} off {card}{to_stock?, back to %}')
 def _take_pieces(rt, count, card, player, to_stock):
     rt.take_pieces(count, card, player, to_stock)
 

@@ -61,8 +61,10 @@ def _boards(t: dict) -> list:
 
 def _title(t: dict) -> Text:
     head = t["title"]
-    parts = [head["game"], f"{head['round_word']} {head['round']}"
-             + (f" of {head['last_round']}" if head.get("last_round") else "")]
+    # before the first round (setup) there is no round to count: the phase says it
+    parts = [head["game"]] + ([f"{head['round_word']} {head['round']}"
+                               + (f" of {head['last_round']}" if head.get("last_round")
+                                  else "")] if head["round"] or not head.get("phase") else [])
     if head.get("phase"):
         parts.append(head["phase"])
     if head.get("turn_round"):  # the turns come round again: which time round, of how many
@@ -367,10 +369,10 @@ def _panels(t: dict) -> Table:
             put(v["label"], i, "hidden" if v.get("hidden") else
                 v.get("value") if v.get("value") is not None else "")
         score = p.get("score")
-        if score:
+        if score:  # the total, then its parts under it (a short label: no wrapping)
+            put("Points so far", i, f"{score['total']}" + ("+?" if score.get("partial") else ""))
             for part in score["parts"]:
-                put(f"points: {part['name']}", i, part["points"])
-            put("points so far", i, f"{score['total']}" + ("+?" if score.get("partial") else ""))
+                put(f"· {part['name']}", i, part["points"])
         for z in p["zones"]:
             if "count" in z:
                 put(z["name"], i, _cards(z["count"]))
@@ -399,7 +401,7 @@ def _own(t: dict, full: bool) -> list:
             out.append(Text(visible("  " + _value_text(v))))
         if me.get("score"):
             parts = ", ".join(f"{x['name']} {x['points']}" for x in me["score"]["parts"])
-            out.append(Text(visible(f"  points so far: {me['score']['total']} ({parts})")))
+            out.append(Text(visible(f"  Points so far: {me['score']['total']} ({parts})")))
     for z in me["zones"]:
         cards = z.get("cards") or []
         with_text = [c for c in cards if "text" in c]
@@ -485,6 +487,9 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
                 for k in own_keys]
     rounds = game.rs.words.rounds
     head = f"{_first_up(rounds)} {view['round']}" + _turn_round(game)
+    phase = game.phase_name(view["phase"])
+    if not view["round"] and phase:  # setup, before the first round: no 'Round 0'
+        head, phase = phase, ""
     # a track named like the rounds and at the same number would only say the head again
     shared_keys = [k for k, v in view["tracks"].items() if _on_status(game, k)
                    and not (v == view["round"] and _track_name(game, k).lower() == rounds.lower())]
@@ -492,7 +497,6 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
     def shared(level: int) -> list[str]:
         return [f"{_track_name(game, k, level - (level >= 2))} {view['tracks'][k]}"
                 + (_unit(game, k) if level < 2 else "") for k in shared_keys]
-    phase = game.phase_name(view["phase"])
     mine = [f"You, {me['name']}: " + " · ".join(parts), "You: " + " · ".join(parts),
             "You: " + ", ".join(short)]
     if width is None:

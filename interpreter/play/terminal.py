@@ -166,10 +166,12 @@ class HumanAgent(Agent):
         with its question (so nobody types an answer to it)."""
         from rich.text import Text
         from .screen import MIN_NEWS
-        self.news(game, decision.player, MIN_NEWS)  # what came before it ('news': all)
         line = "  " + taken_words(decision)
+        # announced before the news is shown: the log may tell it already (then the
+        # news would print it, and this line again), or later; either way, once
+        self.announced = self.announced[-50:] + [line]
+        self.news(game, decision.player, MIN_NEWS)  # what came before it ('news': all)
         self.console.print(Text(visible(line), style="cyan"))
-        self.announced = self.announced[-50:] + [line]  # (the log tells it later: once)
 
     def decide(self, decision, view, game):
         c = self.console

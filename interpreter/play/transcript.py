@@ -36,7 +36,12 @@ def option_rows(decision: Decision, game) -> list[tuple[str, str, str, str]]:
     for i, opt in enumerate(decision.options, 1):
         summary = ""
         if isinstance(opt.value, CardRef):
-            summary = game.card_summary(opt.value, decision.player)
+            # what lies on it first: a long text is cut at the screen's edge
+            summary = " · ".join(p for p in (game.card_state(opt.value),
+                                             game.card_summary(opt.value, decision.player))
+                                 if p)
+        elif isinstance(opt.value, str) and opt.value in game.zone_decl:
+            summary = game.zone_state(opt.value, decision.player)
         elif isinstance(opt.value, str) and opt.value in game.space_decl:
             summary = game.space_summary(opt.value)
         elif isinstance(opt.value, ActionChoice) and game.action_notes \

@@ -95,6 +95,8 @@ class Calls:
             spec = m.group(1)
             if spec == "round":
                 return self.rounds
+            if spec == "pieces":  # a player's pieces on cards, in the game's word
+                return self.pieces(2)
             if "?" in spec:  # '{arg?text}': the text when the argument is given ('%' = it)
                 name, text = spec.split("?", 1)
                 a = args.get(name)

@@ -43,6 +43,20 @@ class Names:
             entry = self.rs.sections.get(other, {}).get(ident)
         return entry.data if entry is not None and isinstance(entry.data, dict) else {}
 
+    def pieces(self, count: Any = 2) -> str:
+        """What the game calls a player's pieces on cards: the last word the names of
+        all its piece resources share ('Stored cubes', 'Supply cubes': 'cubes'; 'cube'
+        for one), else 'pieces'."""
+        known = self.__dict__.setdefault("_piece_words", {})
+        one = count == 1
+        if one not in known:
+            words = set()
+            for ident, entry in (self.rs.sections.get("resources") or {}).items():
+                if isinstance(entry.data, dict) and entry.data.get("piece"):
+                    words.add(self.thing("resource", ident, 1 if one else 2).split()[-1])
+            known[one] = words.pop() if len(words) == 1 else ("piece" if one else "pieces")
+        return known[one]
+
     def thing(self, kind: str, ident: str, count: Any = None) -> str:
         """How a declared thing is called in running text."""
         if kind in ("space_type", "bonus"):

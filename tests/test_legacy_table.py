@@ -1,0 +1,164 @@
+"""What a keen Legacy player needs at each decision (issue 26, /work/notes/play-legacy.md).
+
+Written from the playtest's complaints before the engine was changed:
+- an option that is a technology says the cubes on it, by player (the player
+  typed ``map`` before every cube decision);
+- an option that is a time frame says its technologies and their cubes;
+- the log calls a player's pieces by the game's own word, cubes.
+"""
+
+from __future__ import annotations
+
+from lang_helpers import compile_ok
+
+from rulebook_games import load_ruleset
+from rulebook_games.agents import Agent
+from rulebook_games.engine.game import Game
+from rulebook_games.lang import types as T
+from rulebook_games.play.transcript import option_rows
+
+
+class Watch(Agent):
+    wants_view = False
+
+    def __init__(self, seen):
+        self.seen = seen
+
+    def decide(self, decision, view, game):
+        self.seen.append((decision, option_rows(decision, game)))
+        return decision.low if decision.is_range else 0
+
+
+def _game(setup: str):
+    rs = load_ruleset("legacy_gears_of_time")
+    seen = []
+    game = Game(rs, 3, 1, [Watch(seen), Watch(seen), Watch(seen)])
+    game.state.turn_seat = 0
+    compile_ok(rs, setup, variables={"you": T.PLAYER})(game.frame(0))
+    return game, seen
+
+
+BOARD = """
+for p in players():
+    for c in cards_in(hand, p):
+        put(c, deck)
+put(card_named(fire, deck), frame_2)
+put(card_named(the_wheel, deck), frame_2)
+place_pieces(2, card_named(fire, frame_2), player(2), supply_cube)
+place_pieces(1, card_named(fire, frame_2), player(1), supply_cube)
+set frame = 2 for player(1)
+"""
+
+
+def test_influence_options_say_the_cubes_by_player():
+    game, seen = _game(BOARD)
+    game.context = "Influence a technology in your time frame"
+    game.run_code(("action", "influence", "do"), game.frame(0))
+    rows = {label: detail for _, _, label, detail in seen[0][1]}
+    assert rows["Fire"].startswith("Player 1 1 cube, Player 2 2 cubes"), rows
+    assert "cube" not in rows["The Wheel"].split("·")[0], rows
+
+
+def test_time_frame_options_name_their_technologies_and_cubes():
+    game, seen = _game(BOARD + """put(card_named(lost_to_history, deck), hand, player(1))
+put(card_named(law, deck), frame_3)
+place_pieces(1, card_named(law, frame_3), player(2), supply_cube)
+""")
+    game.context = "Play a fate card"
+    game.run_code(("action", "play_fate", "do"), game.frame(0))
+    frames = [rows for d, rows in seen if any("Fire" in r[3] for r in rows)]
+    assert frames, [d.prompt for d, _ in seen]
+    detail = [r[3] for r in frames[0] if "Fire" in r[3]][0]
+    assert "Fire (Player 1 1 cube, Player 2 2 cubes)" in detail, detail
+    # the playtest read "opponents with at least one of the time frames holding its cubes"
+    assert not any("its cubes" in d.prompt for d, _ in seen), [d.prompt for d, _ in seen]
+
+
+def test_log_calls_pieces_cubes():
+    game, _ = _game(BOARD)
+    game.keep_log = True
+    compile_ok(game.rs, "take_pieces(1, card_named(fire, frame_2), player(2), supply_cube)",
+               variables={"you": T.PLAYER})(game.frame(0))
+    text = "\n".join(game.log_lines[-3:])
+    assert "1 supply cube back from Fire" in text and "piece" not in text, text
+    compile_ok(game.rs, "take_pieces(1, card_named(fire, frame_2), player(2))",
+               variables={"you": T.PLAYER})(game.frame(0))
+    assert game.log_lines[-1].endswith("Player 2: 1 cube off Fire (0 left there)"), \
+        game.log_lines[-1]
+
+
+HAND = """
+for p in players():
+    for c in cards_in(hand, p):
+        put(c, deck)
+for id in [agriculture, fire, law, basic_tools, not_what_we_hoped_for]:
+    put(card_named(id, deck), hand, player(1))
+set frame = 3 for player(1)
+"""
+
+
+def test_establish_lists_no_fate_card():
+    # a fate card can never be established: not an option, not even 'not now'
+    game, seen = _game(HAND)
+    game.context = "Establish a technology in your time frame"
+    game.run_code(("action", "establish", "do"), game.frame(0))
+    labels = [label for _, _, label, _ in seen[0][1]]
+    assert "Fire" in labels and "Not What We Hoped For" not in labels, seen[0][1]
+
+
+def test_a_technology_established_that_fails_says_so_in_the_log():
+    # seed: a technology succeeds only when its prerequisites succeed in the past;
+    # Agriculture needs Basic Tools, and none is on the timeline
+    game, seen = _game(HAND)
+    game.keep_log = True
+    game.context = "Establish a technology in your time frame"
+    game.run_code(("action", "establish", "do"), game.frame(0))  # the first: Agriculture
+    text = "\n".join(game.log_lines)
+    assert "Agriculture (time frame 3) fails: it needs Basic Tools" in text, text
+
+
+def test_setup_is_called_setup_not_round_0():
+    # the playtest: "Round 0" in the status line and "Round 0 of 4 · Setup" in state;
+    # a player says "setup" (the first round is round 1)
+    from rich.console import Console
+    from rulebook_games.play.render import render_view, status_lines
+    seen = []
+
+    class Look(Agent):
+        wants_view = False
+
+        def decide(self, decision, view, game):
+            if not seen:
+                model = game.view_model(decision.player)
+                status = " ".join(t.plain for t in status_lines(model, game, 80))
+                console = Console(width=80, record=True)
+                console.print(render_view(model, game, ("all",)))
+                seen.append((game.state.round, status, console.export_text()))
+            raise KeyboardInterrupt  # (one screen is enough)
+    from rulebook_games.play.session import build_game, run
+    game = build_game(load_ruleset("legacy_gears_of_time"), 3, 26, ["random"] * 3,
+                      live_agents=[Look(), Look(), Look()])
+    try:
+        run(game)
+    except (KeyboardInterrupt, Exception):
+        pass
+    rnd, status, state = seen[0]
+    assert rnd == 0 and "Setup" in status, status
+    assert "Round 0" not in status and "Round 0" not in state, (status, state[:300])
+
+
+def test_an_answer_taken_for_you_is_printed_once(tmp_path):
+    # the playtest: "Choose one among the free places in the next turn order. → 1st (the
+    # only choice, taken for you)" printed twice (seed 8: the person chooses last)
+    import os
+    import subprocess
+    import sys
+    proc = subprocess.run([sys.executable, "-m", "rulebook_games", "play",
+                           "legacy_gears_of_time", "-p", "2", "--agents", "human,random",
+                           "--seed", "8"], cwd=tmp_path, input="1\n" * 400,
+                          capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, COLUMNS="200"))
+    lines = [x for x in proc.stdout.splitlines() if "taken for you" in x]
+    assert any("free places in the next turn order" in x for x in lines), proc.stdout[-2000:]
+    for a, b in zip(proc.stdout.splitlines(), proc.stdout.splitlines()[1:]):
+        assert not ("taken for you" in a and a == b), a
