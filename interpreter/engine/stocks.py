@@ -229,7 +229,7 @@ class StocksMixin:
             if most > 0:
                 self.asking = None
                 noun = self._card_res(resource, 2).split(" ", 1)[1]
-                doing = "move" if verb == "move" else "remove"
+                doing = "Move" if verb == "move" else "Remove"
                 amount = self.decide(Decision(
                     self._acting(), "number",
                     self._prompt(f"{doing} how many {noun} from {what}? (up to {most})"),
