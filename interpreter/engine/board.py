@@ -12,6 +12,9 @@ from .decisions import ActionRefused
 from .state import BIG, NO_OWNER
 
 
+_LIVE_FIELDS = frozenset(("tile", "owner", "card"))  # a space's fields kept in the state
+
+
 class BoardMixin:
     """The board: spaces, their neighbours, tiles and placing them."""
 
@@ -22,12 +25,15 @@ class BoardMixin:
         return self.charged(list(self.rs.adjacency.get(space, [])))
 
     def space_field(self, space, name):
-        decl = self.space_decl[space]
-        live = self.state.spaces[space]
-        if name in ("tile", "owner", "card"):
-            return live[name]
+        """A field of a space: what lies on it now (tile, owner, card, claimed by) or
+        what the board declares (its type, its bonus, ...). Read most of all the
+        engine's accessors (every scan of the board reads a few per space), so it
+        goes straight to the one dict that holds the field."""
+        if name in _LIVE_FIELDS:
+            return self.state.spaces[space][name]
         if name == "claimed_by":
-            return live.get("claim")
+            return self.state.spaces[space].get("claim")
+        decl = self.space_decl[space]
         if name == "bonus":
             return list(decl.get("bonus", []) or [])
         return decl.get(name)

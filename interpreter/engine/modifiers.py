@@ -13,10 +13,13 @@ class ModifiersMixin:
     """Modifiers: the sum of what cards in play add to a named quantity."""
 
     def modifier(self, modifier, player, card, values=None):
+        sources = self._modifier_sources(modifier, player)
+        if not sources:  # most asks: no card of the player's adds to this one
+            return 0
         total = 0
         params = self.rs.table.modifier_params.get(modifier, [])
         values = dict(values or {})
-        for src, mine in self._modifier_sources(modifier, player):
+        for src, mine in sources:
             total += self._modifier_total(src, mine, player, card, values, params)
         return total
 
