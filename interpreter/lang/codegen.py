@@ -57,6 +57,10 @@ _ZONE_READERS = {"cards_in", "all_cards_in", "top", "zone_of", "slot_of", "size"
                  "concat", "reversed", "without", "position", "occurrences", "range", "min",
                  "max", "abs", "clamp", "div_floor", "players", "player_count", "player",
                  "opponents", "neighbours_of"}
+# builtins that read the board: the spaces, their neighbours and where a card's tile
+# lies (what lies on a space changes only as the engine sets it, and a kept value is
+# forgotten then too: see ``gensupport.by_zones``)
+_BOARD_READERS = {"spaces", "neighbours", "space_of"}
 # builtins that build a new list out of others
 _MAKES_LISTS = {"concat", "reversed", "without", "range"}
 # card fields that never change during a game
@@ -190,7 +194,7 @@ class CodeGen:
         if kind == "effect":
             self.sub_at(node.body, scope, span)
         elif pure_name is not None and _worth_keeping(node) and self.zone_only(node):
-            # it reads only where the cards lie: kept until a card moves
+            # it reads only where the cards lie and the spaces: kept until either changes
             values = ", ".join(f"V.get({n!r})" for n in ["you", *sorted(params)])
             self.emit(f"return _by_zones(rt, ({pure_name!r}, {values}), "
                       f"lambda: {self.expr(node, replace(scope, pure_fn=None))})", span)
@@ -719,14 +723,15 @@ class CodeGen:
             self._inlining.pop()
 
     def zone_only(self, body, seen: frozenset = frozenset()) -> bool:
-        """Whether an expression reads nothing that changes but where the cards lie."""
+        """Whether an expression reads nothing that changes but where the cards lie and
+        what lies on the board's spaces (their fields, fixed or set by the engine)."""
         if not _pure(body, self.table):
             return False
         for n in ast.walk(body):
             if isinstance(n, ast.Name) and n.binding in ("track", "player_track"):
                 return False
-            if isinstance(n, ast.Field) and (n.obj.type is not T.CARD
-                                             or n.name not in _FIXED_CARD_FIELDS):
+            if isinstance(n, ast.Field) and n.obj.type is not T.SPACE and (
+                    n.obj.type is not T.CARD or n.name not in _FIXED_CARD_FIELDS):
                 return False
             if isinstance(n, ast.Call):
                 if n.target is None or n.target.__class__.__name__ == "Callable_":
@@ -734,7 +739,7 @@ class CodeGen:
                     if callee is None or n.func in seen or not self.zone_only(
                             callee, seen | {n.func}):
                         return False
-                elif n.func not in _ZONE_READERS:
+                elif n.func not in _ZONE_READERS and n.func not in _BOARD_READERS:
                     return False
         return True
 

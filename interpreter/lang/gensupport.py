@@ -341,10 +341,12 @@ def memo(rt, key, compute):
 
 
 def by_zones(rt, key, compute):
-    """A function's value that depends only on where the cards lie, kept until one moves.
+    """A function's value that depends only on where the cards lie and on the board's
+    spaces, kept until a card moves or a space changes.
 
     The runtime forgets what it keeps (``rt.zmemo = None``) whenever a card
-    changes zone or a zone is shuffled; a different state object (a copy, a
+    changes zone, a zone is shuffled, a tile is placed or a space claimed, and
+    whenever the state is rolled back; a different state object (a copy, a
     state put back) never sees another state's values. A list is handed out
     as a copy, so no caller can change what is kept; the copy costs a step per
     item, as a list read from the game does."""
