@@ -197,7 +197,8 @@ class CodeGen:
             # it reads only where the cards lie and the spaces: kept until either changes
             values = ", ".join(f"V.get({n!r})" for n in ["you", *sorted(params)])
             self.emit(f"return _by_zones(rt, ({pure_name!r}, {values}), "
-                      f"lambda: {self.expr(node, replace(scope, pure_fn=None))})", span)
+                      f"lambda: {self.expr(node, scope)})", span)  # (its parts that do not
+            # depend on its parameters still worked out once while the engine reads)
         elif kind == "number":  # the engine counts with it: a number, or a rule error here
             self.emit(f"return _number({self.expr(node, scope)}, {self.src.const(span, 'S')})",
                       span)
