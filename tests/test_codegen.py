@@ -33,9 +33,9 @@ class Counting:
         self.space_lists += 1
         return ["a1", "b1", "b2"]
 
-    # what a function of the zones and the board keeps (gensupport.by_zones) is
-    # forgotten at once, as if a card moved before every read: these tests are about
-    # what is worked out once while the engine reads, and crowded() reads the spaces
+    # what a function of the zones or the board keeps (gensupport.by_zones, by_board)
+    # is forgotten at once, as if a tile were placed before every read: these tests are
+    # about what is worked out once while the engine reads, and crowded() reads spaces
     @property
     def zmemo(self):
         return None
@@ -43,6 +43,8 @@ class Counting:
     @zmemo.setter
     def zmemo(self, value):
         pass
+
+    bmemo = zmemo
 
     def stock(self, player, resource):
         return self.stocks.get(resource, 0)
@@ -215,3 +217,7 @@ def test_a_function_of_the_board_is_kept_until_a_space_changes():
     assert code(game.frame(0)) < first - 1
     game.restore(mark)
     assert code(game.frame(0)) == first
+    seen = len(reads)
+    card = game.cards_in("deck", None)[0]
+    game.put(card, "hand", 0, 0)  # a card moves: what is read only from the board holds
+    assert code(game.frame(0)) == first and len(reads) == seen

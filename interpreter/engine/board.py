@@ -143,18 +143,18 @@ class BoardMixin:
             space = self.choose_one(legal, False, self._prompt(f"where do you place {tname}?"),
                                     player)
         st = self.state
-        self.zmemo = None  # a space changes: what was read from the board is out of date
+        self.zmemo = self.bmemo = None  # a space changes: what was read from it is out of date
         st.set_space(space, "tile", tile)
         if self.tile_decl.get(tile, {}).get("owned"):
             st.set_space(space, "owner", player)
         who = self.state.players[player].name if player is not None else "The game"
         self.log(f"  {who} places {tname} on {self._label(space)}")
         if source is not None:
-            self.zmemo = None
+            self.zmemo = self.bmemo = None
             st.set_space(space, "card", source)
         self.run_code(("tile", tile, "on_place"), self.frame(player, space=space))
         return space
 
     def claim(self, space, player):
-        self.zmemo = None  # a space changes: what was read from the board is out of date
+        self.zmemo = self.bmemo = None  # a space changes: what was read from it is out of date
         self.state.set_space(space, "claim", player)

@@ -61,6 +61,9 @@ _ZONE_READERS = {"cards_in", "all_cards_in", "top", "zone_of", "slot_of", "size"
 # lies (what lies on a space changes only as the engine sets it, and a kept value is
 # forgotten then too: see ``gensupport.by_zones``)
 _BOARD_READERS = {"spaces", "neighbours", "space_of"}
+# of the zone readers, those that look at where the cards lie (the others read only
+# their arguments or the seats, which never change)
+_WHERE_CARDS_LIE = {"cards_in", "all_cards_in", "top", "zone_of", "slot_of"}
 # builtins that build a new list out of others
 _MAKES_LISTS = {"concat", "reversed", "without", "range"}
 # card fields that never change during a game
@@ -194,9 +197,11 @@ class CodeGen:
         if kind == "effect":
             self.sub_at(node.body, scope, span)
         elif pure_name is not None and _worth_keeping(node) and self.zone_only(node):
-            # it reads only where the cards lie and the spaces: kept until either changes
+            # it reads only where the cards lie and the spaces: kept until either changes,
+            # or, reading no zone, until a space changes
             values = ", ".join(f"V.get({n!r})" for n in ["you", *sorted(params)])
-            self.emit(f"return _by_zones(rt, ({pure_name!r}, {values}), "
+            kept = "_by_zones" if self.reads_zones(node) else "_by_board"
+            self.emit(f"return {kept}(rt, ({pure_name!r}, {values}), "
                       f"lambda: {self.expr(node, scope)})", span)  # (its parts that do not
             # depend on its parameters still worked out once while the engine reads)
         elif kind == "number":  # the engine counts with it: a number, or a rule error here
@@ -743,6 +748,20 @@ class CodeGen:
                 elif n.func not in _ZONE_READERS and n.func not in _BOARD_READERS:
                     return False
         return True
+
+    def reads_zones(self, body, seen: frozenset = frozenset()) -> bool:
+        """Whether an expression that :meth:`zone_only` accepts looks at any zone (or calls
+        a declared function that does): if not, it reads only the board's spaces."""
+        for n in ast.walk(body):
+            if isinstance(n, ast.Call):
+                if n.target is None or n.target.__class__.__name__ == "Callable_":
+                    callee = self.bodies.get(("function", n.func))
+                    if callee is None or n.func not in seen and self.reads_zones(
+                            callee, seen | {n.func}):
+                        return True
+                elif n.func in _WHERE_CARDS_LIE:
+                    return True
+        return False
 
     def _default(self, text: str | None, scope: Scope) -> str:
         if text == "you":

@@ -47,6 +47,7 @@ _SUPPORT = {
     "_asking_items": G.asking_items, "_any_of": G.any_of, "_may": G.may,
     "_choose": G.choose, "_modifier": G.modifier,
     "_require_failed": G.require_failed, "_memo": G.memo, "_by_zones": G.by_zones,
+    "_by_board": G.by_board,
     "_cell": G.cell, "_number": G.number, "_MAXI": G.MAXI, "_MINI": G.MINI, "_UNSET": G.UNSET,
     "_Return": G.Return, "_Break": G.Break,
     "_RuleError": RuleRuntimeError,

@@ -373,6 +373,34 @@ def by_zones(rt, key, compute):
     return value
 
 
+def by_board(rt, key, compute):
+    """A function's value that depends only on the board's spaces (no zone), kept until
+    a space changes: as :func:`by_zones`, but in ``rt.bmemo``, which the runtime
+    forgets only when a tile is placed, a space claimed or the state rolled back, so
+    that what is read from the board outlives the cards moving between turns."""
+    state = getattr(rt, "state", None)
+    found = getattr(rt, "bmemo", None)
+    if found is None or found[0] is not state:
+        if state is None:
+            return compute()
+        rt.bmemo = found = (state, {})
+    table = found[1]
+    try:
+        value = table[key]
+    except KeyError:
+        value = table[key] = compute()
+        return list(value) if value.__class__ is list else value  # computing it was charged
+    except TypeError:  # an argument that cannot be a key (a list)
+        return compute()
+    if value.__class__ is list:
+        B = rt.budget
+        B.used += len(value)
+        if B.used > B.limit:
+            raise B.exceeded(None)
+        return list(value)
+    return value
+
+
 class reading:
     """``with reading(game):`` the engine only reads the state inside (see memo)."""
 

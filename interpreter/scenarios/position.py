@@ -324,6 +324,7 @@ def apply_position(game: Game, pos: Position) -> str | None:
         if card is not None:
             live["card"] = _instance(game, card, None, claimed, keep=True)
     st.claimed.update(pos.claimed)
+    game.zmemo = game.bmemo = None  # tiles are put in place: nothing read from the board holds
     return _mark_used(game, pos.used)
 
 
