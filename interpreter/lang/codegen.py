@@ -201,10 +201,13 @@ class CodeGen:
             # or, reading no zone, until a space changes
             values = ", ".join(f"V.get({n!r})" for n in ["you", *sorted(params)])
             kept = "_by_zones" if self.reads_zones(node) else "_by_board"
-            self.emit(f"return {kept}(rt, ({pure_name!r}, {values}), "
-                      f"lambda: {self.expr(node, scope)})", span)  # (its parts that do not
-            # depend on its parameters still worked out once while the engine reads)
+            value = self.expr(node, scope)  # (its parts that do not depend on its
+            # parameters still worked out once while the engine reads)
+            if kind == "number":
+                value = f"_number({value}, {self.src.const(span, 'S')})"
+            self.emit(f"return {kept}(rt, ({pure_name!r}, {values}), lambda: {value})", span)
         elif kind == "number":  # the engine counts with it: a number, or a rule error here
+            scope = replace(scope, pure_fn=None)  # (as before numbers could be kept)
             self.emit(f"return _number({self.expr(node, scope)}, {self.src.const(span, 'S')})",
                       span)
         else:

@@ -104,7 +104,8 @@ class _Unit:
         if key is not None and len(key) == 2 and key[0] in ("procedure", "function"):
             callee = key[1]
             decl = table.callables.get(key[1])
-            if key[0] == "function" and p.kind == "expression" and decl is not None:
+            if key[0] == "function" and p.kind in ("expression", "number") \
+                    and decl is not None:
                 pure, params = key[1], frozenset(n for n, _, _ in decl.params)
         where = p.node.span
         title = (" / ".join(str(k) for k in key) if key else p.kind) + (
