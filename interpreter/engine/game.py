@@ -102,6 +102,7 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         # card moves (or a space changes), and for rules that read only the spaces,
         # until a space changes
         self.memo = self.zmemo = self.bmemo = None
+        self.smemo = None  # the cards in play with modifiers, per kind and player
         self.check_invariants = False  # check them before every decision (--check-every-decision)
         self.check_actions = False  # check them after every action and at the end (simulations)
         # check every rollback of the undo journal against a copy taken at its mark
@@ -279,7 +280,7 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         """The state as it was at the mark (and the marks set since it dropped)."""
         state = self.state
         state.undo_to(mark)
-        self.memo = self.zmemo = self.bmemo = None  # nothing read since then holds
+        self.memo = self.zmemo = self.bmemo = self.smemo = None  # nothing read holds
         if self.check_journal:
             self._check_journal(mark, state)
 

@@ -27,14 +27,16 @@ class ModifiersMixin:
         """The player's cards in play with modifiers of this kind, and which ones.
 
         Finding them looks at every card in play that the player may own, a step
-        each. The list is kept until a card moves (with what is read from the
-        zones, ``zmemo``: see ``gensupport.by_zones``), so asking a modifier again
-        and again costs only its own rules, however many cards are in play."""
+        each. The lists are kept (``smemo``) until a card enters or leaves a zone
+        in play or one is shuffled (see ``CardsMixin._in_play_changes``) or the
+        state is rolled back: cards drawn, discarded or passed between hands leave
+        them as they are. So asking a modifier again and again costs only its own
+        rules, however many cards are in play."""
         state = self.state
-        kept = self.zmemo
+        kept = self.smemo
         if kept is None or kept[0] is not state:
-            self.zmemo = kept = (state, {})
-        key = ("modifier sources", modifier, player)
+            self.smemo = kept = (state, {})
+        key = (modifier, player)
         out = kept[1].get(key)
         if out is not None:
             return out
