@@ -1,7 +1,7 @@
 """The cards in play with modifiers of a kind, kept per kind and player (issue 28 step 4).
 
 Asking a modifier looks at the player's cards in play once; the list is kept
-until a card enters or leaves a zone in play (or one is shuffled) or the state
+until a card enters or leaves a zone in play, a zone is shuffled or the state
 is rolled back. Cards drawn, discarded or passed between hands leave it as it is.
 """
 

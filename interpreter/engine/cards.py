@@ -374,8 +374,11 @@ class CardsMixin:
                 raise ActionRefused(f"{zone} is full ({limit} cards)")
 
     def shuffle(self, zone, player):
-        self.zmemo = None  # cards move: what was read from the zones is out of date
-        self._in_play_changes(zone)
+        # cards move: what was read from the zones is out of date; the cards in play with
+        # modifiers too, whichever zone is shuffled (a shuffle is rare, and a rule that
+        # shuffles and asks a modifier over and over pays for the look each time, as
+        # before: tests/test_attacks_budget.py, modifier_moving)
+        self.zmemo = self.smemo = None
         key = self._zone_key(zone, player)
         cards = self.state.zones[key]
         budget = self.budget  # a step per card shuffled, as for a list read (see cards_in)
@@ -386,7 +389,7 @@ class CardsMixin:
         st.rng.shuffle(st.zone_saved(key))
 
     def _in_play_changes(self, *zones) -> None:
-        """Cards move from or to these zones (or are shuffled there): when one is in play,
+        """Cards move from or to these zones: when one is in play,
         the cards in play with modifiers, kept per kind and player (``smemo``: see
         :meth:`~.modifiers.ModifiersMixin._modifier_sources`), are out of date."""
         if self.smemo is not None and not self.in_play_zones.isdisjoint(zones):

@@ -28,7 +28,7 @@ class ModifiersMixin:
 
         Finding them looks at every card in play that the player may own, a step
         each. The lists are kept (``smemo``) until a card enters or leaves a zone
-        in play or one is shuffled (see ``CardsMixin._in_play_changes``) or the
+        in play (see ``CardsMixin._in_play_changes``), a zone is shuffled or the
         state is rolled back: cards drawn, discarded or passed between hands leave
         them as they are. So asking a modifier again and again costs only its own
         rules, however many cards are in play."""

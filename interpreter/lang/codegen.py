@@ -201,8 +201,9 @@ class CodeGen:
             # or, reading no zone, until a space changes
             values = ", ".join(f"V.get({n!r})" for n in ["you", *sorted(params)])
             kept = "_by_zones" if self.reads_zones(node) else "_by_board"
-            value = self.expr(node, scope)  # (its parts that do not depend on its
-            # parameters still worked out once while the engine reads)
+            # with parameters, its parts that do not depend on them are still worked out
+            # once while the engine reads (without, the whole is kept anyway)
+            value = self.expr(node, scope if params else replace(scope, pure_fn=None))
             if kind == "number":
                 value = f"_number({value}, {self.src.const(span, 'S')})"
             self.emit(f"return {kept}(rt, ({pure_name!r}, {values}), lambda: {value})", span)
