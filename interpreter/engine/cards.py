@@ -334,7 +334,9 @@ class CardsMixin:
         self.zmemo = None  # cards move: what was read from the zones is out of date
         st = self.state
         c = st.cards[card]
-        self._in_play_changes(c.zone, zone)
+        if self.smemo is not None and (c.zone in self.in_play_zones
+                                       or zone in self.in_play_zones):
+            self.smemo = None  # (see _in_play_changes)
         key = self._zone_key(zone, player)
         records = self.zone_records[zone]
         if records != "none" and (self.zone_records[c.zone] != records
