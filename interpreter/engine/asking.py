@@ -12,6 +12,7 @@ action again with given answers (the trials of :mod:`.refusals`).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable
 
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
@@ -127,7 +128,7 @@ class AskingMixin:
             # and the record does not hold it
             self.last_forced = decision
             if not decision.is_range:
-                if log:
+                if log and self.logging:  # (no words are made for a log nobody keeps)
                     self._log_choice(decision, decision.options[0], only=True)
                 self._tell_taken(decision)
             else:
@@ -150,7 +151,7 @@ class AskingMixin:
         self.record.append(int(answer))
         self.deciders.append(decision.player)
         self.budget.new_decision()
-        if log and decision.kind != "action" and not decision.is_range:
+        if log and decision.kind != "action" and not decision.is_range and self.logging:
             self._log_choice(decision, decision.options[int(answer)])
         return int(answer)
 
@@ -273,8 +274,11 @@ class AskingMixin:
         if not options and not optional:
             text = prompt if isinstance(prompt, str) else prompt()
             raise ActionRefused(f"{text}: there is nothing to choose")
-        # an id (a space, a zone, a resource) is the option's key: scripts may name it
-        opts = [Option(self._label(v, what), v, v if isinstance(v, str) else "")
+        # an id (a space, a zone, a resource) is the option's key: scripts may name it;
+        # labels are made when read (an agent that reads words, the log), never for a
+        # question with one answer that nobody watches
+        label = self._label
+        opts = [Option(partial(label, v, what), v, v if isinstance(v, str) else "")
                 for v in options]
         if optional:
             opts.append(Option("none", None, "none"))
@@ -383,15 +387,14 @@ class AskingMixin:
         seat = self._acting()
         while left and len(chosen) < most:
             room = min(most - len(chosen), len(left))  # (no more than are left)
-            names = [self._label(v, what) for v in chosen]
-
-            def prompt(room=room, names=names):
+            def prompt(room=room, names=list(chosen)):
+                names = [self._label(v, what) for v in names]
                 so_far = f" more (chosen: {', '.join(names)})" if names else ""
                 said = self._facts_words(ask, facts)
                 return f"{where}Choose up to {room}{so_far} of " \
                     f"{self._items_words(items, ask)}" + (f" ({' · '.join(said)})"
                                                           if said else "")
-            opts = [Option(self._label(v, what), v, v if isinstance(v, str) else "")
+            opts = [Option(partial(self._label, v, what), v, v if isinstance(v, str) else "")
                     for v in left] + [Option("done", None, "done")]
             i = self.decide(Decision(seat, kind, prompt, opts, some=room))
             if opts[i].value is None:
