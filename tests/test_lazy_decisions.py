@@ -78,3 +78,31 @@ def test_the_log_still_names_the_choices(name):
     names = {o.label for a in g.agents for d in a.seen if d.kind == "card" for o in d.options
              if o.key not in ("none", "done")}
     assert any(f"chooses {n}" in log for n in names)
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_the_action_menu_makes_no_words_unless_read(name):
+    """The menu's labels (a card's action, an action for each element), its refused
+    actions and its question are made when read: none in a game nobody reads."""
+    g = _game(name, 5, keep_log=False)
+    made = []
+    card_name, label = g.card_name, g._label
+
+    def counted(real):
+        def call(*a):
+            caller = sys._getframe(1).f_code
+            if caller.co_filename.endswith(("flow.py", "decisions.py")):
+                made.append((caller.co_name, a))
+            return real(*a)
+        return call
+    g.card_name, g._label = counted(card_name), counted(label)
+    assert run(g, check=False).finished
+    assert made == []
+    menus = [d for a in g.agents for d in a.seen if d.kind == "action"]
+    assert menus
+    for d in menus[:40]:  # read now: the words a person would have read
+        assert isinstance(d.prompt, str) and "choose an action" in d.prompt
+        assert all(isinstance(o.label, str) and o.label for o in d.options)
+        assert all(isinstance(k, str) and isinstance(v, str) and v
+                   for k, v in d.refused.items())
+    assert any(d.refused for d in menus)

@@ -89,10 +89,10 @@ class AskingMixin:
                 self.trial_questions += 1  # (a trial that asks may do something: _idle)
             return decision.low if decision.is_range else 0
         if self.hand_prompt and decision.kind != "action":  # the author's own words
-            hand = self._prompt(str(self.hand_prompt))  # for the first one, asked or not,
-            facts = decision.facts  # with the facts the question says
+            hand = self._prompt_later(str(self.hand_prompt))  # for the first one, asked or
+            facts = decision.facts  # not, with the facts the question says
             decision.prompt_text = hand if facts is None else (
-                lambda: f"{hand} ({' · '.join(facts())})" if facts() else hand)
+                lambda: f"{_text(hand)} ({' · '.join(facts())})" if facts() else _text(hand))
             self.hand_prompt = None
         if self.showing is not None and not decision.about and decision.kind != "action":
             decision.about = self.alongside(decision.player, decision.options)
@@ -268,9 +268,9 @@ class AskingMixin:
         if prompt is None:
             noun = {"card": "a card", "player": "a player", "space": "a space",
                     "number": "a number"}.get(what, "one")
-            where = self._prompt("")  # what is being done, as it is now
-            prompt = (lambda: self._ask_prompt(ask, f"choose {noun}", where)) if ask else \
-                self._prompt(f"choose {noun}")
+            where = self._prompt_later("")  # what is being done, as it is now
+            prompt = (lambda: self._ask_prompt(ask, f"choose {noun}", _text(where))) if ask \
+                else self._prompt_later(f"choose {noun}")
         if not options and not optional:
             text = prompt if isinstance(prompt, str) else prompt()
             raise ActionRefused(f"{text}: there is nothing to choose")
@@ -324,7 +324,7 @@ class AskingMixin:
 
     def choose_number(self, low: int, high: int, *facts: int) -> int:
         ask, self.asking = self.asking, None
-        where = self._prompt("")
+        where = self._prompt_later("")
         if high < low:
             raise ActionRefused(f"no number between {low} and {high}")
         if high == low:  # not a question: told as one (issue 26), neither asked nor
@@ -333,13 +333,13 @@ class AskingMixin:
             return low
         return self.decide(self._number_decision(ask, where, low, high, facts))
 
-    def _number_decision(self, ask, where: str, low: int, high: int, facts) -> Decision:
+    def _number_decision(self, ask, where, low: int, high: int, facts) -> Decision:
         """A number question, its words made when read: the question, then its facts."""
         def said():
             return self._facts_words(ask, facts)
 
         def prompt():
-            text = self._ask_prompt(ask, "choose a number", where)
+            text = self._ask_prompt(ask, "choose a number", _text(where))
             return f"{text} ({' · '.join(said())})" if said() else text
         return Decision(self._acting(), "number", prompt, low=low, high=high,
                         facts=said if facts else None)
@@ -381,17 +381,18 @@ class AskingMixin:
         ``most`` are picked or none is left."""
         what, self.choice_kind = self.choice_kind, ""
         ask, self.asking = self.asking, None
-        where = self._prompt("")
+        where = self._prompt_later("")
         left, chosen = list(items), []
         kind = "card" if left and isinstance(left[0], CardRef) else "item"
         seat = self._acting()
         while left and len(chosen) < most:
             room = min(most - len(chosen), len(left))  # (no more than are left)
+
             def prompt(room=room, names=list(chosen)):
                 names = [self._label(v, what) for v in names]
                 so_far = f" more (chosen: {', '.join(names)})" if names else ""
                 said = self._facts_words(ask, facts)
-                return f"{where}Choose up to {room}{so_far} of " \
+                return f"{_text(where)}Choose up to {room}{so_far} of " \
                     f"{self._items_words(items, ask)}" + (f" ({' · '.join(said)})"
                                                           if said else "")
             opts = [Option(partial(self._label, v, what), v, v if isinstance(v, str) else "")
@@ -445,7 +446,7 @@ class AskingMixin:
         def refused():
             return {_text(labels[i]): why[i] or "it cannot be carried out now"
                     for i in range(len(labels)) if i not in usable}
-        i = self.decide(Decision(self._acting(), "option", self._prompt("choose one"), opts,
+        i = self.decide(Decision(self._acting(), "option", self._prompt_later("choose one"), opts,
                                  refused_text=refused))
         return opts[i].value
 
@@ -455,11 +456,11 @@ class AskingMixin:
             return False
         seat = self._acting()
         cards = [c for c in about if isinstance(c, CardRef) and self.card_visible_to(c, seat)]
-        prompt = self._prompt("")
+        prompt = self._prompt_later("")
 
         def question():
-            text = _text(label)
-            return f"{prompt}{text[:1].upper()}{text[1:]}?" if prompt else \
+            text, where = _text(label), _text(prompt)
+            return f"{where}{text[:1].upper()}{text[1:]}?" if where else \
                 f"{text[:1].upper()}{text[1:]}?"
         i = self.decide(Decision(seat, "confirm", question,
                                  [Option("yes", True, "yes"), Option("no", False, "no")],
