@@ -61,7 +61,8 @@ def test_no_label_is_made_unless_read(name):
     g._label = counted
     assert run(g, check=False).finished
     assert made == []  # nobody read one: none was made
-    asked = [d for a in g.agents for d in a.seen if d.kind in ("card", "item", "player", "space")]
+    asked = [d for a in g.agents for d in a.seen
+             if d.kind in ("card", "item", "player", "space")]
     assert asked, "the game asked no choice inside an effect"
     for d in asked[:50]:  # read now: the words a person would have read
         for o in d.options:

@@ -446,8 +446,8 @@ class AskingMixin:
         def refused():
             return {_text(labels[i]): why[i] or "it cannot be carried out now"
                     for i in range(len(labels)) if i not in usable}
-        i = self.decide(Decision(self._acting(), "option", self._prompt_later("choose one"), opts,
-                                 refused_text=refused))
+        i = self.decide(Decision(self._acting(), "option", self._prompt_later("choose one"),
+                                 opts, refused_text=refused))
         return opts[i].value
 
     def confirm(self, label, about=()) -> bool:

@@ -134,8 +134,8 @@ class BoardMixin:
             if not legal:
                 raise ActionRefused(f"there is no legal space for {tname}")
             self.choice_kind = "space"
-            space = self.choose_one(legal, False, self._prompt_later(f"where do you place {tname}?"),
-                                    player)
+            space = self.choose_one(legal, False,
+                                    self._prompt_later(f"where do you place {tname}?"), player)
         st = self.state
         st.set_space(space, "tile", tile)
         if self.tile_decl.get(tile, {}).get("owned"):
