@@ -113,7 +113,7 @@ def test_a_bonus_for_everyone_is_said_in_words(tmp_path, capsys):
                          "-n", 8, "-p", 2, "--no-check")
     assert code == 0, err
     assert "Mean score 10.0 higher (± 0.0)" in out
-    assert "Technology influence: 10.0 points more per player" in out
+    assert "Technologies: 10.0 points more per player" in out
     assert "Ten-point bonus" in out
 
 

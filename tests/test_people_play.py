@@ -103,9 +103,9 @@ def test_the_news_since_your_last_decision_comes_first(tmp_path):
 def test_a_refusal_says_what_failed_with_the_numbers(tmp_path):
     proc = play(tmp_path, ["1", "save"])
     # at the start a player stands in the present day (frame 5 with two players):
-    # establishing needs a frame of the past
-    assert "Establish a technology in your time frame (not now: needs your time frame " \
-           "to be at most 4; it is 5)" in proc.stdout
+    # establishing needs a frame of the past, and the reason says so in the game's words
+    assert "Establish a technology in your time frame (not now: you are on the present " \
+           "day: travel to the past first)" in proc.stdout
 
 
 def test_a_prompt_names_the_card_and_what_is_chosen():

@@ -472,14 +472,14 @@ class ISMCTSAgent(Agent):
         for _ in range(count):
             if world.state.over or world.state.phase != pid:
                 return True
-            choices = runner.available(pid, seat, turns, main_left=True)
-            choices.pop("__refused__")
+            choices, _ = runner.menu(pid, seat, turns, main_left=True)  # (no words made)
             opts = list(choices.values())
             if not opts:
                 return True
             from ..engine.flow import ActionChoice
             opts.append(ActionChoice("end", "end turn"))
-            nxt = Decision(seat, "action", "", [Option(o.label, o, o.key) for o in opts])
+            nxt = Decision(seat, "action", "", [Option(o.words if isinstance(o.words, str)
+                                                       else o.said, o, o.key) for o in opts])
             pick = opts[world.decide(nxt)]
             if pick.key == "end" or not runner.perform(pick, seat):
                 return True  # (a further action that fails leaves the turn as it was)

@@ -12,6 +12,7 @@ action again with given answers (the trials of :mod:`.refusals`).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, Callable
 
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
@@ -88,10 +89,10 @@ class AskingMixin:
                 self.trial_questions += 1  # (a trial that asks may do something: _idle)
             return decision.low if decision.is_range else 0
         if self.hand_prompt and decision.kind != "action":  # the author's own words
-            hand = self._prompt(str(self.hand_prompt))  # for the first one, asked or not,
-            facts = decision.facts  # with the facts the question says
+            hand = self._prompt_later(str(self.hand_prompt))  # for the first one, asked or
+            facts = decision.facts  # not, with the facts the question says
             decision.prompt_text = hand if facts is None else (
-                lambda: f"{hand} ({' · '.join(facts())})" if facts() else hand)
+                lambda: f"{_text(hand)} ({' · '.join(facts())})" if facts() else _text(hand))
             self.hand_prompt = None
         if self.showing is not None and not decision.about and decision.kind != "action":
             decision.about = self.alongside(decision.player, decision.options)
@@ -127,7 +128,7 @@ class AskingMixin:
             # and the record does not hold it
             self.last_forced = decision
             if not decision.is_range:
-                if log:
+                if log and self.logging:  # (no words are made for a log nobody keeps)
                     self._log_choice(decision, decision.options[0], only=True)
                 self._tell_taken(decision)
             else:
@@ -150,7 +151,7 @@ class AskingMixin:
         self.record.append(int(answer))
         self.deciders.append(decision.player)
         self.budget.new_decision()
-        if log and decision.kind != "action" and not decision.is_range:
+        if log and decision.kind != "action" and not decision.is_range and self.logging:
             self._log_choice(decision, decision.options[int(answer)])
         return int(answer)
 
@@ -267,14 +268,17 @@ class AskingMixin:
         if prompt is None:
             noun = {"card": "a card", "player": "a player", "space": "a space",
                     "number": "a number"}.get(what, "one")
-            where = self._prompt("")  # what is being done, as it is now
-            prompt = (lambda: self._ask_prompt(ask, f"choose {noun}", where)) if ask else \
-                self._prompt(f"choose {noun}")
+            where = self._prompt_later("")  # what is being done, as it is now
+            prompt = (lambda: self._ask_prompt(ask, f"choose {noun}", _text(where))) if ask \
+                else self._prompt_later(f"choose {noun}")
         if not options and not optional:
             text = prompt if isinstance(prompt, str) else prompt()
             raise ActionRefused(f"{text}: there is nothing to choose")
-        # an id (a space, a zone, a resource) is the option's key: scripts may name it
-        opts = [Option(self._label(v, what), v, v if isinstance(v, str) else "")
+        # an id (a space, a zone, a resource) is the option's key: scripts may name it;
+        # labels are made when read (an agent that reads words, the log), never for a
+        # question with one answer that nobody watches
+        label = self._label
+        opts = [Option(partial(label, v, what), v, v if isinstance(v, str) else "")
                 for v in options]
         if optional:
             opts.append(Option("none", None, "none"))
@@ -320,7 +324,7 @@ class AskingMixin:
 
     def choose_number(self, low: int, high: int, *facts: int) -> int:
         ask, self.asking = self.asking, None
-        where = self._prompt("")
+        where = self._prompt_later("")
         if high < low:
             raise ActionRefused(f"no number between {low} and {high}")
         if high == low:  # not a question: told as one (issue 26), neither asked nor
@@ -329,13 +333,13 @@ class AskingMixin:
             return low
         return self.decide(self._number_decision(ask, where, low, high, facts))
 
-    def _number_decision(self, ask, where: str, low: int, high: int, facts) -> Decision:
+    def _number_decision(self, ask, where, low: int, high: int, facts) -> Decision:
         """A number question, its words made when read: the question, then its facts."""
         def said():
             return self._facts_words(ask, facts)
 
         def prompt():
-            text = self._ask_prompt(ask, "choose a number", where)
+            text = self._ask_prompt(ask, "choose a number", _text(where))
             return f"{text} ({' · '.join(said())})" if said() else text
         return Decision(self._acting(), "number", prompt, low=low, high=high,
                         facts=said if facts else None)
@@ -377,21 +381,21 @@ class AskingMixin:
         ``most`` are picked or none is left."""
         what, self.choice_kind = self.choice_kind, ""
         ask, self.asking = self.asking, None
-        where = self._prompt("")
+        where = self._prompt_later("")
         left, chosen = list(items), []
         kind = "card" if left and isinstance(left[0], CardRef) else "item"
         seat = self._acting()
         while left and len(chosen) < most:
             room = min(most - len(chosen), len(left))  # (no more than are left)
-            names = [self._label(v, what) for v in chosen]
 
-            def prompt(room=room, names=names):
+            def prompt(room=room, names=list(chosen)):
+                names = [self._label(v, what) for v in names]
                 so_far = f" more (chosen: {', '.join(names)})" if names else ""
                 said = self._facts_words(ask, facts)
-                return f"{where}Choose up to {room}{so_far} of " \
+                return f"{_text(where)}Choose up to {room}{so_far} of " \
                     f"{self._items_words(items, ask)}" + (f" ({' · '.join(said)})"
                                                           if said else "")
-            opts = [Option(self._label(v, what), v, v if isinstance(v, str) else "")
+            opts = [Option(partial(self._label, v, what), v, v if isinstance(v, str) else "")
                     for v in left] + [Option("done", None, "done")]
             i = self.decide(Decision(seat, kind, prompt, opts, some=room))
             if opts[i].value is None:
@@ -442,8 +446,8 @@ class AskingMixin:
         def refused():
             return {_text(labels[i]): why[i] or "it cannot be carried out now"
                     for i in range(len(labels)) if i not in usable}
-        i = self.decide(Decision(self._acting(), "option", self._prompt("choose one"), opts,
-                                 refused_text=refused))
+        i = self.decide(Decision(self._acting(), "option", self._prompt_later("choose one"),
+                                 opts, refused_text=refused))
         return opts[i].value
 
     def confirm(self, label, about=()) -> bool:
@@ -452,11 +456,11 @@ class AskingMixin:
             return False
         seat = self._acting()
         cards = [c for c in about if isinstance(c, CardRef) and self.card_visible_to(c, seat)]
-        prompt = self._prompt("")
+        prompt = self._prompt_later("")
 
         def question():
-            text = _text(label)
-            return f"{prompt}{text[:1].upper()}{text[1:]}?" if prompt else \
+            text, where = _text(label), _text(prompt)
+            return f"{where}{text[:1].upper()}{text[1:]}?" if where else \
                 f"{text[:1].upper()}{text[1:]}?"
         i = self.decide(Decision(seat, "confirm", question,
                                  [Option("yes", True, "yes"), Option("no", False, "no")],

@@ -140,15 +140,16 @@ class BoardMixin:
             if not legal:
                 raise ActionRefused(f"there is no legal space for {tname}")
             self.choice_kind = "space"
-            space = self.choose_one(legal, False, self._prompt(f"where do you place {tname}?"),
-                                    player)
+            space = self.choose_one(legal, False,
+                                    self._prompt_later(f"where do you place {tname}?"), player)
         st = self.state
         self.zmemo = self.bmemo = None  # a space changes: what was read from it is out of date
         st.set_space(space, "tile", tile)
         if self.tile_decl.get(tile, {}).get("owned"):
             st.set_space(space, "owner", player)
         who = self.state.players[player].name if player is not None else "The game"
-        self.log(f"  {who} places {tname} on {self._label(space)}")
+        if self.logging:  # (the words only for a log someone keeps)
+            self.log(f"  {who} places {tname} on {self._label(space)}")
         if source is not None:
             self.zmemo = self.bmemo = None
             st.set_space(space, "card", source)

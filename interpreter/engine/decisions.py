@@ -87,7 +87,10 @@ class Decision:
         return self.kind == "number" and self.low is not None
 
     def count(self) -> int:
-        return (self.high - self.low + 1) if self.is_range else len(self.options)
+        low = self.low  # (asked twice a decision: is_range written out)
+        if low is not None and self.kind == "number":
+            return self.high - low + 1
+        return len(self.options)
 
     def describe_answer(self, answer: int) -> str:
         if self.is_range:

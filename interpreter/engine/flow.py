@@ -10,6 +10,8 @@ back and refused with its reason.
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
+from typing import Any
 from dataclasses import dataclass, field
 
 from ..lang.gensupport import reading
@@ -41,11 +43,22 @@ class Result:
 @dataclass
 class ActionChoice:
     key: str  # "action:<id>[:<n>]" or "card:<number>:<index>[:<n>]" or "end" / "pass"
-    label: str
+    words: Any  # what it is called: words, or a function making them when first read
     action: dict | None = None
     card: int | None = None
     index: int | None = None
     bind: tuple | None = None  # (name, element) for an action offered for each element
+
+    @property
+    def label(self) -> str:
+        """What the menu calls it ('Quarry: build'), made when first read."""
+        words = self.words
+        if not isinstance(words, str):
+            self.words = words = str(words())
+        return words
+
+    def said(self) -> str:  # (an option's label made when read: the same words)
+        return self.label
 
     @property
     def use_key(self) -> str:
@@ -319,8 +332,7 @@ class FlowRunner:
 
         The decision is None when only ending the turn (or passing) is left."""
         g = self.game
-        choices = self.available(pid, seat, turns, main_left=taken < actions)
-        refused = choices.pop("__refused__")
+        choices, refused = self.menu(pid, seat, turns, main_left=taken < actions)
         opts = list(choices.values())
         main_possible = any(not (o.action or {}).get("free") for o in opts)
         if may_pass and taken == 0:
@@ -341,9 +353,12 @@ class FlowRunner:
                     f"free actions only)" if actions > 1 else " (free actions only)"
         else:
             count = ""
-        decision = Decision(seat, "action", f"{g.state.players[seat].name}: choose an "
-                            f"action{count}",
-                            [Option(o.label, o, o.key) for o in opts], refused_text=refused)
+        name = g.state.players[seat].name
+        # the words (the options', the refusals', the question's) are made when read
+        decision = Decision(seat, "action", partial(_action_prompt, name, count),
+                            [Option(o.words if isinstance(o.words, str) else o.said, o, o.key)
+                             for o in opts],
+                            refused_text=partial(_refused_words, refused) if refused else {})
         return decision, opts
 
     def simultaneous(self, pid: str, turns: dict, actions: int, required: int) -> None:
@@ -421,14 +436,22 @@ class FlowRunner:
         return False
 
     def available(self, pid: str, seat: int, turns: dict, main_left: bool) -> dict:
-        """The actions this seat may choose now, and the refused ones with reasons."""
+        """The actions this seat may choose now, and the refused ones with reasons (under
+        "__refused__": label -> reason)."""
+        out, refused = self.menu(pid, seat, turns, main_left)
+        out["__refused__"] = _refused_words(refused)
+        return out
+
+    def menu(self, pid: str, seat: int, turns: dict, main_left: bool) -> tuple[dict, list]:
+        """The actions this seat may choose now (key -> choice), and the refused ones as
+        (choice, reason) pairs: no label is made until someone reads it."""
         with reading(self.game):  # conditions only read: what they share is worked out once
             return self._available(pid, seat, turns, main_left)
 
-    def _available(self, pid: str, seat: int, turns: dict, main_left: bool) -> dict:
+    def _available(self, pid: str, seat: int, turns: dict, main_left: bool) -> tuple:
         g = self.game
         out: dict = {}
-        refused: dict[str, str] = {}
+        refused: list = []  # (choice, reason)
         tried = g.refusals.actions(seat)  # refused when tried at this very position
         if tried:
             tried = {key: refused_text(reason) for key, reason in tried.items()}
@@ -446,7 +469,7 @@ class FlowRunner:
                 reason = self.blocked(("action", aid), action, seat, None, choice.use_key,
                                       choice.bind) or tried.get(choice.key)
                 if reason:
-                    refused[choice.label] = reason
+                    refused.append((choice, reason))
                     continue
                 out[choice.key] = choice
         for (zone, owner), cards in g.state.zones.items():
@@ -462,7 +485,7 @@ class FlowRunner:
                     if not action.get("free") and not main_left:
                         continue
                     name = action.get("name") or "action"
-                    label = f"{g.card_name(card)}: {name}"
+                    label = partial(_card_action_words, g, card, name)
                     key = f"card:{int(card)}:{i}"
                     code = ("card", g.state.cards[card].def_id, "action", i)
                     for choice in self._expand(ActionChoice(key, label, action, card, i),
@@ -470,15 +493,14 @@ class FlowRunner:
                         reason = self.blocked(code, action, seat, card, choice.use_key,
                                               choice.bind) or tried.get(choice.key)
                         if reason:
-                            refused[choice.label] = reason
+                            refused.append((choice, reason))
                             continue
                         out[choice.key] = choice
         budget = g.budget
         budget.used += looked + len(out) + len(refused)
         if budget.used > budget.limit:
             raise budget.exceeded(self._turns_span(pid))
-        out["__refused__"] = refused
-        return out
+        return out, refused
 
     def _expand(self, choice: ActionChoice, code: tuple, seat: int) -> list[ActionChoice]:
         """An action with 'each' is offered once per element of its list."""
@@ -488,7 +510,7 @@ class FlowRunner:
         g = self.game
         f = g.frame(seat, this=choice.card) if choice.card is not None else g.frame(seat)
         name = choice.action["as"]
-        return [ActionChoice(f"{choice.key}:{n}", f"{choice.label}: {g._label(item)}",
+        return [ActionChoice(f"{choice.key}:{n}", partial(_each_words, g, choice, item),
                              choice.action, choice.card, choice.index, (name, item))
                 for n, item in enumerate(each(f), 1)]
 
@@ -537,12 +559,13 @@ class FlowRunner:
         g = self.game
         snap = g.snapshot()
         key = self._code_key(pick) + ("do",)
-        g.context = pick.label
+        g.context = pick  # (its label, for prompts, made when one is read)
         g.hand_prompt = (pick.action or {}).get("prompt")  # for its first question
         g.showing = g.alongside_of.get(pick.key.split(":")[1]) if g.alongside_of \
             and pick.key.startswith("action:") else None
         g.hold_log()  # what the action did is told once it has succeeded (a refused one
-        g.log(f"{g.state.players[seat].name}: {told(pick.label)}")  # is not: _refused)
+        if g.logging:  # is not: _refused)
+            g.log(f"{g.state.players[seat].name}: {told(pick.label)}")
         # for a search asked inside the action: the position it started from, how many
         # answers the record held then, and the action (the copy replays from there)
         g.action_start = (snap, len(g.record), pick, seat)
@@ -636,3 +659,21 @@ class FlowRunner:
 
 
 BIG_TURN = 10 ** 6
+
+
+def _action_prompt(name: str, count: str) -> str:
+    return f"{name}: choose an action{count}"
+
+
+def _card_action_words(g, card, name: str) -> str:
+    return f"{g.card_name(card)}: {name}"
+
+
+def _each_words(g, choice: ActionChoice, item) -> str:
+    return f"{choice.label}: {g._label(item)}"
+
+
+def _refused_words(refused: list) -> dict:
+    """The refused actions as a person reads them: label -> reason (words or a function
+    making them)."""
+    return {choice.label: reason for choice, reason in refused}

@@ -85,7 +85,7 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self.last_forced: Decision | None = None  # the last decision taken for its only answer
         self.decider: int | None = None  # who answers choices made inside effects
         self.choice_kind = ""  # the type of what the next choice picks, for its labels
-        self.context = ""  # what is being done (an action's label), for prompts
+        self.context = ""  # what is being done (words, or the action), for prompts
         self.showing = None  # the view's 'alongside' entry of the action running (see view)
         view = self.rs.singles.get("view")
         view = view.data if view is not None and isinstance(view.data, dict) else {}

@@ -8,6 +8,7 @@ words. Who acts now (the seat that answers choices inside effects) lives here.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from .state import CardRef
@@ -23,10 +24,22 @@ class PromptsMixin:
 
     def _prompt(self, text: str) -> str:
         """'Build · Quarry: pay how many gold?': what is done, then the question."""
-        where = [self.context] if self.context else []
-        for card in self.context_cards:
+        return self._prompt_of(self.context, self.context_cards, self._acting(), text)
+
+    def _prompt_later(self, text: str):
+        """The words of :meth:`_prompt`, or, when they take work, how to make them when
+        someone reads them (what is being done is taken now)."""
+        context, cards = self.context, self.context_cards
+        if not cards and isinstance(context, str):
+            return f"{context}: {text}" if context else text
+        return partial(self._prompt_of, context, tuple(cards), self._acting(), text)
+
+    def _prompt_of(self, context, cards, seat: int, text: str) -> str:
+        # context: what is being done, words or the action (its label made when read)
+        where = [context if isinstance(context, str) else context.label] if context else []
+        for card in cards:
             name = self.card_name(card)
-            if name not in where and self.card_visible_to(card, self._acting()):
+            if name not in where and self.card_visible_to(card, seat):
                 where.append(name)
         return f"{' · '.join(where)}: {text}" if where else text
 

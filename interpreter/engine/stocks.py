@@ -232,7 +232,7 @@ class StocksMixin:
                 doing = "Move" if verb == "move" else "Remove"
                 amount = self.decide(Decision(
                     self._acting(), "number",
-                    self._prompt(f"{doing} how many {noun} from {what}? (up to {most})"),
+                    self._prompt_later(f"{doing} how many {noun} from {what}? (up to {most})"),
                     low=0, high=most)) if most > 0 else 0
             else:
                 amount = 0

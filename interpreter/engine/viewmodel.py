@@ -54,7 +54,7 @@ class ViewModelMixin:
         return value if type(value) is int else None
 
     def action_note(self, action: str, seat: int) -> str:
-        """The number the view shows beside an action for ``seat`` ('8 M€'), or ''."""
+        """The number the view shows beside an action for ``seat`` ('8 coins'), or ''."""
         i = self.action_notes.get(action)
         if i is None:
             return ""
@@ -149,7 +149,7 @@ class _Table:
         if isinstance(value, list) and value and all(isinstance(v, CardRef) for v in value):
             names = [self.g.card_name(v) for v in value]
             # a card with a copy in sight (in the list, or another in a public zone)
-            # says where it is: 'The Wheel (Time frame 2)'
+            # says where it is: 'Lamp (Stall 2)'
             twins = self._public_twins(value)
             if len(set(names)) < len(names) or twins:
                 from ..lang.words.english import join_and

@@ -86,7 +86,7 @@ class Reasons:
             return "needs " + self.compare(e, ctx)
         if type(have) is int and type(want) is int and op in _FAILED_AS:
             # two amounts in the ruleset's own words: say both, as they stand now ('a
-            # price of 31 M€ is more than the 9 M€ you can pay for it')
+            # price of 12 coins is more than the 9 coins you can pay for it')
             said = [self.amount(x, str(v), v, ctx) if _own_amount(self, x) else None
                     for x, v in ((left, have), (right, want))]
             if None not in said:
