@@ -33,6 +33,19 @@ class Counting:
         self.space_lists += 1
         return ["a1", "b1", "b2"]
 
+    # what a function of the zones or the board keeps (gensupport.by_zones, by_board)
+    # is forgotten at once, as if a tile were placed before every read: these tests are
+    # about what is worked out once while the engine reads, and crowded() reads spaces
+    @property
+    def zmemo(self):
+        return None
+
+    @zmemo.setter
+    def zmemo(self, value):
+        pass
+
+    bmemo = zmemo
+
     def stock(self, player, resource):
         return self.stocks.get(resource, 0)
 
@@ -178,3 +191,33 @@ def test_a_break_inside_an_option_leaves_the_loop_even_while_options_are_tried(m
     # the first player gains 1, then the chosen option (break) leaves the loop; trying
     # the options before choosing ran 'gain 5' once, but that was only a trial
     assert rt.gains[0] == 1 and rt.gains[-1] == 5 and len(rt.gains) == 2
+
+
+def test_a_function_of_the_board_is_kept_until_a_space_changes():
+    from rulebook_games import load_ruleset
+    from rulebook_games.play.session import build_game
+    # city_spot(s) reads the space's type, tile and claim and its neighbours' tiles
+    rs = load_ruleset("terraforming_mars")
+    game = build_game(rs, 2, 1, ["random", "random"])
+    code = compile_ok(rs, "count(s in spaces() where city_spot(s))", start="expression")
+    reads = []
+    real = game.space_field
+    game.space_field = lambda space, name: reads.append(name) or real(space, name)
+    first = code(game.frame(0))
+    assert first > 0 and reads
+    seen = len(reads)
+    assert code(game.frame(0)) == first and len(reads) == seen  # kept: nothing changed
+    mark = game.snapshot()
+    game.claim("area_03", 1)  # the other player's claim: no city of mine there
+    assert code(game.frame(0)) == first - 1 and len(reads) > seen
+    game.restore(mark)  # rolled back: worked out again, as it was
+    assert code(game.frame(0)) == first
+    mark = game.snapshot()
+    game.place_tile("city", 1, "on", "area_05")  # the space and its land neighbours go
+    assert code(game.frame(0)) < first - 1
+    game.restore(mark)
+    assert code(game.frame(0)) == first
+    seen = len(reads)
+    card = game.cards_in("deck", None)[0]
+    game.put(card, "hand", 0, 0)  # a card moves: what is read only from the board holds
+    assert code(game.frame(0)) == first and len(reads) == seen

@@ -12,6 +12,9 @@ from .decisions import ActionRefused
 from .state import BIG, NO_OWNER
 
 
+_LIVE_FIELDS = frozenset(("tile", "owner", "card"))  # a space's fields kept in the state
+
+
 class BoardMixin:
     """The board: spaces, their neighbours, tiles and placing them."""
 
@@ -22,12 +25,15 @@ class BoardMixin:
         return self.charged(list(self.rs.adjacency.get(space, [])))
 
     def space_field(self, space, name):
-        decl = self.space_decl[space]
-        live = self.state.spaces[space]
-        if name in ("tile", "owner", "card"):
-            return live[name]
+        """A field of a space: what lies on it now (tile, owner, card, claimed by) or
+        what the board declares (its type, its bonus, ...). Read most of all the
+        engine's accessors (every scan of the board reads a few per space), so it
+        goes straight to the one dict that holds the field."""
+        if name in _LIVE_FIELDS:
+            return self.state.spaces[space][name]
         if name == "claimed_by":
-            return live.get("claim")
+            return self.state.spaces[space].get("claim")
+        decl = self.space_decl[space]
         if name == "bonus":
             return list(decl.get("bonus", []) or [])
         return decl.get(name)
@@ -137,6 +143,7 @@ class BoardMixin:
             space = self.choose_one(legal, False,
                                     self._prompt_later(f"where do you place {tname}?"), player)
         st = self.state
+        self.zmemo = self.bmemo = None  # a space changes: what was read from it is out of date
         st.set_space(space, "tile", tile)
         if self.tile_decl.get(tile, {}).get("owned"):
             st.set_space(space, "owner", player)
@@ -144,9 +151,11 @@ class BoardMixin:
         if self.logging:  # (the words only for a log someone keeps)
             self.log(f"  {who} places {tname} on {self._label(space)}")
         if source is not None:
+            self.zmemo = self.bmemo = None
             st.set_space(space, "card", source)
         self.run_code(("tile", tile, "on_place"), self.frame(player, space=space))
         return space
 
     def claim(self, space, player):
+        self.zmemo = self.bmemo = None  # a space changes: what was read from it is out of date
         self.state.set_space(space, "claim", player)

@@ -278,6 +278,8 @@ class CardsMixin:
     def draw(self, count, from_zone, to_zone, player):
         drawn = []
         self.zmemo = None  # cards move: what was read from the zones is out of date
+        self._in_play_changes(from_zone, to_zone,
+                              self.zone_decl.get(from_zone, {}).get("refill_from"))
         self._hidden_moves += 1  # one line for the lot instead of one per hidden card
         try:
             for _ in range(count):
@@ -332,6 +334,9 @@ class CardsMixin:
         self.zmemo = None  # cards move: what was read from the zones is out of date
         st = self.state
         c = st.cards[card]
+        if self.smemo is not None and (c.zone in self.in_play_zones
+                                       or zone in self.in_play_zones):
+            self.smemo = None  # (see _in_play_changes)
         key = self._zone_key(zone, player)
         records = self.zone_records[zone]
         if records != "none" and (self.zone_records[c.zone] != records
@@ -371,7 +376,11 @@ class CardsMixin:
                 raise ActionRefused(f"{zone} is full ({limit} cards)")
 
     def shuffle(self, zone, player):
-        self.zmemo = None  # cards move: what was read from the zones is out of date
+        # cards move: what was read from the zones is out of date; the cards in play with
+        # modifiers too, whichever zone is shuffled (a shuffle is rare, and a rule that
+        # shuffles and asks a modifier over and over pays for the look each time, as
+        # before: tests/test_attacks_budget.py, modifier_moving)
+        self.zmemo = self.smemo = None
         key = self._zone_key(zone, player)
         cards = self.state.zones[key]
         budget = self.budget  # a step per card shuffled, as for a list read (see cards_in)
@@ -380,6 +389,13 @@ class CardsMixin:
             raise budget.exceeded(None)
         st = self.state
         st.rng.shuffle(st.zone_saved(key))
+
+    def _in_play_changes(self, *zones) -> None:
+        """Cards move from or to these zones: when one is in play,
+        the cards in play with modifiers, kept per kind and player (``smemo``: see
+        :meth:`~.modifiers.ModifiersMixin._modifier_sources`), are out of date."""
+        if self.smemo is not None and not self.in_play_zones.isdisjoint(zones):
+            self.smemo = None
 
     def set_marker(self, card, marker, value):
         self.state.set_marker(card, marker, bool(value))

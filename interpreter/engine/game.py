@@ -98,8 +98,11 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self.asking = None  # (statement, choice node, frame) of the next choice, for prompts
         self.hand_prompt = None  # an action's hand-written prompt, for its first question
         # what pure rules read, kept while the engine only reads (gensupport.reading)
-        # and, for rules that read only where the cards lie, until a card moves
-        self.memo = self.zmemo = None
+        # and, for rules that read only where the cards lie (and the spaces), until a
+        # card moves (or a space changes), and for rules that read only the spaces,
+        # until a space changes
+        self.memo = self.zmemo = self.bmemo = None
+        self.smemo = None  # the cards in play with modifiers, per kind and player
         self.check_invariants = False  # check them before every decision (--check-every-decision)
         self.check_actions = False  # check them after every action and at the end (simulations)
         # check every rollback of the undo journal against a copy taken at its mark
@@ -277,7 +280,7 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         """The state as it was at the mark (and the marks set since it dropped)."""
         state = self.state
         state.undo_to(mark)
-        self.memo = self.zmemo = None  # nothing read from the state since then holds
+        self.memo = self.zmemo = self.bmemo = self.smemo = None  # nothing read holds
         if self.check_journal:
             self._check_journal(mark, state)
 

@@ -13,10 +13,13 @@ class ModifiersMixin:
     """Modifiers: the sum of what cards in play add to a named quantity."""
 
     def modifier(self, modifier, player, card, values=None):
+        sources = self._modifier_sources(modifier, player)
+        if not sources:  # most asks: no card of the player's adds to this one
+            return 0
         total = 0
         params = self.rs.table.modifier_params.get(modifier, [])
         values = dict(values or {})
-        for src, mine in self._modifier_sources(modifier, player):
+        for src, mine in sources:
             total += self._modifier_total(src, mine, player, card, values, params)
         return total
 
@@ -24,14 +27,16 @@ class ModifiersMixin:
         """The player's cards in play with modifiers of this kind, and which ones.
 
         Finding them looks at every card in play that the player may own, a step
-        each. The list is kept until a card moves (with what is read from the
-        zones, ``zmemo``: see ``gensupport.by_zones``), so asking a modifier again
-        and again costs only its own rules, however many cards are in play."""
+        each. The lists are kept (``smemo``) until a card enters or leaves a zone
+        in play (see ``CardsMixin._in_play_changes``), a zone is shuffled or the
+        state is rolled back: cards drawn, discarded or passed between hands leave
+        them as they are. So asking a modifier again and again costs only its own
+        rules, however many cards are in play."""
         state = self.state
-        kept = self.zmemo
+        kept = self.smemo
         if kept is None or kept[0] is not state:
-            self.zmemo = kept = (state, {})
-        key = ("modifier sources", modifier, player)
+            self.smemo = kept = (state, {})
+        key = (modifier, player)
         out = kept[1].get(key)
         if out is not None:
             return out

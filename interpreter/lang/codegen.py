@@ -57,6 +57,13 @@ _ZONE_READERS = {"cards_in", "all_cards_in", "top", "zone_of", "slot_of", "size"
                  "concat", "reversed", "without", "position", "occurrences", "range", "min",
                  "max", "abs", "clamp", "div_floor", "players", "player_count", "player",
                  "opponents", "neighbours_of"}
+# builtins that read the board: the spaces, their neighbours and where a card's tile
+# lies (what lies on a space changes only as the engine sets it, and a kept value is
+# forgotten then too: see ``gensupport.by_zones``)
+_BOARD_READERS = {"spaces", "neighbours", "space_of"}
+# of the zone readers, those that look at where the cards lie (the others read only
+# their arguments or the seats, which never change)
+_WHERE_CARDS_LIE = {"cards_in", "all_cards_in", "top", "zone_of", "slot_of"}
 # builtins that build a new list out of others
 _MAKES_LISTS = {"concat", "reversed", "without", "range"}
 # card fields that never change during a game
@@ -190,11 +197,18 @@ class CodeGen:
         if kind == "effect":
             self.sub_at(node.body, scope, span)
         elif pure_name is not None and _worth_keeping(node) and self.zone_only(node):
-            # it reads only where the cards lie: kept until a card moves
+            # it reads only where the cards lie and the spaces: kept until either changes,
+            # or, reading no zone, until a space changes
             values = ", ".join(f"V.get({n!r})" for n in ["you", *sorted(params)])
-            self.emit(f"return _by_zones(rt, ({pure_name!r}, {values}), "
-                      f"lambda: {self.expr(node, replace(scope, pure_fn=None))})", span)
+            kept = "_by_zones" if self.reads_zones(node) else "_by_board"
+            # with parameters, its parts that do not depend on them are still worked out
+            # once while the engine reads (without, the whole is kept anyway)
+            value = self.expr(node, scope if params else replace(scope, pure_fn=None))
+            if kind == "number":
+                value = f"_number({value}, {self.src.const(span, 'S')})"
+            self.emit(f"return {kept}(rt, ({pure_name!r}, {values}), lambda: {value})", span)
         elif kind == "number":  # the engine counts with it: a number, or a rule error here
+            scope = replace(scope, pure_fn=None)  # (as before numbers could be kept)
             self.emit(f"return _number({self.expr(node, scope)}, {self.src.const(span, 'S')})",
                       span)
         else:
@@ -719,14 +733,15 @@ class CodeGen:
             self._inlining.pop()
 
     def zone_only(self, body, seen: frozenset = frozenset()) -> bool:
-        """Whether an expression reads nothing that changes but where the cards lie."""
+        """Whether an expression reads nothing that changes but where the cards lie and
+        what lies on the board's spaces (their fields, fixed or set by the engine)."""
         if not _pure(body, self.table):
             return False
         for n in ast.walk(body):
             if isinstance(n, ast.Name) and n.binding in ("track", "player_track"):
                 return False
-            if isinstance(n, ast.Field) and (n.obj.type is not T.CARD
-                                             or n.name not in _FIXED_CARD_FIELDS):
+            if isinstance(n, ast.Field) and n.obj.type is not T.SPACE and (
+                    n.obj.type is not T.CARD or n.name not in _FIXED_CARD_FIELDS):
                 return False
             if isinstance(n, ast.Call):
                 if n.target is None or n.target.__class__.__name__ == "Callable_":
@@ -734,9 +749,23 @@ class CodeGen:
                     if callee is None or n.func in seen or not self.zone_only(
                             callee, seen | {n.func}):
                         return False
-                elif n.func not in _ZONE_READERS:
+                elif n.func not in _ZONE_READERS and n.func not in _BOARD_READERS:
                     return False
         return True
+
+    def reads_zones(self, body, seen: frozenset = frozenset()) -> bool:
+        """Whether an expression that :meth:`zone_only` accepts looks at any zone (or calls
+        a declared function that does): if not, it reads only the board's spaces."""
+        for n in ast.walk(body):
+            if isinstance(n, ast.Call):
+                if n.target is None or n.target.__class__.__name__ == "Callable_":
+                    callee = self.bodies.get(("function", n.func))
+                    if callee is None or n.func not in seen and self.reads_zones(
+                            callee, seen | {n.func}):
+                        return True
+                elif n.func in _WHERE_CARDS_LIE:
+                    return True
+        return False
 
     def _default(self, text: str | None, scope: Scope) -> str:
         if text == "you":

@@ -47,6 +47,7 @@ _SUPPORT = {
     "_asking_items": G.asking_items, "_any_of": G.any_of, "_may": G.may,
     "_choose": G.choose, "_modifier": G.modifier,
     "_require_failed": G.require_failed, "_memo": G.memo, "_by_zones": G.by_zones,
+    "_by_board": G.by_board,
     "_cell": G.cell, "_number": G.number, "_MAXI": G.MAXI, "_MINI": G.MINI, "_UNSET": G.UNSET,
     "_Return": G.Return, "_Break": G.Break,
     "_RuleError": RuleRuntimeError,
@@ -103,7 +104,8 @@ class _Unit:
         if key is not None and len(key) == 2 and key[0] in ("procedure", "function"):
             callee = key[1]
             decl = table.callables.get(key[1])
-            if key[0] == "function" and p.kind == "expression" and decl is not None:
+            if key[0] == "function" and p.kind in ("expression", "number") \
+                    and decl is not None:
                 pure, params = key[1], frozenset(n for n, _, _ in decl.params)
         where = p.node.span
         title = (" / ".join(str(k) for k in key) if key else p.kind) + (

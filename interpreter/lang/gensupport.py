@@ -341,10 +341,12 @@ def memo(rt, key, compute):
 
 
 def by_zones(rt, key, compute):
-    """A function's value that depends only on where the cards lie, kept until one moves.
+    """A function's value that depends only on where the cards lie and on the board's
+    spaces, kept until a card moves or a space changes.
 
     The runtime forgets what it keeps (``rt.zmemo = None``) whenever a card
-    changes zone or a zone is shuffled; a different state object (a copy, a
+    changes zone, a zone is shuffled, a tile is placed or a space claimed, and
+    whenever the state is rolled back; a different state object (a copy, a
     state put back) never sees another state's values. A list is handed out
     as a copy, so no caller can change what is kept; the copy costs a step per
     item, as a list read from the game does."""
@@ -354,6 +356,34 @@ def by_zones(rt, key, compute):
         if state is None:
             return compute()
         rt.zmemo = found = (state, {})
+    table = found[1]
+    try:
+        value = table[key]
+    except KeyError:
+        value = table[key] = compute()
+        return list(value) if value.__class__ is list else value  # computing it was charged
+    except TypeError:  # an argument that cannot be a key (a list)
+        return compute()
+    if value.__class__ is list:
+        B = rt.budget
+        B.used += len(value)
+        if B.used > B.limit:
+            raise B.exceeded(None)
+        return list(value)
+    return value
+
+
+def by_board(rt, key, compute):
+    """A function's value that depends only on the board's spaces (no zone), kept until
+    a space changes: as :func:`by_zones`, but in ``rt.bmemo``, which the runtime
+    forgets only when a tile is placed, a space claimed or the state rolled back, so
+    that what is read from the board outlives the cards moving between turns."""
+    state = getattr(rt, "state", None)
+    found = getattr(rt, "bmemo", None)
+    if found is None or found[0] is not state:
+        if state is None:
+            return compute()
+        rt.bmemo = found = (state, {})
     table = found[1]
     try:
         value = table[key]

@@ -28,7 +28,7 @@ _FIXED_NAMES = frozenset({
     "_F", "_items", "_made", "_taken", "_counted", "_overflow", "_div", "_no_player",
     "_field_of", "_field", "_too_deep_calls", "_MAXD", "_call_asking", "_asking",
     "_asking_items", "_any_of", "_may", "_choose", "_modifier", "_require_failed",
-    "_memo", "_by_zones", "_cell", "_number", "_MAXI", "_MINI", "_UNSET", "_Return", "_Break",
+    "_memo", "_by_zones", "_by_board", "_cell", "_number", "_MAXI", "_MINI", "_UNSET", "_Return", "_Break",
     "_RuleError", "_explainer",
 })
 # names the generator numbers: functions (F), constants (K, S, N, Q, M), builtins'

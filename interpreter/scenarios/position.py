@@ -298,7 +298,7 @@ def apply_position(game: Game, pos: Position) -> str | None:
 
     Returns what could not be set (a used card that is not in play), or None."""
     st = game.state
-    game.zmemo = None  # cards are put in place: nothing read from the zones before holds
+    game.zmemo = game.smemo = None  # cards are put in place: nothing read from zones holds
     if pos.round is not None:
         st.round = pos.round
     if pos.phase is not None:
@@ -324,6 +324,7 @@ def apply_position(game: Game, pos: Position) -> str | None:
         if card is not None:
             live["card"] = _instance(game, card, None, claimed, keep=True)
     st.claimed.update(pos.claimed)
+    game.zmemo = game.bmemo = game.smemo = None  # (and tiles): nothing read before holds
     return _mark_used(game, pos.used)
 
 
