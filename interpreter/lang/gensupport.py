@@ -350,27 +350,7 @@ def by_zones(rt, key, compute):
     state put back) never sees another state's values. A list is handed out
     as a copy, so no caller can change what is kept; the copy costs a step per
     item, as a list read from the game does."""
-    state = getattr(rt, "state", None)
-    found = getattr(rt, "zmemo", None)
-    if found is None or found[0] is not state:
-        if state is None:
-            return compute()
-        rt.zmemo = found = (state, {})
-    table = found[1]
-    try:
-        value = table[key]
-    except KeyError:
-        value = table[key] = compute()
-        return list(value) if value.__class__ is list else value  # computing it was charged
-    except TypeError:  # an argument that cannot be a key (a list)
-        return compute()
-    if value.__class__ is list:
-        B = rt.budget
-        B.used += len(value)
-        if B.used > B.limit:
-            raise B.exceeded(None)
-        return list(value)
-    return value
+    return _kept(rt, "zmemo", key, compute)
 
 
 def by_board(rt, key, compute):
@@ -378,12 +358,19 @@ def by_board(rt, key, compute):
     a space changes: as :func:`by_zones`, but in ``rt.bmemo``, which the runtime
     forgets only when a tile is placed, a space claimed or the state rolled back, so
     that what is read from the board outlives the cards moving between turns."""
+    return _kept(rt, "bmemo", key, compute)
+
+
+def _kept(rt, memo: str, key, compute):
+    """The value kept under ``key`` in the runtime's memo ``memo`` (``zmemo`` or
+    ``bmemo``) for the state it was worked out on, else worked out and kept."""
     state = getattr(rt, "state", None)
-    found = getattr(rt, "bmemo", None)
+    found = getattr(rt, memo, None)
     if found is None or found[0] is not state:
         if state is None:
             return compute()
-        rt.bmemo = found = (state, {})
+        found = (state, {})
+        setattr(rt, memo, found)
     table = found[1]
     try:
         value = table[key]
