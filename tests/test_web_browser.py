@@ -101,7 +101,8 @@ def shots() -> Path:
     return folder
 
 
-def new_game(driver, site, seats, ruleset="lantern_row", seed="3"):
+def fill_lobby(driver, site, seats, ruleset="lantern_row", seed="3", delay="0"):
+    """The lobby's form filled in: the ruleset, the seats, the seed, the pace; not started."""
     driver.get(site + "/")
     wait = WebDriverWait(driver, 20)
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#ruleset option"))
@@ -114,7 +115,11 @@ def new_game(driver, site, seats, ruleset="lantern_row", seed="3"):
         Select(driver.find_element(By.CSS_SELECTOR, f".seat-kind[data-seat='{i}']")) \
             .select_by_value(kind)
     driver.find_element(By.ID, "seed").send_keys(seed)
-    Select(driver.find_element(By.ID, "delay")).select_by_value("0")
+    Select(driver.find_element(By.ID, "delay")).select_by_value(delay)
+
+
+def new_game(driver, site, seats, ruleset="lantern_row", seed="3"):
+    fill_lobby(driver, site, seats, ruleset, seed)
     driver.find_element(By.ID, "start").click()
 
 

@@ -15,26 +15,10 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 import test_web_browser  # noqa: E402
-from test_web_browser import driver, shots, site  # noqa: E402,F401
+from test_web_browser import driver, fill_lobby, shots, site  # noqa: E402,F401
 
 if hasattr(test_web_browser, "pytestmark"):  # no chromium here (and not CI): skipped alike
     pytestmark = test_web_browser.pytestmark
-
-
-def fill_lobby(driver, site, seats, ruleset="lantern_row", seed="3", delay="0"):
-    """The lobby's form filled in (as test_web_browser.new_game does), not yet started."""
-    driver.get(site + "/")
-    WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#ruleset option"))
-    Select(driver.find_element(By.ID, "ruleset")).select_by_value(ruleset)
-    players = driver.find_element(By.ID, "players")
-    players.clear()
-    players.send_keys(str(len(seats)))
-    driver.execute_script("document.getElementById('players').dispatchEvent(new Event('change'))")
-    for i, kind in enumerate(seats, 1):
-        Select(driver.find_element(By.CSS_SELECTOR, f".seat-kind[data-seat='{i}']")) \
-            .select_by_value(kind)
-    driver.find_element(By.ID, "seed").send_keys(seed)
-    Select(driver.find_element(By.ID, "delay")).select_by_value(delay)
 
 
 def where(driver) -> str:
