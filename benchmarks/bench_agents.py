@@ -33,7 +33,7 @@ from rulebook_games.agents.ismcts import ISMCTSAgent  # noqa: E402
 from rulebook_games.play.session import GameError, build_game, run  # noqa: E402
 from rulebook_games.load.ruleset import load_ruleset  # noqa: E402
 
-RULESETS = ["legacy_gears_of_time", "terraforming_mars", "timespan"]
+RULESETS = ["legacy_gears_of_time", "terraforming_mars", "timespan", "lantern_row"]
 
 
 def wilson(wins: float, n: int, z: float | None = None) -> tuple[float, float]:
