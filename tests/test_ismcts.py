@@ -626,3 +626,35 @@ def test_a_set_is_weighed_as_a_set_not_one_item_at_a_time(tmp_path):
 def test_a_set_is_picked_the_same_for_the_same_seed(tmp_path):
     runs = [_keep_all(tmp_path / str(i), ISMCTSAgent(9, iterations=40)) for i in range(2)]
     assert runs[0] == runs[1]
+
+
+# ------------------------------------------------------------------ priors
+
+def _first_picks(prior: str, seed: int) -> list[str]:
+    """A new node's first three picks among 12 spaces, after the same action elsewhere in
+    the search found s7 best, s4 fair and s2 poor."""
+    from rulebook_games.agents.ismcts import Node, Search
+    search = Search(ISMCTSAgent(seed=seed, prior=prior), 2)
+    action = "0|action|action:play"
+    spaces = [f"0|item|s{i}" for i in range(12)]
+    for key, reward in (("s7", 9.0), ("s2", -9.0), ("s4", 1.0)):
+        search.backup([(0, Node(), action), (0, Node(), f"{action}>0|item|{key}")],
+                      [reward, -reward])
+    node, picks = Node(), []
+    for _ in range(3):  # the node's first visits: each time an option not tried yet
+        key = spaces[search.select(node, spaces, action)]
+        picks.append(key.rsplit("|", 1)[1])
+        node.visits += 1
+        node.children[key].visits += 1
+    return picks
+
+
+def test_a_long_list_is_widened_most_promising_first():
+    """Of many options, a new node first lets in (and tries) the one that was worth most
+    in the same action elsewhere in the search; an option never taken counts as the
+    average of those that were, so the poor one comes after them."""
+    for seed in range(6):
+        picks = _first_picks("history", seed)
+        assert picks[:2] == ["s7", "s4"] and "s2" not in picks
+    # without the prior the order is drawn at random
+    assert len({_first_picks("none", seed)[0] for seed in range(6)}) > 1

@@ -38,8 +38,18 @@ the objects of one determinisation: an action by its key, a card by its
 card id (a card chosen blind by its place in the list), a space or any other
 item by its id, a number by itself. Long lists
 are widened progressively: a node considers ``2 * visits ** widen`` of its
-options, in a fixed order drawn once per node (a range: its largest, its
-smallest, then evenly spread values, at most 64 of them).
+options (a range: its largest, its smallest, then evenly spread values, at
+most 64 of them). With ``prior=history`` the options are let in as the
+widening allows, the most promising first: by what the same option was worth
+to its seat inside the same action anywhere in this search (an option never
+taken: the average of those that were); ``prior=none`` draws the order once
+per node.
+
+A set question (``choose_some``, asked one pick at a time) is weighed as a
+set with ``sets=rank``: on the same few copies dealt from the action's start,
+nothing, each item alone, then the best 2, 3, ... items together are tried,
+and the set whose copies end best on average is picked, item by item
+(:meth:`ISMCTSAgent.pick_set`).
 
 After the search the agent takes the option tried most often, and answers
 the inner choices that follow in the real game from the same tree (the
