@@ -10,7 +10,8 @@ One module per command or group of commands:
 - ``shipped``: ``list``, the shipped rulesets;
 - ``play`` and ``replay`` (with ``records``, saving and resuming games);
 - ``simulate``; ``scenarios``: ``test``, a ruleset's scenario tests;
-- ``lab``: ``report`` and ``compare``; ``lsp``: the language server;
+- ``lab``: ``report`` and ``compare``; ``export``: results as CSV or Parquet;
+  ``lsp``: the language server;
 - ``serve``: games in the browser (the ``web`` room).
 
 They share ``options`` (option types, the usage error), ``loading`` (the
@@ -31,8 +32,8 @@ import sys
 import click
 
 from ..version import __version__
-from . import cards, diagnostics as report, lab, lsp, play, reference, replay, scenarios
-from . import serve, shipped, simulate, validate
+from . import cards, diagnostics as report, export, lab, lsp, play, reference, replay
+from . import scenarios, serve, shipped, simulate, validate
 from ..numtext import clipped
 from ..outfiles import OutputProblem
 from ..safe_text import visible
@@ -53,7 +54,7 @@ def cli(no_cache):
 for command in (validate.validate, cards.cards, cards.compile_cmd, reference.schema,
                 reference.docs, shipped.list_cmd, play.play, replay.replay, simulate.simulate,
                 scenarios.test_cmd, lab.report_cmd, lab.compare_cmd, lsp.lsp_cmd,
-                serve.serve_cmd):
+                serve.serve_cmd, export.export_cmd):
     cli.add_command(command)
 
 
