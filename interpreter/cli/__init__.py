@@ -58,14 +58,20 @@ for command in (validate.validate, cards.cards, cards.compile_cmd, reference.sch
     cli.add_command(command)
 
 
+# the commands whose --format json prints one document on stdout, even for an error
+JSON_COMMANDS = ("validate", "test", "simulate", "report", "compare")
+
+
 def _document_format(argv: list[str]) -> str | None:
-    """The machine-readable format ``validate`` was asked for, read from the raw arguments.
+    """The machine-readable format a command was asked for, read from the raw arguments.
 
     Click reports a bad option before the command runs, so the format has to
-    be known without click's help to print even that error as a document.
+    be known without click's help to print even that error as a document:
+    ``validate``'s json, sarif or github, and the json of the other commands
+    of :data:`JSON_COMMANDS`.
     """
     argv = argv[1:] if argv[:1] == ["--no-cache"] else argv
-    if not argv or argv[0] != "validate":
+    if not argv or argv[0] not in JSON_COMMANDS:
         return None
     fmt = None
     for i, arg in enumerate(argv[1:], 1):
@@ -75,6 +81,8 @@ def _document_format(argv: list[str]) -> str | None:
             fmt = argv[i + 1]
         elif arg.startswith("--format="):
             fmt = arg.split("=", 1)[1]
+    if argv[0] != "validate":
+        return "error-json" if fmt == "json" else None
     if fmt not in report.FORMATS:
         return None
     fmt = report.resolve_format(fmt)

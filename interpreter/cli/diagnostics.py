@@ -312,9 +312,13 @@ def usage_error(fmt: str, message: str, exit_code: int = 2) -> str:
     Scripts that parse ``--format json|sarif|github`` output get a valid
     document even then: JSON with an ``error`` object and no diagnostics, a
     SARIF log whose invocation failed with the message as a notification,
-    or one ``::error`` workflow command.
+    or one ``::error`` workflow command. ``error-json`` is the document of the
+    other commands' ``--format json`` (docs/formats.md): the ``error`` object alone.
     """
     kind = {2: "usage", 3: "internal"}.get(exit_code, "failure")
+    if fmt == "error-json":  # the --format json of test, simulate, report and compare
+        return json_text({"error": {"kind": kind, "message": message,
+                                    "exit_code": exit_code}}, indent=2)
     if fmt == "json":
         return json_text({"diagnostics": [], "summary": {},
                           "error": {"kind": kind, "message": message, "exit_code": exit_code}},
