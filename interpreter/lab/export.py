@@ -297,7 +297,7 @@ def to_csv(table: Table) -> bytes:
     writer = csv.writer(buf, lineterminator="\n")
     names = list(table.columns)
     kinds = [_number_kind(table, n) for n in names]
-    writer.writerow(names)
+    writer.writerow([_csv_cell(n, "text") for n in names])  # ids from the file, too
     columns = [table.columns[n] for n in names]
     for i in range(table.rows):
         writer.writerow([_csv_cell(col[i], kind) for col, kind in zip(columns, kinds)])
