@@ -86,6 +86,7 @@ class Export:
     items: Table
     games: int = 0
     notes: list = field(default_factory=list)
+    shared: dict = field(default_factory=dict)  # each id's one string
 
 
 def read(path: str, names_for=None) -> Export:
@@ -246,6 +247,7 @@ def _text_of(value) -> str:
 
 
 def _item(out, line, number, seat, kind, feature, ident, name, times) -> None:
+    ident = out.shared.setdefault(ident, ident)  # one string per id, however many rows
     out.items.add({"line": number, "seed": line["seed"], "seat": seat + 1, "kind": kind,
                    "feature": feature, "id": ident, "name": name, "times": times})
 
@@ -253,8 +255,12 @@ def _item(out, line, number, seat, kind, feature, ident, name, times) -> None:
 def _name(names, kind: str, ident: str) -> str | None:
     if names is None:
         return None
-    name = names.item(kind, ident) if kind != "feature" else names.value(ident)
-    return str(name) if name != ident else None
+    cache = names.__dict__.setdefault("_export_names", {})
+    key = (kind, ident)
+    if key not in cache:  # looked up once per thing, not once per row
+        name = names.item(kind, ident) if kind != "feature" else names.value(ident)
+        cache[key] = str(name) if name != ident else None
+    return cache[key]
 
 
 def _kind_of(values: list) -> str:
