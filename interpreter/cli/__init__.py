@@ -14,10 +14,6 @@ One module per command or group of commands:
   ``lsp``: the language server;
 - ``serve``: games in the browser (the ``web`` room).
 
-``pytest_plugin`` is no command: it is the pytest plugin the package
-registers (entry point ``rulebook``), which runs a repository's scenario
-files as ``test`` does.
-
 They share ``options`` (option types, the usage error), ``loading`` (the
 ruleset a command names) and ``seats`` (``--agents``). ``main`` runs the
 group: exit 0 done, 1 rule errors (and a write that failed half way), 2 usage

@@ -15,9 +15,12 @@ the rules it belongs to:
 Each scenario is one test, named by its id (so ``-k`` selects by id); a
 failure says the ``file:line:col`` of the step that failed and why. A
 scenario file, ruleset or mod that does not load is one failing test with
-its positioned errors, never a crash of the collection. Nothing here is
-imported at pytest's start but pytest itself and this module; Rulebook's
-loader and engine are imported when a scenario file is first collected.
+its positioned errors, never a crash of the collection. Nothing is
+imported at pytest's start but pytest, this module and the package's light
+top (about 50 ms); Rulebook's loader and engine are imported when a
+scenario file is first collected. Imports what the ``scenarios`` room may:
+``load`` (the rules, and :mod:`~rulebook_games.load.modtarget` for a mod's
+ruleset) and the base modules.
 ``-p no:rulebook`` turns the plugin off (Rulebook's own test suite does, and
 runs the shipped rulesets' scenarios itself).
 """
@@ -53,9 +56,7 @@ class ScenarioFile(pytest.File):
         diags = Diagnostics()
         scenarios = load_scenarios(rs, self.path, diags)
         if diags:
-            from . import diagnostics as report
-            yield ProblemItem.from_parent(self, name="load",
-                                          text=report.text(diags.sorted()))
+            yield ProblemItem.from_parent(self, name="load", text=_text(diags.sorted()))
         for sc in scenarios:
             yield ScenarioItem.from_parent(self, name=sc.id, ruleset=rs, scenario=sc)
 
@@ -94,7 +95,8 @@ class ProblemItem(pytest.Item):
         self.text = text
 
     def runtest(self):
-        raise ScenarioFailed(self.text)
+        from ..safe_text import visible
+        raise ScenarioFailed(visible(self.text, multiline=True))
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, ScenarioFailed):
@@ -110,7 +112,6 @@ _LOADED = pytest.StashKey[dict]()
 
 def _rules_for(config, path: Path):
     """The loaded rules a scenario file is played on, or None and why there are none."""
-    from ..safe_text import visible
     owner = _owner(path)
     if isinstance(owner, str):
         return None, owner
@@ -120,13 +121,11 @@ def _rules_for(config, path: Path):
     if key not in cache:
         from ..errors import Diagnostics, RulebookError
         from ..load.ruleset import load_ruleset
-        from . import diagnostics as report
         try:
             cache[key] = (load_ruleset(manifest, list(mods)), None)
         except RulebookError as exc:
-            cache[key] = (None, report.text(Diagnostics(exc.diagnostics).sorted()))
-    rs, problem = cache[key]
-    return rs, (visible(problem, multiline=True) if problem else None)
+            cache[key] = (None, _text(Diagnostics(exc.diagnostics).sorted()))
+    return cache[key]
 
 
 def _owner(path: Path) -> tuple[str, list[str]] | str:
@@ -139,13 +138,23 @@ def _owner(path: Path) -> tuple[str, list[str]] | str:
     for suffix in SUFFIXES:
         mod = home / f"{path.stem}{suffix}"
         if mod.is_file() and top_level_value(mod, "kind") == "mod":
-            from . import diagnostics as report
-            from .targets import _mod_target, _Repository, Uncheckable
-            target = _mod_target(mod, str(mod), {}, _Repository())
-            if isinstance(target, Uncheckable):
-                return report.text(list(target.diagnostics))
+            from ..load.modtarget import Repository, mod_target
+            target, problems = mod_target(mod, str(mod), {}, Repository())
+            if target is None:
+                return _text(list(problems))
             return target, [str(mod)]
     return (f"{path}: no rules to play these scenarios on: there is no {RULESET_FILE} "
             f"beside the scenarios folder, nor a mod {path.stem}.yaml (a file of kind: mod) "
             "beside it; put the scenarios in a ruleset's scenarios/ folder, or name the file "
             "after the mod it tests")
+
+
+def _text(diags) -> str:
+    """Diagnostics as lines for the test report: ``file:line:col: error[CODE]: …`` and
+    the hint under each (the safe_text escapes are added where the text is shown)."""
+    lines = []
+    for d in diags:
+        lines.append(d.headline())
+        if d.hint:
+            lines.append(f"    = hint: {d.hint}")
+    return "\n".join(lines)
