@@ -305,6 +305,7 @@ def _memory_mb() -> float:
     return tracemalloc.get_traced_memory()[0] / 2**20
 
 
+@pytest.mark.slow
 def test_item8_memory_stays_flat_over_200_edits_of_a_large_flow_file(ruleset, monkeypatch):
     """Each edit moves every effect a line further down and breaks or mends one. Before the
     fix every load kept another copy of all the file's parsed effects, keyed by where they

@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 GAME = "lantern_row"
 GAMES = 3
 
+pytestmark = pytest.mark.xdist_group("export")  # one simulate shared by the module
+
 
 def rulebook(*args, cwd: Path, missing: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
     env = dict(os.environ, COLUMNS="400")

@@ -33,6 +33,8 @@ from install_helpers import (RELEASE_TAG, REPO_URL, ROOT, SLOW, clean_env, fresh
                              readme_snippet, run, shown, snapshot_checkout)
 from rulebook_games import __version__
 
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("install")]
+
 SHIPPED = sorted(p.parent.name for p in (ROOT / "rulesets").glob("*/ruleset.yaml"))
 
 

@@ -18,6 +18,8 @@ import pytest
 
 GAME = "lantern_row"
 
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("json_output")]  # real games
+
 
 def rulebook(*args, cwd: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, COLUMNS="80")

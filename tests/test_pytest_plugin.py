@@ -50,6 +50,8 @@ scenarios:
       - action: colect
 """
 
+pytestmark = pytest.mark.slow  # a pytest run of its own in each test
+
 
 def pytest_in(repo: Path, *args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items()
