@@ -283,7 +283,8 @@ class Search:
             if admitted < allowed_rank:
                 if len(fresh) > 1:
                     rng.shuffle(fresh)  # (ties in the order drawn)
-                    fresh.sort(key=lambda k: -self.prior_of(action, k, fresh))
+                    worth = self.priors(action, fresh, list(first))
+                    fresh.sort(key=lambda k: -worth[k])
                 for k in fresh[:allowed_rank - admitted]:
                     node.order[k] = len(node.order)
         present = sorted((k for k in first if k in node.order), key=node.order.__getitem__)
@@ -311,17 +312,18 @@ class Search:
                 unvisited) > 1 and self.known(action, unvisited) else self.first_try(unvisited)
         return first[best]
 
-    def prior_of(self, action: str, key: str, keys: list[str]) -> float:
-        """What ``key`` (an option inside ``action``) was worth on average to its seat in
-        this search so far, wherever it was taken (an option never taken: the average
-        of those of ``keys`` that were)."""
-        seen = self.history.get(f"{action}>{key}" if "|action|" not in key else key)
-        if seen is not None:
-            return seen[0] / seen[1]
-        known = [self.history.get(f"{action}>{k}" if "|action|" not in k else k)
-                 for k in keys]
-        known = [h[0] / h[1] for h in known if h is not None]
-        return sum(known) / len(known) if known else 0.0
+    def priors(self, action: str, keys: list[str], among: list[str]) -> dict[str, float]:
+        """What each of ``keys`` (options inside ``action``) was worth on average to its
+        seat in this search so far, wherever it was taken; an option never taken: the
+        average of those of ``among`` (all the options offered) that were."""
+        history = self.history
+        worth = {}
+        for k in among:
+            seen = history.get(k if "|action|" in k else f"{action}>{k}")
+            if seen is not None:
+                worth[k] = seen[0] / seen[1]
+        neutral = sum(worth.values()) / len(worth) if worth else 0.0
+        return {k: worth.get(k, neutral) for k in keys}
 
     def known(self, action: str, keys: list[str]) -> bool:
         """Whether the history knows any of ``keys`` (then the first of them, in the order
