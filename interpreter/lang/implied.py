@@ -78,6 +78,11 @@ _PURE = frozenset({"abs", "clamp", "concat", "div_floor", "item", "max", "min",
 _BOARD = frozenset({"neighbours", "space_of", "spaces", "can_place", "tiles_left"})
 _ZONES = frozenset({"cards_in", "all_cards_in", "top", "zone_of", "card_named", "slot_of"})
 _QUANTITY = {"stock": "pay", "production": "production", "resources_on": "on_card"}
+# Read across actions (an invariant, checked between them), these builtins read what
+# may change from one action to the next; within one option's check they do not
+# change, or are not followed (see reads).
+_ACROSS = {"round_number": ("round", "*"), "turn_order": ("order", "*"),
+           "cubes_on": ("pieces", "*"), "is_marked": ("markers", "*")}
 # effects that change the board, the zones, or something no read names
 _CHANGES = {"claim": ("board", "*"), "put": ("zones", "*"), "draw": ("zones", "*"),
             "shuffle": ("zones", "*")}
@@ -87,26 +92,51 @@ class _Anything(Exception):
     """A read of something no quantity names."""
 
 
-def reads(tree, function: Callable[[str], Any] | None = None) -> frozenset | None:
+def reads(tree, function: Callable[[str], Any] | None = None,
+          across: bool = False) -> frozenset | None:
     """What an expression (or statements) reads of the game, as (kind, what) pairs:
     ("pay", resource) a stock, ("production", resource), ("on_card", resource),
     ("board", "*") the spaces and their tiles, ("zones", "*") the cards in zones,
     ("track", id); "*" for a resource held in a variable. ``function(name)`` gives a
     ruleset function's tree, followed. None: it may read anything (a call this does
-    not know, a marker, a modifier…)."""
+    not know, a marker, a modifier…).
+
+    ``across``: what it reads from one action to another (an invariant's condition,
+    checked between actions): the round ("round", "*"), the turn order ("order", "*"),
+    the pieces on cards ("pieces", "*"), the markers ("markers", "*"), a track read
+    with ``track(…)``, and a capacity ("capacity", resource), which whoever asks
+    follows into the resource's own declaration; a placement test (``can_place``)
+    may read anything."""
     out: set = set()
     seen: set = set()
     try:
-        _reads(tree, function, out, seen)
+        _reads(tree, function, out, seen, across)
     except _Anything:
         return None
     return frozenset(out)
 
 
-def _reads(tree, function, out: set, seen: set) -> None:
+def _reads(tree, function, out: set, seen: set, across: bool = False) -> None:
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             name = node.func
+            if across and name in _ACROSS:
+                out.add(_ACROSS[name])
+                continue
+            if across and name in ("track", "capacity", "can_place"):
+                arg = node.args[0] if node.args else None
+                if name == "can_place":
+                    raise _Anything
+                if name == "track":
+                    out.add(("track", getattr(arg, "canonical", None) or arg.id)
+                            if isinstance(arg, ast.Name) and arg.binding in (
+                                "track", "player_track", "track_symbol")
+                            else ("track", "*"))
+                    continue
+                out.add(("capacity", getattr(arg, "canonical", None) or arg.id)
+                        if isinstance(arg, ast.Name) and arg.binding == "resource"
+                        else ("capacity", "*"))
+                continue
             if name in _PURE:
                 continue
             if name in _BOARD:
@@ -126,7 +156,7 @@ def _reads(tree, function, out: set, seen: set) -> None:
             elif function is not None and function(name) is not None:
                 if name not in seen:
                     seen.add(name)
-                    _reads(function(name), function, out, seen)
+                    _reads(function(name), function, out, seen, across)
             else:
                 raise _Anything
         elif isinstance(node, ast.Name) and node.binding in ("track", "player_track"):
