@@ -51,6 +51,9 @@ invariants:
     holds: all(p in players() where all(h in cards_in(hand, p) where cubes_on(h, p) == 0))
   - id: short_game
     holds: round_number() < 7
+  - id: tableaux_looked_up
+    description: The zones it reads are worked out as it runs (seen at each run).
+    holds: all(p in players() where all(z in [tableau] where size(cards_in(z, p)) < 3))
 """
 
 
@@ -95,6 +98,9 @@ PLANTS = {
                                                  st.players[0].stock["cube"] - 1),
                                    st.set_on_card(_card_in_hand(st), "pieces", 0, 1)),
     "short_game": lambda st: st.set_attr("round", 8),
+    "tableaux_looked_up": lambda st: [st.move(c, ("tableau", 1), None, 1)
+                                      for c in list(st.zones[("hand", 1)])[:1]
+                                      + list(st.zones[("hand", 0)])[:2]],
 }
 
 
@@ -149,6 +155,7 @@ def test_each_invariant_reads_what_it_names(watched):
     assert found["nothing_shiny"] == {("zones", "hand"), ("markers", "*")}
     assert found["cubes_off_cards"] == {("zones", "hand"), ("pieces", "*")}
     assert found["short_game"] == {("round", "*")}
+    assert found["tableaux_looked_up"] == {("zones", "?")}  # (seen as it runs)
     # without 'across' (one option's check, inside an action) the round is not a read
     assert reads(watched.asts[("invariant", "short_game")], function) == frozenset()
 
@@ -244,3 +251,25 @@ def test_the_engines_own_invariants_look_at_what_changed(tmp_path, what, plant):
         check_changes(g)
     with pytest.raises(InvariantError, match=what):
         check_invariants(g)  # (what a full check says too)
+
+
+def test_the_zones_an_invariant_works_out_are_seen_as_it_runs(tmp_path):
+    rs = _ruleset(tmp_path)
+    g = _set_up(rs)
+    st = g.state
+    check_invariants(g)
+    runs, _ = _counting(rs, "tableaux_looked_up")
+    check_changes(g)
+    assert runs[0] == 1  # (its first run: which zones it reads is not known before)
+    st.move(_card_in_hand(st, 1), ("hand", 0), None, 0)
+    check_changes(g)
+    assert runs[0] == 1  # hands are not what it reads
+    st.move(_card_in_hand(st, 0), ("tableau", 0), None, 0)
+    check_changes(g)
+    assert runs[0] == 2
+    # a kept value of a function (kept until a card moves) does not hide its reads
+    g.zmemo = (st, {})
+    check_changes(g)
+    st.move(_card_in_hand(st, 0), ("tableau", 0), None, 0)
+    check_changes(g)
+    assert runs[0] == 3

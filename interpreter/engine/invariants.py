@@ -131,6 +131,37 @@ def _run_invariant(game, iid: str) -> None:
         raise InvariantError(f"{iid}: {text} ({entry.span('holds')})")
 
 
+def _run_seeing_zones(game, iid: str) -> frozenset:
+    """Run a declared invariant, and say the zones whose cards it read (as read keys).
+
+    Every read of a zone's cards goes through the runtime's ``cards_in`` or
+    ``all_cards_in`` (``top`` too): for this run they are the game's own, noting
+    the zone first. No value kept from before may stand in for a read: the values
+    kept while the engine reads, and those kept until a card moves (``memo``,
+    ``zmemo``: see lang/gensupport.py), are set aside for the run and put back
+    after it (the state has not changed)."""
+    seen: set = set()
+    kind = type(game)
+    plain_in, plain_all = kind.cards_in, kind.all_cards_in
+
+    def cards_in(zone, player):
+        seen.add(zone)
+        return plain_in(game, zone, player)
+
+    def all_cards_in(zone):
+        seen.add(zone)
+        return plain_all(game, zone)
+    kept = game.memo, game.zmemo
+    game.memo, game.zmemo = (game.state, {}), None
+    game.cards_in, game.all_cards_in = cards_in, all_cards_in
+    try:
+        _run_invariant(game, iid)
+    finally:
+        del game.cards_in, game.all_cards_in
+        game.memo, game.zmemo = kept
+    return frozenset(("zones", z) for z in seen)
+
+
 def _check_track(game, tid: str, value: int, who: str) -> None:
     decl = game.track_decl.get(tid, {})
     lo, hi = decl.get("min"), decl.get("max")
@@ -226,7 +257,7 @@ def _bounded(game, found) -> frozenset | None:
                 if more is None:
                     return None
                 out |= more
-        elif kind in decl and what != "*" and what not in decl[kind]:
+        elif kind in decl and what not in ("*", "?") and what not in decl[kind]:
             out.add((kind, "*"))
         else:
             out.add((kind, what))
@@ -269,6 +300,12 @@ class _Watch:
         found = _invariant_reads(game)
         self.reads = {iid: found[iid] for iid in game.rs.sections["invariants"]}
         self.held = dict.fromkeys(self.reads, 0)  # invariant -> the check it last held at
+        # those that read zones they work out as they run ("?"; not every zone, "*"):
+        # each run is watched for the zones it reads (see _run_seeing_zones), and the
+        # zones of its last run are what it read; none yet, so each runs at the next check
+        self.seeing = {iid for iid, read in self.reads.items() if read is not None
+                       and ("zones", "?") in read and ("zones", "*") not in read}
+        self.saw: dict = {iid: None for iid in self.seeing}
         self.capacity_reads = found["(capacity)"]
         self.piece_resources = [r for r, d in game.resource_decl.items() if d.get("piece")]
         self.totals = list(game._piece_totals) if self.piece_resources else []
@@ -306,6 +343,7 @@ class _Watch:
             changed[key] = tick
         self._zones(game, ch)
         self._quantities(game, ch)
+        saw = self.saw
         for iid, read in self.reads.items():
             if read is not None:
                 held = self.held[iid]
@@ -313,8 +351,19 @@ class _Watch:
                     if changed.get(key, 0) > held:
                         break
                 else:
-                    continue
-            _run_invariant(game, iid)
+                    if iid not in saw:
+                        continue
+                    zones = saw[iid]
+                    if zones is not None:
+                        for key in zones:
+                            if changed.get(key, 0) > held:
+                                break
+                        else:
+                            continue
+            if iid in saw:
+                saw[iid] = _run_seeing_zones(game, iid)
+            else:
+                _run_invariant(game, iid)
             self.held[iid] = tick
 
     def _zones(self, game, ch: _Changes) -> None:

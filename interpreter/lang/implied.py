@@ -106,7 +106,8 @@ def reads(tree, function: Callable[[str], Any] | None = None,
     the pieces on cards ("pieces", "*"), the markers ("markers", "*"), a track read
     with ``track(…)``, and a capacity ("capacity", resource), which whoever asks
     follows into the resource's own declaration; a placement test (``can_place``)
-    may read anything."""
+    may read anything. The cards of a zone worked out as it runs (``cards_in(z)``,
+    ``z`` a variable) are ("zones", "?"): whoever runs it may see which."""
     out: set = set()
     seen: set = set()
     try:
@@ -143,10 +144,10 @@ def _reads(tree, function, out: set, seen: set, across: bool = False) -> None:
                 out.add(("board", "*"))
             elif name in _ZONES:
                 arg = node.args[0] if node.args else None
+                listed = name in ("cards_in", "all_cards_in", "top")
                 out.add(("zones", getattr(arg, "canonical", None) or arg.id)
-                        if name in ("cards_in", "all_cards_in", "top")
-                        and isinstance(arg, ast.Name) and arg.binding == "zone"
-                        else ("zones", "*"))
+                        if listed and isinstance(arg, ast.Name) and arg.binding == "zone"
+                        else ("zones", "?") if listed and across else ("zones", "*"))
             elif name in _QUANTITY:
                 arg = node.args[0] if node.args else None
                 what = arg.id if isinstance(arg, ast.Name) and arg.binding in (
@@ -162,6 +163,9 @@ def _reads(tree, function, out: set, seen: set, across: bool = False) -> None:
         elif isinstance(node, ast.Name) and node.binding in ("track", "player_track"):
             out.add(("track", getattr(node, "canonical", node.id)))
         elif isinstance(node, ast.Field):
+            if across and node.name != "owner" and str(getattr(node.obj, "type", "")) in (
+                    "card", "player"):
+                continue  # (a card's printed facts and fields, a seat's number and name)
             out.add(("board", "*"))  # a space's tile or owner (a card's facts do not change)
             if node.name == "owner" and str(getattr(node.obj, "type", "card")) != "space":
                 out.add(("zones", "*"))  # a card's owner: whose zone it is in
