@@ -51,6 +51,8 @@ invariants:
     holds: all(p in players() where all(h in cards_in(hand, p) where cubes_on(h, p) == 0))
   - id: short_game
     holds: round_number() < 7
+  - id: prices_sane
+    holds: all(p in players() where modifier(price, p, none, kind="build") > -5)
   - id: tableaux_looked_up
     description: The zones it reads are worked out as it runs (seen at each run).
     holds: all(p in players() where all(z in [tableau] where size(cards_in(z, p)) < 3))
@@ -156,6 +158,12 @@ def test_each_invariant_reads_what_it_names(watched):
     assert found["cubes_off_cards"] == {("zones", "hand"), ("pieces", "*")}
     assert found["short_game"] == {("round", "*")}
     assert found["tableaux_looked_up"] == {("zones", "?")}  # (seen as it runs)
+    assert reads(watched.asts[("invariant", "prices_sane")], function, across=True) \
+        == {("modifier", "price")}
+    # a modifier, as the checks follow it: the zones in play, and what the cards'
+    # modifiers of its kind read (the coupon's condition reads only its parameter)
+    g = Game(watched, 2, 1, [])
+    assert invariants._invariant_reads(g)["prices_sane"] == {("zones", "tableau")}
     # without 'across' (one option's check, inside an action) the round is not a read
     assert reads(watched.asts[("invariant", "short_game")], function) == frozenset()
 

@@ -235,16 +235,20 @@ class _Changes:
         self.on_card, self.pieces, self.keys = on_card, pieces, keys
 
 
-def _bounded(game, found) -> frozenset | None:
+def _bounded(game, found, following: frozenset = frozenset()) -> frozenset | None:
     """A condition's reads as the checks compare them with what changed: a zone, track
-    or resource it names that the game does not declare as such read as any, and a
-    capacity as what the resource's capacity reads."""
+    or resource it names that the game does not declare as such read as any, a
+    capacity as what the resource's capacity reads, and a modifier as the zones in
+    play (whose cards add to it) and what every card's modifier of that kind reads
+    (its condition and its amount)."""
     if found is None:
         return None
     out = set()
     decl = {"zones": game.zone_decl, "track": game.track_decl, "pay": game.resource_decl,
             "production": game.resource_decl}
     for kind, what in found:
+        if (kind, what) in following:
+            continue  # (already being followed: what it reads is being added)
         if kind == "capacity":
             rids = list(game.resource_decl) if what == "*" else [what]
             for rid in rids:
@@ -253,10 +257,27 @@ def _bounded(game, found) -> frozenset | None:
                     if what != "*" and rid not in game.resource_decl:
                         return None  # (a resource this cannot find)
                     continue
-                more = _bounded(game, reads(tree, _function(game), across=True))
+                more = _bounded(game, reads(tree, _function(game), across=True),
+                                following | {(kind, what)})
                 if more is None:
                     return None
                 out |= more
+        elif kind == "modifier":
+            out |= {("zones", z) for z in game.in_play_zones}
+            for cid, entry in game.rs.cards.items():
+                data = entry.data if isinstance(entry.data, dict) else {}
+                for i, mod in enumerate(data.get("modifiers") or []):
+                    if what != "*" and mod.get("modifier") != what:
+                        continue
+                    for part in ("if", "amount"):
+                        tree = game.rs.asts.get(("card", cid, "modifier", i, part))
+                        if tree is None:
+                            continue
+                        more = _bounded(game, reads(tree, _function(game), across=True),
+                                        following | {(kind, what)})
+                        if more is None:
+                            return None
+                        out |= more
         elif kind in decl and what not in ("*", "?") and what not in decl[kind]:
             out.add((kind, "*"))
         else:

@@ -104,8 +104,9 @@ def reads(tree, function: Callable[[str], Any] | None = None,
     ``across``: what it reads from one action to another (an invariant's condition,
     checked between actions): the round ("round", "*"), the turn order ("order", "*"),
     the pieces on cards ("pieces", "*"), the markers ("markers", "*"), a track read
-    with ``track(…)``, and a capacity ("capacity", resource), which whoever asks
-    follows into the resource's own declaration; a placement test (``can_place``)
+    with ``track(…)``, a capacity ("capacity", resource) and a modifier ("modifier",
+    id), which whoever asks follows into the resource's own declaration and the cards'
+    modifiers of that kind; a placement test (``can_place``)
     may read anything. The cards of a zone worked out as it runs (``cards_in(z)``,
     ``z`` a variable) are ("zones", "?"): whoever runs it may see which."""
     out: set = set()
@@ -123,6 +124,12 @@ def _reads(tree, function, out: set, seen: set, across: bool = False) -> None:
             name = node.func
             if across and name in _ACROSS:
                 out.add(_ACROSS[name])
+                continue
+            if across and name == "modifier":
+                arg = node.args[0] if node.args else None
+                out.add(("modifier", getattr(arg, "canonical", None) or arg.id)
+                        if isinstance(arg, ast.Name) and arg.binding == "modifier"
+                        else ("modifier", "*"))
                 continue
             if across and name in ("track", "capacity", "can_place"):
                 arg = node.args[0] if node.args else None
