@@ -390,6 +390,7 @@ class _Watch:
     def _zones(self, game, ch: _Changes) -> None:
         st = game.state
         zones, cards = st.zones, st.cards
+        listed = {}  # the cards of each zone whose whole list was written, as a set
         for key in ch.zones:
             here = zones.get(key)
             if here is None:
@@ -399,7 +400,7 @@ class _Watch:
                 raise InvariantError(f"zone {key[0]} holds {len(here)} cards, more than its "
                                      f"{decl['slots']} slots")
             if key in ch.lists:  # a whole list written: every card in it
-                seen = set()
+                seen = listed[key] = set()
                 for c in here:
                     if c in seen:
                         raise InvariantError(f"card {int(c)} is in two zones: {key} and "
@@ -418,7 +419,8 @@ class _Watch:
             if state is None:
                 continue
             key = (state.zone, state.zone_owner)
-            times = zones[key].count(c) if key in zones else 0
+            times = (c in listed[key]) if key in listed else \
+                zones[key].count(c) if key in zones else 0
             if times == 0:
                 raise InvariantError(f"card {int(c)} thinks it is in {state.zone} but is "
                                      f"in no zone")
