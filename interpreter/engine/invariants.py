@@ -274,10 +274,14 @@ def _bounded(game, found, following: frozenset = frozenset()) -> frozenset | Non
                         if tree is None:
                             continue
                         more = _bounded(game, reads(tree, _function(game), across=True),
-                                        following | {(kind, what)})
+                                        following | {(kind, what), ("in play", "this")})
                         if more is None:
                             return None
                         out |= more
+        elif kind == "zones" and what == "this":
+            if ("in play", "this") not in following:
+                out.add(("zones", "*"))
+            # (else a card's modifier: a source lies in a zone in play, all read)
         elif kind in decl and what not in ("*", "?") and what not in decl[kind]:
             out.add((kind, "*"))
         else:

@@ -108,7 +108,8 @@ def reads(tree, function: Callable[[str], Any] | None = None,
     id), which whoever asks follows into the resource's own declaration and the cards'
     modifiers of that kind; a placement test (``can_place``)
     may read anything. The cards of a zone worked out as it runs (``cards_in(z)``,
-    ``z`` a variable) are ("zones", "?"): whoever runs it may see which."""
+    ``z`` a variable) are ("zones", "?"): whoever runs it may see which; where the
+    card itself lies (``zone_of(this)``) is ("zones", "this")."""
     out: set = set()
     seen: set = set()
     try:
@@ -151,6 +152,10 @@ def _reads(tree, function, out: set, seen: set, across: bool = False) -> None:
                 out.add(("board", "*"))
             elif name in _ZONES:
                 arg = node.args[0] if node.args else None
+                if across and name == "zone_of" and isinstance(arg, ast.Name) \
+                        and arg.id == "this":
+                    out.add(("zones", "this"))  # (where the card itself lies)
+                    continue
                 listed = name in ("cards_in", "all_cards_in", "top")
                 out.add(("zones", getattr(arg, "canonical", None) or arg.id)
                         if listed and isinstance(arg, ast.Name) and arg.binding == "zone"
