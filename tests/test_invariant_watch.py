@@ -53,9 +53,19 @@ invariants:
     holds: round_number() < 7
   - id: prices_sane
     holds: all(p in players() where modifier(price, p, none, kind="build") > -5)
+  - id: cubes_bounded
+    holds: under(cube, 100)
+  - id: goods_listed
+    holds: all(r in [gold, cube] where all(p in players() where stock(r, p) < 2000))
   - id: tableaux_looked_up
     description: The zones it reads are worked out as it runs (seen at each run).
     holds: all(p in players() where all(z in [tableau] where size(cards_in(z, p)) < 3))
+functions:
+  - id: under
+    description: Every player holds fewer than n of the resource.
+    params: {r: resource, n: number}
+    returns: bool
+    value: all(p in players() where stock(r, p) < n)
 """
 
 
@@ -176,7 +186,13 @@ def test_each_invariant_reads_what_it_names(watched):
     # a modifier, as the checks follow it: the zones in play, and what the cards'
     # modifiers of its kind read (the coupon's condition reads only its parameter)
     g = Game(watched, 2, 1, [])
-    assert invariants._invariant_reads(g)["prices_sane"] == {("zones", "tableau")}
+    found = invariants._invariant_reads(g)
+    assert found["prices_sane"] == {("zones", "tableau")}
+    # a resource a variable holds: a function's parameter given one, or a list's item
+    assert found["cubes_bounded"] == {("pay", "cube")}
+    assert found["goods_listed"] == {("pay", "gold"), ("pay", "cube")}
+    assert reads(watched.asts[("invariant", "cubes_bounded")], function, across=True) \
+        == {("pay", "*")}  # (not knowing the function's parameters: any)
     # without 'across' (one option's check, inside an action) the round is not a read
     assert reads(watched.asts[("invariant", "short_game")], function) == frozenset()
 

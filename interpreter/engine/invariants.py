@@ -257,7 +257,7 @@ def _bounded(game, found, following: frozenset = frozenset()) -> frozenset | Non
                     if what != "*" and rid not in game.resource_decl:
                         return None  # (a resource this cannot find)
                     continue
-                more = _bounded(game, reads(tree, _function(game), across=True),
+                more = _bounded(game, reads(tree, _function(game), across=True, params=_params(game)),
                                 following | {(kind, what)})
                 if more is None:
                     return None
@@ -273,7 +273,7 @@ def _bounded(game, found, following: frozenset = frozenset()) -> frozenset | Non
                         tree = game.rs.asts.get(("card", cid, "modifier", i, part))
                         if tree is None:
                             continue
-                        more = _bounded(game, reads(tree, _function(game), across=True),
+                        more = _bounded(game, reads(tree, _function(game), across=True, params=_params(game)),
                                         following | {(kind, what), ("in play", "this")})
                         if more is None:
                             return None
@@ -294,6 +294,16 @@ def _function(game):
     return lambda name: asts.get(("function", name))
 
 
+def _params(game):
+    functions = game.rs.sections["functions"]
+
+    def params(name: str) -> list:
+        entry = functions.get(name)
+        data = entry.data if entry is not None and isinstance(entry.data, dict) else {}
+        return list((data.get("params") or {}).keys())
+    return params
+
+
 def _invariant_reads(game) -> dict:
     """Each declared invariant's reads (None: anything), worked out once per ruleset."""
     rs = game.rs
@@ -303,8 +313,8 @@ def _invariant_reads(game) -> dict:
         known = {}
         for iid in rs.sections["invariants"]:
             tree = rs.asts.get(("invariant", iid))
-            known[iid] = None if tree is None else _bounded(game, reads(tree, function,
-                                                                        across=True))
+            known[iid] = None if tree is None else _bounded(
+                game, reads(tree, function, across=True, params=_params(game)))
         known["(capacity)"] = {rid: _bounded(game, {("capacity", rid)})
                                for rid in game.resource_decl
                                if rs.code.get(("resource", rid, "capacity")) is not None}
