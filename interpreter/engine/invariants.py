@@ -203,8 +203,8 @@ class _Changes:
             elif f is _st._undo_place:  # (number, zone, zone owner, owner)
                 lists.add((e[2], e[3]))  # (the zone it was in: it may sit there still)
                 cards.add(e[1])
-            elif f is _st._undo_marker:
-                keys.add(("markers", "*"))
+            elif f is _st._undo_marker:  # (number, marker, on)
+                keys.add(("markers", e[2]))
             elif f is _st._undo_attr:
                 if e[1] == "round":
                     keys.add(("round", "*"))

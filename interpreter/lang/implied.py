@@ -82,7 +82,7 @@ _QUANTITY = {"stock": "pay", "production": "production", "resources_on": "on_car
 # may change from one action to the next; within one option's check they do not
 # change, or are not followed (see reads).
 _ACROSS = {"round_number": ("round", "*"), "turn_order": ("order", "*"),
-           "cubes_on": ("pieces", "*"), "is_marked": ("markers", "*")}
+           "cubes_on": ("pieces", "*")}
 # effects that change the board, the zones, or something no read names
 _CHANGES = {"claim": ("board", "*"), "put": ("zones", "*"), "draw": ("zones", "*"),
             "shuffle": ("zones", "*")}
@@ -104,7 +104,7 @@ def reads(tree, function: Callable[[str], Any] | None = None,
 
     ``across``: what it reads from one action to another (an invariant's condition,
     checked between actions): the round ("round", "*"), the turn order ("order", "*"),
-    the pieces on cards ("pieces", "*"), the markers ("markers", "*"), a track read
+    the pieces on cards ("pieces", "*"), a marker ("markers", id), a track read
     with ``track(…)``, a capacity ("capacity", resource) and a modifier ("modifier",
     id), which whoever asks follows into the resource's own declaration and the cards'
     modifiers of that kind; a placement test (``can_place``)
@@ -165,6 +165,12 @@ def _reads(tree, function, out: set, seen: set, across: bool = False,
             name = node.func
             if across and name in _ACROSS:
                 out.add(_ACROSS[name])
+                continue
+            if across and name == "is_marked":
+                arg = node.args[1] if len(node.args) > 1 else None
+                out.add(("markers", getattr(arg, "canonical", None) or arg.id)
+                        if isinstance(arg, ast.Name) and arg.binding == "marker"
+                        else ("markers", "*"))
                 continue
             if across and name == "modifier":
                 arg = node.args[0] if node.args else None
