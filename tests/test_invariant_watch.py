@@ -24,6 +24,7 @@ from rulebook_games.lang.implied import reads
 from rulebook_games.play.session import GameError, run
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
+RULESETS = Path(__file__).parent.parent / "rulesets"
 
 # One declared invariant per kind of thing a rule reads; each holds in every game of
 # the tiny ruleset (gold stays under 1000, fame under 9, ...), and one planted write
@@ -310,3 +311,41 @@ def test_the_zones_an_invariant_works_out_are_seen_as_it_runs(tmp_path):
     st.move(_card_in_hand(st, 0), ("tableau", 0), None, 0)
     check_changes(g)
     assert runs[0] == 3
+
+
+def test_a_real_rulesets_broken_frame_is_caught_where_a_full_check_catches_it():
+    legacy = load_ruleset(RULESETS / "legacy_gears_of_time")
+    # Legacy's time frames are read through a zone worked out as the invariant runs
+    # (frame_zone(n)): cards pushed into the first frame past its capacity mid-game
+    def plant(st):
+        deck = max((k for k in st.zones if k[1] == -1), key=lambda k: len(st.zones[k]))
+        for c in list(st.zones[deck])[:12]:
+            st.move(c, ("frame_1", -1), None, -1)
+
+    class Pusher(ScriptedAgent):
+        def __init__(self):
+            super().__init__([])
+            self.asked = 0
+
+        def decide(self, decision, view, game):
+            self.asked += 1
+            if self.asked == 7:
+                plant(game.state)
+            return decision.low if decision.is_range else 0
+
+    def play(full: bool):
+        g = Game(legacy, 3, 5, [Pusher()] * 3)
+        if full:
+            saved = invariants.check_changes
+            invariants.check_changes = invariants.check_invariants
+        try:
+            with pytest.raises(GameError) as info:
+                run(g, check=True)
+        finally:
+            if full:
+                invariants.check_changes = saved
+        return info.value.message, len(g.record)
+    found = play(False)
+    # (caught after the action the seventh answer was given in, at the tenth answer)
+    assert found[0].startswith("invariant broken: frame_capacity") and found[1] >= 7
+    assert found == play(True)
