@@ -11,7 +11,8 @@ One module per command or group of commands:
 - ``play`` and ``replay`` (with ``records``, saving and resuming games);
 - ``simulate``; ``scenarios``: ``test``, a ruleset's scenario tests;
 - ``lab``: ``report`` and ``compare``; ``lsp``: the language server;
-- ``serve``: games in the browser (the ``web`` room).
+- ``serve``: games in the browser (the ``web`` room);
+- ``complete``: what Tab completes in a shell (rulesets, variants, agents, mods).
 
 They share ``options`` (option types, the usage error), ``loading`` (the
 ruleset a command names) and ``seats`` (``--agents``). ``main`` runs the
@@ -31,7 +32,7 @@ import sys
 import click
 
 from ..version import __version__
-from . import cards, diagnostics as report, lab, lsp, play, reference, replay, scenarios
+from . import cards, complete, diagnostics as report, lab, lsp, play, reference, replay, scenarios
 from . import serve, shipped, simulate, validate
 from ..numtext import clipped
 from ..outfiles import OutputProblem
@@ -55,6 +56,7 @@ for command in (validate.validate, cards.cards, cards.compile_cmd, reference.sch
                 scenarios.test_cmd, lab.report_cmd, lab.compare_cmd, lsp.lsp_cmd,
                 serve.serve_cmd):
     cli.add_command(command)
+complete.attach(cli)  # Tab completes rulesets, variants, agents and mods (see complete.py)
 
 
 def _document_format(argv: list[str]) -> str | None:
