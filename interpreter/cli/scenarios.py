@@ -15,10 +15,12 @@ import click
 from . import diagnostics as report
 from .loading import load_named
 from .options import NAME, UsablePath
+from .watching import watchable
 from ..errors import Diagnostics
 from ..safe_text import visible
 
 
+@watchable("test", lambda params: ((params["ruleset"],), params["mods"]))
 @click.command("test")
 @click.argument("ruleset", type=NAME)
 @click.option("--mod", "mods", multiple=True, type=UsablePath(dir_okay=False))
