@@ -58,9 +58,19 @@ def need_lab(plots) -> None:
         need_matplotlib()
 
 
+WIDE = 1000  # the width of the output off a terminal: no table of the lab is wider
+
+
 def console():
+    """Where report and compare print. On a terminal, its width; off one (a pipe, a file,
+    CI's log), as wide as the tables need rather than rich's 80 columns, which wrapped
+    every cell of a wide table over several lines; $COLUMNS still says, when set."""
+    import os
     from rich.console import Console
-    return Console(highlight=False, emoji=False)
+    out = Console(highlight=False, emoji=False)
+    if out.is_terminal or os.environ.get("COLUMNS"):
+        return out
+    return Console(highlight=False, emoji=False, width=WIDE)
 
 
 MAX_WARNINGS = 10  # different warnings printed by one run; the rest are counted
