@@ -12,7 +12,8 @@ One module per command or group of commands:
 - ``simulate``; ``scenarios``: ``test``, a ruleset's scenario tests;
 - ``lab``: ``report`` and ``compare``; ``lsp``: the language server;
 - ``serve``: games in the browser (the ``web`` room);
-- ``complete``: what Tab completes in a shell (rulesets, variants, agents, mods).
+- ``complete``: what Tab completes in a shell (rulesets, variants, agents, mods);
+- ``watching``: ``--watch`` of ``validate`` and ``test``, run again on each save.
 
 They share ``options`` (option types, the usage error), ``loading`` (the
 ruleset a command names) and ``seats`` (``--agents``). ``main`` runs the
