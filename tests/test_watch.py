@@ -173,3 +173,13 @@ def test_which_saves_count(tmp_path):
                   ".git/x.yaml", "my_game/.venv/lib/x.yaml", "node_modules/x/y.yaml"):
         assert not wanted(Change.modified, str(home / other)), other
     assert not wanted(Change.modified, str(tmp_path / "elsewhere.yaml"))
+
+
+def test_a_first_run_that_cannot_start_stops_as_without_watch(tmp_path, capsys):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(SystemExit) as info:
+        main(["validate", str(empty), "--watch"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "nothing to check in" in err and "watching" not in err
