@@ -160,3 +160,63 @@ def test_completion_never_fails_aloud(tmp_path, monkeypatch):
     assert complete("play broken --mod ")[0] == []
     assert complete("play " + "x" * 5000 + " --variant ")[0] == []
     assert os.getcwd() == str(tmp_path)
+
+
+def _as_zsh_reads(out: str):
+    """The answer as the zsh script reads it: lines, empty ones dropped (an unquoted
+    array), three at a time: type, value, help."""
+    lines = [line for line in out.split("\n") if line]
+    return [tuple(lines[i:i + 3]) for i in range(0, len(lines), 3)]
+
+
+@pytest.mark.parametrize("line, names, kind", [
+    ("rulebook compare lantern_row --mod ", ["deep_pockets", "long_festival", "rich_start"],
+     "file"),
+    ("rulebook play ", SHIPPED, "dir"),
+    ("rulebook validate ", SHIPPED, "file"),
+])
+def test_zsh_reads_the_names_and_the_paths(line, names, kind, monkeypatch, capsys):
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("_RULEBOOK_COMPLETE", "zsh_complete")
+    monkeypatch.setenv("COMP_WORDS", line)
+    monkeypatch.setenv("COMP_CWORD", str(len(line.split(" ")) - 1))
+    with pytest.raises(SystemExit):
+        main([])
+    read = _as_zsh_reads(capsys.readouterr().out)
+    assert [entry[1] for entry in read if entry[0] == "plain"] == names
+    assert read[-1][0] == kind  # the path item, last, read as a path item
+    assert all(len(entry) == 3 and entry[0] == "plain" for entry in read[:-1])
+
+
+def test_bash_gets_the_path_item_first(monkeypatch, capsys):
+    monkeypatch.setenv("_RULEBOOK_COMPLETE", "bash_complete")
+    monkeypatch.setenv("COMP_WORDS", "rulebook play ")
+    monkeypatch.setenv("COMP_CWORD", "2")
+    with pytest.raises(SystemExit):
+        main([])
+    lines = capsys.readouterr().out.split()
+    assert lines[0] == "dir," and lines[1:] == [f"plain,{name}" for name in SHIPPED]
+
+
+def test_fish_reads_a_value_with_a_comma_whole(monkeypatch, capsys):
+    """click's fish script split each line at every comma: the agents of two seats came
+    back as the first seat's only. Rulebook's script splits once."""
+    monkeypatch.setenv("_RULEBOOK_COMPLETE", "fish_source")
+    with pytest.raises(SystemExit):
+        main([])
+    script = capsys.readouterr().out
+    assert 'string split --max 1 "," $completion' in script
+    monkeypatch.setenv("_RULEBOOK_COMPLETE", "fish_complete")
+    monkeypatch.setenv("COMP_WORDS", "rulebook play timespan --agents human,gr")
+    monkeypatch.setenv("COMP_CWORD", "human,gr")
+    with pytest.raises(SystemExit):
+        main([])
+    line = capsys.readouterr().out.strip()
+    assert line == "plain,human,greedy"
+    import shutil
+    import subprocess
+    if shutil.which("fish"):  # the split the script does, by fish itself
+        done = subprocess.run(["fish", "--no-config", "-c",
+                               f'string split --max 1 "," "{line}"'],
+                              capture_output=True, text=True, timeout=60)
+        assert done.stdout.split("\n")[:2] == ["plain", "human,greedy"]

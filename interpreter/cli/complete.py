@@ -20,7 +20,8 @@ here, each function being a click ``shell_complete``:
 Completion runs on every Tab, so it must be quick and must never fail
 aloud: a ruleset that does not load, or anything else that goes wrong, just
 completes nothing. A candidate holds no comma or space of the user's
-choosing it could not complete to. Imports click and the base modules only
+choosing it could not complete to. (fish's script is click's, with a value
+read whole even when it holds a comma.) Imports click and the base modules only
 (``rulebook --help`` loads this); the loader only when variants are asked
 for.
 """
@@ -30,9 +31,20 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from click.shell_completion import CompletionItem
+from click.shell_completion import CompletionItem, FishComplete, add_completion_class
 
 from ..paths import find_ruleset, shipped_rulesets
+
+
+class _Fish(FishComplete):
+    """click's fish script, reading each candidate's value whole: click's splits the line
+    at every comma, so ``human,greedy`` (the agents of two seats) came back ``human``."""
+
+    source_template = FishComplete.source_template.replace(
+        'string split "," $completion', 'string split --max 1 "," $completion')
+
+
+add_completion_class(_Fish, "fish")  # the script of _RULEBOOK_COMPLETE=fish_source
 
 
 def _quiet(function):
@@ -50,14 +62,25 @@ def _looks_like_path(text: str) -> bool:
     return os.sep in text or "/" in text or text.startswith(("~", "."))
 
 
+def _and_paths(items: list, incomplete: str, kind: str) -> list:
+    """``items`` with the shell's own completion of paths (``kind``: dir or file) beside
+    them. bash's script empties what came before a path item, so there it goes first
+    (and bash offers paths when no name matches); zsh's script reads the answer three
+    lines at a time and drops an empty line, which a path item with nothing typed yet
+    is, so there it goes last, where the lines left still read right."""
+    path = CompletionItem(incomplete, type=kind)
+    if os.environ.get("_RULEBOOK_COMPLETE", "").startswith("zsh"):
+        return [*items, path]
+    return [path, *items]
+
+
 def _names(incomplete: str, kind: str):
-    """The shell's own path completion (first: bash offers it only when no name matches),
-    then the shipped rulesets whose names start with what is typed."""
-    items = [CompletionItem(incomplete, type=kind)]
+    """The shipped rulesets whose names start with what is typed, and paths."""
+    items = []
     if not _looks_like_path(incomplete):
-        items += [CompletionItem(name) for name in shipped_rulesets()
-                  if name.startswith(incomplete)]
-    return items
+        items = [CompletionItem(name) for name in shipped_rulesets()
+                 if name.startswith(incomplete)]
+    return _and_paths(items, incomplete, kind)
 
 
 @_quiet
@@ -137,10 +160,10 @@ def variants(ctx, param, incomplete):
 
 
 def _mods_of(ctx, incomplete: str, as_names: bool):
-    items = [CompletionItem(incomplete, type="file")]
+    items = []
     manifest = _chosen_ruleset(_typed(ctx))
     if manifest is None:
-        return items
+        return _and_paths(items, incomplete, "file")
     from ..load.walk import top_level_value
     from ..safe_text import visible
     here = Path.cwd()
@@ -155,7 +178,7 @@ def _mods_of(ctx, incomplete: str, as_names: bool):
         if word.startswith(incomplete):
             name = top_level_value(path, "name")
             items.append(CompletionItem(word, help=visible(name) if name else None))
-    return items
+    return _and_paths(items, incomplete, "file")
 
 
 @_quiet
