@@ -96,6 +96,8 @@ def test_the_mods_of_a_shipped_ruleset_complete_by_name_for_compare_and_as_files
     files = [f"rulesets/lantern_row/mods/{n}.yaml" for n in names]
     assert complete("play lantern_row --mod ")[0] == files
     assert complete("test rulesets/lantern_row --mod ")[0] == files
+    assert complete("validate rulesets/lantern_row --mod ")[0] == files
+    assert complete("validate lantern_row --mod r")[0] == files  # they start with rulesets/
     # any other file is still the shell's to complete
     assert "file" in complete("simulate lantern_row --mod ")[1]
 

@@ -100,7 +100,7 @@ def _typed(ctx) -> dict:
     then Tab) click's parse of the words before it fails and keeps none of them, so
     they are read again without that option."""
     words = list(getattr(ctx.parent, "args", None) or ())
-    if any(ctx.params.get(key) for key in ("ruleset", "ruleset_path")) or not words:
+    if any(ctx.params.get(key) for key in ("ruleset", "ruleset_path", "paths")) or not words:
         return ctx.params
     with ctx.command.make_context(ctx.info_name, words[:-1], parent=ctx.parent,
                                   resilient_parsing=True) as again:
@@ -108,10 +108,10 @@ def _typed(ctx) -> dict:
 
 
 def _chosen_ruleset(params) -> Path | None:
-    """The manifest of the ruleset the command line names so far (its RULESET, or
-    ``--ruleset``), or None."""
-    for key in ("ruleset", "ruleset_path"):
-        raw = params.get(key)
+    """The manifest of the ruleset the command line names so far (its RULESET,
+    ``--ruleset``, or the first PATH of ``validate``), or None."""
+    paths = params.get("paths") or ()
+    for raw in (params.get("ruleset"), params.get("ruleset_path"), *paths[:1]):
         if isinstance(raw, str) and raw:
             manifest = find_ruleset(raw)
             if manifest is not None and manifest.is_file():
