@@ -77,6 +77,9 @@ def test_a_ruleset_of_your_own_and_its_mods_complete(tmp_path, monkeypatch):
         "  - {op: add, in: variants, value: {id: sunrise, name: Sunrise start}}\n",
         encoding="utf-8")
     (game / "mods" / "notes.yaml").write_text("kind: flow\n", encoding="utf-8")  # not a mod
+    # a file name no shell takes as one word is not offered
+    (game / "mods" / "two words.yaml").write_text("kind: mod\n", encoding="utf-8")
+    (game / "mods" / "esc\x1b[2J.yaml").write_text("kind: mod\n", encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     assert complete("play my_game --mod ")[0] == ["my_game/mods/sunrise.yaml"]
     assert complete("compare my_game --mod ")[0] == ["sunrise"]

@@ -19,9 +19,10 @@ here, each function being a click ``shell_complete``:
 
 Completion runs on every Tab, so it must be quick and must never fail
 aloud: a ruleset that does not load, or anything else that goes wrong, just
-completes nothing. A candidate holds no comma or space of the user's
-choosing it could not complete to. (fish's script is click's, with a value
-read whole even when it holds a comma.) Imports click and the base modules only
+completes nothing. A word from a rule file or a file name that a shell
+could not take as one word (a space, a control character) is not offered.
+(fish's script is click's, with a value read whole even when it holds a
+comma.) Imports click and the base modules only
 (``rulebook --help`` loads this); the loader only when variants are asked
 for.
 """
@@ -56,6 +57,12 @@ def _quiet(function):
             return []
     complete.__doc__ = function.__doc__
     return complete
+
+
+def _one_word(text: str) -> bool:
+    """Text a shell takes as one word, as it is shown (no space, no control character)."""
+    from ..safe_text import visible
+    return bool(text) and visible(text) == text and not any(c.isspace() for c in text)
 
 
 def _looks_like_path(text: str) -> bool:
@@ -153,7 +160,7 @@ def variants(ctx, param, incomplete):
     chosen = set(params.get("variants") or ())
     out = []
     for vid, entry in rs.sections["variants"].items():
-        if vid.startswith(incomplete) and vid not in chosen:
+        if vid.startswith(incomplete) and vid not in chosen and _one_word(vid):
             name = (getattr(entry, "data", None) or {}).get("name")
             out.append(CompletionItem(vid, help=visible(str(name)) if name else None))
     return out
@@ -175,7 +182,7 @@ def _mods_of(ctx, incomplete: str, as_names: bool):
         else:  # the file, as a path from here when it lies below the current folder
             full = path.absolute()
             word = str(full.relative_to(here)) if full.is_relative_to(here) else str(full)
-        if word.startswith(incomplete):
+        if word.startswith(incomplete) and _one_word(word):
             name = top_level_value(path, "name")
             items.append(CompletionItem(word, help=visible(name) if name else None))
     return _and_paths(items, incomplete, "file")
