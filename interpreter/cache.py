@@ -65,11 +65,24 @@ def state_dir() -> Path | None:
     return _user_folder("RULEBOOK_STATE_DIR", "user_state_dir")
 
 
+# On Linux the folders platformdirs names are the XDG ones: worked out here, as it does
+# (tests/test_cache_places.py holds the two equal), so that every start is spared its
+# import (it brings tempfile and more: some 10 ms).
+_XDG = {"user_cache_dir": ("XDG_CACHE_HOME", (".cache",)),
+        "user_state_dir": ("XDG_STATE_HOME", (".local", "state"))}
+
+
 def _user_folder(variable: str, kind: str) -> Path | None:
     """``$variable``, else the platform's folder of that kind for Rulebook (platformdirs:
     the XDG folders on Linux, ~/Library on macOS, %LOCALAPPDATA% on Windows)."""
     if os.environ.get(variable):
         folder = Path(os.environ[variable])
+    elif sys.platform.startswith("linux"):
+        xdg, default = _XDG[kind]
+        base = os.environ.get(xdg, "")
+        if not os.path.isabs(base):  # unset, empty or relative: the default (XDG's rule)
+            base = os.path.join(os.path.expanduser("~"), *default)
+        folder = Path(base) / "rulebook"
     else:
         import platformdirs
         try:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from pathlib import Path
 
 import platformdirs
 import pytest
 from platformdirs.macos import MacOS
+from platformdirs.unix import Unix
 from platformdirs.windows import Windows
 
 from rulebook_games import cache
@@ -47,6 +49,22 @@ def test_linux_keeps_the_xdg_folders(home, monkeypatch):
     assert cache.cache_dir() == home / ".cache" / "rulebook"
 
 
+@pytest.mark.parametrize("cache_home, state_home", [
+    (None, None), ("", ""), ("/somewhere/cache", "/somewhere/state"), ("relative", "x/y"),
+    ("/only/cache", None)])
+def test_on_linux_the_folders_are_the_ones_platformdirs_names(home, monkeypatch, cache_home,
+                                                              state_home):
+    """Rulebook works the XDG folders out itself on Linux (sparing every start platformdirs'
+    import): the same folders platformdirs names, with the variables set or not."""
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setattr(platformdirs, "PlatformDirs", Unix)
+    for name, value in (("XDG_CACHE_HOME", cache_home), ("XDG_STATE_HOME", state_home)):
+        if value is not None:
+            monkeypatch.setenv(name, value)
+    assert cache.cache_dir() == Path(platformdirs.user_cache_dir("rulebook", appauthor=False))
+    assert cache.state_dir() == Path(platformdirs.user_state_dir("rulebook", appauthor=False))
+
+
 def test_the_environment_overrides_win(home, monkeypatch):
     monkeypatch.setenv("RULEBOOK_CACHE_DIR", str(home / "mine"))
     monkeypatch.setenv("RULEBOOK_STATE_DIR", str(home / "key"))
@@ -59,6 +77,7 @@ def test_the_environment_overrides_win(home, monkeypatch):
 
 
 def test_macos_gets_its_library_folders(home, monkeypatch):
+    monkeypatch.setattr(sys, "platform", "darwin")
     monkeypatch.setattr(platformdirs, "PlatformDirs", MacOS)
     assert cache.cache_dir() == home / "Library" / "Caches" / "rulebook"
     assert cache.state_dir() == home / "Library" / "Application Support" / "rulebook"
@@ -70,6 +89,7 @@ def test_windows_gets_a_cache_too(home, monkeypatch):
     local application data, and a cache file is kept and read back there; a link is still
     refused. (The folder a Windows machine names is written here as a POSIX path.)"""
     local = home / "AppData" / "Local"
+    monkeypatch.setattr(sys, "platform", "win32")
     monkeypatch.setattr(platformdirs, "PlatformDirs", Windows)
     monkeypatch.setattr("platformdirs.windows.get_win_folder", lambda name: str(local))
     monkeypatch.delattr(os, "getuid")
