@@ -106,10 +106,13 @@ def test_the_mods_of_a_shipped_ruleset_complete_by_name_for_compare_and_as_files
 
 
 def test_agents_complete_seat_by_seat_with_the_installed_ones(tmp_path, monkeypatch):
-    builtin = ["human", "random", "first", "last", "greedy", "ismcts"]
+    from rulebook_games.agents.specs import known_names
+    builtin = known_names()  # the built-in agents (another may join them), and installed ones
+    assert {"human", "random", "first", "last", "greedy", "ismcts"} <= set(builtin)
     assert complete("play timespan --agents ")[0] == builtin
-    assert complete("simulate timespan --agents g")[0] == ["greedy"]
-    assert complete("play timespan --agents human,is")[0] == ["human,ismcts"]
+    assert "greedy" in complete("simulate timespan --agents g")[0]
+    assert all(n.startswith("g") for n in complete("simulate timespan --agents g")[0])
+    assert "human,ismcts" in complete("play timespan --agents human,is")[0]
     assert complete("compare lantern_row --agents random,")[0] == [f"random,{n}" for n in builtin]
     assert complete("simulate timespan --agents ismcts:it")[0] == ["ismcts:iterations="]
     assert complete("simulate timespan --agents greedy,ismcts:iterations=9:play")[0] == \
@@ -123,7 +126,7 @@ def test_agents_complete_seat_by_seat_with_the_installed_ones(tmp_path, monkeypa
     (info / "entry_points.txt").write_text("[rulebook.agents]\nfirst-option = my_agents:A\n",
                                            encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
-    assert complete("simulate timespan --agents fi")[0] == ["first", "first-option"]
+    assert {"first", "first-option"} <= set(complete("simulate timespan --agents fi")[0])
 
 
 def test_every_command_completes_its_rulesets_variants_agents_and_mods():
