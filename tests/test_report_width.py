@@ -33,6 +33,7 @@ def _seat_rows(out: str) -> list[str]:
     return [line for line in table.splitlines() if re.match(r"│ [12] ", line)]
 
 
+@pytest.mark.slow
 def test_report_off_a_terminal_keeps_each_row_on_one_line(tmp_path):
     _rulebook("simulate", "lantern_row", "-n", "12", "-p", "2", "--out", "r.jsonl",
               cwd=tmp_path)

@@ -153,6 +153,7 @@ def test_the_card_text_shown_is_what_cards_prints(tmp_path):
     assert " ".join(block.group(3).split()) == printed
 
 
+@pytest.mark.slow
 def test_the_comparison_shown_is_what_compare_prints(tmp_path):
     # step 10 measures a house rule with compare, on the tutorial's own folder, the mod
     # named as the ruleset's mods/ folder has it; its heading is compare's own
