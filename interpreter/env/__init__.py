@@ -28,7 +28,9 @@ class MissingExtra(ImportError):
 
 
 def rulebook_env(ruleset, players: int = 2, seed: int = 1, variants=(), mods=(),
-                 reward: str = "rank", max_options: int | None = None, render_mode=None):
+                 reward: str = "rank", max_options: int | None = None, render_mode=None,
+                 actions: str = "fixed", opponents=None, max_cycles: int | None = 10_000,
+                 normalise: bool = True):
     """A PettingZoo AEC environment playing ``ruleset`` (a name, a folder or a Ruleset).
 
     Agents are ``player_1`` … ``player_N``; each step answers one decision of
@@ -36,10 +38,16 @@ def rulebook_env(ruleset, players: int = 2, seed: int = 1, variants=(), mods=(),
     between by rank; solo: +1 for a win, -1 for a loss) or "score" (the seat's
     score less the others' average; solo: the score), given at the end of the
     game. ``seed`` is the first game's seed; each later reset without a seed
-    plays the next one. ``max_options`` is the action space's size (None: the
-    ruleset's default); a decision with more answers raises
-    :class:`ActionSpaceTooSmall` there. See docs/env.md for the observation and
-    the actions.
+    plays the next one. ``actions`` is "fixed" (an id of the ruleset's action
+    table, the same thing in every decision: ``env.action_names``) or "index"
+    (the place in the decision's list, as before). ``max_options`` is the
+    fixed table's overflow range (None: 64), or the index space's size (None:
+    the ruleset's default); a decision with more answers than that raises
+    :class:`ActionSpaceTooSmall` there. ``opponents`` gives seats to built-in
+    agents (``{2: "greedy"}``: seats from 1), which the environment plays
+    itself. ``max_cycles`` cuts a game after that many steps (None: never).
+    ``normalise`` shows every number between -1 and 1 (False: raw counts).
+    See docs/env.md for the observation and the actions.
     """
     import importlib
     try:
@@ -49,7 +57,9 @@ def rulebook_env(ruleset, players: int = 2, seed: int = 1, variants=(), mods=(),
         raise MissingExtra(HINT) from None
     from .aec import RulebookEnv
     return RulebookEnv(ruleset, players=players, seed=seed, variants=variants, mods=mods,
-                       reward=reward, max_options=max_options, render_mode=render_mode)
+                       reward=reward, max_options=max_options, render_mode=render_mode,
+                       actions=actions, opponents=opponents, max_cycles=max_cycles,
+                       normalise=normalise)
 
 
 __all__ = ["HINT", "ActionSpaceTooSmall", "EnvStateError", "MissingExtra", "rulebook_env"]
