@@ -128,6 +128,7 @@ class RulebookEnv(AECEnv):
         self.stream: DecisionStream | None = None
         self.result = None
         self.cycles = 0
+        self._cut = False  # the game was cut at max_cycles
         self._closed = False
         self._stopped: str | None = None  # why the game cannot go on (a decision too wide)
         self._answers: tuple | None = None  # (decision, ids, verdicts) of the decision asked
@@ -180,6 +181,7 @@ class RulebookEnv(AECEnv):
         self._next_seed += 1
         self.result = None
         self.cycles = 0
+        self._cut = False
         self._closed = False
         kinds = ["env"] * self.players
         seated = {}
@@ -265,6 +267,7 @@ class RulebookEnv(AECEnv):
     def _truncate(self) -> None:
         """The game ran ``max_cycles`` steps: every seat is cut off, with no reward."""
         self.stream.close()
+        self._cut = True
         for a in self.agents:
             self.truncations[a] = True
             self.infos[a] = {"truncated": f"the game was cut after {self.cycles:,} steps "
@@ -393,7 +396,7 @@ class RulebookEnv(AECEnv):
             return "stopped: " + self._stopped
         if self.stream.over:
             return "game over: scores " + ", ".join(map(str, self.result.scores))
-        if any(self.truncations.values()):
+        if self._cut:
             return f"cut after {self.cycles:,} steps (max_cycles={self.max_cycles:,})"
         d = self.stream.current
         return f"{self.agent_selection}: {d.prompt} ({d.count()} answers)"
