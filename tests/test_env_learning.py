@@ -274,3 +274,25 @@ def test_bad_opponents_are_one_line_naming_the_argument(opponents, message):
     with pytest.raises((TypeError, ValueError), match=re.escape(message)) as info:
         rulebook_env("lantern_row", players=2, opponents=opponents)
     assert "\n" not in str(info.value)
+
+
+def test_pettingzoo_api_test_passes_with_an_opponent_seated():
+    import warnings
+    from pettingzoo.test import api_test
+    env = rulebook_env("timespan", players=3, seed=3, opponents={2: "random"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (a dict observation: see test_env.py)
+        api_test(env, num_cycles=12)
+    env.close()
+
+
+def test_the_training_example_runs_and_reports_an_interval(capsys):
+    import importlib.util
+    path = Path(__file__).resolve().parents[1] / "examples" / "env_train_policy.py"
+    spec = importlib.util.spec_from_file_location("env_train_policy", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    assert example.wilson(374, 400) == pytest.approx((0.906, 0.955), abs=5e-4)
+    assert example.main(["lantern_row", "--games", "6", "--eval", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "trained policy against random: won" in out and "95 % interval" in out

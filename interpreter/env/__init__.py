@@ -30,7 +30,7 @@ class MissingExtra(ImportError):
 def rulebook_env(ruleset, players: int = 2, seed: int = 1, variants=(), mods=(),
                  reward: str = "rank", max_options: int | None = None, render_mode=None,
                  actions: str = "fixed", opponents=None, max_cycles: int | None = 10_000,
-                 normalise: bool = True):
+                 normalise: bool = True, mask: str = "tried"):
     """A PettingZoo AEC environment playing ``ruleset`` (a name, a folder or a Ruleset).
 
     Agents are ``player_1`` … ``player_N``; each step answers one decision of
@@ -47,6 +47,8 @@ def rulebook_env(ruleset, players: int = 2, seed: int = 1, variants=(), mods=(),
     agents (``{2: "greedy"}``: seats from 1), which the environment plays
     itself. ``max_cycles`` cuts a game after that many steps (None: never).
     ``normalise`` shows every number between -1 and 1 (False: raw counts).
+    ``mask`` is "tried" (each answer tried on a copy of the game: the mask never
+    marks one the game would refuse) or "listed" (what the rules list, faster).
     See docs/env.md for the observation and the actions.
     """
     import importlib
@@ -59,7 +61,7 @@ def rulebook_env(ruleset, players: int = 2, seed: int = 1, variants=(), mods=(),
     return RulebookEnv(ruleset, players=players, seed=seed, variants=variants, mods=mods,
                        reward=reward, max_options=max_options, render_mode=render_mode,
                        actions=actions, opponents=opponents, max_cycles=max_cycles,
-                       normalise=normalise)
+                       normalise=normalise, mask=mask)
 
 
 __all__ = ["HINT", "ActionSpaceTooSmall", "EnvStateError", "MissingExtra", "rulebook_env"]

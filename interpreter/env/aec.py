@@ -67,12 +67,14 @@ class RulebookEnv(AECEnv):
     def __init__(self, ruleset, players: int = 2, seed: int = 1, variants: tuple = (),
                  mods: tuple = (), reward: str = "rank", max_options: int | None = None,
                  render_mode=None, actions: str = "fixed", opponents=None,
-                 max_cycles: int | None = MAX_CYCLES, normalise: bool = True):
+                 max_cycles: int | None = MAX_CYCLES, normalise: bool = True,
+                 mask: str = "tried"):
         super().__init__()
         # every argument is checked before anything is loaded or built (see .arguments)
         for name, value, allowed in (("reward", reward, ("rank", "score")),
                                      ("render_mode", render_mode, (None, "ansi")),
-                                     ("actions", actions, ("fixed", "index"))):
+                                     ("actions", actions, ("fixed", "index")),
+                                     ("mask", mask, ("tried", "listed"))):
             if value is not None and not isinstance(value, str):
                 raise TypeError(f"{name} is {args.choices(allowed)}, not {value!r:.40}")
             if value not in allowed:
@@ -102,6 +104,7 @@ class RulebookEnv(AECEnv):
         self.reward_kind = reward
         self.render_mode = render_mode
         self.action_mode = actions
+        self.mask_kind = mask
         self.normalised = normalise
         self.max_cycles = max_cycles
         if actions == "fixed":
@@ -276,7 +279,10 @@ class RulebookEnv(AECEnv):
 
     def _legal(self, decision) -> tuple:
         """The decision's action ids (None: indices) and which answers the game takes."""
-        verdicts = Trials(self.stream.game, decision).verdicts()
+        if self.mask_kind == "listed":  # what the rules list, untried (faster, may be refused)
+            verdicts = [True] * decision.count()
+        else:
+            verdicts = Trials(self.stream.game, decision).verdicts()
         if any(v is True for v in verdicts):
             legal = [v is True for v in verdicts]  # (an unsettled one only if nothing is)
         else:
