@@ -2,7 +2,8 @@
 
 :func:`rulebook_env` builds one. The game runs on the engine's own decisions,
 one environment step per decision; the observation encoding is in
-:mod:`.encoding`, the engine's decisions are handed over one at a time by
+:mod:`.encoding`, the fixed action table in :mod:`.actions`, the mask's tries
+of each answer on copies of the game in :mod:`.legal`, the engine's decisions are handed over one at a time by
 the play room's :mod:`~rulebook_games.play.stream`, and the PettingZoo class
 is in :mod:`.aec`. PettingZoo and NumPy are optional: they are imported only
 when an environment is built, and a missing one is reported in one line that

@@ -3,8 +3,8 @@
 The engine lists what its rules allow now (an action's condition, the
 checks implied by its first statements, what was refused at this position
 before: engine/refusals.py), but an action may still be refused once it runs,
-for what it meets further in (a card whose effect needs plants the player
-lacks, a payment that leaves too little). The environment's mask marks only
+for what it meets further in (a card whose effect needs more of a resource
+than the player has, a payment that leaves too little). The environment's mask marks only
 answers that are not refused: for each answer of a decision, the action it
 belongs to is carried out on a copy of the game, from where it started, with
 the answers given in it so far and this one; the action's further questions
