@@ -69,6 +69,7 @@ def test_an_action_id_names_the_same_thing_in_every_decision(name):
     table = env.table
     # the table is in words: no snake_case, no raw ids, no call syntax
     assert len(env.action_names) == env.action_space("player_1").n == table.size
+    assert len(set(env.action_names)) == table.size  # each id told apart in words
     for words in env.action_names:
         assert words and "_" not in words and "==" not in words, words
         assert not re.search(r"\w\(", words), words  # no call syntax

@@ -39,6 +39,7 @@ ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "
 # the answers every ruleset has, and their words
 COMMON = [(("end",), "end the turn"), (("pass",), "pass"), (("none",), "choose nothing"),
           (("done",), "done choosing"), (("yes",), "yes"), (("no",), "no")]
+KIND_WORDS = {"card action": "a card's action", "item": "a thing of the game"}
 _NAMED_SECTIONS = ("resources", "card_resources", "tags", "card_types", "markers", "tiles",
                    "tracks", "zones")
 
@@ -118,9 +119,30 @@ class ActionTable:
         for k in range(NUMBERS + 1):
             add(("number", k), f"the number {k}")
         self.fixed = len(self.entries)
+        self._tell_apart()
         for j in range(overflow):
             add(("overflow", j), f"the {_nth(j)} answer with no id of its own")
         self.size = len(self.entries)
+
+    def _tell_apart(self) -> None:
+        """Ids whose words are the same (a card and a tile both called "Capital", two
+        cards of one name) get what they are in brackets ("Capital (card)"), and then,
+        if that is not enough, the words of their id ("Medicine (card: mys medicine)")."""
+        def repeated(names):
+            count: dict[str, int] = {}
+            for name in names:
+                count[name] = count.get(name, 0) + 1
+            return count
+        base = list(self.names)
+        count = repeated(base)
+        kinds = [KIND_WORDS.get(e[0], e[0]) for e in self.entries]
+        for i, name in enumerate(base):
+            if count[name] > 1:
+                self.names[i] = f"{name} ({kinds[i]})"
+        count = repeated(self.names)
+        for i, name in enumerate(list(self.names)):
+            if count[name] > 1:
+                self.names[i] = f"{base[i]} ({kinds[i]}: {words(self.entries[i][-1])})"
 
     def describe(self) -> list[str]:
         """The words of every action id, in order."""
