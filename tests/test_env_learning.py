@@ -297,3 +297,29 @@ def test_the_training_example_runs_and_reports_an_interval(capsys):
     assert example.main(["lantern_row", "--games", "6", "--eval", "4"]) == 0
     out = capsys.readouterr().out
     assert "trained policy against random: won" in out and "95 % interval" in out
+
+
+def test_a_card_the_game_would_refuse_is_not_marked_in_a_real_game():
+    """In Terraforming Mars, seed 17, the random agents pick Nitrophilic Moss with too
+    few plants for it (the game refuses it once it runs: a simulation rolls it back).
+    Played in the environment with the same answers, the mask leaves that card out,
+    and marks the cards that can be played."""
+    rs = load_ruleset("terraforming_mars")
+    env = rulebook_env(rs, players=2, max_cycles=None)
+    agents = [RandomAgent(agent_seed(17, s)) for s in range(2)]
+    env.reset(seed=17)
+    left_out = None
+    for agent in env.agent_iter():
+        obs, _, done, cut, info = env.last()
+        if done or cut:
+            break
+        decision = env.stream.current
+        answer = agents[decision.player].decide(decision, None, env.game)
+        option = info["options"][answer - decision.low if decision.is_range else answer]
+        if not option["legal"]:
+            left_out = option
+            break
+        env.step(option["id"])
+    assert left_out is not None and left_out["label"] == "Nitrophilic Moss"
+    assert obs["action_mask"][left_out["id"]] == 0 and obs["action_mask"].sum() >= 1
+    env.close()

@@ -85,6 +85,7 @@ def _copy(game, state):
     clone.private_lines = {}
     clone.keep_log = False
     clone.held = None
+    clone.memo = clone.zmemo = clone.bmemo = clone.smemo = None  # (kept for the game's state)
     return clone
 
 
