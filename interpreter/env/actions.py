@@ -125,9 +125,9 @@ class ActionTable:
         self.size = len(self.entries)
 
     def _tell_apart(self) -> None:
-        """Ids whose words are the same (a card and a tile both called "Capital", two
-        cards of one name) get what they are in brackets ("Capital (card)"), and then,
-        if that is not enough, the words of their id ("Medicine (card: mys medicine)")."""
+        """Ids whose words are the same (a card and a tile of one name, two cards of one
+        name) get what they are in brackets ("Lamp (card)"), and then, if that is not
+        enough, the words of their id ("Lamp (card: old lamp)")."""
         def repeated(names):
             count: dict[str, int] = {}
             for name in names:
