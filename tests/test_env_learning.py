@@ -88,8 +88,9 @@ def test_an_action_id_names_the_same_thing_in_every_decision(name):
             if i >= table.fixed:
                 continue  # the overflow range: a place, told in info
             value = None if decision.is_range else decision.options[place].value
-            if isinstance(value, CardRef):  # a card is its card id, whichever copy
-                assert table.entries[i] == ("card", env.game.state.cards[value].def_id)
+            if isinstance(value, CardRef):  # a card is its card id, whichever copy (a
+                # second copy offered beside the first: the id of the card's second copy)
+                assert table.entries[i][:2] == ("card", env.game.state.cards[value].def_id)
             if decision.is_range:
                 assert table.entries[i] == ("number", decision.low + place)
             seen.setdefault(i, set()).add(option["kind"])
@@ -322,4 +323,29 @@ def test_a_card_the_game_would_refuse_is_not_marked_in_a_real_game():
         env.step(option["id"])
     assert left_out is not None and left_out["label"] == "Nitrophilic Moss"
     assert obs["action_mask"][left_out["id"]] == 0 and obs["action_mask"].sum() >= 1
+    env.close()
+
+
+def test_two_copies_of_a_card_offered_together_have_ids_of_their_own():
+    """Lantern Row's row and hands often hold two copies of one lantern: the first is the
+    card's id, the second the id of its second copy (never an overflow id)."""
+    env = rulebook_env("lantern_row", players=2)
+    rng = np.random.default_rng(3)
+    seconds = 0
+    for seed in range(1, 6):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, done, cut, info = env.last()
+            if done or cut:
+                env.step(None)
+                continue
+            kinds = [o["kind"] for o in info["options"]]
+            assert "overflow" not in kinds
+            names = [env.action_names[o["id"]] for o in info["options"]]
+            for name in names:
+                if name.endswith(", second copy"):
+                    seconds += 1
+                    assert name[:-len(", second copy")] in names
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert seconds
     env.close()

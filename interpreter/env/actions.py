@@ -9,6 +9,9 @@ the declarations only, in this order (``describe()`` gives each id's words):
   element (``each``), one id per card of the ruleset it may be offered for;
 - each action printed on a card, by the card's id and the action's place;
 - each card, by its id (any copy of it);
+  (a card of several copies, and the actions offered for it or printed on
+  it, have one id more for each further copy: the second copy offered in
+  the same decision, the third…)
 - each board space, by its id;
 - each player, relative to the seat asked ("you", "the next player"…);
 - the options of a "choose one", by their place in the rule (first, second…,
@@ -88,19 +91,27 @@ class ActionTable:
         for entry, name in COMMON:
             add(entry, name)
         cards = {cid: _name(e, cid) for cid, e in rs.cards.items()}
+        copies = {cid: max(1, int(e.data.get("copies", 1) or 1)) for cid, e in rs.cards.items()}
+
+        def each_copy(entry: tuple, name: str, cid: str) -> None:
+            """An id for the card, and one for each further copy offered beside it."""
+            add(entry, name)
+            for k in range(2, copies[cid] + 1):
+                add(entry + (k,), f"{name}, {_nth(k - 1)} copy")
+
         for aid, e in s["actions"].items():
             name = _name(e, aid)
             add(("action", aid), name)
             if isinstance(e.data, dict) and e.data.get("each"):
                 for cid, card in cards.items():
-                    add(("action", aid, cid), f"{name}: {card}")
+                    each_copy(("action", aid, cid), f"{name}: {card}", cid)
         for cid, e in rs.cards.items():
             for i, act in enumerate(e.data.get("actions") or []):
                 act_name = (act or {}).get("name") if isinstance(act, dict) else None
-                add(("card action", cid, i), f"{cards[cid]}: " + (
-                    str(act_name) if act_name else f"its {_nth(i)} action"))
+                each_copy(("card action", cid, i), f"{cards[cid]}: " + (
+                    str(act_name) if act_name else f"its {_nth(i)} action"), cid)
         for cid, name in cards.items():
-            add(("card", cid), name)
+            each_copy(("card", cid), name, cid)
         self.spaces = set()
         for b in s["boards"].values():
             for sp in b.data.get("spaces", []) or []:
@@ -203,7 +214,11 @@ class ActionTable:
             answers = (self.entry(game, decision, o) for o in decision.options)
         for entry in answers:
             i = ids.get(entry) if entry is not None and entry[0] != "overflow" else None
-            if i is None or i in taken:
+            k = 2
+            while i is not None and i in taken:  # another copy of a card offered beside it
+                i = ids.get(entry + (k,))
+                k += 1
+            if i is None:
                 if spill >= self.overflow:
                     raise OverflowError(spill + 1)
                 i = self.fixed + spill
@@ -218,11 +233,14 @@ class ActionTable:
             low, high = decision.low, decision.high
             inside = max(0, min(high, NUMBERS) - max(low, 0) + 1)
             return decision.count() - inside
-        seen, spill = set(), 0
+        seen: dict[tuple, int] = {}
+        spill = 0
         for o in decision.options:
             entry = self.entry(game, decision, o)
-            if entry is None or entry not in self.ids or entry in seen:
+            if entry is None or entry not in self.ids:
                 spill += 1
-            else:
-                seen.add(entry)
+                continue
+            k = seen[entry] = seen.get(entry, 0) + 1
+            if k > 1 and entry + (k,) not in self.ids:
+                spill += 1
         return spill
