@@ -97,6 +97,14 @@ class Trials:
         self.decision = decision
         self.runs = runs
         self.used = 0  # runs done (for the benchmarks)
+        self._template = None  # a copy of the game each run's copy is made from
+
+    def _copy(self, state):
+        """A copy of the game to run on, at ``state``. (Copied from one copy of the game
+        made once, whose running action's start is a state of its own already.)"""
+        if self._template is None:
+            self._template = _copy(self.game, self.game.state)
+        return _copy(self._template, state)
 
     def verdicts(self) -> list[bool | None]:
         """For each answer of the decision (an option's place, or low, low + 1…): True
@@ -133,7 +141,7 @@ class Trials:
             self.used += 1
             tried = stack.pop()
             prober = _Prober(tried)
-            copy = _copy(self.game, state())
+            copy = self._copy(state())
             copy.agents = [prober] * self.game.n
             try:
                 if FlowRunner(copy).perform(pick, seat):
