@@ -349,3 +349,16 @@ def test_two_copies_of_a_card_offered_together_have_ids_of_their_own():
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert seconds
     env.close()
+
+
+@pytest.mark.parametrize("argument,error,message", [
+    ({"actions": "ids"}, ValueError, "actions is 'fixed' or 'index', not 'ids'"),
+    ({"mask": True}, TypeError, "mask is 'tried' or 'listed'"),
+    ({"normalise": 1}, TypeError, "normalise is True or False"),
+    ({"max_cycles": 0}, ValueError, "max_cycles is None (no limit) or a whole number"),
+    ({"max_cycles": 2.5}, TypeError, "max_cycles is None (no limit) or a whole number"),
+])
+def test_the_new_arguments_are_checked_in_one_line(argument, error, message):
+    with pytest.raises(error, match=re.escape(message)) as info:
+        rulebook_env("lantern_row", players=2, **argument)
+    assert "\n" not in str(info.value)
