@@ -11,7 +11,8 @@ the answers given in it so far and this one; the action's further questions
 are answered depth first (each option in order, a range's ends first) until
 one way through is carried out. An answer with a way through is legal; one
 with none is refused; one whose search runs out of ``runs`` (re-runs of the
-action) is unsettled.
+action), or comes after the decision's answers have used DECISION_RUNS in all,
+is unsettled.
 
 A decision outside any action (a choice of the flow: setup, a draft) is never
 refused, and ending the turn or passing never is: those are not tried. The
@@ -29,6 +30,8 @@ from ..engine.flow import FlowRunner
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
 
 RUNS = 48  # re-runs of an action tried for one answer before it is called unsettled
+DECISION_RUNS = 2_000  # re-runs for all the answers of one decision, after which the
+# answers left are unsettled (a step never takes much longer than a few hundred runs)
 RANGE_FIRST = 3  # a range's answers tried first: its low end, its high end, then the rest
 
 
@@ -135,7 +138,7 @@ class Trials:
         stack = [script]
         runs = 0
         while stack:
-            if runs >= self.runs:
+            if runs >= self.runs or self.used >= DECISION_RUNS:
                 return None
             runs += 1
             self.used += 1
