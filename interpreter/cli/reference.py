@@ -61,10 +61,21 @@ def schema(kind, out_dir):
 @click.command()
 @click.option("--out", type=UsablePath(dir_okay=False), default=None,
               help="Where to write the reference (default: print it).")
-def docs(out):
+@click.option("--language", "guide", type=UsablePath(dir_okay=False, exists=True), default=None,
+              help="Also make the statements part of this language guide (docs/language.md) "
+                   "current, in place.")
+def docs(out, guide):
     """Generate the effect-language reference from the builtin registry."""
-    from ..lang.docgen import language_reference
+    from ..lang.docgen import language_reference, with_statements
     from ..outfiles import check_file, write_file
+    if guide:
+        from pathlib import Path
+        try:
+            text = with_statements(Path(guide).read_text(encoding="utf-8"))
+        except ValueError as exc:
+            raise click.UsageError(f"--language {guide}: {exc}")
+        Path(guide).write_text(text, encoding="utf-8")
+        click.echo(visible(f"wrote {guide}"))
     if out:
         check_file(out, "--out", REFERENCE)
     text = language_reference()

@@ -1,0 +1,1 @@
+"""Semantic tokens (filled in below)."""
