@@ -244,3 +244,52 @@ def test_every_statement_is_documented_once_for_the_guide_and_hover():
     for st in STATEMENTS.values():
         assert st.doc.endswith(".") and st.example, st.keyword
         parse(st.example + "\n", TextOrigin.at("STATEMENTS", 1, 1))
+
+
+async def listed(s, uri, line, col) -> list:
+    got = await s.client.text_document_completion_async(lsp.CompletionParams(
+        text_document=lsp.TextDocumentIdentifier(uri=uri),
+        position=lsp.Position(line=line, character=col)))
+    return list(got.items if hasattr(got, "items") else got or [])
+
+
+def test_completion_puts_what_fits_the_slot_first(work):
+    async def main():
+        s, uri, text = await started(work)
+        try:
+            def first(items, n):
+                ranked = sorted(items, key=lambda i: (i.sort_text or i.label))
+                return [i.label for i in ranked[:n]]
+            line, col = where(text, "lose 8 heat")
+            # after 'lose 8': the resources (plural spellings too), before anything else
+            items = await listed(s, uri, line, col + len("lose 8 "))
+            assert set(first(items, 4)) == {"mc", "plant", "plants", "heat"}
+            top = [i for i in items if i.preselect]
+            assert len(top) == 1 and top[0].label in {"mc", "plant", "plants", "heat"}
+            # after 'raise': the tracks
+            line, col = where(text, "raise temperature")
+            items = await listed(s, uri, line, col + len("raise "))
+            assert set(first(items, 2)) == {"temperature", "tr"}
+            # everything else is still offered, after them
+            assert {"warm_everyone", "stock"} <= {i.label for i in items}
+            # inside a builtin's argument that takes a resource: the resources
+            line, col = where(text, "stock(heat) >= 8")
+            items = await listed(s, uri, line, col + len("stock("))
+            assert set(first(items, 4)) == {"mc", "plant", "plants", "heat"}
+            # in a card file: after 'place', the tiles; where a card is expected, card ids
+            cards = work / "mini" / "cards.yaml"
+            ctext = cards.read_text(encoding="utf-8")
+            curi = s.open(cards)
+            await s.wait_for(curi, lambda d: d == [])
+            line, col = where(ctext, "place ocean")
+            items = await listed(s, curi, line, col + len("place "))
+            assert first(items, 1) == ["ocean"]
+            line, col = where(ctext, "resources_on(this")
+            items = await listed(s, curi, line, col + len("resources_on("))
+            assert set(first(items, 2)) == {"comet", "decomposers"}
+            line, col = where(ctext, "microbes to this")
+            items = await listed(s, curi, line, col + len("microbes to "))
+            assert set(first(items, 2)) == {"comet", "decomposers"}
+        finally:
+            await s.stop()
+    run(main())
