@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -290,6 +291,62 @@ def test_completion_puts_what_fits_the_slot_first(work):
             line, col = where(ctext, "microbes to this")
             items = await listed(s, curi, line, col + len("microbes to "))
             assert set(first(items, 2)) == {"comet", "decomposers"}
+        finally:
+            await s.stop()
+    run(main())
+
+
+def test_semantic_tokens_colour_the_effect_text_inside_yaml(work):
+    async def main():
+        s = Session(work)
+        await s.client.start_io(sys.executable, "-m", "rulebook_games", "lsp", cwd=str(work))
+        init = await s.client.initialize_async(lsp.InitializeParams(
+            capabilities=lsp.ClientCapabilities(text_document=lsp.TextDocumentClientCapabilities(
+                rename=lsp.RenameClientCapabilities(prepare_support=True))),
+            root_uri=from_fs_path(str(work)),
+            workspace_folders=[lsp.WorkspaceFolder(uri=from_fs_path(str(work)), name="w")]))
+        s.client.initialized(lsp.InitializedParams())
+        try:
+            caps = init.capabilities
+            legend = caps.semantic_tokens_provider.legend
+            assert {"keyword", "number", "operator", "function", "class",
+                    "enumMember"} <= set(legend.token_types)
+            assert caps.rename_provider.prepare_provider is True
+            assert caps.references_provider and caps.workspace_symbol_provider
+            cards = work / "mini" / "cards.yaml"
+            text = cards.read_text(encoding="utf-8")
+            uri = s.open(cards)
+            await s.wait_for(uri, lambda d: d == [])
+            got = await s.client.text_document_semantic_tokens_full_async(
+                lsp.SemanticTokensParams(text_document=lsp.TextDocumentIdentifier(uri=uri)))
+            lines, found = text.split("\n"), {}
+            line = col = 0
+            data = got.data
+            for i in range(0, len(data), 5):
+                dl, dc, length, kind, mods = data[i:i + 5]
+                line, col = line + dl, (col + dc if dl == 0 else dc)
+                found[(line, col)] = (lines[line][col:col + length],
+                                      legend.token_types[kind],
+                                      {m for b, m in enumerate(legend.token_modifiers)
+                                       if mods >> b & 1})
+
+            def at(needle, offset=0, nth=0):
+                ln, c = where(text, needle, nth)
+                return found.get((ln, c + offset))
+            # written from the card's text: statements' words are keywords, a resource
+            # an enum member, numbers and operators as such, a builtin of the library
+            assert at("raise temperature") == ("raise", "keyword", set())
+            assert at("remove up to 3 plants", len("remove up to ")) == ("3", "number", set())
+            assert at("3 plants from", 2) == ("plants", "enumMember", set())
+            assert at("resources_on(this") == ("resources_on", "function", {"defaultLibrary"})
+            assert at("// 3") == ("//", "operator", set())
+            assert at(">= -20") == (">=", "operator", set())
+            assert at("card.tags has", len("card.")) == ("tags", "property", set())
+            # the YAML around it is not effect text: keys, ids, names, tags are left alone
+            for needle in ("id: comet", "name: Comet", "Comet", "tags: [space", "type: active"):
+                ln, c = where(text, needle)
+                assert not [k for k in found if k[0] == ln and k[1] >= c and
+                            k[1] < c + len(needle)], needle
         finally:
             await s.stop()
     run(main())

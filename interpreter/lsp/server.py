@@ -639,7 +639,7 @@ def prepare_rename(ls: RulebookServer, params: lsp.PrepareRenameParams):
         placeholder=name)
 
 
-@server.feature(lsp.TEXT_DOCUMENT_RENAME, lsp.RenameOptions(prepare_provider=True))
+@server.feature(lsp.TEXT_DOCUMENT_RENAME)
 @guarded(default=None)
 def rename_name(ls: RulebookServer, params: lsp.RenameParams):
     path = _path(params.text_document.uri)
@@ -687,6 +687,27 @@ def workspace_symbols(ls: RulebookServer, params: lsp.WorkspaceSymbolParams):
                 container_name=f"{kind.replace('_', ' ')} {detail}" if kind == "card"
                 else kind.replace("_", " ")))
     return out
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, lsp.SemanticTokensRegistrationOptions(
+    legend=lsp.SemanticTokensLegend(token_types=tokens.TOKEN_TYPES,
+                                    token_modifiers=tokens.TOKEN_MODIFIERS),
+    full=True, document_selector=[lsp.TextDocumentFilterLanguage(language="yaml")]))
+@guarded(default=None)
+def semantic_tokens(ls: RulebookServer, params: lsp.SemanticTokensParams):
+    """The effect text inside the file's YAML, as tokens (:mod:`.tokens`)."""
+    path = _path(params.text_document.uri)
+    if path is None:
+        return lsp.SemanticTokens(data=[])
+    start = time.perf_counter()
+    text = _text(ls, params.text_document.uri)
+    project = ls.project(path)
+    rs = None if isinstance(project, Orphan) else ls.ruleset_for(path)
+    if isinstance(project, Orphan) and head_value(text, "kind") is None:
+        return lsp.SemanticTokens(data=[])  # a YAML file that is no rule file
+    data = tokens.encode(tokens.semantic_tokens(rs, text), text.split("\n"))
+    ls.timings.append(("tokens", time.perf_counter() - start))
+    return lsp.SemanticTokens(data=data)
 
 
 @server.command("rulebook.timings")
