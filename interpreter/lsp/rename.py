@@ -16,9 +16,9 @@ whole-word occurrence is placed the way completion places the cursor
   of another kind (a list of tags, say, when a resource is renamed).
 
 Names inside card text (``name:``, ``description:``), other names holding it
-(``plants`` for ``plant``, ``comet_dust`` for ``comet``) and keys are left
+(``golds`` for ``gold``, ``crown_jewel`` for ``crown``) and keys are left
 alone. A name declared as several kinds at once (a tag and a resource both
-called ``plant``) is found wherever it is written, but not renamed: in
+called ``gold``) is found wherever it is written, but not renamed: in
 effect text Rulebook could not tell which of the two each use means.
 """
 
