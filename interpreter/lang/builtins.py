@@ -793,7 +793,7 @@ ANY_NOUNS: dict[str, tuple[T.Type, str]] = {
 @dataclass(frozen=True)
 class Statement:
     keyword: str  # the word a statement starts with
-    form: str  # how it is written: capitals stand for what you put there
+    form: str  # how it is written: words in upper case stand for what you put there
     doc: str
     example: str = ""
 
