@@ -95,12 +95,41 @@ def project_files(project: Project, overlay: dict[str, str], roots: list[str],
     for root in roots:
         candidates.update(_yaml_below(Path(root), MAX_WORKSPACE_FILES))
     for path in sorted(candidates - set(out)):
-        text = _read(path, overlay)
-        if text is None or head_value(text, "kind") != "mod":
+        if ruleset_id is None or _mod_target(path, overlay) != ruleset_id:
             continue
-        if ruleset_id is not None and head_value(text, "target") == ruleset_id:
+        text = _read(path, overlay)
+        if text is not None:
             out[path] = text
     return out
+
+
+HEAD_BYTES = 16 * 1024  # what is read of a workspace file to learn whether it is a mod
+_HEADS: dict[str, tuple[tuple[int, int], str | None]] = {}  # path -> (mtime, size), target
+
+
+def _mod_target(path: str, overlay: dict[str, str]) -> str | None:
+    """The ``target:`` of a file that says ``kind: mod``, else None; a file on disk is read
+    (its head only) once for each time it changes."""
+    if path in overlay:
+        text = overlay[path]
+        return head_value(text, "target") if head_value(text, "kind") == "mod" else None
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    stamp = (st.st_mtime_ns, st.st_size)
+    kept = _HEADS.get(path)
+    if kept is not None and kept[0] == stamp:
+        return kept[1]
+    try:
+        raw = read_regular(path, HEAD_BYTES)[:HEAD_BYTES].decode("utf-8", errors="replace")
+    except (Unreadable, OSError, ValueError):
+        raw = ""
+    target = head_value(raw, "target") if head_value(raw, "kind") == "mod" else None
+    if len(_HEADS) > 4 * MAX_WORKSPACE_FILES:
+        _HEADS.clear()
+    _HEADS[path] = (stamp, target)
+    return target
 
 
 def kinds_of(rs, name: str) -> list[str]:
@@ -147,18 +176,19 @@ def uses(rs, files: dict[str, str], name: str, kinds: list[str]) -> list[Use]:
         if name not in text:
             continue
         lines = text.split("\n")
+        memo: dict = {}
         for i, line in enumerate(lines):
             if name not in line or line.lstrip().startswith("#"):
                 continue
             for m in word.finditer(line):
                 col = m.start()
-                if _counts(text, i, col, line, wanted, sections, plural_kinds):
+                if _counts(text, lines, memo, i, col, line, wanted, sections, plural_kinds):
                     out.append(Use(path, i, col, len(name)))
     return out
 
 
-def _counts(text, i, col, line, wanted, sections, plural_kinds) -> bool:
-    place = place_at(text, i, col)
+def _counts(text, lines, memo, i, col, line, wanted, sections, plural_kinds) -> bool:
+    place = place_at(text, i, col, lines, memo)
     if place.key is None:
         return False  # a key, a comment, or text outside any value
     if place.in_effect:
