@@ -14,6 +14,48 @@ from .decisions import ActionRefused
 from .state import NO_OWNER
 
 
+class CardFacts(dict):
+    """A game's cards' fixed facts, as compiled rules read them: field name -> card number
+    -> value (what :meth:`CardsMixin.card_field` answers), each worked out the first
+    time it is read. Every field but ``owner`` is printed on the card or declared for its
+    kind, and a card's number keeps its kind all game, so a value once read stays true;
+    the game's copies (lookahead, determinised twins) share the table. A number that is
+    no card raises the KeyError ``card_field`` raises."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game):
+        super().__init__()
+        self.game = game
+
+    def __missing__(self, name):
+        table = self[name] = _CardFact(self.game, name)
+        return table
+
+
+class _CardFact(dict):
+    """One field of every card of the game, by card number (see :class:`CardFacts`)."""
+
+    __slots__ = ("game", "name")
+
+    def __init__(self, game, name: str):
+        super().__init__()
+        self.game, self.name = game, name
+
+    def __missing__(self, number):
+        game = self.game
+        def_id = game.state.cards[number].def_id
+        if self.name == "id":
+            value = def_id
+        else:
+            table = game._field_tables.get(def_id)
+            if table is None:
+                table = game._field_table(def_id)
+            value = table.get(self.name)
+        self[number] = value
+        return value
+
+
 class CardsMixin:
     """Cards and zones: where each card is, what it says, and moving it."""
 
@@ -121,6 +163,8 @@ class CardsMixin:
         return self.state.zones[(c.zone, c.zone_owner)].index(card) + 1
 
     def card_field(self, card, name):
+        """A card's field; compiled rules read the fixed ones (all but ``owner``) from
+        ``card_facts`` instead (one dict lookup, see :class:`CardFacts`)."""
         c = self.state.cards[card]
         if name == "id":
             return c.def_id

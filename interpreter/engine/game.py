@@ -26,7 +26,7 @@ from ..lang.runtime import MAX_CARDS, MAX_INT, Budget, Frame, RuleRuntimeError, 
 from ..load.ruleset import Ruleset
 from .asking import AskingMixin
 from .board import BoardMixin
-from .cards import CardsMixin
+from .cards import CardFacts, CardsMixin
 from .decisions import Decision
 from .events import EventsMixin
 from .gamelog import LogMixin
@@ -143,6 +143,7 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self.zone_scope = {z: d.get("scope", "shared") for z, d in self.zone_decl.items()}
         self.player_tracks = {t for t, d in self.track_decl.items() if d.get("scope") == "player"}
         self._field_tables: dict[str, dict] = {}  # card id -> its fields (see card_field)
+        self.card_facts = CardFacts(self)  # the same, by field and card number, for rules
         self.state = self._initial_state(names)
 
     # the declared numbers a game starts from and keeps within: (section, path in an entry)

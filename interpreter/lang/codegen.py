@@ -68,6 +68,9 @@ _WHERE_CARDS_LIE = {"cards_in", "all_cards_in", "top", "zone_of", "slot_of"}
 _MAKES_LISTS = {"concat", "reversed", "without", "range"}
 # card fields that never change during a game
 _FIXED_CARD_FIELDS = {"id", "name", "cost", "tags", "type", "number", "holds"}
+# card fields read through the runtime's card_field rather than its table of fixed
+# facts: the one that changes
+_CARD_FACTS_SKIP = {"owner"}
 # thin builtins called as the runtime method they stand for ({i} is argument i)
 _DIRECT = {
     "stock": "rt.stock({1}, {0})", "production": "rt.production({1}, {0})",
@@ -581,6 +584,22 @@ class CodeGen:
             return f"rt.{getter}({obj}, {name!r})"
         if obj == "None":
             return f"_field_of(None, {name!r}, {span})"
+        if t is T.CARD and name in _CARD_FACTS_SKIP:
+            pass
+        elif t is T.CARD:
+            # a fixed fact of the card (every field but its owner): one lookup in the
+            # game's table of them, no method call (see engine.cards.CardFacts); tags are
+            # handed out as a copy, a step per tag, as card_field does
+            fact = f"rt.card_facts[{name!r}]"
+            read = (lambda o: f"_listed(B, {fact}[{o}])") if name == "tags" else (
+                lambda o: f"{fact}[{o}]")
+            if _plain(e.obj) and not isinstance(e.obj, ast.Field):
+                return f"({read(obj)} if {obj} is not None else _field_of(None, {name!r}, {span}))"
+            if scope.iterable:
+                return f"_field(rt, {obj}, {name!r}, {getter!r}, {span})"
+            tmp = self.src.fresh("_o")
+            return (f"({read(tmp)} if ({tmp} := {obj}) is not None else "
+                    f"_field_of(None, {name!r}, {span}))")
         if _plain(e.obj) and not isinstance(e.obj, ast.Field):
             # a name: cheap to read twice
             return (f"(rt.{getter}({obj}, {name!r}) if {obj} is not None else "

@@ -40,7 +40,7 @@ _BUILTINS = {name: getattr(builtins, name)
 
 _SUPPORT = {
     "_F": Frame, "_items": G.items, "_made": G.made, "_taken": G.taken,
-    "_counted": G.counted, "_overflow": G.overflow, "_div": G.div,
+    "_counted": G.counted, "_listed": G.listed, "_overflow": G.overflow, "_div": G.div,
     "_no_player": G.no_player, "_field_of": G.field_of, "_field": G.field,
     "_too_deep_calls": G.too_deep_calls, "_MAXD": MAX_CALL_DEPTH,
     "_call_asking": G.call_asking, "_asking": G.asking,

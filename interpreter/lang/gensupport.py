@@ -183,6 +183,15 @@ def taken(B, span, value):
     return value
 
 
+def listed(B, value):
+    """A card's tags as rules get them: a copy, a step per tag (as ``card_field`` hands
+    them out; the error is positioned at the rule's line, as the runtime's are)."""
+    B.used += len(value)
+    if B.used > B.limit:
+        raise B.exceeded(None)
+    return list(value)
+
+
 def counted(B, span, n):
     """An effect done ``n`` times (drawing ``n`` cards): ``n`` steps."""
     if n.__class__ is int and n > 0:

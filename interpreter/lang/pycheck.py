@@ -25,7 +25,7 @@ import re
 _FIXED_NAMES = frozenset({
     "rt", "B", "d", "V", "at", "space", "_x", "_", "_e", "_r",
     "any", "all", "sum", "len", "next", "bool", "dict", "abs", "max", "range",
-    "_F", "_items", "_made", "_taken", "_counted", "_overflow", "_div", "_no_player",
+    "_F", "_items", "_made", "_taken", "_counted", "_listed", "_overflow", "_div", "_no_player",
     "_field_of", "_field", "_too_deep_calls", "_MAXD", "_call_asking", "_asking",
     "_asking_items", "_any_of", "_may", "_choose", "_modifier", "_require_failed",
     "_memo", "_by_zones", "_by_board", "_cell", "_number", "_MAXI", "_MINI", "_UNSET", "_Return", "_Break",
@@ -40,7 +40,7 @@ _DECLARED = re.compile(r"P_(?:procedure|function)__(?:n_[a-z_][a-z0-9_]*|x_[0-9a
 # the attributes generated code reads or sets, by the object they belong to
 _ATTRIBUTES = {
     "rt": frozenset({
-        "all_cards_in", "capacity", "card_field", "cards_in", "change_production",
+        "all_cards_in", "capacity", "card_facts", "card_field", "cards_in", "change_production",
         "change_stock", "decider", "emit", "has_block", "is_marked", "meets_requirements",
         "move_track", "neighbours", "pieces_on", "place_tile", "player_field", "players",
         "production", "resources_on", "round_number", "run_block", "set_track", "slot_of",
