@@ -144,6 +144,17 @@ class CardsMixin:
             raise budget.exceeded(None)
         return out
 
+    def zone_cards(self, zone, player):
+        """The zone's own list, charged as :meth:`cards_in` charges its copy: for compiled
+        rules that read it at once and let it go while no card moves (its size, whether
+        it holds a card, a comprehension that changes nothing). Never changed, never kept."""
+        out = self.state.zones[self._zone_key(zone, player)]
+        budget = self.budget
+        budget.used += len(out)
+        if budget.used > budget.limit:
+            raise budget.exceeded(None)
+        return out
+
     def all_cards_in(self, zone):
         if self.zone_scope[zone] == "player":
             out = [c for seat in range(self.n) for c in self.state.zones[(zone, seat)]]

@@ -25,7 +25,7 @@ from typing import Callable
 from ..lang.runtime import MAX_CARDS, MAX_INT, Budget, Frame, RuleRuntimeError, shown_number
 from ..load.ruleset import Ruleset
 from .asking import AskingMixin
-from .board import BoardMixin
+from .board import BoardMixin, SpaceFacts
 from .cards import CardFacts, CardsMixin
 from .decisions import Decision
 from .events import EventsMixin
@@ -144,6 +144,7 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self.player_tracks = {t for t, d in self.track_decl.items() if d.get("scope") == "player"}
         self._field_tables: dict[str, dict] = {}  # card id -> its fields (see card_field)
         self.card_facts = CardFacts(self)  # the same, by field and card number, for rules
+        self.space_facts = SpaceFacts(self)  # the spaces' declared fields, for rules
         self.state = self._initial_state(names)
 
     # the declared numbers a game starts from and keeps within: (section, path in an entry)

@@ -21,6 +21,7 @@ it is reported at the YAML file, line and column (``gensupport.rule_error``).
 
 from __future__ import annotations
 
+import ast as pyast
 import itertools
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -52,6 +53,11 @@ _BOUNDED_LISTS = {"cards_in", "all_cards_in", "players", "opponents", "turn_orde
                   "neighbours_of", "spaces", "neighbours"}
 # builtins that look at a list without going over it
 _NO_WALK = {"size", "item"}
+# builtins that read the lists they are given at once and keep none of them (their
+# result, if a list, is a new one): given a zone, they get the zone's own list
+_READS_LISTS = {"size", "item", "occurrences", "position", "reversed", "concat", "without"}
+# builtins that read the game by trying an effect on it and rolling it back
+_TRIES = {"can_run"}
 # builtins whose answer depends on where the cards lie and nothing else that changes
 _ZONE_READERS = {"cards_in", "all_cards_in", "top", "zone_of", "slot_of", "size", "item",
                  "concat", "reversed", "without", "position", "occurrences", "range", "min",
@@ -71,6 +77,10 @@ _FIXED_CARD_FIELDS = {"id", "name", "cost", "tags", "type", "number", "holds"}
 # card fields read through the runtime's card_field rather than its table of fixed
 # facts: the one that changes
 _CARD_FACTS_SKIP = {"owner"}
+# a space's fields the state holds (what lies on it now), and those read through the
+# runtime's space_field (worked out there); the others the board declares
+_LIVE_SPACE_FIELDS = {"tile", "owner", "card"}
+_SPACE_FIELDS_SKIP = {"claimed_by", "bonus"}
 # thin builtins called as the runtime method they stand for ({i} is argument i)
 _DIRECT = {
     "stock": "rt.stock({1}, {0})", "production": "rt.production({1}, {0})",
@@ -163,10 +173,13 @@ class Unwritable(Exception):
 class CodeGen:
     """Generates the functions of one module; see the module paragraph."""
 
-    def __init__(self, table, src: Source, bodies: dict | None = None):
+    def __init__(self, table, src: Source, bodies: dict | None = None,
+                 declared: dict | None = None):
         self.table = table
         self.src = src
         self.bodies = bodies or {}  # declared functions' value expressions, for inlining
+        # every declared procedure's and function's tree known, by key (see tries)
+        self.declared = declared if declared is not None else {}
         self._inlining: list[str] = []
         self._stmts: list = []  # the statements being generated, for prompts
         self.indent = 0
@@ -440,8 +453,11 @@ class CodeGen:
 
     def s_For(self, s: ast.For, scope: Scope) -> None:
         span = self.src.const(s.span, "S")
+        iterable = self.expr(s.iterable, scope)
+        # _items copies what the loop goes over (its body may move the cards): a zone's
+        # own list is copied there, once
         self.emit(f"for {scope.V}[{s.var!r}] in _items(B, {span}, "
-                  f"{self.expr(s.iterable, scope)}, {weight(s.body)}):", s.span)
+                  f"{_live_zone(iterable) or iterable}, {weight(s.body)}):", s.span)
         self.sub(s.body, scope, s.span, loop=True)
 
     def s_Repeat(self, s: ast.Repeat, scope: Scope) -> None:
@@ -556,10 +572,12 @@ class CodeGen:
         ident = getattr(e, "canonical", name)
         if binding == "track_symbol":
             return repr(ident)
-        if binding == "track":
-            return f"rt.track({ident!r}, None)"
-        if binding == "player_track":
-            return f"rt.track({ident!r}, {self._you(scope)})"
+        if binding == "track":  # a global track: the state's own slot for it
+            return f"rt.state.tracks[{ident!r}]"
+        if binding == "player_track":  # the acting player's slot (the runtime's error for
+            you = self._you(scope)        # no one acting)
+            return (f"(rt.state.players[{you}].tracks[{ident!r}] if {you} is not None "
+                    f"else rt.track({ident!r}, None))")
         if binding == "constant":
             value = self.table.get(name).data
             if value is None or isinstance(value, (bool, int, str)):
@@ -584,8 +602,14 @@ class CodeGen:
             return f"rt.{getter}({obj}, {name!r})"
         if obj == "None":
             return f"_field_of(None, {name!r}, {span})"
-        if t is T.CARD and name in _CARD_FACTS_SKIP:
-            pass
+        if t is T.SPACE and name in _LIVE_SPACE_FIELDS:
+            # what lies on the space now: the state's own record of it
+            read = lambda o: f"rt.state.spaces[{o}][{name!r}]"  # noqa: E731
+        elif t is T.SPACE and name not in _SPACE_FIELDS_SKIP:
+            # what the board declares for the space: one lookup in the game's table
+            read = lambda o: f"rt.space_facts[{name!r}][{o}]"  # noqa: E731
+        elif t is T.CARD and name in _CARD_FACTS_SKIP:
+            read = None
         elif t is T.CARD:
             # a fixed fact of the card (every field but its owner): one lookup in the
             # game's table of them, no method call (see engine.cards.CardFacts); tags are
@@ -593,6 +617,9 @@ class CodeGen:
             fact = f"rt.card_facts[{name!r}]"
             read = (lambda o: f"_listed(B, {fact}[{o}])") if name == "tags" else (
                 lambda o: f"{fact}[{o}]")
+        else:
+            read = None
+        if read is not None:
             if _plain(e.obj) and not isinstance(e.obj, ast.Field):
                 return f"({read(obj)} if {obj} is not None else _field_of(None, {name!r}, {span}))"
             if scope.iterable:
@@ -625,10 +652,9 @@ class CodeGen:
         left, right, op = self.expr(e.left, scope), self.expr(e.right, scope), e.op
         if op in _LOGIC:
             return f"({left} {_LOGIC[op]} {right})"
-        if op == "has":
-            return f"({right} in {left})"
-        if op == "lacks":
-            return f"({right} not in {left})"
+        if op in ("has", "lacks"):  # a zone looked into at once: its own list
+            left = _live_zone(left) or left
+            return f"({right} {'in' if op == 'has' else 'not in'} {left})"
         span = self.src.const(e.span, "S")
         if op in ("//", "%"):
             return f"_div({left}, {right}, {span}, {op == '//'})"
@@ -684,6 +710,8 @@ class CodeGen:
                 value = kw[p.name]
             else:
                 value = self._default(p.default, scope)
+            if isinstance(p.type, T.ListType) and b.name in _READS_LISTS:
+                value = _live_zone(value) or value  # read at once: a zone's own list
             if isinstance(p.type, T.ListType) and b.name not in _NO_WALK:
                 value = f"_taken(B, {span}, {value})"
             elif b.kind == "effect" and p.name == "count":
@@ -692,6 +720,8 @@ class CodeGen:
         extra = arg_codes[len(fixed):]
         if extra and b.params and b.params[-1].variadic and isinstance(b.params[-1].type,
                                                                          T.ListType):
+            if b.name in _READS_LISTS:  # read at once: a zone's own list
+                extra = [_live_zone(x) or x for x in extra]
             extra = [f"_taken(B, {span}, {x})" for x in extra]
         if b.name == "modifier":
             known = {p.name for p in fixed}
@@ -772,6 +802,22 @@ class CodeGen:
                     return False
         return True
 
+    def tries(self, body, seen: frozenset = frozenset()) -> bool:
+        """Whether a pure expression may try an effect on the game and roll it back
+        (``can_run``), itself or in a declared function it calls (one whose body is not
+        at hand counts as one that may): while it runs, a zone may be changed and put
+        back as another list, so what it goes over must be a copy."""
+        for n in ast.walk(body):
+            if isinstance(n, ast.Call):
+                if n.target is None or n.target.__class__.__name__ == "Callable_":
+                    callee = self.declared.get(("function", n.func))
+                    if callee is None or n.func not in seen and self.tries(
+                            callee, seen | {n.func}):
+                        return True
+                elif n.func in _TRIES:
+                    return True
+        return False
+
     def reads_zones(self, body, seen: frozenset = frozenset()) -> bool:
         """Whether an expression that :meth:`zone_only` accepts looks at any zone (or calls
         a declared function that does): if not, it reads only the board's spaces."""
@@ -800,10 +846,16 @@ class CodeGen:
         name = agg.name
         span = self.src.const(e.span, "S")
         per_item = weight([x for x in (e.where, e.value) if x is not None])
-        items = (f"_items(B, {span}, {self.expr(e.source, replace(scope, iterable=True))}, "
-                 f"{per_item})")
         local = self.src.fresh("_c")
         inline = name in _INLINE_AGG and agg.kind != "choice"
+        source = self.expr(e.source, replace(scope, iterable=True))
+        live = _live_zone(source)
+        if live is not None and inline and _pure(e, self.table) and not self.tries(e):
+            # a zone read and gone over at once, by a comprehension that moves no card:
+            # the zone's own list, not a copy (charged the same)
+            items = f"_seen(B, {span}, {live}, {per_item})"
+        else:  # _items copies the list: the zone's own list is copied once, not twice
+            items = f"_items(B, {span}, {live or source}, {per_item})"
         # parts that do not depend on the item are worked out once; not inside a lambda
         # (its walrus would bind the lambda's own name) nor in an iterable
         hoist: dict | None = {} if inline and not scope.iterable else None
@@ -873,6 +925,27 @@ class CodeGen:
 
 
 _INLINE_NODES = 40
+
+
+def _live_zone(code: str) -> str | None:
+    """``code`` reading a zone through the runtime (``rt.cards_in(zone, player)``, which
+    hands out a copy), made to read the zone's own list (``rt.zone_cards``, charged the
+    same), or None when ``code`` is anything else. For a list read at once and let go,
+    while no card moves (see ``engine.cards.CardsMixin.zone_cards``)."""
+    if "rt.cards_in(" not in code:
+        return None
+    try:
+        tree = pyast.parse(code.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    func = getattr(tree, "func", None)
+    if not (isinstance(tree, pyast.Call) and isinstance(func, pyast.Attribute)
+            and isinstance(func.value, pyast.Name) and func.value.id == "rt"
+            and func.attr == "cards_in" and func.lineno == func.end_lineno == 1):
+        return None
+    start = len(code) - len(code.lstrip())  # (code.strip() was parsed)
+    return (code[:start + func.col_offset] + "rt.zone_cards"
+            + code[start + func.end_col_offset:])
 
 
 def _worth_keeping(e) -> bool:
