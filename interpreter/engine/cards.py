@@ -20,30 +20,38 @@ class CardFacts(dict):
     time it is read. Every field but ``owner`` is printed on the card or declared for its
     kind, and a card's number keeps its kind all game, so a value once read stays true;
     the game's copies (lookahead, determinised twins) share the table. A number that is
-    no card raises the KeyError ``card_field`` raises."""
+    no card raises the KeyError ``card_field`` raises.
 
-    __slots__ = ("game",)
+    The cards a game starts with are numbered from the ruleset alone (its cards in
+    order, each copy in turn), so what is read of them is kept for the ruleset's later
+    games too (``shared``); a card made later (a scenario's position) is the game's own."""
 
-    def __init__(self, game):
+    __slots__ = ("game", "shared", "known")
+
+    def __init__(self, game, shared: dict, known: int):
         super().__init__()
-        self.game = game
+        self.game, self.shared, self.known = game, shared, known
 
     def __missing__(self, name):
-        table = self[name] = _CardFact(self.game, name)
+        table = self[name] = _CardFact(self, name)
+        found = self.shared.get(name)
+        if found:
+            table.update(found)
         return table
 
 
 class _CardFact(dict):
     """One field of every card of the game, by card number (see :class:`CardFacts`)."""
 
-    __slots__ = ("game", "name")
+    __slots__ = ("facts", "name")
 
-    def __init__(self, game, name: str):
+    def __init__(self, facts: CardFacts, name: str):
         super().__init__()
-        self.game, self.name = game, name
+        self.facts, self.name = facts, name
 
     def __missing__(self, number):
-        game = self.game
+        facts = self.facts
+        game = facts.game
         def_id = game.state.cards[number].def_id
         if self.name == "id":
             value = def_id
@@ -53,6 +61,8 @@ class _CardFact(dict):
                 table = game._field_table(def_id)
             value = table.get(self.name)
         self[number] = value
+        if 0 < number <= facts.known:  # a card every game of the ruleset numbers so
+            facts.shared.setdefault(self.name, {})[number] = value
         return value
 
 

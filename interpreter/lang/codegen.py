@@ -121,6 +121,7 @@ class Scope:
     params: frozenset = frozenset()               # a pure function's parameters (for memo)
     pure_fn: str | None = None                    # the pure function being generated
     bound: frozenset = frozenset()                # names a hoisted part must not read
+    you: str | None = None                        # a local holding V.get('you'), if any
 
 
 class Source:
@@ -209,7 +210,12 @@ class CodeGen:
                       span)
         if callee is not None:
             self.emit(f"if d > _MAXD: raise _too_deep_calls({callee!r}, at)", span)
-        scope = Scope(params=params, pure_fn=pure_name)
+        # the acting player, read from the variables once: no statement of a body sets
+        # 'you' in its own variables (a block for another player has variables of its own)
+        you = self.src.fresh("_y")
+        self._you_used = False
+        start = len(self.buf)
+        scope = Scope(params=params, pure_fn=pure_name, you=you)
         if kind == "effect":
             self.sub_at(node.body, scope, span)
         elif pure_name is not None and _worth_keeping(node) and self.zone_only(node):
@@ -229,6 +235,8 @@ class CodeGen:
                       span)
         else:
             self.emit(f"return {self.expr(node, scope)}", span)
+        if self._you_used:
+            self.buf.insert(start, (1, f"{you} = V.get('you')", span))
         self._flush(self.buf)
         while self.deferred:
             self._flush(self.deferred.pop(0))
@@ -320,7 +328,7 @@ class CodeGen:
         """A local holding who a statement is for; never nobody."""
         p = self.src.fresh("_p")
         s = self.src.const(span, "S")
-        value = f"{scope.V}.get('you')" if e is None else self.expr(e, scope)
+        value = self._get_you(scope) if e is None else self.expr(e, scope)
         self.emit(f"{p} = {value}", span)
         self.emit(f"if {p} is None: raise _no_player({s})", span)
         return p
@@ -344,7 +352,7 @@ class CodeGen:
         self.emit(f"if B.used > B.limit: raise B.exceeded({span})", s.span)
         track = repr(s.track_id) if s.track_id is not None else f"{scope.V}[{s.track!r}]"
         player = (self.expr(s.player, scope) if s.player is not None
-                  else f"{scope.V}.get('you')")
+                  else self._get_you(scope))
         sign = "" if s.verb == "raise" else "-"
         self.emit(f"rt.move_track({track}, {sign}{n}, {player})", s.span)
 
@@ -361,7 +369,7 @@ class CodeGen:
             inner = replace(scope, V=inner_v, comp={}, nested=True, loop=False, hoist=None)
             self.emit(f"    return {self.expr(s.target, inner)}", s.span)
         if s.mode == "on" and s.player is None:
-            player = f"{scope.V}.get('you')"  # none: the game places it
+            player = self._get_you(scope)  # none: the game places it
         else:
             player = self._player(s.player, s.span, scope)
         tile = repr(s.tile_id) if s.tile_id is not None else f"{scope.V}[{s.tile!r}]"
@@ -370,7 +378,7 @@ class CodeGen:
 
     def s_Transfer(self, s: ast.Transfer, scope: Scope) -> None:
         V = scope.V
-        self.emit(f"rt.decider = {V}.get('you')", s.span)
+        self.emit(f"rt.decider = {self._get_you(scope)}", s.span)
         res = repr(s.resource_id) if s.resource_id is not None else f"{V}[{s.resource!r}]"
         src = self.expr(s.source, scope) if s.source is not None else "None"
         dst = self.expr(s.dest, scope) if s.dest is not None else "None"
@@ -396,7 +404,7 @@ class CodeGen:
                 self.emit(f"rt.set_track({s.name!r}, {v}, {self.expr(s.player, scope)})",
                           s.span)
             else:
-                self.emit(f"rt.set_track({s.name!r}, {value}, {scope.V}.get('you'))", s.span)
+                self.emit(f"rt.set_track({s.name!r}, {value}, {self._get_you(scope)})", s.span)
             return
         self.emit(f"{scope.V}[{s.name!r}] = {value}", s.span)
 
@@ -539,7 +547,7 @@ class CodeGen:
         params = ["rt", "B", "d", scope.V, *scope.comp.values()]
         saved = (self.buf, self.indent, self.blocks, self.edepth)
         self.buf, self.indent, self.blocks, self.edepth = [], 1, 0, 0
-        inner = replace(scope, hoist=None, iterable=False)
+        inner = replace(scope, hoist=None, iterable=False, you=None)
         self.buf.append((0, f"def {name}({', '.join(params)}):", e.span))
         self.emit(f"return {self._expr(e, inner)}", e.span)
         self.deferred.append(self.buf)
@@ -584,6 +592,15 @@ class CodeGen:
                 return repr(value)
             return self.src.const(value)
         return repr(ident)  # a declared symbol: its value at run time is its id
+
+    def _get_you(self, scope: Scope) -> str:
+        """The acting player, or None when there is none (``V.get('you')``)."""
+        if "you" in scope.comp:
+            return scope.comp["you"]
+        if scope.you is not None and scope.V == "V":
+            self._you_used = True
+            return scope.you
+        return f"{scope.V}.get('you')"
 
     def _you(self, scope: Scope) -> str:
         if "you" in scope.comp:
@@ -686,8 +703,7 @@ class CodeGen:
             if inlined is not None:
                 return inlined
             names = [p[0] for p in decl.params]
-            parts = [f"'you': {scope.V}.get('you')" if "you" not in scope.comp
-                     else f"'you': {scope.comp['you']}"]
+            parts = [f"'you': {self._get_you(scope)}"]
             parts += [f"{names[i]!r}: {self.expr(a, scope)}" for i, a in enumerate(e.args)]
             parts += [f"{k!r}: {self.expr(v, scope)}" for k, v in e.kwargs.items()]
             fn = pyname(decl.kind, e.func)
@@ -741,7 +757,7 @@ class CodeGen:
         values = slots + extra
         if b.kind == "choice":
             packed = "(" + "".join(f"{v}, " for v in values) + ")"
-            call = (f"{impl}(rt, *_asking(rt, {scope.V}.get('you'), {self._asking(e)}, "
+            call = (f"{impl}(rt, *_asking(rt, {self._get_you(scope)}, {self._asking(e)}, "
                     f"{self.frame(scope)}, {packed}))")
         elif b.name == "log" and extra:  # the values' types say how each reads
             self.src.consts[impl] = log_typed
@@ -772,7 +788,7 @@ class CodeGen:
             return None
         # the caller's 'you', unless a parameter has that name: a parameter is bound to
         # its argument, as it is when the function is called rather than written out
-        codes = {"you": scope.comp["you"] if "you" in scope.comp else f"{scope.V}.get('you')"}
+        codes = {"you": self._get_you(scope)}
         codes.update((name, self.expr(a, scope)) for name, a in given.items())
         inner = replace(scope, comp=codes, hoist=None, pure_fn=None, bound=frozenset())
         self._inlining.append(e.func)
@@ -834,7 +850,7 @@ class CodeGen:
 
     def _default(self, text: str | None, scope: Scope) -> str:
         if text == "you":
-            return f"{scope.V}.get('you')" if "you" not in scope.comp else scope.comp["you"]
+            return self._get_you(scope)
         if text == "none" or text is None:
             return "None"
         if text.startswith('"'):
@@ -850,10 +866,11 @@ class CodeGen:
         inline = name in _INLINE_AGG and agg.kind != "choice"
         source = self.expr(e.source, replace(scope, iterable=True))
         live = _live_zone(source)
-        if live is not None and inline and _pure(e, self.table) and not self.tries(e):
-            # a zone read and gone over at once, by a comprehension that moves no card:
-            # the zone's own list, not a copy (charged the same)
-            items = f"_seen(B, {span}, {live}, {per_item})"
+        if inline and _pure(e, self.table) and not self.tries(e):
+            # gone over at once by a comprehension that changes nothing (nor tries to):
+            # no list can change while it runs, so it goes over the list it is given, a
+            # zone's own list among them, not a copy (charged the same)
+            items = f"_seen(B, {span}, {live or source}, {per_item})"
         else:  # _items copies the list: the zone's own list is copied once, not twice
             items = f"_items(B, {span}, {live or source}, {per_item})"
         # parts that do not depend on the item are worked out once; not inside a lambda
@@ -867,7 +884,7 @@ class CodeGen:
         if agg.kind == "choice":
             elem = e.source.type.elem if isinstance(e.source.type, T.ListType) else None
             keep = f"(lambda {local}: {where})" if where else "(lambda _x: True)"
-            ask = (f"_asking_items(rt, {scope.V}.get('you'), {str(elem) if elem else ''!r}, "
+            ask = (f"_asking_items(rt, {self._get_you(scope)}, {str(elem) if elem else ''!r}, "
                    f"{self._asking(e)}, {self.frame(scope)})")
             out = f"({ask}, {self.src.const(agg.impl)}(rt, {items}, {keep}, None))[1]"
         elif not inline:

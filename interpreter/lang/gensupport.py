@@ -168,7 +168,10 @@ def items(B, span, source, weight=1) -> list:
 
 def seen(B, span, source, weight=1):
     """As :func:`items`, for a list read at once while nothing changes it (a zone's own
-    list, gone over by a comprehension that moves no card): charged the same, not copied."""
+    list, gone over by a comprehension that changes nothing): charged the same, not
+    copied. Anything but a list goes through :func:`items` (and its errors)."""
+    if source.__class__ is not list:
+        return items(B, span, source, weight)
     B.used += len(source) * weight
     if B.used > B.limit:
         raise B.exceeded(span)
