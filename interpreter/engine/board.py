@@ -128,7 +128,7 @@ class BoardMixin:
             return False
         if code is None:
             return True
-        return bool(code(self.frame(player, space=space)))
+        return bool(code.call(self, {"you": player, "space": space}))
 
     def can_place(self, tile, player):
         return any(self.placement_ok(tile, s, player) for s in self.space_decl)

@@ -226,7 +226,7 @@ class CardsMixin:
         :meth:`implied_refusal`)."""
         def_id = self.state.cards[card].def_id
         code = self.rs.code.get(("card", def_id, "requires"))
-        if code is not None and not code(self.frame(player, this=card)):
+        if code is not None and not code.call(self, {"you": player, "this": card}):
             return False
         implied = self.rs.implied.get(("card", def_id)) if self.rs.implied else None
         return implied is None or self.implied_refusal(implied, player, card) is None
@@ -324,7 +324,7 @@ class CardsMixin:
         if code is None:
             return 0
         owner = self.state.cards[card].owner
-        return code(self.frame(None if owner == NO_OWNER else owner, this=card))
+        return code.call(self, {"you": None if owner == NO_OWNER else owner, "this": card})
 
     def about_card(self, card, body, frame):
         """Run ``body`` with the card named in the prompts it asks ('Quarry: …')."""

@@ -221,7 +221,7 @@ class CodeGen:
         elif pure_name is not None and _worth_keeping(node) and self.zone_only(node):
             # it reads only where the cards lie and the spaces: kept until either changes,
             # or, reading no zone, until a space changes
-            values = ", ".join(f"V.get({n!r})" for n in ["you", *sorted(params)])
+            values = ", ".join([self._get_you(scope)] + [f"V.get({n!r})" for n in sorted(params)])
             kept = "_by_zones" if self.reads_zones(node) else "_by_board"
             # with parameters, its parts that do not depend on them are still worked out
             # once while the engine reads (without, the whole is kept anyway)
@@ -718,6 +718,11 @@ class CodeGen:
         fixed = [p for p in b.params if not p.variadic]
         arg_codes = [self.expr(a, scope) for a in e.args]
         kw = {k: self.expr(v, scope) for k, v in e.kwargs.items()}
+        # a zone given to a builtin that reads it at once: its own list, when nothing
+        # worked out after it (the other arguments) can change it
+        live_ok = b.name in _READS_LISTS and all(
+            _pure(a, self.table) and not self.tries(a)
+            for a in [*e.args, *e.kwargs.values()])
         slots: list[str] = []
         for i, p in enumerate(fixed):
             if i < len(arg_codes):
@@ -726,7 +731,7 @@ class CodeGen:
                 value = kw[p.name]
             else:
                 value = self._default(p.default, scope)
-            if isinstance(p.type, T.ListType) and b.name in _READS_LISTS:
+            if isinstance(p.type, T.ListType) and live_ok:
                 value = _live_zone(value) or value  # read at once: a zone's own list
             if isinstance(p.type, T.ListType) and b.name not in _NO_WALK:
                 value = f"_taken(B, {span}, {value})"
@@ -736,7 +741,7 @@ class CodeGen:
         extra = arg_codes[len(fixed):]
         if extra and b.params and b.params[-1].variadic and isinstance(b.params[-1].type,
                                                                          T.ListType):
-            if b.name in _READS_LISTS:  # read at once: a zone's own list
+            if live_ok:  # read at once: a zone's own list
                 extra = [_live_zone(x) or x for x in extra]
             extra = [f"_taken(B, {span}, {x})" for x in extra]
         if b.name == "modifier":

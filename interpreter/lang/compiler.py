@@ -73,6 +73,11 @@ class _Pending:
     def __call__(self, frame: Frame):
         return (self.real or self.ready())(frame)
 
+    def call(self, rt, V: dict):
+        """The entry run for the runtime ``rt`` and the variables ``V``, with no frame
+        made (see ``gensupport.entry``)."""
+        return (self.real or self.ready()).call(rt, V)
+
     @property
     def plain(self):
         return self.ready().plain

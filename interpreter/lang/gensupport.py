@@ -88,8 +88,38 @@ def entry(body, span, effect: bool):
         finally:
             budget.active = depth
 
+    def call(rt, V: dict):
+        """``run(Frame(rt, V, 0, rt.budget))``, without making the frame: how the engine's
+        own reads (a tile's placement test for each space, a card's requirement) call."""
+        budget = rt.budget
+        depth = budget.active
+        if effect and rt.memo is not None:
+            rt.memo = None
+        if depth == 0:
+            budget.effect_start = used = budget.used
+            budget.limit = limit = min(used + budget.effect_steps, budget.cap)
+            budget.used = used = used + 1
+            if used > limit:
+                raise budget.exceeded(span)
+        elif depth > MAX_CALL_DEPTH:
+            raise budget.too_deep(span)
+        budget.active = depth + 1
+        try:
+            return body(rt, budget, 0, V)
+        except RecursionError:
+            raise too_deep(span) from None
+        except RuleRuntimeError as exc:
+            if exc.span is not None:
+                raise
+            raise RuleRuntimeError(exc.message, asked_at(exc) or span) from None
+        except MAPPED as exc:
+            raise rule_error(exc, span) from None
+        finally:
+            budget.active = depth
+
     def plain(frame: Frame):
         return body(frame.rt, frame.budget, frame.depth, frame.vars)
+    run.call = call
     run.plain = plain  # the body alone, without the bookkeeping of a top-level run
     run.direct = body
     run.span = span
@@ -371,6 +401,14 @@ def by_zones(rt, key, compute):
     state put back) never sees another state's values. A list is handed out
     as a copy, so no caller can change what is kept; the copy costs a step per
     item, as a list read from the game does."""
+    try:  # found, and not a list: handed out as it is
+        found = rt.zmemo
+        if found is not None and found[0] is rt.state:
+            value = found[1][key]
+            if value.__class__ is not list:
+                return value
+    except (AttributeError, KeyError, TypeError):
+        pass
     return _kept(rt, "zmemo", key, compute)
 
 
@@ -379,6 +417,14 @@ def by_board(rt, key, compute):
     a space changes: as :func:`by_zones`, but in ``rt.bmemo``, which the runtime
     forgets only when a tile is placed, a space claimed or the state rolled back, so
     that what is read from the board outlives the cards moving between turns."""
+    try:  # found, and not a list: handed out as it is
+        found = rt.bmemo
+        if found is not None and found[0] is rt.state:
+            value = found[1][key]
+            if value.__class__ is not list:
+                return value
+    except (AttributeError, KeyError, TypeError):
+        pass
     return _kept(rt, "bmemo", key, compute)
 
 
