@@ -181,6 +181,7 @@ class CodeGen:
         self.bodies = bodies or {}  # declared functions' value expressions, for inlining
         # every declared procedure's and function's tree known, by key (see tries)
         self.declared = declared if declared is not None else {}
+        self._tries: dict[str, bool] = {}  # declared function -> whether it may try
         self._inlining: list[str] = []
         self._stmts: list = []  # the statements being generated, for prompts
         self.indent = 0
@@ -831,9 +832,15 @@ class CodeGen:
         for n in ast.walk(body):
             if isinstance(n, ast.Call):
                 if n.target is None or n.target.__class__.__name__ == "Callable_":
-                    callee = self.declared.get(("function", n.func))
-                    if callee is None or n.func not in seen and self.tries(
-                            callee, seen | {n.func}):
+                    if n.func in seen:
+                        continue
+                    known = self._tries.get(n.func)
+                    if known is None:
+                        callee = self.declared.get(("function", n.func))
+                        known = callee is None or self.tries(callee, seen | {n.func})
+                        if not seen:  # (a value found inside a cycle may be partial)
+                            self._tries[n.func] = known
+                    if known:
                         return True
                 elif n.func in _TRIES:
                     return True

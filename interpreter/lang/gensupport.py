@@ -384,11 +384,10 @@ def memo(rt, key, compute):
     if found is None or found[0] is not rt.state:
         return compute()
     table = found[1]
-    try:
-        return table[key]
-    except KeyError:
+    value = table.get(key, UNSET)  # (a miss raises nothing: misses are common)
+    if value is UNSET:
         value = table[key] = compute()
-        return value
+    return value
 
 
 def by_zones(rt, key, compute):
@@ -401,14 +400,6 @@ def by_zones(rt, key, compute):
     state put back) never sees another state's values. A list is handed out
     as a copy, so no caller can change what is kept; the copy costs a step per
     item, as a list read from the game does."""
-    try:  # found, and not a list: handed out as it is
-        found = rt.zmemo
-        if found is not None and found[0] is rt.state:
-            value = found[1][key]
-            if value.__class__ is not list:
-                return value
-    except (AttributeError, KeyError, TypeError):
-        pass
     return _kept(rt, "zmemo", key, compute)
 
 
@@ -417,14 +408,6 @@ def by_board(rt, key, compute):
     a space changes: as :func:`by_zones`, but in ``rt.bmemo``, which the runtime
     forgets only when a tile is placed, a space claimed or the state rolled back, so
     that what is read from the board outlives the cards moving between turns."""
-    try:  # found, and not a list: handed out as it is
-        found = rt.bmemo
-        if found is not None and found[0] is rt.state:
-            value = found[1][key]
-            if value.__class__ is not list:
-                return value
-    except (AttributeError, KeyError, TypeError):
-        pass
     return _kept(rt, "bmemo", key, compute)
 
 
@@ -440,12 +423,12 @@ def _kept(rt, memo: str, key, compute):
         setattr(rt, memo, found)
     table = found[1]
     try:
-        value = table[key]
-    except KeyError:
-        value = table[key] = compute()
-        return list(value) if value.__class__ is list else value  # computing it was charged
+        value = table.get(key, UNSET)  # (a miss raises nothing: misses are common)
     except TypeError:  # an argument that cannot be a key (a list)
         return compute()
+    if value is UNSET:
+        value = table[key] = compute()
+        return list(value) if value.__class__ is list else value  # computing it was charged
     if value.__class__ is list:
         B = rt.budget
         B.used += len(value)
