@@ -100,6 +100,15 @@ def test_references_and_rename_of_a_resource_across_every_file_and_mod(work):
                                 "mini/scenarios/basics.yaml": 2, "mini/mods/warmer.yaml": 1,
                                 "house/cheap_comets.yaml": 1}, per_file
 
+            # without the declaration: the components' 'id: heat' is left out
+            uses_only = await s.client.text_document_references_async(lsp.ReferenceParams(
+                text_document=doc, position=pos,
+                context=lsp.ReferenceContext(include_declaration=False)))
+            assert len(uses_only) == len(refs) - 1
+            comp = (work / "mini" / "components.yaml").read_text(encoding="utf-8")
+            assert where(comp, "id: heat")[0] not in {
+                r.range.start.line for r in uses_only if r.uri.endswith("components.yaml")}
+
             prep = await s.client.text_document_prepare_rename_async(lsp.PrepareRenameParams(
                 text_document=doc, position=pos))
             assert prep.placeholder == "heat"

@@ -613,9 +613,13 @@ def references(ls: RulebookServer, params: lsp.ReferenceParams):
         return None
     start = time.perf_counter()
     try:
-        _, _, found = _uses(ls, path, params.text_document.uri, params.position, False)
+        name, kinds, found = _uses(ls, path, params.text_document.uri, params.position, False)
     except _RequestFailed:
         return None
+    if params.context is not None and not params.context.include_declaration:
+        declared = {(norm(span.file), span.line - 1) for kind, span in
+                    lookup.declarations(ls.ruleset_for(path), name) if kind in kinds}
+        found = [u for u in found if (u.file, u.line) not in declared]
     ls.timings.append(("references", time.perf_counter() - start))
     return [lsp.Location(from_fs_path(u.file) or u.file, _range(u)) for u in found] or None
 
