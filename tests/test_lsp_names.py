@@ -166,6 +166,17 @@ def test_rename_of_a_card_id_and_what_it_refuses(work):
             line, col = where(ctext, "has plant or")
             msg = await refused("flora", lsp.Position(line=line, character=col + 5))
             assert "resource and a tag" in msg
+            # a plural spelling is a name of its own: renamed where it is written, its
+            # singular (also a tag) left as it is
+            line, col = where(ctext, "microbes to this")
+            edit = await s.client.text_document_rename_async(lsp.RenameParams(
+                text_document=doc, position=lsp.Position(line=line, character=col + 2),
+                new_name="germs"))
+            spots = sorted((str(Path(to_fs_path(u)).relative_to(work)), e.range.start.line)
+                           for u, edits in edit.changes.items() for e in edits)
+            comp = (work / "mini" / "components.yaml").read_text(encoding="utf-8")
+            assert spots == [("mini/cards.yaml", line),
+                             ("mini/components.yaml", where(comp, "plural: microbes")[0])]
             # a statement's keyword is nothing to rename
             line, col = where(text, "lose 8 heat")
             with pytest.raises(JsonRpcException) as got:

@@ -35,7 +35,7 @@ from ..load.yamlload import MAX_FILE_BYTES
 from ..span import Span
 from .complete import keywords
 from .locate import place_at, word_at
-from .lookup import SECTIONS, declarations
+from .lookup import SECTIONS
 from .project import Project, head_value, norm
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -134,8 +134,9 @@ def _mod_target(path: str, overlay: dict[str, str]) -> str | None:
 
 def kinds_of(rs, name: str) -> list[str]:
     """The kinds of thing ``name`` is declared as in the ruleset (card, resource, …)."""
-    found = [k for k, _ in declarations(rs, name)]
-    if name in rs.cards and "card" not in found:
+    found = [sym.kind for sym in rs.table.candidates(name)]  # a plural: its own kind only
+    found += [kind for section, kind in SECTIONS.items() if name in rs.sections.get(section, {})]
+    if name in rs.cards:
         found.append("card")
     return list(dict.fromkeys(found))
 
