@@ -66,13 +66,15 @@ def _read(path: str, overlay: dict[str, str]) -> str | None:
 
 
 def _yaml_below(folder: Path, budget: int) -> list[str]:
-    """The .yaml files below ``folder`` (no hidden folders, no links out), sorted."""
+    """The .yaml files below ``folder`` (no hidden folders, no links), sorted: a link is
+    never followed, so nothing outside the folder is read."""
     out: list[str] = []
     for dirpath, dirnames, filenames in os.walk(folder):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
                              and not os.path.islink(os.path.join(dirpath, d)))
         for f in sorted(filenames):
-            if f.endswith((".yaml", ".yml")) and not f.startswith("."):
+            if f.endswith((".yaml", ".yml")) and not f.startswith(".") and \
+                    not os.path.islink(os.path.join(dirpath, f)):  # nothing read from elsewhere
                 out.append(norm(os.path.join(dirpath, f)))
                 if len(out) >= budget:
                     return out
