@@ -269,10 +269,11 @@ def test_card_and_feature_measures_on_a_known_file(tmp_path):
     rep = measures.build(res, Names(), 0.95, 10)
     cards = _table(rep, "Cards played")
     comet = next(r for r in cards.rows if r[0] == "comet")
-    assert comet[1].startswith("50.0%")  # played in half the player-games
-    assert comet[2].startswith("100.0%") and comet[3].startswith("0.0%")
-    assert comet[4].startswith("+100.0 points") and comet[5].significant
-    assert comet[6].startswith("+10.0") and comet[7].significant
+    assert comet[1] == "60"  # its sample: the player-games that played it
+    assert comet[2].startswith("50.0%")  # played in half the player-games
+    assert comet[3].startswith("100.0%") and comet[4].startswith("0.0%")
+    assert comet[5].startswith("+100.0 points") and comet[6].significant
+    assert comet[7].startswith("+10.0") and comet[8].significant
     seats = _table(rep, "Win rate by seat")
     assert [r[3] for r in seats.rows] == ["30", "30"] and not any(r[6].significant
                                                                   for r in seats.rows)
