@@ -126,7 +126,7 @@ def _seats(rep, res, cols, confidence) -> None:
                   f"is {pct(1 / res.players)}.")
     t.plots = ["seat_rates"]
     rep.tables.append(t)
-    rep.plots["seat_rates"] = rates
+    rep.plots["seat_rates"] = rates if solo else (rates, 1 / res.players)
 
 
 def _some(names: list[str], what: str, most: int = 5) -> str:
