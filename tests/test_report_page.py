@@ -26,7 +26,8 @@ from test_report import MINI, _line, _write, run  # noqa: E402
 
 from rulebook_games.lab import paired, plots, results, stats  # noqa: E402
 from rulebook_games.lab.names import Names  # noqa: E402
-from rulebook_games.lab.table import MIN_COUNT, diff_cell, mean_cell, num, pct, rate_cell  # noqa: E402
+from rulebook_games.lab.table import (diff_cell, mean_cell, min_count, num, pct,  # noqa: E402
+                                      rate_cell)
 
 
 class Page(HTMLParser):
@@ -129,10 +130,14 @@ def test_the_page_has_contents_plots_beside_tables_and_every_card(tmp_path, caps
     sizes = [int(r[1][1]["data-v"]) for r in cards["rows"]]
     assert sizes == [int(r[1][0]) for r in cards["rows"]]
     # the rare cards (one player-game each, 100% win rate) come last, not first
-    assert sizes[-10:] == [1] * 10 and min(sizes[:30]) >= MIN_COUNT
-    # the minimum-count box starts at MIN_COUNT
+    assert sizes[-10:] == [1] * 10 and min(sizes[:30]) >= 12
+    # the minimum-count box starts at the run's minimum count: 120 player-games, 12
     least = [i for i in doc.inputs if i.get("class") == "least"]
-    assert least and least[0]["value"] == str(MIN_COUNT)
+    assert least and least[0]["value"] == "12" == str(min_count(120))
+
+
+def test_the_minimum_count_is_a_tenth_of_a_small_run_and_twenty_in_a_large_one():
+    assert [min_count(n) for n in (0, 49, 80, 120, 200, 10_000)] == [5, 5, 8, 12, 20, 20]
 
 
 def test_hover_text_and_gallery_link_are_kept(tmp_path, capsys):
@@ -200,16 +205,18 @@ def test_integer_ticks_and_the_equal_share_line():
 
 
 # ------------------------------------------------------------------ compare: game length
-def test_length_alone_explains_a_change_only_when_the_rate_per_round_holds():
+def test_length_alone_explains_a_change_only_when_the_rate_per_round_holds_or_goes_against():
     shorter = stats.Difference(-5.0, -6.0, -4.0, 0.0)
     less = stats.Difference(-0.3, -0.4, -0.2, 0.0)
-    assert paired.length_explains(less, stats.Difference(0.001, -0.01, 0.01, 0.8), shorter)
+    explains = paired.length_explains
+    assert explains(less, stats.Difference(0.001, -0.01, 0.01, 0.8), shorter) == "unchanged"
+    # less per game, but more per round (a card dealt at the start): the length explains it
+    assert explains(less, stats.Difference(0.02, 0.01, 0.03, 0.0), shorter) == "against"
     # the rate per round fell too: the card itself is played less
-    assert not paired.length_explains(less, stats.Difference(-0.02, -0.03, -0.01, 0.0),
-                                      shorter)
+    assert explains(less, stats.Difference(-0.02, -0.03, -0.01, 0.0), shorter) is None
     # played more often while games got shorter: not the length
     more = stats.Difference(0.3, 0.2, 0.4, 0.0)
-    assert not paired.length_explains(more, stats.Difference(0.0, -0.1, 0.1, 1), shorter)
+    assert explains(more, stats.Difference(0.0, -0.1, 0.1, 1), shorter) is None
 
 
 def _side(tmp_path, name, mods: bool):

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import stats
-from .table import (MAX_TABLES, MIN_COUNT, PAGE_ROWS, Table, Test, confidence_note, correct,
-                    diff_cell, mean_cell, num, pct, rate_cell, short)
+from .table import (MAX_TABLES, PAGE_ROWS, Table, Test, confidence_note, correct,
+                    diff_cell, mean_cell, min_count, num, pct, rate_cell, short)
 
 ITEM_TITLES = {"played": ("Cards played", "Card", "played by"),
                "gained": ("Cards gained", "Card", "gained by"),
@@ -270,12 +270,13 @@ def _items(rep, names, cols, scores, kind, items, confidence, top) -> Table:
         score = scores.part_against_rest(idx, confidence)
         rows.append((names.item(kind, ident), n, k, win, score))
     share_total = n_all
-    # the largest win-rate difference first; but a row of fewer than MIN_COUNT player-games
-    # after every other (a card played twice swings from 0% to 100%, and would lead)
-    rows.sort(key=lambda r: (r[1] < MIN_COUNT, -(abs(r[3].value) if r[3] else -1), r[0]))
+    # the largest win-rate difference first; but a row of fewer player-games than the run's
+    # minimum count after every other (a card played twice swings from 0% to 100%)
+    least = min_count(n_all)
+    rows.sort(key=lambda r: (r[1] < least, -(abs(r[3].value) if r[3] else -1), r[0]))
     t = Table(title, [label, "Player-games", verb[:1].upper() + verb[1:], "Win rate with",
                       "Win rate without", "Win-rate difference", "", "Score difference", ""],
-              sizes=[], top=top, size_column=1)
+              sizes=[], top=top, size_column=1, least=least)
     effects = []
     for name, n, k, win, score in rows:
         wt, st = _test(rep, win), _test(rep, score)
@@ -286,9 +287,9 @@ def _items(rep, names, cols, scores, kind, items, confidence, top) -> Table:
         t.sizes.append(n)
         if win is not None and len(effects) < top:
             effects.append((name, win))
-    rare = sum(1 for r in rows if r[1] < MIN_COUNT)
+    rare = sum(1 for r in rows if r[1] < least)
     t.note = (f"The share is of all {n_all} player-games; sorted by the size of the win-rate "
-              "difference" + (f", the {rare} rows of fewer than {MIN_COUNT} player-games "
+              "difference" + (f", the {rare} rows of fewer than {least} player-games "
                               "last" if rare else "") + ".")
     if len(rows) > top:
         t.top_note = f"The first {top} of {len(rows)} are shown (--top)."

@@ -6,9 +6,11 @@ base64; the CSS is inline, and so is the one small script (no file, no
 network), which makes the tables sort (click a header; again for the other
 way) and filter (a text box, and for a table whose rows have sample sizes,
 a minimum count). The page reads the same without the script: every row is
-there, rows measured on fewer than :data:`~.table.MIN_COUNT` player-games
+there, rows measured on fewer player-games than the run's minimum count
+(:func:`~.table.min_count`)
 already sorted last; the script only hides them at first (the minimum-count
-box starts at that count, and says how many rows it hides).
+box starts at that count, and says how many rows it hides). A plot stands
+beside its table when the window is wide enough for both, else under it.
 
 A card or action table holds every row (up to :data:`~.table.PAGE_ROWS`),
 not only the ``--top`` rows the terminal prints. A card's name shows the
@@ -32,15 +34,16 @@ import html
 
 from ..safe_text import visible
 from .names import CardName
-from .table import MIN_COUNT, Table, text_row
+from .table import Table, text_row
 
 _CSS = """
 body { font-family: sans-serif; margin: 2em; color: #222; max-width: 110em; }
 nav.toc { background: #f7f7f7; border: 1px solid #ddd; padding: 0.4em 1em; display: inline-block; }
 nav.toc ol { margin: 0.3em 0; padding-left: 1.4em; columns: 2; column-gap: 3em; }
 .pair { display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; }
-.tablebox { flex: 1 1 40em; min-width: 0; overflow-x: auto; }
-figure { flex: 0 1 44em; margin: 0; }
+.tablebox { flex: 0 1 auto; }
+figure { flex: 1 1 30em; max-width: 44em; margin: 0; }
+td { white-space: nowrap; }
 figure img { margin: 0; }
 .controls { margin: 0.3em 0; font-size: 0.9em; }
 .controls label { margin-right: 1.2em; }
@@ -190,7 +193,7 @@ def _table(t: Table, card_link) -> list[str]:
     col = t.size_column if sizes is not None else None
     out = []
     if len(rows) > FILTER_ROWS or col is not None:
-        least = MIN_COUNT if col is not None and max(sizes, default=0) >= MIN_COUNT else 0
+        least = t.least if col is not None and max(sizes, default=0) >= t.least else 0
         controls = ['<div class="controls" hidden>',
                     '<label>Filter <input type="search" class="find" '
                     'placeholder="a name or a figure"></label>']

@@ -29,8 +29,8 @@ import numpy as np
 from . import stats
 from .measures import ITEM_TITLES, largest
 from .names import about_card
-from .table import (MAX_TABLES, MIN_COUNT, PAGE_ROWS, Table, Test, confidence_note, correct,
-                    diff_cell, num, pct, signed)
+from .table import (MAX_TABLES, PAGE_ROWS, Table, Test, confidence_note, correct,
+                    diff_cell, min_count, num, pct, signed)
 
 _VERB = {"played": "played", "gained": "gained", "actions": "taken", "card_actions": "taken"}
 
@@ -119,11 +119,11 @@ def build(base, mod, pairs, names, confidence: float = 0.95, top: int = 15) -> C
             continue
         why = _only_by_length(cmp, tests)
         if why is not None:
-            grouped.setdefault(why[:2], []).append(why[2])
+            grouped.setdefault(why[:3], []).append(why[3])
             continue
         cmp.verdicts.append(say())
-    for (kind, fewer), items in grouped.items():
-        cmp.verdicts.append(_length_line(kind, fewer, items, names.rounds()))
+    for (kind, fewer, how), items in grouped.items():
+        cmp.verdicts.append(_length_line(kind, fewer, how, items, names.rounds()))
     quiet = sum(1 for t in cmp.tests if t.p is not None and not t.significant)
     if cmp.verdicts:
         cmp.verdicts.append(f"No significant change in the other {quiet} measures.")
@@ -134,18 +134,28 @@ def build(base, mod, pairs, names, confidence: float = 0.95, top: int = 15) -> C
     return cmp
 
 
-def length_explains(use, per_round, rounds) -> bool:
+def length_explains(use, per_round, rounds) -> str | None:
     """Whether game length alone explains a change of how often something is played: the
-    games got shorter (longer, significantly) and it is played less (more) often per game,
-    while its rate per round is unchanged within its interval."""
-    return (use is not None and per_round is not None and rounds is not None
-            and per_round.low <= 0 <= per_round.high
-            and (use.value > 0) == (rounds.value > 0) and use.value != 0)
+    games got shorter (longer) and it is played less (more) often per game, while per
+    round it is played as often ("unchanged": the interval of the per-round change holds
+    0) or more (less) often ("against": the whole interval on the other side); else
+    None, when the rate per round moved the same way as the rate per game (the thing
+    itself is played less, or more)."""
+    if use is None or per_round is None or rounds is None or use.value == 0:
+        return None
+    if (use.value > 0) != (rounds.value > 0):
+        return None
+    if per_round.low <= 0 <= per_round.high:
+        return "unchanged"
+    if (per_round.value > 0) != (use.value > 0):
+        return "against"
+    return None
 
 
 def _only_by_length(cmp, tests):
-    """(kind, fewer, name) when the significant change ``tests`` say is a card's use that
-    game length alone explains (and its players' win rate did not change); else None."""
+    """(kind, fewer, how, name) when the significant change ``tests`` say is a card's use
+    that game length alone explains (and its players' win rate did not change); else
+    None. The length counts only when its own change is significant."""
     if cmp._rounds is None or not cmp._rounds[0].significant:
         return None
     entry = cmp._by_length.get(id(tests[0]))
@@ -154,27 +164,32 @@ def _only_by_length(cmp, tests):
     kind, name, use, per_round, win_test = entry
     if not tests[0].significant or win_test.significant:
         return None
-    if not length_explains(use, per_round, cmp._rounds[1]):
-        return None
-    return kind, use.value < 0, name
+    how = length_explains(use, per_round, cmp._rounds[1])
+    return None if how is None else (kind, use.value < 0, how, name)
 
 
 _SHOWN_NAMES = 12  # names a grouped verdict lists; the rest are counted
 
 
-def _length_line(kind, fewer: bool, items: list, rounds: str) -> str:
+def _length_line(kind, fewer: bool, how: str, items: list, rounds: str) -> str:
     """One verdict for every item whose use changed only because games are shorter
     (longer)."""
     what = {"played": "cards", "gained": "cards", "actions": "actions",
             "card_actions": "card actions"}.get(kind, "items")
+    verb = _VERB.get(kind, "had")
     shown = ", ".join(items[:_SHOWN_NAMES])
     if len(items) > _SHOWN_NAMES:
         shown += f" and {len(items) - _SHOWN_NAMES} more"
     one = len(items) == 1
-    return (f"{len(items)} {what[:-1] if one else what} {_VERB.get(kind, 'had')} "
+    round_ = rounds[:-1].lower()
+    if how == "unchanged":
+        tail = f"{'its' if one else 'their'} rate per {round_} is unchanged"
+    else:
+        tail = (f"per {round_} {'it is' if one else 'they are'} {verb} "
+                f"{'more' if fewer else 'less'} often")
+    return (f"{len(items)} {what[:-1] if one else what} {verb} "
             f"{'less' if fewer else 'more'} often only because games are "
-            f"{'shorter' if fewer else 'longer'}: {'its' if one else 'their'} rate per "
-            f"{rounds[:-1].lower()} is unchanged ({shown})")
+            f"{'shorter' if fewer else 'longer'}: {tail} ({shown})")
 
 
 def _measure(cmp, table, label, before: str, after: str, d, say, scale=1.0, unit="",
@@ -315,15 +330,17 @@ def _items(cmp, b, m, names, kind, confidence, top) -> None:
         rows.append((names.item(kind, ident), share_b.mean(), share_m.mean(), use,
                      (kb, nb), (km, nm), win,
                      (_nanmean(rb_round), _nanmean(rm_round), per_round)))
-    # the largest change first; a card fewer than MIN_COUNT players had (on both sides
-    # together) after every other: its players' win rate swings from 0% to 100%
-    rows.sort(key=lambda r: (r[4][1] + r[5][1] < MIN_COUNT,
+    # the largest change first; a card fewer players had (both sides together) than the
+    # run's minimum count after every other: its players' win rate swings from 0% to 100%
+    least = min_count(2 * b.pgs.size)
+    rows.sort(key=lambda r: (r[4][1] + r[5][1] < least,
                              -max(abs(r[3].value) if r[3] else 0,
                                   abs(r[6].value) if r[6] else 0), r[0]))
     t = Table(f"{title}: share of players, and their win rate",
               [label, "Player-games", "Base", "With the mods", "Change", "",
                f"Per {rounds[:-1].lower()}: base", "With the mods", "Change"],
-              sizes=[], top=2 * top, size_column=1, page_rows=2 * PAGE_ROWS)
+              sizes=[], top=2 * top, size_column=1, page_rows=2 * PAGE_ROWS,
+              least=least)
     for name, rb, rm, use, (kb, nb), (km, nm), win, (pb, pm, per_round) in rows:
 
         def say_use(d, name=name, rb=rb, rm=rm):
@@ -349,12 +366,12 @@ def _items(cmp, b, m, names, kind, confidence, top) -> None:
         if use is not None:
             cmp._by_length[id(ut)] = (kind, name, use, per_round, wt)
         _merge_card_sentences(cmp, ut, wt)
-    rare = sum(1 for r in rows if r[4][1] + r[5][1] < MIN_COUNT)
+    rare = sum(1 for r in rows if r[4][1] + r[5][1] < least)
     t.note = ("Player-games: how many players had it, base / with the mods. Per "
               f"{rounds[:-1].lower()}: the share of players divided by the game's "
               f"{rounds.lower()}, which a change of game length alone leaves as it is. Sorted "
               "by the size of the change" +
-              (f", the {rare} cards fewer than {MIN_COUNT} players had last" if rare else "")
+              (f", the {rare} cards fewer than {least} players had last" if rare else "")
               + ".")
     if len(rows) > top:
         t.top_note = f"The first {top} of {len(rows)} are shown (--top); every one is tested."

@@ -20,9 +20,17 @@ from dataclasses import dataclass, field
 SIGNIFICANT = "*"
 MAX_ROWS = 200  # rows a table shows; real tables have a few dozen (--top cuts card tables)
 MAX_TABLES = 50  # tables of one kind (a feature's values) a run shows; real runs have a few
-# a row measured on fewer player-games than this is sorted after the others, and the
-# page's minimum-count filter starts there: a rate of a handful swings from 0% to 100%
+# a row measured on fewer player-games than its table's minimum count is sorted after the
+# others, and the page's minimum-count filter starts there (a rate of a handful of players
+# swings from 0% to 100%): a tenth of the run's player-games, at least 5 and at most 20
 MIN_COUNT = 20
+LEAST_COUNT = 5
+
+
+def min_count(player_games: int) -> int:
+    """The minimum count of a run of ``player_games``: 20 in a large run; in a small one a
+    tenth of it (at least 5), so that a short run still shows its common cards."""
+    return max(LEAST_COUNT, min(MIN_COUNT, player_games // 10))
 PAGE_ROWS = 1000  # rows a card or action table holds on the HTML page: every card of a real
 # game (Terraforming Mars has about 240), bounded whatever a results file names
 
@@ -54,6 +62,7 @@ class Table:
     top_note: str = ""
     # which column holds each row's sample size, when one does (the page filters on it)
     size_column: int | None = None
+    least: int = MIN_COUNT  # its minimum count (:func:`min_count`), when it has sizes
     # the rows the HTML page holds at most (a card table: every card, PAGE_ROWS)
     page_rows: int = MAX_ROWS
     # the plots drawn beside this table on the page (their names in plots.draw)
