@@ -37,8 +37,8 @@ def test_a_card_name_on_the_page_shows_its_text_on_hover_and_links_nowhere(tmp_p
     title = html.escape(comet_text(), quote=True)
     assert title.startswith("cost 21 · event · space and event · Raise the temperature")
     assert f'<span class="card" data-text="{title}" tabindex="0">Comet</span>' in text
-    # the page links to its own sections only
-    assert "http" not in text.lower()
+    # the page links to its own sections only (base64 images may spell "http" by chance)
+    assert "http" not in re.sub(r'src="data:image/png;base64,[^"]*"', "", text).lower()
     assert text.count("<a ") == text.count('<a href="#')
 
 

@@ -182,7 +182,7 @@ def rep_game(res, names) -> str:
 
 
 def page_title(kind: str, game: str, agents, source: str = "") -> str:
-    """``Report: Terraforming Mars, agents greedy and random (results.jsonl)``: the page's
+    """``Report: My Game, agents greedy and random (results.jsonl)``: the page's
     title names the game and the agents its results rows name (a few, and how many)."""
     kinds = sorted(set(agents))
     shown = kinds[:4] + ([f"{len(kinds) - 4} more"] if len(kinds) > 4 else [])

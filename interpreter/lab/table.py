@@ -32,7 +32,7 @@ def min_count(player_games: int) -> int:
     tenth of it (at least 5), so that a short run still shows its common cards."""
     return max(LEAST_COUNT, min(MIN_COUNT, player_games // 10))
 PAGE_ROWS = 1000  # rows a card or action table holds on the HTML page: every card of a real
-# game (Terraforming Mars has about 240), bounded whatever a results file names
+# game (the largest shipped has about 240), bounded whatever a results file names
 
 
 @dataclass
