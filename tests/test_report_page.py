@@ -251,7 +251,9 @@ def test_cards_played_less_only_because_games_are_shorter_get_one_verdict(tmp_pa
     assert any(v.startswith("dropped played 100% less often") for v in cmp.verdicts)
     # the table shows the rate per round beside the rate per game
     t = next(t for t in cmp.tables if t.title.startswith("Cards played"))
-    assert t.columns[:2] == ["Card", "Player-games"] and t.columns[6] == "Per round: base"
+    assert t.columns[:2] == ["Card", "Player-games"]
+    assert t.columns[6:] == ["Per round: base", "Per round: with the mods", "Per round: change"]
+    assert len(set(t.columns)) == len(t.columns)  # a script finds a column by its name
     row = next(r for r in t.rows if r[0] == "c0: played by")
     assert row[6] == row[7] and row[8] == "+0.00 points (+0.00 to +0.00)"
 

@@ -58,7 +58,7 @@ table { border-collapse: collapse; margin: 0.5em 0; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.6em; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 th { background: #f0f0f0; }
-p.note { color: #555; font-size: 0.9em; margin: 0.2em 0 1em; }
+.note { color: #555; font-size: 0.9em; margin: 0.2em 0 1em; }
 ul.verdicts li { margin: 0.2em 0; }
 img { max-width: 100%; margin: 0.5em 0; display: block; }
 .card { text-decoration: underline dotted #888; cursor: help; position: relative; }
@@ -142,7 +142,8 @@ _CAPTIONS = {
                       "usual range and the dots the outliers.",
     "score_parts": "Points from each scoring entry, drawn the same way.",
     "lengths": "How many games lasted each number of rounds and of decisions.",
-    "seat_rates": "Win rate of each seat: the dot is the rate, the bar its interval.",
+    "seat_rates": "Win rate of each seat: the dot is the rate, the bar its interval, the "
+                  "dashed line an equal share.",
     "agent_rates": "Win rate of each agent, with its interval.",
     "top_items": "The largest effects: the win rate of players who had the item minus that "
                  "of those who did not, with its interval; a bar that crosses the grey line "

@@ -338,7 +338,8 @@ def _items(cmp, b, m, names, kind, confidence, top) -> None:
                                   abs(r[6].value) if r[6] else 0), r[0]))
     t = Table(f"{title}: share of players, and their win rate",
               [label, "Player-games", "Base", "With the mods", "Change", "",
-               f"Per {rounds[:-1].lower()}: base", "With the mods", "Change"],
+               f"Per {rounds[:-1].lower()}: base", f"Per {rounds[:-1].lower()}: with the mods",
+               f"Per {rounds[:-1].lower()}: change"],
               sizes=[], top=2 * top, size_column=1, page_rows=2 * PAGE_ROWS,
               least=least)
     for name, rb, rm, use, (kb, nb), (km, nm), win, (pb, pm, per_round) in rows:
