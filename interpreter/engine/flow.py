@@ -19,7 +19,7 @@ from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from ..lang.words import told
 from .decisions import ActionRefused, Decision, Option
 from .game import NO_OWNER, Game
-from .refusals import shown as refused_text
+from .menus import menu_for
 from .state import MAX_ROUNDS
 MAX_ACTIONS_PER_TURN = 500  # free or refused actions in a turn, past those it counts
 MAX_TURN_CYCLES = 2000
@@ -449,70 +449,8 @@ class FlowRunner:
             return self._available(pid, seat, turns, main_left)
 
     def _available(self, pid: str, seat: int, turns: dict, main_left: bool) -> tuple:
-        g = self.game
-        out: dict = {}
-        refused: list = []  # (choice, reason)
-        tried = g.refusals.actions(seat)  # refused when tried at this very position
-        if tried:
-            tried = {key: refused_text(reason) for key, reason in tried.items()}
-        allowed = turns.get("actions_from")
-        looked = len(self.rs.sections["actions"])  # the work: a step per action and card
-        for aid, entry in self.rs.sections["actions"].items():
-            if allowed is not None and aid not in allowed:
-                continue
-            action = entry.data
-            label = action.get("name") or aid.replace("_", " ")
-            if not action.get("free") and not main_left:
-                continue
-            for choice in self._expand(ActionChoice(f"action:{aid}", label, action),
-                                       ("action", aid), seat):
-                reason = self.blocked(("action", aid), action, seat, None, choice.use_key,
-                                      choice.bind) or tried.get(choice.key)
-                if reason:
-                    refused.append((choice, reason))
-                    continue
-                out[choice.key] = choice
-        for (zone, owner), cards in g.state.zones.items():
-            if not turns.get("card_actions", True):
-                break
-            if zone not in g.in_play_zones or owner not in (seat, NO_OWNER):
-                continue
-            looked += len(cards)
-            for card in cards:
-                if g.state.cards[card].owner != seat:
-                    continue
-                for i, action in enumerate(g.card_data(card).get("actions", []) or []):
-                    if not action.get("free") and not main_left:
-                        continue
-                    name = action.get("name") or "action"
-                    label = partial(_card_action_words, g, card, name)
-                    key = f"card:{int(card)}:{i}"
-                    code = ("card", g.state.cards[card].def_id, "action", i)
-                    for choice in self._expand(ActionChoice(key, label, action, card, i),
-                                               code, seat):
-                        reason = self.blocked(code, action, seat, card, choice.use_key,
-                                              choice.bind) or tried.get(choice.key)
-                        if reason:
-                            refused.append((choice, reason))
-                            continue
-                        out[choice.key] = choice
-        budget = g.budget
-        budget.used += looked + len(out) + len(refused)
-        if budget.used > budget.limit:
-            raise budget.exceeded(self._turns_span(pid))
-        return out, refused
-
-    def _expand(self, choice: ActionChoice, code: tuple, seat: int) -> list[ActionChoice]:
-        """An action with 'each' is offered once per element of its list."""
-        each = self.rs.code.get(code + ("each",))
-        if each is None:
-            return [choice]
-        g = self.game
-        f = g.frame(seat, this=choice.card) if choice.card is not None else g.frame(seat)
-        name = choice.action["as"]
-        return [ActionChoice(f"{choice.key}:{n}", partial(_each_words, g, choice, item),
-                             choice.action, choice.card, choice.index, (name, item))
-                for n, item in enumerate(each(f), 1)]
+        # the declarations are read once per phase, the cards with actions indexed
+        return menu_for(self.rs, pid, turns).offer(self, pid, seat, main_left)
 
     def _frame(self, seat: int, card, bind: tuple | None):
         g = self.game
