@@ -35,13 +35,14 @@ _INDEX = object()  # the key of the per-seat index of cards with actions in ``Ga
 class _Action:
     """One action as the menu offers it: what the declaration says, read once."""
 
-    __slots__ = ("action", "name", "code", "cond", "reason", "explain", "implied", "each",
+    __slots__ = ("action", "name", "code", "cond", "pending", "reason", "explain", "implied", "each",
                  "once", "free", "key", "label", "index")
 
     def __init__(self, rs, code: tuple, action: dict, key: str, label, index, once_default):
         self.action = action
         self.code = code
         self.cond = rs.code.get(code + ("if",))
+        self.pending = hasattr(self.cond, "ready")  # (see Compiler: written when first run)
         self.reason = action.get("reason")
         self.explain = code + ("if",)
         self.implied = rs.implied.get(code) if rs.implied else None
@@ -186,7 +187,10 @@ class Menu:
             if bind is not None:
                 variables[bind[0]] = bind[1]
             f = Frame(g, variables, 0, g.budget)
-            if not cond(f):
+            held = cond(f)
+            if a.pending:  # its Python is written when first run: from then on, call that
+                a.cond, a.pending = cond.real or cond, cond.real is None
+            if not held:
                 if a.reason:
                     return str(a.reason)
                 explain = self.rs.explainer(a.explain)
