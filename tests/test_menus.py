@@ -10,7 +10,7 @@ from functools import partial
 import pytest
 
 from rulebook_games import load_ruleset
-from rulebook_games.engine import flow as flow_module
+from rulebook_games.engine import menus as menus_module
 from rulebook_games.engine.flow import ActionChoice, FlowRunner
 from rulebook_games.engine.refusals import shown
 from rulebook_games.engine.state import NO_OWNER
@@ -33,7 +33,7 @@ def reference_menu(runner: FlowRunner, pid, seat, turns, main_left):
             return [choice]
         f = g.frame(seat, this=choice.card) if choice.card is not None else g.frame(seat)
         return [ActionChoice(f"{choice.key}:{n}",
-                             partial(flow_module._each_words, g, choice, item),
+                             partial(menus_module._each_words, g, choice, item),
                              choice.action, choice.card, choice.index,
                              (choice.action["as"], item))
                 for n, item in enumerate(each(f), 1)]
@@ -63,7 +63,7 @@ def reference_menu(runner: FlowRunner, pid, seat, turns, main_left):
             for i, action in enumerate(g.card_data(card).get("actions", []) or []):
                 if not action.get("free") and not main_left:
                     continue
-                label = partial(flow_module._card_action_words, g, card,
+                label = partial(menus_module._card_action_words, g, card,
                                 action.get("name") or "action")
                 code = ("card", g.state.cards[card].def_id, "action", i)
                 for choice in expand(ActionChoice(f"card:{int(card)}:{i}", label, action,

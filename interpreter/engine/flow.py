@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import partial
-from typing import Any
 from dataclasses import dataclass, field
 
 from ..lang.gensupport import reading
@@ -19,7 +18,7 @@ from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from ..lang.words import told
 from .decisions import ActionRefused, Decision, Option
 from .game import NO_OWNER, Game
-from .menus import menu_for
+from .menus import ActionChoice, menu_for
 from .state import MAX_ROUNDS
 MAX_ACTIONS_PER_TURN = 500  # free or refused actions in a turn, past those it counts
 MAX_TURN_CYCLES = 2000
@@ -38,32 +37,6 @@ class Result:
     ranks: list[str | None] = field(default_factory=list)
     finished: bool = True
     score_parts: list[dict] = field(default_factory=list)  # per seat: scoring entry id -> points
-
-
-@dataclass
-class ActionChoice:
-    key: str  # "action:<id>[:<n>]" or "card:<number>:<index>[:<n>]" or "end" / "pass"
-    words: Any  # what it is called: words, or a function making them when first read
-    action: dict | None = None
-    card: int | None = None
-    index: int | None = None
-    bind: tuple | None = None  # (name, element) for an action offered for each element
-
-    @property
-    def label(self) -> str:
-        """What the menu calls it ('Quarry: build'), made when first read."""
-        words = self.words
-        if not isinstance(words, str):
-            self.words = words = str(words())
-        return words
-
-    def said(self) -> str:  # (an option's label made when read: the same words)
-        return self.label
-
-    @property
-    def use_key(self) -> str:
-        """What once_per counts: the action itself, whichever element it was taken for."""
-        return self.key.rsplit(":", 1)[0] if self.bind is not None else self.key
 
 
 @dataclass
@@ -601,14 +574,6 @@ BIG_TURN = 10 ** 6
 
 def _action_prompt(name: str, count: str) -> str:
     return f"{name}: choose an action{count}"
-
-
-def _card_action_words(g, card, name: str) -> str:
-    return f"{g.card_name(card)}: {name}"
-
-
-def _each_words(g, choice: ActionChoice, item) -> str:
-    return f"{choice.label}: {g._label(item)}"
 
 
 def _refused_words(refused: list) -> dict:

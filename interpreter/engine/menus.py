@@ -24,10 +24,46 @@ offered or refused); words (labels, reasons) are still made only when read.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 from ..lang.runtime import Frame
 from .state import NO_OWNER
+
+@dataclass
+class ActionChoice:
+    key: str  # "action:<id>[:<n>]" or "card:<number>:<index>[:<n>]" or "end" / "pass"
+    words: Any  # what it is called: words, or a function making them when first read
+    action: dict | None = None
+    card: int | None = None
+    index: int | None = None
+    bind: tuple | None = None  # (name, element) for an action offered for each element
+
+    @property
+    def label(self) -> str:
+        """What the menu calls it ('Quarry: build'), made when first read."""
+        words = self.words
+        if not isinstance(words, str):
+            self.words = words = str(words())
+        return words
+
+    def said(self) -> str:  # (an option's label made when read: the same words)
+        return self.label
+
+    @property
+    def use_key(self) -> str:
+        """What once_per counts: the action itself, whichever element it was taken for."""
+        return self.key.rsplit(":", 1)[0] if self.bind is not None else self.key
+
+
+def _card_action_words(g, card, name: str) -> str:
+    return f"{g.card_name(card)}: {name}"
+
+
+def _each_words(g, choice: ActionChoice, item) -> str:
+    return f"{choice.label}: {g._label(item)}"
+
 
 _INDEX = object()  # the key of the per-seat index of cards with actions in ``Game.smemo``
 
@@ -118,7 +154,6 @@ class Menu:
     def offer(self, runner, pid: str, seat: int, main_left: bool) -> tuple[dict, list]:
         """The actions this seat may choose now (key -> choice), and the refused ones as
         (choice, reason) pairs, as ``FlowRunner.menu`` hands them out."""
-        from .flow import ActionChoice, _card_action_words
         g = runner.game
         st = g.state
         out: dict = {}
@@ -208,7 +243,6 @@ class Menu:
 def runner_expand(g, each, choice, seat: int) -> list:
     """The choice offered once per element of its 'each' list (``choice.action['as']``
     named after the element)."""
-    from .flow import ActionChoice, _each_words
     f = g.frame(seat, this=choice.card) if choice.card is not None else g.frame(seat)
     name = choice.action["as"]
     return [ActionChoice(f"{choice.key}:{n}", partial(_each_words, g, choice, item),
