@@ -171,3 +171,60 @@ def test_the_index_follows_cards_into_and_out_of_play_and_rollbacks():
                        and (z, 0) in g.state.zones)
     g.put(card, out_of_play, 0, None)
     assert keys() == before
+
+
+BROKEN = """  - id: broken
+    name: Broken
+    if: stock(gold) < 2 or 10 // (stock(gold) - stock(gold)) > 1
+    do: gain 1 gold
+"""
+
+
+def test_a_condition_that_fails_while_the_menu_is_made_is_a_positioned_rule_error(tmp_path):
+    """The menu calls a condition without a frame once its Python is written: an error in
+    it is still the rule error at the condition, as at its first run."""
+    from tests.test_refusals import tiny_with
+    from rulebook_games.agents import FirstAgent
+    from rulebook_games.engine.game import Game
+    from rulebook_games.play.session import GameError
+    rs = tiny_with(tmp_path, BROKEN)
+    game = Game(rs, 1, 1, [FirstAgent()])  # takes 'broken' (a gold each) while it is offered
+    with pytest.raises(GameError) as caught:
+        run(game)
+    err = caught.value
+    assert "division by zero" in str(err)
+    assert err.span is not None and err.span.file.endswith("flow.yaml")
+    line = (tmp_path / "tiny" / "flow.yaml").read_text().splitlines()[err.span.line - 1]
+    assert "10 // (stock(gold) - stock(gold))" in line
+
+
+def test_a_condition_run_without_a_frame_charges_and_fails_as_with_one():
+    """``run.fast`` (gensupport.entry) is ``run`` given its variables: the same value, the
+    same steps charged, the same errors."""
+    from rulebook_games.lang import gensupport as G
+    from rulebook_games.lang.runtime import Budget, Frame, RuleRuntimeError
+
+    class Rt:
+        memo = None
+
+    def body(rt, B, d, V):
+        B.used += 3
+        if V["x"] == 0:
+            raise KeyError("nothing")
+        if V["x"] == 1:
+            raise RuleRuntimeError("no such thing")
+        return V["x"] > 2
+
+    run = G.entry(body, None, False)
+    for x in (0, 1, 2, 5):
+        outcomes = []
+        for call in (lambda B: run(Frame(Rt(), {"x": x}, 0, B)),
+                     lambda B: run.fast(Rt(), B, {"x": x})):
+            B = Budget()
+            B.used = 7
+            try:
+                got = call(B)
+            except RuleRuntimeError as exc:
+                got = ("error", exc.message)
+            outcomes.append((got, B.used, B.limit, B.effect_start, B.active))
+        assert outcomes[0] == outcomes[1]

@@ -71,7 +71,7 @@ _INDEX = object()  # the key of the per-seat index of cards with actions in ``Ga
 class _Action:
     """One action as the menu offers it: what the declaration says, read once."""
 
-    __slots__ = ("action", "name", "code", "cond", "pending", "reason", "explain", "implied", "each",
+    __slots__ = ("action", "name", "code", "cond", "pending", "fast", "reason", "explain", "implied", "each",
                  "once", "free", "key", "label", "index")
 
     def __init__(self, rs, code: tuple, action: dict, key: str, label, index, once_default):
@@ -79,6 +79,7 @@ class _Action:
         self.code = code
         self.cond = rs.code.get(code + ("if",))
         self.pending = hasattr(self.cond, "ready")  # (see Compiler: written when first run)
+        self.fast = None  # the condition run on its variables (gensupport.entry), once known
         self.reason = action.get("reason")
         self.explain = code + ("if",)
         self.implied = rs.implied.get(code) if rs.implied else None
@@ -221,15 +222,21 @@ class Menu:
             variables = {"you": seat} if card is None else {"you": seat, "this": card}
             if bind is not None:
                 variables[bind[0]] = bind[1]
-            f = Frame(g, variables, 0, g.budget)
-            held = cond(f)
-            if a.pending:  # its Python is written when first run: from then on, call that
-                a.cond, a.pending = cond.real or cond, cond.real is None
+            fast = a.fast
+            if fast is not None:  # (no frame made unless the words are read)
+                held = fast(g, g.budget, variables)
+            else:
+                held = cond(Frame(g, variables, 0, g.budget))
+                if a.pending:  # its Python is written when first run: from then on, that
+                    a.cond, a.pending = cond.real or cond, cond.real is None
+                a.fast = getattr(a.cond, "fast", None) if not a.pending else None
             if not held:
                 if a.reason:
                     return str(a.reason)
                 explain = self.rs.explainer(a.explain)
-                return lambda: explain(f)  # words are made only if someone reads them
+                budget = g.budget
+                # words are made only if someone reads them
+                return lambda: explain(Frame(g, variables, 0, budget))
         if a.implied is not None:  # what its first statements need (lang/implied.py)
             frame = None
             if bind is not None:

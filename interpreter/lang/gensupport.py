@@ -88,9 +88,38 @@ def entry(body, span, effect: bool):
         finally:
             budget.active = depth
 
+    def fast(rt, budget, variables: dict):
+        """``run(Frame(rt, variables, 0, budget))``, without making the frame (the
+        engine's action menu calls every action's condition at every decision)."""
+        depth = budget.active
+        if effect and getattr(rt, "memo", None) is not None:
+            rt.memo = None
+        if depth == 0:
+            budget.effect_start = used = budget.used
+            budget.limit = limit = min(used + budget.effect_steps, budget.cap)
+            budget.used = used = used + 1
+            if used > limit:
+                raise budget.exceeded(span)
+        elif depth > MAX_CALL_DEPTH:
+            raise budget.too_deep(span)
+        budget.active = depth + 1
+        try:
+            return body(rt, budget, 0, variables)
+        except RecursionError:
+            raise too_deep(span) from None
+        except RuleRuntimeError as exc:
+            if exc.span is not None:
+                raise
+            raise RuleRuntimeError(exc.message, asked_at(exc) or span) from None
+        except MAPPED as exc:
+            raise rule_error(exc, span) from None
+        finally:
+            budget.active = depth
+
     def plain(frame: Frame):
         return body(frame.rt, frame.budget, frame.depth, frame.vars)
     run.plain = plain  # the body alone, without the bookkeeping of a top-level run
+    run.fast = fast  # the same run, given its variables rather than a frame
     run.direct = body
     run.span = span
     return run
