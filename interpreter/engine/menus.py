@@ -71,8 +71,8 @@ _INDEX = object()  # the key of the per-seat index of cards with actions in ``Ga
 class _Action:
     """One action as the menu offers it: what the declaration says, read once."""
 
-    __slots__ = ("action", "name", "code", "cond", "pending", "fast", "reason", "explain", "implied", "each",
-                 "once", "free", "key", "label", "index")
+    __slots__ = ("action", "name", "code", "cond", "pending", "fast", "explainer", "reason",
+                 "explain", "implied", "each", "once", "free", "key", "label", "index")
 
     def __init__(self, rs, code: tuple, action: dict, key: str, label, index, once_default):
         self.action = action
@@ -82,6 +82,7 @@ class _Action:
         self.fast = None  # the condition run on its variables (gensupport.entry), once known
         self.reason = action.get("reason")
         self.explain = code + ("if",)
+        self.explainer = None  # what says why the condition fails (made when first needed)
         self.implied = rs.implied.get(code) if rs.implied else None
         self.each = rs.code.get(code + ("each",))
         self.once = action.get("once_per", once_default)
@@ -233,7 +234,9 @@ class Menu:
             if not held:
                 if a.reason:
                     return str(a.reason)
-                explain = self.rs.explainer(a.explain)
+                explain = a.explainer
+                if explain is None:
+                    explain = a.explainer = self.rs.explainer(a.explain)
                 budget = g.budget
                 # words are made only if someone reads them
                 return lambda: explain(Frame(g, variables, 0, budget))
