@@ -69,6 +69,7 @@ def test_the_tutorial_has_its_steps_in_order():
     assert {name for _, name, _ in found} == set(shipped_files())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("step", sorted(steps()))
 def test_each_step_validates(step, tmp_path):
     files = steps()[step]

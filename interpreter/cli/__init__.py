@@ -10,7 +10,8 @@ One module per command or group of commands:
 - ``shipped``: ``list``, the shipped rulesets;
 - ``play`` and ``replay`` (with ``records``, saving and resuming games);
 - ``simulate``; ``scenarios``: ``test``, a ruleset's scenario tests;
-- ``lab``: ``report`` and ``compare``; ``lsp``: the language server;
+- ``lab``: ``report`` and ``compare``; ``export``: results as CSV or Parquet;
+  ``lsp``: the language server;
 - ``serve``: games in the browser (the ``web`` room).
 
 They share ``options`` (option types, the usage error), ``loading`` (the
@@ -31,8 +32,8 @@ import sys
 import click
 
 from ..version import __version__
-from . import cards, diagnostics as report, lab, lsp, play, reference, replay, scenarios
-from . import serve, shipped, simulate, validate
+from . import cards, diagnostics as report, export, lab, lsp, play, reference, replay
+from . import scenarios, serve, shipped, simulate, validate
 from ..numtext import clipped
 from ..outfiles import OutputProblem
 from ..safe_text import visible
@@ -53,18 +54,24 @@ def cli(no_cache):
 for command in (validate.validate, cards.cards, cards.compile_cmd, reference.schema,
                 reference.docs, shipped.list_cmd, play.play, replay.replay, simulate.simulate,
                 scenarios.test_cmd, lab.report_cmd, lab.compare_cmd, lsp.lsp_cmd,
-                serve.serve_cmd):
+                serve.serve_cmd, export.export_cmd):
     cli.add_command(command)
 
 
+# the commands whose --format json prints one document on stdout, even for an error
+JSON_COMMANDS = ("validate", "test", "simulate", "report", "compare")
+
+
 def _document_format(argv: list[str]) -> str | None:
-    """The machine-readable format ``validate`` was asked for, read from the raw arguments.
+    """The machine-readable format a command was asked for, read from the raw arguments.
 
     Click reports a bad option before the command runs, so the format has to
-    be known without click's help to print even that error as a document.
+    be known without click's help to print even that error as a document:
+    ``validate``'s json, sarif or github, and the json of the other commands
+    of :data:`JSON_COMMANDS`.
     """
     argv = argv[1:] if argv[:1] == ["--no-cache"] else argv
-    if not argv or argv[0] != "validate":
+    if not argv or argv[0] not in JSON_COMMANDS:
         return None
     fmt = None
     for i, arg in enumerate(argv[1:], 1):
@@ -74,6 +81,8 @@ def _document_format(argv: list[str]) -> str | None:
             fmt = argv[i + 1]
         elif arg.startswith("--format="):
             fmt = arg.split("=", 1)[1]
+    if argv[0] != "validate":
+        return "error-json" if fmt == "json" else None
     if fmt not in report.FORMATS:
         return None
     fmt = report.resolve_format(fmt)

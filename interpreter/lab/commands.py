@@ -58,9 +58,22 @@ def need_lab(plots) -> None:
         need_matplotlib()
 
 
-def console():
+def console(stderr: bool = False):
+    """The console for people: on stderr when stdout holds a JSON document (--format json)."""
     from rich.console import Console
-    return Console(highlight=False, emoji=False)
+    return Console(highlight=False, emoji=False, stderr=stderr)
+
+
+def failed(message: str, code: int, fmt: str = "text") -> int:
+    """Say a problem in one line on stderr (and, with --format json, as the ``error``
+    document on stdout); the exit code."""
+    click.echo(f"error: {visible(message)}", err=True)
+    if fmt == "json":
+        from ..safe_text import json_text
+        kind = {2: "usage", 3: "internal"}.get(code, "failure")
+        click.echo(json_text({"error": {"kind": kind, "message": message,
+                                        "exit_code": code}}, indent=2))
+    return code
 
 
 MAX_WARNINGS = 10  # different warnings printed by one run; the rest are counted
@@ -100,15 +113,17 @@ def warnings_shown_safely():
 
 
 def report(path: str, ruleset: str | None, html: str | None, png: str | None,
-           confidence: float, top: int, load, mods=(), gallery: str | None = None) -> int:
+           confidence: float, top: int, load, mods=(), gallery: str | None = None,
+           fmt: str = "text") -> int:
     """``rulebook report``; ``load(path, mods)`` loads a ruleset (for its names).
 
     ``ruleset`` and ``mods`` are the ``--ruleset`` and ``--mod`` options, if given;
-    ``gallery`` the address of a server whose cards gallery the page links to.
+    ``gallery`` the address of a server whose cards gallery the page links to; ``fmt``
+    "json" prints the tables as one JSON document on stdout (:mod:`.document`).
     """
     need_lab(html or png)
     with warnings_shown_safely():
-        return _report(path, ruleset, html, png, confidence, top, load, mods, gallery)
+        return _report(path, ruleset, html, png, confidence, top, load, mods, gallery, fmt)
 
 
 def card_links(gallery: str | None, names, mods) -> Callable[[str], str] | None:
@@ -124,14 +139,14 @@ def card_links(gallery: str | None, names, mods) -> Callable[[str], str] | None:
     return lambda card: gallery_link(gallery, folder, card, stems)
 
 
-def _report(path, ruleset, html, png, confidence, top, load, mods, gallery=None) -> int:
+def _report(path, ruleset, html, png, confidence, top, load, mods, gallery=None,
+            fmt="text") -> int:
     from . import measures, names as names_mod, results, terminal
     start = time.perf_counter()
     try:
         res = results.read(path)
     except results.ResultsProblem as exc:
-        click.echo(f"error: {visible(str(exc))}", err=True)
-        return 1
+        return failed(str(exc), 1, fmt)
     names = names_mod.for_results(res, ruleset, load, mods)
     rep = measures.build(res, names, confidence, top)
     rep.notes[:0] = [f"{path}:{line}: line skipped: {why}" for line, why in res.skipped]
@@ -140,13 +155,20 @@ def _report(path, ruleset, html, png, confidence, top, load, mods, gallery=None)
                             "analysed: " + "; ".join(f"line {ln} (seed {seed}): {msg}"
                                                        for ln, seed, msg in res.errors[:5])
                          + ("; …" if len(res.errors) > 5 else ""))
-    out = console()
-    terminal.show(out, rep.tables, rep.notes)
+    as_json = fmt == "json"
+    out = console(stderr=as_json)
+    if not as_json:
+        terminal.show(out, rep.tables, rep.notes)
     links = card_links(gallery, names, [names.mod_files[i] for i in sorted(names.mod_files)])
     written = write_outputs(rep.tables, rep.plots, rep.notes, [], html, png,
                             f"Report: {Path(path).name}", confidence, links)
     for w in written:
         out.print(visible(f"wrote {w}"), markup=False)
+    if as_json:
+        from . import document
+        from ..safe_text import json_text
+        click.echo(json_text(document.report(str(path), res.games, confidence, rep.tables,
+                                             rep.notes, written), indent=2))
     out.print(f"{res.games} games read in {time.perf_counter() - start:.1f}s", markup=False,
               style="dim")
     return 0
@@ -266,7 +288,7 @@ def _play(rs, mods, games, players, kinds, variants, seed, workers, check, out_p
 
 def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, workers, check,
             html, png, out_base, out_mod, confidence, top, backend, load,
-            resume=False, gallery: str | None = None) -> int:
+            resume=False, gallery: str | None = None, fmt: str = "text") -> int:
     """``rulebook compare``: play both sides, read them back, print what changed.
 
     ``backend`` holds the options for where the games run (``simulate()``'s
@@ -276,12 +298,12 @@ def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worker
     with warnings_shown_safely():
         return _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed,
                         workers, check, html, png, out_base, out_mod, confidence, top,
-                        backend, load, resume, gallery)
+                        backend, load, resume, gallery, fmt)
 
 
 def _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, workers, check,
              html, png, out_base, out_mod, confidence, top, backend, load, resume,
-             gallery=None) -> int:
+             gallery=None, fmt="text") -> int:
     import tempfile
 
     from rich.progress import Progress
@@ -290,7 +312,8 @@ def _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worke
     from ..sim.resume import ResumeProblem, read_results
     from ..sim.run import RESULTS
     from . import names as names_mod, paired, results, terminal
-    out = console()
+    as_json = fmt == "json"
+    out = console(stderr=as_json)
     paths = []
     with tempfile.TemporaryDirectory(prefix="rulebook-compare-") as tmp:
         for given, default, option in ((out_base, "base.jsonl", "--out-base"),
@@ -308,8 +331,7 @@ def _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worke
                     read_results(str(path), str(path),
                                  results_context(rs, variants, players, path.parent), kinds)
                 except ResumeProblem as exc:
-                    click.echo(f"error: --resume {visible(str(exc))}", err=True)
-                    return 2
+                    return failed(f"--resume {exc}", 2, fmt)
         start = time.perf_counter()
         try:
             with Progress(console=out, transient=True) as progress:
@@ -320,18 +342,14 @@ def _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worke
                       paths[1], backend, progress, f"with the mods: {games} games", resume,
                       "--out-mod" if out_mod else None)
         except OSError as exc:
-            click.echo(f"error: cannot write {exc.filename or ''}: {exc.strerror or exc}",
-                       err=True)
-            return 2
+            return failed(f"cannot write {exc.filename or ''}: {exc.strerror or exc}", 2, fmt)
         except ResumeProblem as exc:
-            click.echo(f"error: --resume {visible(str(exc))}", err=True)
-            return 2
+            return failed(f"--resume {exc}", 2, fmt)
         wall = time.perf_counter() - start
         try:
             base, mod = results.read(paths[0]), results.read(paths[1])
         except results.ResultsProblem as exc:
-            click.echo(f"error: {visible(str(exc))}", err=True)
-            return 1
+            return failed(str(exc), 1, fmt)
     names = names_mod.Names(mod_rs)
     cmp = paired.build(base, mod, paired.pairs_by_seed(base, mod), names, confidence, top)
     mod_names = ", ".join(names_mod.mod_name(m) for m in mods)
@@ -343,17 +361,23 @@ def _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worke
             cmp.notes.insert(0, f"{len(res.errors)} games {side} stopped on a rule error "
                                 f"and are left out (first: seed {res.errors[0][1]}: "
                                 f"{res.errors[0][2]})")
-    terminal.show(out, cmp.tables, cmp.notes)
-    out.print()
-    from rich.text import Text
-    out.print(Text(visible(head), style="bold"))
-    for line in cmp.verdicts:
-        out.print(Text("  " + visible(line)))
-    for w in write_outputs(cmp.tables, cmp.plots, cmp.notes, [head] + cmp.verdicts, html, png,
-                           f"Compare: {base_rs.name} with {mod_names}", confidence,
-                           card_links(gallery, names, mods)):
+    if not as_json:
+        terminal.show(out, cmp.tables, cmp.notes)
+        out.print()
+        from rich.text import Text
+        out.print(Text(visible(head), style="bold"))
+        for line in cmp.verdicts:
+            out.print(Text("  " + visible(line)))
+    written = write_outputs(cmp.tables, cmp.plots, cmp.notes, [head] + cmp.verdicts, html,
+                            png, f"Compare: {base_rs.name} with {mod_names}", confidence,
+                            card_links(gallery, names, mods))
+    written += [str(path) for given, path in ((out_base, paths[0]), (out_mod, paths[1]))
+                if given]
+    for w in written:
         out.print(visible(f"wrote {w}"), markup=False)
-    for given, path in ((out_base, paths[0]), (out_mod, paths[1])):
-        if given:
-            out.print(visible(f"wrote {path}"), markup=False)
+    if as_json:
+        from . import document
+        from ..safe_text import json_text
+        click.echo(json_text(document.compare(head, cmp.pairs, confidence, cmp.tables,
+                                              cmp.verdicts, cmp.notes, written), indent=2))
     return 0
