@@ -6,8 +6,8 @@ key, every card in play looked at for actions of its own, a frame made per
 condition. :class:`Menu` does that reading once per phase (and once per card
 definition for cards' actions): each action becomes a small record holding
 its key, words, condition, ``once per``, ``each`` and implied checks, so that
-building the menu is one loop over records, each condition called as it
-always was.
+building the menu is one loop over records, each condition called on its
+variables (``run.fast``: no frame is made unless its words are read).
 
 The cards in play that have actions are indexed per seat, in the order the
 zones hold them, beside the cards with modifiers (``Game.smemo``): the index
@@ -31,8 +31,11 @@ from typing import Any
 from ..lang.runtime import Frame
 from .state import NO_OWNER
 
+
 @dataclass
 class ActionChoice:
+    """One entry of a menu: an action, a card's action, or ending the turn or passing."""
+
     key: str  # "action:<id>[:<n>]" or "card:<number>:<index>[:<n>]" or "end" / "pass"
     words: Any  # what it is called: words, or a function making them when first read
     action: dict | None = None
@@ -209,7 +212,7 @@ class Menu:
         """An action with 'each' is offered once per element of its list."""
         if a.each is None:
             return (choice,)
-        return runner_expand(g, a.each, choice, seat)
+        return _each_choices(g, a.each, choice, seat)
 
     def _blocked(self, g, a: _Action, seat: int, card, choice, used, scopes):
         """Why the action cannot be chosen now (words, or a function making them), or None:
@@ -250,7 +253,7 @@ class Menu:
         return None
 
 
-def runner_expand(g, each, choice, seat: int) -> list:
+def _each_choices(g, each, choice, seat: int) -> list:
     """The choice offered once per element of its 'each' list (``choice.action['as']``
     named after the element)."""
     f = g.frame(seat, this=choice.card) if choice.card is not None else g.frame(seat)
