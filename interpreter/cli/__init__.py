@@ -12,7 +12,9 @@ One module per command or group of commands:
 - ``simulate``; ``scenarios``: ``test``, a ruleset's scenario tests;
 - ``lab``: ``report`` and ``compare``; ``export``: results as CSV or Parquet;
   ``lsp``: the language server;
-- ``serve``: games in the browser (the ``web`` room).
+- ``serve``: games in the browser (the ``web`` room);
+- ``complete``: what Tab completes in a shell (rulesets, variants, agents, mods);
+- ``watching``: ``--watch`` of ``validate`` and ``test``, run again on each save.
 
 They share ``options`` (option types, the usage error), ``loading`` (the
 ruleset a command names) and ``seats`` (``--agents``). ``main`` runs the
@@ -32,8 +34,8 @@ import sys
 import click
 
 from ..version import __version__
-from . import cards, diagnostics as report, export, lab, lsp, play, reference, replay
-from . import scenarios, serve, shipped, simulate, validate
+from . import cards, complete, diagnostics as report, export, lab, lsp, play, reference
+from . import replay, scenarios, serve, shipped, simulate, validate
 from ..numtext import clipped
 from ..outfiles import OutputProblem
 from ..safe_text import visible
@@ -56,6 +58,7 @@ for command in (validate.validate, cards.cards, cards.compile_cmd, reference.sch
                 scenarios.test_cmd, lab.report_cmd, lab.compare_cmd, lsp.lsp_cmd,
                 serve.serve_cmd, export.export_cmd):
     cli.add_command(command)
+complete.attach(cli)  # Tab completes rulesets, variants, agents and mods (see complete.py)
 
 
 # the commands whose --format json prints one document on stdout, even for an error

@@ -19,6 +19,7 @@ import click
 from . import diagnostics as report
 from .loading import load_named
 from .options import NAME, UsablePath
+from .watching import watchable
 from ..errors import Diagnostics
 from ..safe_text import json_text, visible
 
@@ -26,6 +27,7 @@ from ..safe_text import json_text, visible
 JUNIT_HEAD = b'<?xml version="1.0" encoding="utf-8"?>\n<testsuites name="rulebook test"'
 
 
+@watchable("test", lambda params: ((params["ruleset"],), params["mods"]))
 @click.command("test")
 @click.argument("ruleset", type=NAME)
 @click.option("--mod", "mods", multiple=True, type=UsablePath(dir_okay=False))

@@ -58,10 +58,20 @@ def need_lab(plots) -> None:
         need_matplotlib()
 
 
+WIDE = 1000  # the width of the output off a terminal: no table of the lab is wider
+
+
 def console(stderr: bool = False):
-    """The console for people: on stderr when stdout holds a JSON document (--format json)."""
+    """The console for people: on stderr when stdout holds a JSON document (--format json).
+    On a terminal, its width; off one (a pipe, a file, CI's log), as wide as the tables
+    need rather than rich's 80 columns, which wrapped every cell of a wide table over
+    several lines; $COLUMNS still says, when set."""
+    import os
     from rich.console import Console
-    return Console(highlight=False, emoji=False, stderr=stderr)
+    out = Console(highlight=False, emoji=False, stderr=stderr)
+    if out.is_terminal or os.environ.get("COLUMNS"):
+        return out
+    return Console(highlight=False, emoji=False, stderr=stderr, width=WIDE)
 
 
 def failed(message: str, code: int, fmt: str = "text") -> int:
