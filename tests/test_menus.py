@@ -199,13 +199,16 @@ def test_a_condition_that_fails_while_the_menu_is_made_is_a_positioned_rule_erro
 
 
 def test_a_condition_run_without_a_frame_charges_and_fails_as_with_one():
-    """``run.fast`` (gensupport.entry) is ``run`` given its variables: the same value, the
-    same steps charged, the same errors."""
+    """``run.call`` (gensupport.entry), as the menu calls a condition, is ``run`` given its
+    variables: the same value, the same steps charged, the same errors."""
     from rulebook_games.lang import gensupport as G
     from rulebook_games.lang.runtime import Budget, Frame, RuleRuntimeError
 
     class Rt:
         memo = None
+
+        def __init__(self, budget):
+            self.budget = budget
 
     def body(rt, B, d, V):
         B.used += 3
@@ -218,8 +221,8 @@ def test_a_condition_run_without_a_frame_charges_and_fails_as_with_one():
     run = G.entry(body, None, False)
     for x in (0, 1, 2, 5):
         outcomes = []
-        for call in (lambda B: run(Frame(Rt(), {"x": x}, 0, B)),
-                     lambda B: run.fast(Rt(), B, {"x": x})):
+        for call in (lambda B: run(Frame(Rt(B), {"x": x}, 0, B)),
+                     lambda B: run.call(Rt(B), {"x": x})):
             B = Budget()
             B.used = 7
             try:

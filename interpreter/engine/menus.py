@@ -7,7 +7,7 @@ condition. :class:`Menu` does that reading once per phase (and once per card
 definition for cards' actions): each action becomes a small record holding
 its key, words, condition, ``once per``, ``each`` and implied checks, so that
 building the menu is one loop over records, each condition called on its
-variables (``run.fast``: no frame is made unless its words are read).
+variables (``run.call``: no frame is made unless its words are read).
 
 The cards in play that have actions are indexed per seat, in the order the
 zones hold them, beside the cards with modifiers (``Game.smemo``): the index
@@ -228,12 +228,12 @@ class Menu:
                 variables[bind[0]] = bind[1]
             fast = a.fast
             if fast is not None:  # (no frame made unless the words are read)
-                held = fast(g, g.budget, variables)
+                held = fast(g, variables)
             else:
                 held = cond(Frame(g, variables, 0, g.budget))
                 if a.pending:  # its Python is written when first run: from then on, that
                     a.cond, a.pending = cond.real or cond, cond.real is None
-                a.fast = getattr(a.cond, "fast", None) if not a.pending else None
+                a.fast = getattr(a.cond, "call", None) if not a.pending else None
             if not held:
                 if a.reason:
                     return str(a.reason)
