@@ -29,6 +29,13 @@ pytest.importorskip("watchfiles")
 WAIT = 60  # seconds for a run to show what it must (a loaded machine is slow)
 
 
+def _ctrl_c_heard() -> None:
+    """In the child before it runs: Ctrl-C (SIGINT) back to its default. A suite started in the
+    background by a shell without job control (``.ci/run &``) ignores SIGINT, and a process
+    inherits that: the command would then never hear the Ctrl-C these tests send."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Running:
     """A ``rulebook`` command in its own process, its output read line by line."""
 
@@ -36,7 +43,7 @@ class Running:
         env = dict(os.environ, PYTHONUNBUFFERED="1", COLUMNS="100")
         self.proc = subprocess.Popen([sys.executable, "-m", "rulebook_games", *args], cwd=cwd,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True, env=env)
+                                     text=True, env=env, preexec_fn=_ctrl_c_heard)
         self.lines: queue.Queue[str] = queue.Queue()
         self.seen: list[str] = []
         threading.Thread(target=self._read, daemon=True).start()
