@@ -33,7 +33,7 @@ from rulebook_games.agents.ismcts import ISMCTSAgent  # noqa: E402
 from rulebook_games.play.session import GameError, build_game, run  # noqa: E402
 from rulebook_games.load.ruleset import load_ruleset  # noqa: E402
 
-RULESETS = ["legacy_gears_of_time", "terraforming_mars", "timespan"]
+RULESETS = ["legacy_gears_of_time", "terraforming_mars", "timespan", "lantern_row"]
 
 
 def wilson(wins: float, n: int, z: float | None = None) -> tuple[float, float]:
@@ -84,7 +84,16 @@ def play(rs, players: int, seed: int, kinds: list[str], variants=(), clock=None)
                 clock.wrap(agent)
     start = time.process_time()
     result = run(game)
-    return result, time.process_time() - start
+    return result, time.process_time() - start, game
+
+
+def cards_played(game) -> list[int]:
+    """How many cards entered play for each seat (zones that record 'played')."""
+    out = [0] * game.n
+    for (what, seat, _), times in game.state.tally.items():
+        if what == "played" and 0 <= seat < game.n:
+            out[seat] += times
+    return out
 
 
 _RULESETS: dict = {}
@@ -98,10 +107,11 @@ def one_game(job: tuple) -> dict:
         rs = _RULESETS[name] = load_ruleset(str(ROOT / "rulesets" / name))
     clock = Clock()
     try:
-        result, spent = play(rs, players, seed, kinds, variants, clock)
+        result, spent, game = play(rs, players, seed, kinds, variants, clock)
     except GameError as exc:
         return {"seed": seed, "error": str(exc)}
     return {"seed": seed, "scores": result.scores, "winners": result.winners,
+            "played": cards_played(game),
             "solo_won": result.solo_won, "rank": result.ranks[0] if result.ranks else None,
             "spent": spent, "clock": (clock.decisions, clock.seconds, clock.iterations)}
 
@@ -126,6 +136,7 @@ def played(jobs: list[tuple], workers: int, clock: Clock):
 def duel(name: str, spec: str, against: str, games: int, clock: Clock, workers: int = 1,
          first_seed: int = 1) -> dict:
     wins, seconds, errors = 0.0, [], 0
+    played = [0, 0]  # cards entered play: the measured agent's, the other's
     seeds = range(first_seed, first_seed + games)
     jobs = [(name, 2, seed, [spec, against] if seed % 2 == 1 else [against, spec], ())
             for seed in seeds]
@@ -137,15 +148,19 @@ def duel(name: str, spec: str, against: str, games: int, clock: Clock, workers: 
             print(f"  {name} seed {seed}: {out['error']}", flush=True)
             continue
         seconds.append(out["spent"])
+        played[0] += out["played"][me]
+        played[1] += out["played"][1 - me]
         if me in out["winners"]:
             wins += 1 / len(out["winners"])
         print(f"  {name} seed {seed}: seat {me + 1} {spec}, scores {out['scores']}, "
-              f"winners {[w + 1 for w in out['winners']]}, {out['spent']:.1f} CPU-s", flush=True)
+              f"winners {[w + 1 for w in out['winners']]}, cards played {out['played']}, "
+              f"{out['spent']:.1f} CPU-s", flush=True)
     n = len(seconds)
     low, high = wilson(wins, n)
     return {"ruleset": name, "games": n, "wins": wins, "rate": wins / n if n else 0.0,
             "low": low, "high": high, "errors": errors,
-            "seconds": sum(seconds) / n if n else 0.0, "max_seconds": max(seconds or [0])}
+            "seconds": sum(seconds) / n if n else 0.0, "max_seconds": max(seconds or [0]),
+            "played": played[0] / n if n else 0.0, "played_other": played[1] / n if n else 0.0}
 
 
 def solo(name: str, variant: str, spec: str, games: int, clock: Clock, workers: int = 1,
@@ -193,12 +208,14 @@ def main(argv=None) -> None:
         solos.append(solo(name, variant, args.spec, args.solo_games, clock, args.workers,
                           args.first_seed))
     print(f"\n{args.spec} against {args.against}, 2 players, seats alternating")
-    print("| ruleset | games | wins | win rate | Wilson 95 % | CPU-s per game (max) |")
-    print("|---|---|---|---|---|---|")
+    print("| ruleset | games | wins | win rate | Wilson 95 % | CPU-s per game (max) | "
+          "cards played per game (the other's) |")
+    print("|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['ruleset']} | {r['games']} | {r['wins']:g} | {100 * r['rate']:.0f} % | "
               f"{100 * r['low']:.0f}–{100 * r['high']:.0f} % | {r['seconds']:.1f} "
-              f"({r['max_seconds']:.1f}) |" + (f" {r['errors']} errors" if r["errors"] else ""))
+              f"({r['max_seconds']:.1f}) | {r['played']:.1f} ({r['played_other']:.1f}) |"
+              + (f" {r['errors']} errors" if r["errors"] else ""))
     if solos:
         print("\n| solo | games | won | Wilson 95 % | ranks |")
         print("|---|---|---|---|---|")

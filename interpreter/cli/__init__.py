@@ -10,7 +10,8 @@ One module per command or group of commands:
 - ``shipped``: ``list``, the shipped rulesets;
 - ``play`` and ``replay`` (with ``records``, saving and resuming games);
 - ``simulate``; ``scenarios``: ``test``, a ruleset's scenario tests;
-- ``lab``: ``report`` and ``compare``; ``lsp``: the language server;
+- ``lab``: ``report`` and ``compare``; ``train``: an evaluation learned from a
+  ruleset's own games; ``lsp``: the language server;
 - ``serve``: games in the browser (the ``web`` room).
 
 They share ``options`` (option types, the usage error), ``loading`` (the
@@ -32,7 +33,7 @@ import click
 
 from ..version import __version__
 from . import cards, diagnostics as report, lab, lsp, play, reference, replay, scenarios
-from . import serve, shipped, simulate, validate
+from . import serve, shipped, simulate, train, validate
 from ..numtext import clipped
 from ..outfiles import OutputProblem
 from ..safe_text import visible
@@ -53,7 +54,7 @@ def cli(no_cache):
 for command in (validate.validate, cards.cards, cards.compile_cmd, reference.schema,
                 reference.docs, shipped.list_cmd, play.play, replay.replay, simulate.simulate,
                 scenarios.test_cmd, lab.report_cmd, lab.compare_cmd, lsp.lsp_cmd,
-                serve.serve_cmd):
+                serve.serve_cmd, train.train_cmd):
     cli.add_command(command)
 
 

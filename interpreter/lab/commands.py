@@ -134,6 +134,8 @@ def _report(path, ruleset, html, png, confidence, top, load, mods, gallery=None)
         return 1
     names = names_mod.for_results(res, ruleset, load, mods)
     rep = measures.build(res, names, confidence, top)
+    from .who import seat_agents, who_played
+    rep.notes[:0] = who_played(seat_agents(res.pg_seat, res.pg_agent))
     rep.notes[:0] = [f"{path}:{line}: line skipped: {why}" for line, why in res.skipped]
     if res.errors:
         rep.notes.insert(0, f"{len(res.errors)} games stopped on a rule error and are not "
@@ -343,6 +345,9 @@ def _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worke
             cmp.notes.insert(0, f"{len(res.errors)} games {side} stopped on a rule error "
                                 f"and are left out (first: seed {res.errors[0][1]}: "
                                 f"{res.errors[0][2]})")
+    from .who import who_played
+    cmp.notes[:0] = who_played(kinds, base_rs, "base game") + \
+        who_played(kinds, mod_rs, "with the mods")[1:]
     terminal.show(out, cmp.tables, cmp.notes)
     out.print()
     from rich.text import Text
