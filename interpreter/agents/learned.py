@@ -74,6 +74,12 @@ class LearnedValue:
         return out
 
 
+def uses_learned(spec: str) -> bool:
+    """Whether an agent spec plays with the learned evaluation (when there is one)."""
+    name = spec.split(":")[0]
+    return name in ("greedy", "ismcts", "trained") and "eval=written" not in spec
+
+
 def known(rs, name: str) -> bool:
     """Whether a feature's name is one this ruleset can have (its zone and card exist)."""
     if name in PLAIN:

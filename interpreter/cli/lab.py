@@ -16,7 +16,7 @@ import click
 
 from .loading import load_named, load_ruleset, no_such_ruleset
 from .options import CONFIDENCE, SEED, UsageProblem, Whole, check_backend, where_options
-from .seats import ai_seats
+from .seats import ai_seats, check_evaluation
 from ..paths import find_ruleset
 from ..safe_text import visible
 
@@ -125,6 +125,7 @@ def compare_cmd(ruleset, mods, games, players, agent_spec, variants, seed, worke
         files.append(str(found))
     modded = load_named(ruleset, tuple(files))
     players, kinds = ai_seats(base, players, agent_spec, "compare")
+    check_evaluation(modded, kinds)  # each side's agents play with that side's values
     # where the games run: simulate()'s backend options (--backend, --address, ...) go here
     backend = {"backend": backend, "address": address}
     try:

@@ -79,35 +79,60 @@ def read_learned(path, rs) -> Learned:
         diags.error("RB103", f"the learned evaluation '{shown}' is {size:,} bytes, more "
                     f"than {MAX_BYTES:,}", Span(shown, 1, 1))
         raise RulebookError(diags)
-    doc = load_yaml(path, diags)  # JSON is YAML: every value keeps its position
-    if doc is None:
-        raise RulebookError(diags)
-    if not isinstance(doc.data, dict):
-        diags.error("RB203", "a learned evaluation is a JSON object", doc.span(()))
-        raise RulebookError(diags)
-    if not validate_with(doc, SCHEMA, diags):
-        raise RulebookError(diags)
-    data = doc.data
+    import json
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+        data = json.loads(text, parse_constant=_not_a_number)
+    except UnicodeDecodeError as exc:
+        diags.error("RB101", f"the learned evaluation is not UTF-8 text ({exc.reason})",
+                    Span(shown, 1, 1))
+        raise RulebookError(diags) from None
+    except json.JSONDecodeError as exc:
+        diags.error("RB104", f"the learned evaluation is not JSON: {exc.msg}",
+                    Span(shown, exc.lineno, exc.colno))
+        raise RulebookError(diags) from None
+    except ValueError as exc:  # NaN, Infinity: JSON has no such numbers
+        diags.error("RB204", f"the learned evaluation holds {exc}, which is no number a "
+                    "weights file may hold", Span(shown, *_where(text, str(exc))))
+        raise RulebookError(diags) from None
+    except OSError as exc:
+        diags.error("RB101", f"cannot read the learned evaluation '{shown}': "
+                    f"{exc.strerror or exc}", Span(shown, 1, 1))
+        raise RulebookError(diags) from None
+    from .schema import file_validator
+    if isinstance(data, dict) and not any(True for _ in file_validator(SCHEMA).iter_errors(data)) \
+            and _consistent(data):
+        doc = None  # the usual case, checked without working out every value's place
+    else:  # read again, as YAML (JSON is YAML), to say where each problem is
+        doc = load_yaml(path, diags, text=text)
+        if doc is None:
+            raise RulebookError(diags)
+        if not isinstance(doc.data, dict):
+            diags.error("RB203", "a learned evaluation is a JSON object", doc.span(()))
+            raise RulebookError(diags)
+        if not validate_with(doc, SCHEMA, diags):
+            raise RulebookError(diags)
+        data = doc.data
     if data["ruleset"] != rs.id:
         diags.error("RB404", f"this learned evaluation was trained for the ruleset "
                     f"'{data['ruleset']}', not '{rs.id}': train one for this ruleset "
-                    f"with 'rulebook train {rs.id}'", doc.span(("ruleset",)))
+                    f"with 'rulebook train {rs.id}'", _span(doc, shown, text, ("ruleset",)))
         raise RulebookError(diags)
     n = len(data["features"])
     for name in ("weights", "late_weights", "mean", "scale"):
         if len(data[name]) != n:
             diags.error("RB204", f"'{name}' has {len(data[name]):,} numbers for "
-                        f"{n:,} features", doc.span((name,)))
+                        f"{n:,} features", _span(doc, shown, text, (name,)))
     for name in ("late_mean", "late_scale"):
         if name in data and len(data[name]) != n:
             diags.error("RB204", f"'{name}' has {len(data[name]):,} numbers for "
-                        f"{n:,} features", doc.span((name,)))
+                        f"{n:,} features", _span(doc, shown, text, (name,)))
     if len(set(data["features"])) != n:
         seen: set = set()
         for i, f in enumerate(data["features"]):
             if f in seen:
                 diags.error("RB400", f"the feature '{f}' is listed twice",
-                            doc.span(("features", i)))
+                            _span(doc, shown, text, ("features", i)))
                 break
             seen.add(f)
     if diags:
@@ -122,3 +147,31 @@ def read_learned(path, rs) -> Learned:
                      "files have changed since): the values it learned may be off; "
                      f"'rulebook train {rs.id}' trains it again")
     return Learned(shown, data, notes)
+
+
+def _not_a_number(name: str):
+    raise ValueError(name)
+
+
+def _consistent(data: dict) -> bool:
+    n = len(data["features"])
+    return all(len(data.get(k, data["features"])) == n
+               for k in ("weights", "late_weights", "mean", "scale", "late_mean", "late_scale")) \
+        and len(set(data["features"])) == n and data["ruleset"] is not None
+
+
+def _where(text: str, needle: str) -> tuple[int, int]:
+    """The line and column of the first ``needle`` in ``text`` (1, 1 if absent)."""
+    at = text.find(needle)
+    if at < 0:
+        return 1, 1
+    line = text.count("\n", 0, at) + 1
+    return line, at - (text.rfind("\n", 0, at) + 1) + 1
+
+
+def _span(doc, shown: str, text: str, path: tuple) -> Span:
+    """Where the value at ``path`` is: from the YAML reading when there is one, else the
+    place of its key in the text."""
+    if doc is not None:
+        return doc.span(path)
+    return Span(shown, *_where(text, f'"{path[0]}"'))
