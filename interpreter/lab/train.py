@@ -32,7 +32,10 @@ import time
 from dataclasses import dataclass, field
 
 MIN_ROWS = 3  # a feature seen in fewer samples than this is left out
-DAMPING = (0.3, 1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0)
+FIRST_RATE = 0.15  # the share of decisions sampled in the first game
+POSITIONS = 30  # about how many positions are sampled per game after it
+DAMPING = (1.0, 10.0, 100.0, 1000.0, 10000.0)
+CARD_FACTORS = (0.0, 0.03, 0.1, 0.3, 1.0)
 
 
 @dataclass
@@ -63,8 +66,8 @@ def _targets(scores: list, lowest: bool) -> list[float]:
 
 def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
                     sample_rate: float, variants=()) -> tuple[list, int]:
-    """One self-play game of agent ``kind`` in every seat: its samples, labelled, and
-    its last round."""
+    """One self-play game of agent ``kind`` in every seat: its samples, labelled, its
+    last round and how many decisions the agents were asked."""
     from ..agents.features import Features
     from ..agents.lookahead import Dealing, determinise
     from ..engine.flow import FlowRunner
@@ -78,6 +81,7 @@ def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
     dealer = random.Random(seed * 11 + 5)
     taken: list[Sample] = []
     seats_of: list[int] = []
+    asked = [0]
 
     def sample(real) -> None:
         for seat in range(real.n):
@@ -94,6 +98,7 @@ def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
         inner = agent.decide
 
         def decide(decision, view, g, inner=inner):
+            asked[0] += 1
             if picker.random() < sample_rate:
                 sample(g)
             return inner(decision, view, g)
@@ -102,7 +107,7 @@ def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
     targets = _targets(result.scores, _lowest(rs))
     for s, seat in zip(taken, seats_of):
         s.target = targets[seat]
-    return taken, game.state.round
+    return taken, game.state.round, asked[0]
 
 
 def _lowest(rs) -> bool:
@@ -111,9 +116,33 @@ def _lowest(rs) -> bool:
     return data.get("winner") == "lowest"
 
 
-def fit(samples: list[Sample], rounds: float, damping: float):
+# the features that carry most of what a position is worth to any ruleset: fitted
+# first, so that with few games the value stays near the hand-written evaluation (the
+# prior) and what the other features add is learned on top of what they leave
+CORE = ("evaluation", "evaluation of the best other", "score", "score of the best other",
+        "round")
+CORE_DAMPING = 1.0
+SPARSE = ("card:", "resources:", "space:")  # one per card or space: many, each seen rarely
+
+
+def sparse(name: str) -> bool:
+    """Whether a feature is one of the many that each name one card or space (or one
+    value of a declared feature): they identify a game more than they explain it, and
+    are held back harder by the fit."""
+    return name.startswith(SPARSE) or "=" in name
+
+
+def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float = 1.0):
     """Ridge regression of the targets on the samples' features (and their late copies):
-    (names, weights, late weights, intercept, mean, scale, late mean, late scale)."""
+    (names, weights, late weights, intercept, mean, scale, late mean, late scale).
+
+    The :data:`CORE` features are fitted first, lightly held back; the others then
+    fit what those leave unexplained, with ``damping``. Every feature is scaled to a
+    standard deviation of 1, the card and space features (:func:`sparse`) to
+    ``card_factor`` (0 leaves them out): their penalty is that much heavier. Every
+    position of a game has the game's margin, and a game's cards tell the games
+    apart: fitted as freely as the few plain features, they learn the training games
+    by heart."""
     import numpy as np
     from scipy.sparse import csr_matrix
     from scipy.sparse.linalg import LinearOperator, lsqr
@@ -140,21 +169,31 @@ def fit(samples: list[Sample], rounds: float, damping: float):
     mean = np.asarray(X.mean(axis=0)).ravel()
     sq = np.asarray(X.multiply(X).mean(axis=0)).ravel()
     std = np.sqrt(np.maximum(sq - mean * mean, 0.0))
-    scale = np.where(std > 1e-9, std, 1.0)
-    live = std > 1e-9
+    core = np.array([n in CORE for n in names] * 2)
+    factor = np.array([card_factor if sparse(n) else 1.0 for n in names] * 2)
     y_mean = float(y.mean())
     n = X.shape[0]
 
-    def matvec(v):
-        v = np.ravel(v) * live / scale
-        return X @ v - float(mean @ v)
+    def solve(live, scale, target, damp):
+        def matvec(v):
+            v = np.ravel(v) * live / scale
+            return X @ v - float(mean @ v)
 
-    def rmatvec(u):
-        u = np.ravel(u)
-        return (X.T @ u - mean * u.sum()) * live / scale
-    op = LinearOperator((n, 2 * k), matvec=matvec, rmatvec=rmatvec, dtype=float)
-    w = lsqr(op, y - y_mean, damp=math.sqrt(damping), atol=1e-8, btol=1e-8,
-             iter_lim=2000)[0] * live
+        def rmatvec(u):
+            u = np.ravel(u)
+            return (X.T @ u - mean * u.sum()) * live / scale
+        op = LinearOperator((n, 2 * k), matvec=matvec, rmatvec=rmatvec, dtype=float)
+        w = lsqr(op, target, damp=math.sqrt(damp), atol=1e-8, btol=1e-8, iter_lim=2000)[0]
+        return w * live, matvec
+    # first the few features every ruleset has (its evaluation, the scores, the round),
+    # held back lightly; then every other feature, on what those leave unexplained
+    live1 = core & (std > 1e-9)
+    live2 = ~core & (std > 1e-9) & (factor > 0)
+    scale = np.where(live1, std, np.where(live2, std / np.where(factor > 0, factor, 1.0), 1.0))
+    w1, predict1 = solve(live1, scale, y - y_mean, CORE_DAMPING * n / 100)
+    w2, _ = solve(live2, scale, y - y_mean - predict1(w1), damping) if live2.any() \
+        else (np.zeros(2 * k), None)
+    w = w1 + w2
     return (names, w[:k], w[k:], y_mean, mean[:k], scale[:k], mean[k:], scale[k:])
 
 
@@ -202,6 +241,9 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
     held: set = set()
     kept = rs.__dict__.get("_learned_value", False)
     model, rounds, damping = None, 1.0, DAMPING[2]
+    # a share of the decisions: about POSITIONS of each game (from the first game's
+    # length), since a game's positions share its margin and tell little more each
+    rate = sample_rate if sample_rate is not None else FIRST_RATE
     try:
         index = 0
         for r, count in enumerate(per_round):
@@ -218,16 +260,17 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
             runs.agents.append((kind if model is not None else "greedy:eval=written", count))
             for i in range(count):
                 game_seed = seed * 100_003 + index
-                rate = sample_rate if sample_rate is not None else 0.15
                 try:
-                    taken, last = play_and_sample(rs, players, game_seed, kind, index, rate,
-                                                  variants)
+                    taken, last, asked = play_and_sample(rs, players, game_seed, kind, index,
+                                                         rate, variants)
                 except Exception as exc:  # a game that fails is counted and left out
                     runs.errors.append(f"game {index + 1}: {str(exc).splitlines()[0][:200]}")
                     index += 1
                     continue
                 runs.samples += taken
                 runs.rounds_played.append(last)
+                if sample_rate is None and runs.games == 0 and asked:
+                    rate = min(FIRST_RATE, POSITIONS / asked)
                 if i >= count - max(1, count // 5):
                     held.add(index)
                 index += 1
@@ -240,12 +283,13 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
             test_set = [s for s in runs.samples if s.game in held]
             best = None
             for d in DAMPING:
-                m = fit(train_set, rounds, d * len(train_set) / 100)
-                q = quality(predict(m, test_set, rounds), test_set)
-                if best is None or q["r2"] > best[0]["r2"]:
-                    best = (q, d)
-            fit_quality, damping = best
-            model = fit(runs.samples, rounds, damping * len(runs.samples) / 100)
+                for g in CARD_FACTORS:
+                    m = fit(train_set, rounds, d * len(train_set) / 100, g)
+                    q = quality(predict(m, test_set, rounds), test_set)
+                    if best is None or q["r2"] > best[0]["r2"]:
+                        best = (q, d, g)
+            fit_quality, damping, card_factor = best
+            model = fit(runs.samples, rounds, damping * len(runs.samples) / 100, card_factor)
             say(f"round {r + 1} ({kind}, {count} games): held-out R² "
                 f"{fit_quality['r2']:.2f}, the predicted margin's sign right in "
                 f"{100 * fit_quality['sign']:.0f} % of {fit_quality['samples']:,} positions")
@@ -260,7 +304,7 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
     agent = ", then ".join(f"{n} games of {k}" for k, n in runs.agents)
     fit_info = {"held_out_games": len(held), "held_out_positions": fit_quality["samples"],
                 "r2": round(fit_quality["r2"], 4), "sign_right": round(fit_quality["sign"], 4),
-                "damping": damping, "positions": len(runs.samples),
+                "damping": damping, "card_factor": card_factor, "positions": len(runs.samples),
                 "failed_games": len(runs.errors)}
     if progress:
         say(f"{runs.seconds:.0f} CPU-s of play and fitting")
