@@ -113,7 +113,6 @@ def test_a_seats_features_name_its_own_cards_by_id_and_zone():
             assert feats[f"size:{zone}"] == len(cards)
         assert feats["evaluation"] == [1.0, 2.0][seat]
         assert feats["evaluation of the best other"] == [2.0, 1.0][seat]
-        assert feats["score"] == [3.0, 4.0][seat]
         own_zones = {z for (z, _), _ in own}
         for name in feats:  # cards only of the seat's own zones, or of shared public ones
             if name.startswith("card:"):
@@ -128,8 +127,8 @@ def test_a_seats_features_name_its_own_cards_by_id_and_zone():
 def test_a_weights_file_is_read_and_its_scaling_folded_in(tmp_path):
     folder = _copy_ruleset(tmp_path)
     rs = load_ruleset(str(folder))
-    data = _weights(rs, {"round": 2.0, "score": 1.0}, intercept=5.0,
-                    late={"score": 3.0})
+    data = _weights(rs, {"round": 2.0, "evaluation": 1.0}, intercept=5.0,
+                    late={"evaluation": 3.0})
     data["mean"] = [1.0, 0.0]
     data["scale"] = [2.0, 1.0]
     (folder / "learned.json").write_text(json.dumps(data))
@@ -137,9 +136,9 @@ def test_a_weights_file_is_read_and_its_scaling_folded_in(tmp_path):
     assert value is not None and not value.notes
     game = build_game(rs, 2, 1, ["random", "random"], ())
     runner = FlowRunner(game)
-    priors, scores = value.features.base(runner, (0, 1))
+    priors = [runner.evaluate(p) for p in (0, 1)]  # the hand-written evaluation
     t = min(1.0, game.state.round / 10)
-    expected = [5.0 + 2.0 * (game.state.round - 1.0) / 2.0 + scores[p] * (1.0 + 3.0 * t)
+    expected = [5.0 + 2.0 * (game.state.round - 1.0) / 2.0 + priors[p] * (1.0 + 3.0 * t)
                 for p in (0, 1)]
     assert value.values(runner, (0, 1)) == pytest.approx(expected)
 
@@ -194,7 +193,7 @@ def test_nan_is_not_a_number_a_weights_file_may_hold(tmp_path):
 def test_lists_that_do_not_match_the_features_are_refused(tmp_path):
     folder = _copy_ruleset(tmp_path)
     rs = load_ruleset(str(folder))
-    data = _weights(rs, {"round": 1.0, "score": 1.0})
+    data = _weights(rs, {"round": 1.0, "evaluation": 1.0})
     data["late_weights"] = [0.0]
     path = folder / "learned.json"
     path.write_text(json.dumps(data, indent=1))
@@ -267,7 +266,7 @@ def test_greedy_uses_the_learned_value_by_default_and_the_written_one_when_told(
     written = _play(rs, ["greedy:eval=written", "greedy:eval=written"])
     assert _play(rs, ["greedy", "greedy"]) == written  # no file: the written evaluation
     # a value that wants the score as low as can be: greedy must now play otherwise
-    (folder / "learned.json").write_text(json.dumps(_weights(rs, {"score": -1.0})))
+    (folder / "learned.json").write_text(json.dumps(_weights(rs, {"evaluation": -1.0})))
     rs = load_ruleset(str(folder))
     learned = _play(rs, ["greedy", "greedy"])
     assert learned != written
@@ -279,7 +278,7 @@ def test_greedy_uses_the_learned_value_by_default_and_the_written_one_when_told(
 def test_ismcts_uses_the_learned_value(tmp_path):
     folder = _copy_ruleset(tmp_path)
     rs = load_ruleset(str(folder))
-    (folder / "learned.json").write_text(json.dumps(_weights(rs, {"score": -1.0})))
+    (folder / "learned.json").write_text(json.dumps(_weights(rs, {"evaluation": -1.0})))
     rs = load_ruleset(str(folder))
     a = _play(rs, ["ismcts:iterations=8", "ismcts:iterations=8"], seed=2)
     b = _play(rs, ["ismcts:iterations=8:eval=written", "ismcts:iterations=8:eval=written"],

@@ -19,8 +19,11 @@ names a game thing:
   ``declared:F=VALUE`` for one that names a card or an id), the ruleset's
   declared ``features:``;
 - ``round``, ``evaluation`` (the ruleset's hand-written ``evaluation``, the
-  prior), ``score``, and ``evaluation of the best other`` and ``score of the
-  best other`` (the best other seat's; 0 in a solo game).
+  prior; its score so far when it has none) and ``evaluation of the best
+  other`` (the best other seat's; absent in a solo game). The score is not a
+  feature of its own: a hand-written evaluation weighs it already, and
+  working it out for every seat of every copy a search evaluates doubled
+  the cost of evaluating.
 
 Only what the seat may know is read: its own zones only where the zone's
 visibility lets it look, other seats only through public tracks, tiles,
@@ -55,15 +58,13 @@ class Features:
             self.declared.append((ident, "each" in data, data.get("as")))
         self.has_evaluation = ("flow", "evaluation") in rs.code
 
-    def base(self, runner, seats) -> tuple[list, list]:
-        """Each seat's hand-written evaluation and score (all seats: each seat's features
-        read the best other's)."""
-        game = runner.game
-        n = game.n
-        priors = [float(runner.evaluate(p)) for p in range(n)]
-        scores = [float(game.score(p)) for p in range(n)] if game.rs.sections["scoring"] \
-            else list(priors)
-        return priors, scores
+    def base(self, runner, seats) -> tuple[list, list | None]:
+        """Each seat's hand-written evaluation (all seats: each seat's features read the
+        best other's). A ruleset without one is evaluated by its score, as the agents
+        do without a learned evaluation. (The second list is kept for the callers' sake:
+        None.)"""
+        n = runner.game.n
+        return [float(runner.evaluate(p)) for p in range(n)], None
 
     def of(self, runner, seat: int, priors: list, scores: list) -> dict:
         """The features of ``seat``: a dict of name -> number (missing names are 0)."""
@@ -121,11 +122,9 @@ class Features:
             self._declared(game, seat, out)
         out["round"] = st.round
         out["evaluation"] = priors[seat]
-        out["score"] = scores[seat]
         if len(priors) > 1:
             out["evaluation of the best other"] = max(
                 v for p, v in enumerate(priors) if p != seat)
-            out["score of the best other"] = max(v for p, v in enumerate(scores) if p != seat)
         return out
 
     def _declared(self, game, seat: int, out: dict) -> None:

@@ -20,8 +20,7 @@ from .features import Features
 
 PREFIXES = ("stock", "production", "track", "global", "size", "card", "resources", "tile",
             "tiles", "space", "declared")
-PLAIN = ("round", "evaluation", "score", "evaluation of the best other",
-         "score of the best other")
+PLAIN = ("round", "evaluation", "evaluation of the best other")
 EVALUATIONS = ("learned", "written")
 
 

@@ -119,8 +119,7 @@ def _lowest(rs) -> bool:
 # the features that carry most of what a position is worth to any ruleset: fitted
 # first, so that with few games the value stays near the hand-written evaluation (the
 # prior) and what the other features add is learned on top of what they leave
-CORE = ("evaluation", "evaluation of the best other", "score", "score of the best other",
-        "round")
+CORE = ("evaluation", "evaluation of the best other", "round")
 CORE_DAMPING = 1.0
 SPARSE = ("card:", "resources:", "space:")  # one per card or space: many, each seen rarely
 
@@ -185,7 +184,7 @@ def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float
         op = LinearOperator((n, 2 * k), matvec=matvec, rmatvec=rmatvec, dtype=float)
         w = lsqr(op, target, damp=math.sqrt(damp), atol=1e-8, btol=1e-8, iter_lim=2000)[0]
         return w * live, matvec
-    # first the few features every ruleset has (its evaluation, the scores, the round),
+    # first the few features every ruleset has (its evaluation, the best other's, the round),
     # held back lightly; then every other feature, on what those leave unexplained
     live1 = core & (std > 1e-9)
     live2 = ~core & (std > 1e-9) & (factor > 0)
