@@ -18,7 +18,7 @@ LEARNING = ("greedy", "ismcts", "trained")
 RANDOM_WARNING = (
     "The games were played by {who}: {they} answer without looking at the game, so these "
     "figures describe {how}, not games people play. --agents trained plays them with the "
-    "evaluation learned from the game's own games (rulebook train)")
+    "evaluation learned from the game's own games (rulebook train).")
 
 
 def describe(kinds) -> str:
@@ -102,3 +102,16 @@ def seat_agents(seats, agents) -> list[str]:
     for seat, agent in zip(seats, agents):
         by_seat.setdefault(int(seat), {})[str(agent)] = None
     return [" or ".join(by_seat[s]) for s in sorted(by_seat)]
+
+
+def show_who(console, lines) -> None:
+    """Print who played on the terminal, before the tables: the agents in bold, a
+    warning about random ones in yellow."""
+    from rich.text import Text
+
+    from ..safe_text import visible
+    for i, line in enumerate(lines):
+        warn = "answer without looking at the game" in line
+        console.print(Text(visible(line), style="bold" if i == 0 else
+                           "yellow" if warn else ""))
+    console.print()
