@@ -849,7 +849,7 @@ LEARNED = obj(
                    "final score minus the best other seat's (solo: its final score)."},
         "players": integer("Players per training game.", minimum=1, maximum=100),
         "games": integer("Games played to train.", minimum=0, maximum=100_000_000),
-        "seed": integer("The training's seed.", minimum=0),
+        "seed": integer("The training's seed.", minimum=-(2 ** 63 - 1), maximum=2 ** 63 - 1),
         "agent": string("Who played the training games, round by round.", maxLength=500),
         "rounds": _number("The rounds a training game lasted on average: the game's "
                           "progress is the round over this (at most 1).", 1e-6, 1e5),

@@ -69,7 +69,8 @@ def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top, gal
               show_default=True, help="Seeds to play, each on both sides.")
 @click.option("--players", "-p", type=Whole(min=1), default=None)
 @click.option("--agents", "agent_spec", default="random", show_default=True,
-              help="Comma-separated agents by seat (random, greedy), or one for all.")
+              help="Comma-separated agents by seat (random, greedy, trained…), or one for "
+                   "all; trained plays with the evaluation learned from the game's games.")
 @click.option("--variant", "variants", multiple=True)
 @click.option("--seed", type=SEED, default=1, show_default=True, help="Seed of the first game.")
 @click.option("--workers", "-w", type=Whole(min=1), default=1, show_default=True,
