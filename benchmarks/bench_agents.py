@@ -15,6 +15,12 @@ nothing here is asserted anywhere.
     python benchmarks/bench_agents.py --games 4 --rulesets legacy_gears_of_time \\
         --spec ismcts:iterations=200:playout=greedy-lite
     python benchmarks/bench_agents.py --games 0 --solo terraforming_mars:solo,timespan:scenario_1
+    python benchmarks/bench_agents.py --games 40 --spec greedy --against greedy:eval=written
+
+The last compares the evaluation learned from each ruleset's games (greedy's
+default, see docs/agents.md) with the hand-written one. Each duel also
+counts the cards that entered play per game for each side (zones that
+record 'played'; in Terraforming Mars the corporation is one of them).
 """
 
 from __future__ import annotations
@@ -136,7 +142,7 @@ def played(jobs: list[tuple], workers: int, clock: Clock):
 def duel(name: str, spec: str, against: str, games: int, clock: Clock, workers: int = 1,
          first_seed: int = 1) -> dict:
     wins, seconds, errors = 0.0, [], 0
-    played = [0, 0]  # cards entered play: the measured agent's, the other's
+    entered = [0, 0]  # cards entered play: the measured agent's, the other's
     seeds = range(first_seed, first_seed + games)
     jobs = [(name, 2, seed, [spec, against] if seed % 2 == 1 else [against, spec], ())
             for seed in seeds]
@@ -148,8 +154,8 @@ def duel(name: str, spec: str, against: str, games: int, clock: Clock, workers: 
             print(f"  {name} seed {seed}: {out['error']}", flush=True)
             continue
         seconds.append(out["spent"])
-        played[0] += out["played"][me]
-        played[1] += out["played"][1 - me]
+        entered[0] += out["played"][me]
+        entered[1] += out["played"][1 - me]
         if me in out["winners"]:
             wins += 1 / len(out["winners"])
         print(f"  {name} seed {seed}: seat {me + 1} {spec}, scores {out['scores']}, "
@@ -160,7 +166,8 @@ def duel(name: str, spec: str, against: str, games: int, clock: Clock, workers: 
     return {"ruleset": name, "games": n, "wins": wins, "rate": wins / n if n else 0.0,
             "low": low, "high": high, "errors": errors,
             "seconds": sum(seconds) / n if n else 0.0, "max_seconds": max(seconds or [0]),
-            "played": played[0] / n if n else 0.0, "played_other": played[1] / n if n else 0.0}
+            "played": entered[0] / n if n else 0.0,
+            "played_other": entered[1] / n if n else 0.0}
 
 
 def solo(name: str, variant: str, spec: str, games: int, clock: Clock, workers: int = 1,
