@@ -7,12 +7,17 @@ so this module keeps to a few rules:
 
 - it stores JSON documents only: no pickle, no marshalled code; what is read
   back is data, checked by whoever asked for it;
-- it lives in the user's own folder: ``$RULEBOOK_CACHE_DIR``, else
-  ``$XDG_CACHE_HOME/rulebook``, else ``~/.cache/rulebook``, never a shared
-  temporary folder; ``RULEBOOK_NO_CACHE=1`` turns it off;
+- it lives in the user's own folder: ``$RULEBOOK_CACHE_DIR``, else the
+  platform's user cache folder as platformdirs names it (on Linux and other
+  Unix ``$XDG_CACHE_HOME/rulebook``, else ``~/.cache/rulebook``; on macOS
+  ``~/Library/Caches/rulebook``; on Windows
+  ``%LOCALAPPDATA%\\rulebook\\Cache``), never a shared temporary folder;
+  ``RULEBOOK_NO_CACHE=1`` turns it off;
 - the folder is made owner-only (0700) and files are written owner-only
   (0600); a folder or file that is a link, belongs to another user or that
-  group or others may write is not used;
+  group or others may write is not used (on Windows, which has no such
+  owner and mode bits, the user's own local application data folder is
+  private by its access rules, and a link is still refused);
 - a file is written to a temporary file in the same folder and renamed over
   the old one, so a reader never sees half a file;
 - every document is named and stamped by a key (:func:`key_for`) that covers
@@ -22,8 +27,10 @@ so this module keeps to a few rules:
 - every file is sealed (:func:`seal`): its first line holds an HMAC-SHA256 of
   its name and its contents under a secret key of this user's, kept apart
   from the cache in the user's state folder (``$RULEBOOK_STATE_DIR``, else
-  ``$XDG_STATE_HOME/rulebook``, else ``~/.local/state/rulebook``), made
-  once, owner-only. A file planted in the cache, restored from another
+  the platform's user state folder: ``$XDG_STATE_HOME/rulebook``, else
+  ``~/.local/state/rulebook``; ``~/Library/Application Support/rulebook``
+  on macOS; ``%LOCALAPPDATA%\\rulebook`` on Windows), made once,
+  owner-only. A file planted in the cache, restored from another
   machine's, or changed after it was written does not carry that seal and
   reads as no entry: what a load takes from the cache is what this user's
   own Rulebook wrote. Readers still check what they read (see
@@ -48,32 +55,52 @@ KEEP = 64  # entries of each kind kept; older ones are removed when a new one is
 
 def cache_dir() -> Path | None:
     """Where the cache lives, or None when caching is turned off or not possible here."""
-    if os.environ.get("RULEBOOK_NO_CACHE", "") not in ("", "0") \
-            or not hasattr(os, "getuid"):
+    if os.environ.get("RULEBOOK_NO_CACHE", "") not in ("", "0"):
         return None
-    if os.environ.get("RULEBOOK_CACHE_DIR"):
-        folder = Path(os.environ["RULEBOOK_CACHE_DIR"])
-    else:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"),
-                                                                  ".cache")
-        folder = Path(base) / "rulebook"
-    # a relative place (no home folder known) would follow the working folder around
-    return folder if folder.is_absolute() else None
+    return _user_folder("RULEBOOK_CACHE_DIR", "user_cache_dir")
 
 
 def state_dir() -> Path | None:
     """Where the secret key that seals the cache lives: apart from the cache itself."""
-    if os.environ.get("RULEBOOK_STATE_DIR"):
-        folder = Path(os.environ["RULEBOOK_STATE_DIR"])
-    else:
-        base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"),
-                                                                  ".local", "state")
+    return _user_folder("RULEBOOK_STATE_DIR", "user_state_dir")
+
+
+# On Linux the folders platformdirs names are the XDG ones: worked out here, as it does
+# (tests/test_cache_places.py holds the two equal), so that every start is spared its
+# import (it brings tempfile and more: some 10 ms).
+_XDG = {"user_cache_dir": ("XDG_CACHE_HOME", (".cache",)),
+        "user_state_dir": ("XDG_STATE_HOME", (".local", "state"))}
+
+
+def _user_folder(variable: str, kind: str) -> Path | None:
+    """``$variable``, else the platform's folder of that kind for Rulebook (platformdirs:
+    the XDG folders on Linux, ~/Library on macOS, %LOCALAPPDATA% on Windows)."""
+    if os.environ.get(variable):
+        folder = Path(os.environ[variable])
+    elif sys.platform.startswith("linux"):
+        xdg, default = _XDG[kind]
+        base = os.environ.get(xdg, "")
+        if not os.path.isabs(base):  # unset, empty or relative: the default (XDG's rule)
+            base = os.path.join(os.path.expanduser("~"), *default)
         folder = Path(base) / "rulebook"
+    else:
+        import platformdirs
+        try:
+            folder = Path(getattr(platformdirs, kind)("rulebook", appauthor=False))
+        except Exception:  # no home folder known, say: no cache rather than a failure
+            return None
+    # a relative place (no home folder known) would follow the working folder around
     return folder if folder.is_absolute() else None
 
 
 def private(st: os.stat_result, kind) -> bool:
-    """Of the expected kind (not a link), owned by this user, writable by nobody else."""
+    """Of the expected kind (not a link), owned by this user, writable by nobody else.
+
+    Windows has no owner id and no group and others' write bits in a stat; there the
+    kind is checked (a link is still refused): the folders are the user's own, under
+    %LOCALAPPDATA%, whose access rules keep other users out."""
+    if not hasattr(os, "getuid"):
+        return bool(kind(st.st_mode))
     return kind(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o022
 
 

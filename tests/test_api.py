@@ -463,6 +463,7 @@ def notebook_cells(path: Path) -> list[str]:
     return ["".join(c["source"]) for c in data["cells"] if c["cell_type"] == "code"]
 
 
+@pytest.mark.slow
 def test_the_notebook_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     namespace: dict = {"__name__": "__main__"}

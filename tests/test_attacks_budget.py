@@ -218,6 +218,7 @@ def _clean_failure(code, text):
     assert "Traceback" not in text and "internal error" not in text, text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(EXPECTED) + sorted(BIG_EXPECTED))
 def test_hostile_work_ends_with_a_positioned_error(results, name):
     code, text, path = results[name]
@@ -296,6 +297,7 @@ def searching():
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(SEARCHING))
 def test_an_agent_search_on_heavy_actions_ends_within_its_allowance(searching, name):
     code, text = searching[name]

@@ -300,6 +300,7 @@ def test_f09_a_record_is_not_replaced_by_another_game(tmp_path):
     clean(rulebook("play", TINY, "--resume", "g.json", cwd=tmp_path), 0)
 
 
+@pytest.mark.slow
 def test_f09_what_the_command_wrote_before_may_be_written_again(results, tmp_path):
     for which in ("docs --out", "compile --out", "report --html"):
         args = _args(results, which, tmp_path)

@@ -167,7 +167,8 @@ PLAY = textwrap.dedent("""
     from rulebook_games.env import EnvStateError, rulebook_env
 
     def play(max_options):
-        env = rulebook_env("lantern_row", players=2, seed=5, max_options=max_options)
+        env = rulebook_env("lantern_row", players=2, seed=5, max_options=max_options,
+                           actions="index")
         counts, error = [], None
         try:
             env.reset()

@@ -412,6 +412,7 @@ def _broken(folder: Path) -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_item12_validate_with_no_path_checks_the_current_folder_and_fails_on_a_broken_ruleset(
         tmp_path):
     _broken(tmp_path / "games" / "mine")

@@ -89,6 +89,7 @@ def _cpu_of_validate(ruleset: Path, expect: int) -> float:
     pytest.param(lambda i, n: _card(i), 0, id="valid-cards"),
     pytest.param(_misspelt_card, 1, id="misspelt-names-near-card-ids"),
 ])
+@pytest.mark.slow
 def test_item7_validate_time_grows_linearly_with_the_card_file(tmp_path, shape, expect):
     small = _ruleset(tmp_path / "small", SMALL, shape)
     large = _ruleset(tmp_path / "large", LARGE, shape)
@@ -131,6 +132,7 @@ def _cpu_of(args: list, expect: int) -> float:
     return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
 
 
+@pytest.mark.slow
 def test_a_mods_changes_to_one_entry_are_checked_in_time_linear_in_their_number(tmp_path):
     # each change was checked against every earlier change of the same entry: 40,000
     # patches of one card took a minute. Two mods, so changes are checked across mods too

@@ -80,6 +80,7 @@ def results():
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_amounts_and_numbers_out_of_bounds_are_positioned_errors(results, name):
     code, text = results[name]

@@ -107,6 +107,7 @@ def test_item12_an_action_that_always_fails_does_not_trap_a_same_answer_agent(tm
     assert all(line["decisions"] <= 2 * 2 * 2 * (6 + 6) for line in lines)
 
 
+@pytest.mark.slow
 def test_item12_a_record_with_refused_actions_replays_to_the_same_state(tmp_path):
     casino = make_casino(tmp_path, "first")
     clean(rulebook("play", str(casino), "-p", "2", "--agents", "first,first", "--no-log",

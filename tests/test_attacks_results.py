@@ -153,6 +153,7 @@ def test_item2_report_takes_a_ruleset_only_by_a_shipped_name(tmp_path, made, rul
     assert "r.jsonl:1: the ruleset " in out and "is not a shipped one" in out, out
 
 
+@pytest.mark.slow
 def test_item2_a_mod_inside_the_folder_or_a_house_rule_is_named(tmp_path):
     """The other side of the rule: mods the file may name are found and named."""
     pytest.importorskip("scipy")

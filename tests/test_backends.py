@@ -68,6 +68,7 @@ def test_ray_and_local_write_the_same_file(capsys, tmp_path, ray_instance):
     assert ray_instance.is_initialized()  # a Ray the run did not start is left running
 
 
+@pytest.mark.slow
 def test_ray_with_a_mod_ships_the_mod_text(capsys, tmp_path, ray_instance):
     mod = ROOT / "rulesets" / GAME / "mods" / "bigger_hands.yaml"
     local = simulate_file(capsys, tmp_path / "local.jsonl", "--mod", str(mod), games=4)

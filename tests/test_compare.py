@@ -19,6 +19,8 @@ from rulebook_games.cli import main
 from rulebook_games.lab import commands, paired, results
 from rulebook_games.lab.names import Names
 
+pytestmark = pytest.mark.xdist_group("compare")
+
 HERE = Path(__file__).parent
 FIXTURES = HERE / "fixtures" / "lab"
 GAME = "legacy_gears_of_time"
@@ -58,6 +60,7 @@ def noop(tmp_path_factory):
     return base, mod, " ".join(out.getvalue().split())
 
 
+@pytest.mark.slow
 def test_a_mod_that_changes_nothing_shows_no_significant_change(noop):
     base_path, mod_path, out = noop
     base, mod = results.read(base_path), results.read(mod_path)
@@ -71,6 +74,7 @@ def test_a_mod_that_changes_nothing_shows_no_significant_change(noop):
     assert f"{CALIBRATION_GAMES} paired games" in out and "Same number of rounds" in out
 
 
+@pytest.mark.slow
 def test_two_runs_of_the_same_rules_on_other_seeds_show_no_significant_change(
         noop, tmp_path, capsys):
     base_path, _, _ = noop
@@ -86,6 +90,7 @@ def test_two_runs_of_the_same_rules_on_other_seeds_show_no_significant_change(
     assert share >= 0.95
 
 
+@pytest.mark.slow
 def test_a_card_worth_twice_its_points_is_found(tmp_path, capsys):
     page = tmp_path / "compare.html"
     code, out, err = run(capsys, "compare", GAME, "--mod", FIXTURES / "double_fire.yaml",

@@ -199,6 +199,7 @@ def test_records_with_greedy_agents_replay(legacy, tmp_path, players, kinds):
     assert same and played.result.scores == result.scores
 
 
+@pytest.mark.slow
 def test_greedy_agent_beats_random_agents(legacy):
     wins = 0
     for seed in range(40, 52):

@@ -52,6 +52,11 @@ def test_pettingzoo_api_test_passes(name, players):
     env.close()
 
 
+def _action_id(info, decision, answer) -> int:
+    """The action id of the engine's answer (an option's place, or a number)."""
+    return info["options"][answer - decision.low if decision.is_range else answer]["id"]
+
+
 def _play_random(env, seed: int, limit: int = 100_000, final: dict | None = None):
     """Answer every step as the engine's random agent of that seat would."""
     agents = [RandomAgent(agent_seed(seed, s)) for s in range(env.players)]
@@ -66,7 +71,7 @@ def _play_random(env, seed: int, limit: int = 100_000, final: dict | None = None
             continue
         decision = env.stream.current
         answer = agents[decision.player].decide(decision, None, env.game)
-        index = answer - decision.low if decision.is_range else answer
+        index = _action_id(info, decision, answer)
         assert obs["action_mask"][index] == 1
         env.step(index)
         steps += 1
@@ -124,7 +129,7 @@ def test_an_observation_holds_nothing_the_seat_cannot_see(name, players):
         seat = env.agent_name_mapping[agent]
         obs = env.observe(agent)["observation"]
         other, moved = twin(env.game, seat, rng)
-        again = env.layout.encode(other.view(seat), env.stream.current)
+        again = env.layout.normalise(env.layout.encode(other.view(seat), env.stream.current))
         assert np.array_equal(obs, np.asarray(again, dtype=np.float32))
         checked += 1
         moved_total += moved
@@ -138,7 +143,7 @@ def test_an_observation_holds_nothing_the_seat_cannot_see(name, players):
 
 
 def test_the_observation_shows_the_seats_own_cards_and_only_counts_of_others():
-    env = rulebook_env("legacy_gears_of_time", players=2, seed=2)
+    env = rulebook_env("legacy_gears_of_time", players=2, seed=2, normalise=False)
     env.reset()
     names = env.layout.describe()
     assert len(names) == env.layout.length == env.observation_space("player_1")[
@@ -294,9 +299,10 @@ def test_bad_agents_and_actions_are_refused_in_one_line():
     with pytest.raises(ValueError, match="no agent 'player_9': the agents are player_1"):
         env.observe("player_9")
     for bad in (None, "1", 1.5, True):
-        with pytest.raises(ValueError, match=r"answers with an action index from 0 to"):
+        with pytest.raises(ValueError, match=r"answers with an action id from 0 to"):
             env.step(bad)
-    env.step(np.int64(0))  # a NumPy integer is an index like any other
+    legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
+    env.step(np.int64(legal[0]))  # a NumPy integer is an id like any other
     env.close()
 
 
@@ -308,7 +314,7 @@ def test_every_observation_of_a_random_game_is_inside_the_space(name, players):
     space = env.observation_space(env.possible_agents[0])
     observed = 0
     for agent in env.agent_iter():
-        obs, _, done, cut, _ = env.last()
+        obs, _, done, cut, info = env.last()
         assert space.contains(obs), (agent, observed)
         observed += 1
         if done or cut:
@@ -316,7 +322,7 @@ def test_every_observation_of_a_random_game_is_inside_the_space(name, players):
             continue
         decision = env.stream.current
         answer = agents[decision.player].decide(decision, None, env.game)
-        env.step(answer - decision.low if decision.is_range else answer)
+        env.step(_action_id(info, decision, answer))
     assert env.result is not None and observed > players
     env.close()
 
@@ -332,7 +338,7 @@ def test_numbers_past_the_bound_are_clipped_inside_the_space(tmp_path):
         "actions:\n  - id: hoard\n    name: Hoard\n    do: gain 5000000000 gold\n"
         "  - id: reach\n    name: Reach\n    do: gain choose_number(0, 1000000000000) gold\n"
         "  - id: earn\n"))
-    env = rulebook_env(str(work), players=1)
+    env = rulebook_env(str(work), players=1, actions="index", normalise=False)
     env.reset()
     space = env.observation_space("player_1")
     names = env.layout.describe()

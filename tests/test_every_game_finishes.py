@@ -58,6 +58,7 @@ def setups(rs):
     return [(n, v) for n in range(rs.min_players, rs.max_players + 1) for v in variants]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", RULESETS)
 def test_every_game_reaches_its_end(name):
     rs = load_ruleset(str(shipped_rulesets_dir() / name))

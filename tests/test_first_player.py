@@ -48,6 +48,7 @@ def _rotation(first: int, players: int) -> list[int]:
     return [(first + i) % players for i in range(players)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 4])
 def test_first_player_is_random_then_clockwise(players):
     firsts = set()

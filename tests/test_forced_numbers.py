@@ -11,6 +11,8 @@ same game, told or not.
 
 from __future__ import annotations
 
+import pytest
+
 from rulebook_games import load_ruleset
 from rulebook_games.agents.base import Agent
 from rulebook_games.agents.registry import make_agent
@@ -51,6 +53,7 @@ def test_a_number_with_one_answer_is_told_to_the_seat_and_not_recorded():
         "→ 3 (the only choice, taken for you)")
 
 
+@pytest.mark.slow
 def test_telling_it_changes_no_game():
     quiet, _ = _game(False)
     told, agents = _game(True)

@@ -6,6 +6,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -87,6 +88,7 @@ card = st.fixed_dictionaries(
               "triggers": json_values, "actions": json_values, "junk": json_values})
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(st.one_of(st.lists(card, max_size=4).map(lambda cs: {"kind": "cards", "cards": cs}),
                  json_values.map(lambda v: {"kind": "cards", "cards": v}), json_values))

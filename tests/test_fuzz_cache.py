@@ -95,6 +95,7 @@ FUZZ = settings(max_examples=150, deadline=None,
                                        HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=st.data())
 def test_any_change_to_an_entry_without_the_users_seal_is_ignored(good, data):
@@ -111,6 +112,7 @@ def json_key(key):
     return tuple(key["T"])
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=st.data())
 def test_any_change_to_the_trees_of_a_sealed_entry_loads_and_runs_no_code(good, data):

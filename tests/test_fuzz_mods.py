@@ -13,6 +13,8 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
+
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -88,6 +90,7 @@ def test_any_mod_is_loaded_or_refused_with_positioned_errors(mod):
                 assert d.code.startswith("RB") and d.span is not None, d.headline()
 
 
+@pytest.mark.slow
 @settings(max_examples=100)
 @given(effect_text)
 def test_any_effect_text_as_the_setup_is_loaded_or_refused(text):

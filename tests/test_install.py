@@ -33,6 +33,8 @@ from install_helpers import (RELEASE_TAG, REPO_URL, ROOT, SLOW, clean_env, fresh
                              readme_snippet, run, shown, snapshot_checkout)
 from rulebook_games import __version__
 
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("install")]
+
 SHIPPED = sorted(p.parent.name for p in (ROOT / "rulesets").glob("*/ruleset.yaml"))
 
 
@@ -298,3 +300,20 @@ def test_readme_github_actions_steps(work, checkout, elsewhere):
     proc = run(["bash", "-c", check], elsewhere, env={**env, "GITHUB_ACTIONS": "true"})
     assert proc.returncode == 1, f"{check}: {shown(proc)}"
     assert f"::error file=rulesets/my_game/flow.yaml,line={lines}," in proc.stdout, shown(proc)
+
+
+def test_the_pytest_plugin_of_the_installed_wheel(installed, elsewhere):
+    """A mod repository's own pytest, with the wheel installed (no conftest, no checkout):
+    the entry point registers the plugin, and the scenario files are played on the mod."""
+    proc = run([installed / "python", "-m", "pip", "install", "-q", "pytest>=8"], elsewhere,
+               env=clean_env(), timeout=SLOW)
+    assert proc.returncode == 0, shown(proc)
+    (elsewhere / "scenarios").mkdir()
+    shutil.copy(ROOT / "rulesets" / "lantern_row" / "mods" / "rich_start.yaml", elsewhere)
+    (elsewhere / "scenarios" / "rich_start.yaml").write_text(
+        "kind: scenarios\nscenarios:\n  - id: six_coins\n    description: The mod's start.\n"
+        "    players: 2\n    steps:\n      - expect: stock(coins) == 6\n", encoding="utf-8")
+    proc = run([installed / "python", "-m", "pytest", "-p", "no:cacheprovider", "-rA"],
+               elsewhere, env=clean_env())
+    assert proc.returncode == 0, shown(proc)
+    assert "PASSED scenarios/rich_start.yaml::six_coins" in proc.stdout, shown(proc)

@@ -61,6 +61,7 @@ def test_the_same_seed_and_iterations_give_the_same_game(loaded):
     assert c.final_hash != a.final_hash  # the settings do reach the search
 
 
+@pytest.mark.slow
 def test_a_game_with_ismcts_replays_from_its_record(loaded, tmp_path, capsys):
     rs = loaded("timespan")
     game, result = _play(rs, 2, 5, [SMALL, "greedy"])

@@ -156,6 +156,7 @@ def test_a_card_moved_and_moved_back_lies_where_it_lay(game):
     assert st.zones[key] == order and st.cards[card].zone == key[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,players", [("terraforming_mars", 2), ("legacy_gears_of_time", 3),
                                           ("timespan", 2), ("lantern_row", 2),
                                           ("timespan", 1)])

@@ -182,3 +182,22 @@ def test_a_mod_changes_the_flows_single_parts(tmp_path):
         ("bad.yaml", 5, 31, "RB500"), ("bad.yaml", 6, 54, "RB203"),
         ("bad.yaml", 7, 29, "RB502"), ("bad.yaml", 8, 33, "RB500"),
         ("bad.yaml", 9, 55, "RB301")]
+
+
+@pytest.mark.parametrize("given, said", [
+    ('"twelve"', "constant 'hand_limit' is a whole number (10); the mod gives the text twelve"),
+    ("true", "constant 'hand_limit' is a whole number (10); the mod gives yes/no (true)"),
+    ("1.5", "constant 'hand_limit' is a whole number (10); the mod gives a number with a "
+            "fraction (1.5)"),
+])
+def test_a_constant_set_to_another_kind_of_value_says_both_kinds_in_words(tmp_path, given, said):
+    work = tmp_path / "rs"
+    shutil.copytree(BASE, work)
+    with open(work / "components.yaml", "a", encoding="utf-8") as fh:
+        fh.write("constants:\n  hand_limit: 10\n")
+    mod = write(tmp_path, "mod.yaml", MOD_HEAD + "  - {op: set_constant, id: hand_limit, "
+                f"value: {given}}}\n")
+    with pytest.raises(RulebookError) as info:
+        load_ruleset(work, [mod])
+    (d,) = info.value.diagnostics
+    assert d.code == "RB502" and d.message == said

@@ -16,6 +16,8 @@ import io
 from rich.console import Console
 from rich.text import Text
 
+import pytest
+
 from rulebook_games import load_ruleset
 from rulebook_games.agents.registry import make_agent
 from rulebook_games.play.news import NewsWords, news_lines, summarise
@@ -60,6 +62,7 @@ def test_a_headline_cut_from_its_effects_still_names_the_card():
     assert "Bob (ai): Play a card: Oak Mill" in shown
 
 
+@pytest.mark.slow
 def test_every_card_played_in_a_game_is_named_in_its_headline():
     rs = load_ruleset("terraforming_mars")
     game = build_game(rs, 2, 3, ["greedy", "greedy"],

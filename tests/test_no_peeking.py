@@ -223,6 +223,7 @@ def check(name: str, players: int, kinds: dict, seed: int = 5, playing: bool = F
 
 
 # ---------------------------------------------------------------- the tests
+@pytest.mark.slow
 @pytest.mark.parametrize("agent", registered())
 @pytest.mark.parametrize("name,players", GAMES, ids=[f"{g}-{n}p" for g, n in GAMES])
 def test_an_agent_answers_alike_in_states_its_seat_cannot_tell_apart(agent, name, players):
@@ -246,6 +247,7 @@ def played() -> list[tuple[str, int]]:
 PLAYED = played()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("agent", registered())
 @pytest.mark.parametrize("name,players", PLAYED, ids=[f"{g}-{n}p" for g, n in PLAYED])
 def test_an_agent_answers_alike_after_playing_the_game_so_far(agent, name, players):

@@ -55,6 +55,7 @@ def shipped_effects() -> list[str]:
     return texts
 
 
+@pytest.mark.slow
 def test_a_saved_parser_parses_every_shipped_card_as_a_fresh_one_does(cache):
     built = fresh()
     tables.save(GRAMMAR, P.LARK_OPTIONS, built)

@@ -24,6 +24,8 @@ import pytest
 from install_helpers import (RELEASE_TAG, REPO_URL, ROOT, SLOW, clean_env, git,
                              readme_inline_command, readme_snippet, run, shown, snapshot_checkout)
 
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("precommit")]
+
 GOOD = """\
 kind: mod
 id: cheaper_comets

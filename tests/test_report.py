@@ -334,6 +334,7 @@ def test_names_come_from_the_ruleset_and_a_missing_one_is_said_once(tmp_path, ca
 SIMULATED = [(game, 2, 3) for game in shipped_rulesets()] + [("timespan", 1, 3)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game, players, games", SIMULATED,
                          ids=[f"{g}-{p}p" for g, p, _ in SIMULATED])
 def test_report_on_real_simulated_games(tmp_path, capsys, game, players, games):

@@ -19,6 +19,8 @@ import sys
 from rich.console import Console
 from rich.text import Text
 
+import pytest
+
 from rulebook_games import load_ruleset
 from rulebook_games.agents import Agent
 from rulebook_games.agents.registry import make_agent
@@ -63,6 +65,7 @@ def test_steps_of_one_track_join_and_other_lines_are_kept_as_they_are():
         "  Ann gains no coins: 3 coins would not fit (stays at 5)"]
 
 
+@pytest.mark.slow
 def test_the_news_names_no_card_the_seats_own_log_lines_do_not_name():
     rs = load_ruleset("terraforming_mars")
     agents = [make_agent("greedy", 1), make_agent("greedy", 2)]

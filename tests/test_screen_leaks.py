@@ -88,6 +88,7 @@ def static_words(rs) -> set[str]:
     return {n for n in names if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", text)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset,players", GAMES, ids=[f"{r}-{p}" for r, p in GAMES])
 def test_no_screen_names_a_card_its_seat_may_not_see(ruleset, players):
     rs = load_ruleset(ruleset)

@@ -15,6 +15,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from rulebook_games import load_ruleset
 from rulebook_games.agents import Agent, RandomAgent, agent_seed
 from rulebook_games.play.session import build_game, run
@@ -87,6 +89,7 @@ def test_a_script_from_a_file_plays_to_the_end_and_its_record_replays(tmp_path):
     assert f"final state matches #{result.final_hash[:12]}" in again.stdout
 
 
+@pytest.mark.slow
 def test_a_script_that_ends_early_saves_and_the_rest_of_it_finishes_the_game(tmp_path):
     # both seats are scripted: a random agent that takes over a resumed game starts afresh
     lines, decisions, result = _expected_game(both=True)

@@ -7,10 +7,13 @@ shown as a number, which says nothing to a player. The marker is declared
 
 from __future__ import annotations
 
+import pytest
+
 from rulebook_games import load_ruleset
 from rulebook_games.play.session import build_game, run
 
 
+@pytest.mark.slow
 def test_a_marker_not_logged_is_told_in_the_rules_words():
     rs = load_ruleset("terraforming_mars")
     assert rs.sections["tracks"]["final_conversion"].data.get("logged") is False

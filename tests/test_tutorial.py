@@ -69,6 +69,7 @@ def test_the_tutorial_has_its_steps_in_order():
     assert {name for _, name, _ in found} == set(shipped_files())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("step", sorted(steps()))
 def test_each_step_validates(step, tmp_path):
     files = steps()[step]
@@ -150,3 +151,25 @@ def test_the_card_text_shown_is_what_cards_prints(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     printed = " ".join(proc.stdout.split())
     assert " ".join(block.group(3).split()) == printed
+
+
+@pytest.mark.slow
+def test_the_comparison_shown_is_what_compare_prints(tmp_path):
+    # step 10 measures a house rule with compare, on the tutorial's own folder, the mod
+    # named as the ruleset's mods/ folder has it; its heading is compare's own
+    text = TUTORIAL.read_text(encoding="utf-8")
+    step10 = text.split("## Step 10", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```text\n\$ rulebook compare (.*?)\n(.*?)```", step10, re.S)
+    assert block, "step 10 shows the output of rulebook compare"
+    args = block.group(1).split()
+    assert args[0] == "rulesets/lantern_row" and args[args.index("--mod") + 1] == "rich_start"
+    heading = next(line for line in block.group(2).splitlines() if "paired games" in line)
+    write(tmp_path, steps()[max(steps())])
+    games = args.index("-n") + 1
+    args[games] = "20"  # fewer games than shown: the heading has the same form
+    proc = rulebook("compare", *args, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+    def form(text):  # numbers aside, and however the terminal wrapped it
+        return re.sub(r"\d+", "N", " ".join(text.split()))
+    assert form(heading) in form(proc.stdout)

@@ -181,6 +181,7 @@ def _legacy(seed: int = 4, look=None):
     return game
 
 
+@pytest.mark.slow
 def test_legacy_warns_of_every_technology_the_clarification_will_discard():
     seen = []
     before = {}

@@ -9,6 +9,8 @@ import time
 
 import pytest
 
+pytestmark = pytest.mark.slow
+
 pytest.importorskip("selenium.webdriver")
 
 from selenium.webdriver.common.by import By  # noqa: E402

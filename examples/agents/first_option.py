@@ -1,9 +1,13 @@
 """An example Rulebook agent: it always takes the first option, or the last one.
 
-Seat it with ``--agents first_option:FirstOption`` (run from this folder, or
-put the folder on PYTHONPATH), with a parameter as
-``first_option:FirstOption:prefer=last``, or install a package that names it
-in the ``rulebook.agents`` entry-point group (see docs/agents.md).
+Seat it from the repository's root with
+``--agents examples.agents.first_option:FirstOption`` (from this folder, or
+with it on PYTHONPATH, ``first_option:FirstOption``), with a parameter as
+``examples.agents.first_option:FirstOption:prefer=last``, or install a
+package that names it in the ``rulebook.agents`` entry-point group (see
+docs/agents.md)::
+
+    rulebook simulate timespan -n 20 -p 2 --agents examples.agents.first_option:FirstOption,random
 """
 
 from __future__ import annotations

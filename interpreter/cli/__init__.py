@@ -10,9 +10,12 @@ One module per command or group of commands:
 - ``shipped``: ``list``, the shipped rulesets;
 - ``play`` and ``replay`` (with ``records``, saving and resuming games);
 - ``simulate``; ``scenarios``: ``test``, a ruleset's scenario tests;
-- ``lab``: ``report`` and ``compare``; ``train``: an evaluation learned from a
-  ruleset's own games; ``lsp``: the language server;
-- ``serve``: games in the browser (the ``web`` room).
+- ``lab``: ``report`` and ``compare``; ``export``: results as CSV or Parquet;
+  ``train``: an evaluation learned from a ruleset's own games; ``lsp``: the
+  language server;
+- ``serve``: games in the browser (the ``web`` room);
+- ``complete``: what Tab completes in a shell (rulesets, variants, agents, mods);
+- ``watching``: ``--watch`` of ``validate`` and ``test``, run again on each save.
 
 They share ``options`` (option types, the usage error), ``loading`` (the
 ruleset a command names) and ``seats`` (``--agents``). ``main`` runs the
@@ -32,8 +35,8 @@ import sys
 import click
 
 from ..version import __version__
-from . import cards, diagnostics as report, lab, lsp, play, reference, replay, scenarios
-from . import serve, shipped, simulate, train, validate
+from . import cards, complete, diagnostics as report, export, lab, lsp, play, reference
+from . import replay, scenarios, serve, shipped, simulate, train, validate
 from ..numtext import clipped
 from ..outfiles import OutputProblem
 from ..safe_text import visible
@@ -54,18 +57,25 @@ def cli(no_cache):
 for command in (validate.validate, cards.cards, cards.compile_cmd, reference.schema,
                 reference.docs, shipped.list_cmd, play.play, replay.replay, simulate.simulate,
                 scenarios.test_cmd, lab.report_cmd, lab.compare_cmd, lsp.lsp_cmd,
-                serve.serve_cmd, train.train_cmd):
+                serve.serve_cmd, export.export_cmd, train.train_cmd):
     cli.add_command(command)
+complete.attach(cli)  # Tab completes rulesets, variants, agents and mods (see complete.py)
+
+
+# the commands whose --format json prints one document on stdout, even for an error
+JSON_COMMANDS = ("validate", "test", "simulate", "report", "compare")
 
 
 def _document_format(argv: list[str]) -> str | None:
-    """The machine-readable format ``validate`` was asked for, read from the raw arguments.
+    """The machine-readable format a command was asked for, read from the raw arguments.
 
     Click reports a bad option before the command runs, so the format has to
-    be known without click's help to print even that error as a document.
+    be known without click's help to print even that error as a document:
+    ``validate``'s json, sarif or github, and the json of the other commands
+    of :data:`JSON_COMMANDS`.
     """
     argv = argv[1:] if argv[:1] == ["--no-cache"] else argv
-    if not argv or argv[0] != "validate":
+    if not argv or argv[0] not in JSON_COMMANDS:
         return None
     fmt = None
     for i, arg in enumerate(argv[1:], 1):
@@ -75,6 +85,8 @@ def _document_format(argv: list[str]) -> str | None:
             fmt = argv[i + 1]
         elif arg.startswith("--format="):
             fmt = arg.split("=", 1)[1]
+    if argv[0] != "validate":
+        return "error-json" if fmt == "json" else None
     if fmt not in report.FORMATS:
         return None
     fmt = report.resolve_format(fmt)

@@ -38,7 +38,10 @@ from ..safe_text import visible
               help="Link the --html page's card names to the cards gallery of a 'rulebook "
                    "serve' at URL (e.g. http://127.0.0.1:8000); without it a card's name "
                    "shows its text on hover.")
-def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top, gallery):
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="How to print the tables (json: one document on "
+                                      "stdout, see docs/formats.md).")
+def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top, gallery, fmt):
     """Win rates, per-card figures, scores and lengths of simulated games, with intervals."""
     from ..sim.results_file import LineProblem, refuse_special
     from ..lab.commands import report as run_report
@@ -57,7 +60,7 @@ def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top, gal
     from ..lab.commands import check_outputs
     check_outputs(html, png)  # before the file is read (OutputProblem: one line, exit 2)
     sys.exit(run_report(results_file, ruleset_path, html, png, confidence, top, load_ruleset,
-                        mods, gallery=gallery))
+                        mods, gallery=gallery, fmt=fmt))
 
 
 @click.command("compare")
@@ -93,9 +96,12 @@ def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top, gal
               help="Link the --html page's card names to the cards gallery of a 'rulebook "
                    "serve' at URL (e.g. http://127.0.0.1:8000); without it a card's name "
                    "shows its text on hover.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="How to print the tables (json: one document on "
+                                      "stdout, see docs/formats.md).")
 @where_options
 def compare_cmd(ruleset, mods, games, players, agent_spec, variants, seed, workers, html, png,
-                out_base, out_mod, confidence, top, no_check, resume, gallery, backend,
+                out_base, out_mod, confidence, top, no_check, resume, gallery, fmt, backend,
                 address):
     """Play the same seeds with and without mods, and say what changed, with intervals."""
     from ..lab.commands import compare as run_compare, find_mod, need_lab, shipped_mods
@@ -115,7 +121,7 @@ def compare_cmd(ruleset, mods, games, players, agent_spec, variants, seed, worke
     for given, option in ((out_base, "--out-base"), (out_mod, "--out-mod")):
         if given:  # new or empty, or carried on with --resume (its lines checked then)
             check_file(given, option, ANY if resume else RESULTS)
-    base = load_named(ruleset, ())
+    base = load_named(ruleset, (), as_json=fmt == "json")
     files = []
     for raw in mods:
         found = find_mod(raw, base.root)
@@ -124,7 +130,7 @@ def compare_cmd(ruleset, mods, games, players, agent_spec, variants, seed, worke
             raise UsageProblem(f"mod '{raw}' is neither a file nor one of {base.name}'s "
                                f"house rules ({', '.join(known) or 'it has none'})")
         files.append(str(found))
-    modded = load_named(ruleset, tuple(files))
+    modded = load_named(ruleset, tuple(files), as_json=fmt == "json")
     players, kinds = ai_seats(base, players, agent_spec, "compare")
     check_evaluation(modded, kinds)  # each side's agents play with that side's values
     # where the games run: simulate()'s backend options (--backend, --address, ...) go here
@@ -133,7 +139,7 @@ def compare_cmd(ruleset, mods, games, players, agent_spec, variants, seed, worke
         code = run_compare(base, modded, files, games, players, kinds, list(variants), seed,
                            workers, False if no_check else "action", html, png, out_base,
                            out_mod, confidence, top, backend, load_ruleset, resume=resume,
-                           gallery=gallery)
+                           gallery=gallery, fmt=fmt)
     except KeyboardInterrupt:
         _stopped_compare(out_base, out_mod, resume)
         sys.exit(130)

@@ -28,8 +28,12 @@ def load_ruleset(path, mods=None):
     return load(path, mods)
 
 
-def load_named(ruleset: str, mods: tuple[str, ...]):
-    """The ruleset a command names, with its mods; its errors printed, exit 1."""
+def load_named(ruleset: str, mods: tuple[str, ...], as_json: bool = False):
+    """The ruleset a command names, with its mods; its errors printed, exit 1.
+
+    With ``as_json`` (a command's ``--format json``) the errors are one JSON
+    document on stdout: an ``error`` object with the ``diagnostics``.
+    """
     if find_ruleset(ruleset) is None:
         if Path(ruleset).is_dir():
             manifest = Path(ruleset) / RULESET_FILE
@@ -41,7 +45,14 @@ def load_named(ruleset: str, mods: tuple[str, ...]):
     try:
         return load_ruleset(ruleset, list(mods))
     except RulebookError as exc:
-        click.echo(report.text(Diagnostics(exc.diagnostics).sorted(), sys.stdout.isatty()))
+        errors = Diagnostics(exc.diagnostics).sorted()
+        if as_json:
+            from ..safe_text import json_text
+            click.echo(json_text({"error": {
+                "kind": "rules", "message": f"{clipped(ruleset)} does not load",
+                "exit_code": 1, "diagnostics": [d.to_dict() for d in errors]}}, indent=2))
+        else:
+            click.echo(report.text(errors, sys.stdout.isatty()))
         sys.exit(1)
 
 

@@ -10,7 +10,6 @@ options at the top; the server inside the command.
 from __future__ import annotations
 
 import ipaddress
-import os
 import sys
 from pathlib import Path
 
@@ -23,10 +22,12 @@ HINT = "rulebook serve needs the web extra: pip install 'rulebook-games[web]'"
 
 
 def default_records() -> Path:
-    """Where games are kept when --records does not say: $XDG_DATA_HOME/rulebook/games."""
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"),
-                                                             ".local", "share")
-    return Path(base) / "rulebook" / "games"
+    """Where games are kept when --records does not say: the platform's user data folder
+    (platformdirs: $XDG_DATA_HOME/rulebook/games, else ~/.local/share/rulebook/games on
+    Linux; ~/Library/Application Support/rulebook/games on macOS;
+    %LOCALAPPDATA%\\rulebook\\games on Windows)."""
+    import platformdirs
+    return Path(platformdirs.user_data_dir("rulebook", appauthor=False)) / "games"
 
 
 def is_loopback(host: str) -> bool:

@@ -42,9 +42,12 @@ from .seats import ai_seats
 @click.option("--check-every-decision", "every_decision", is_flag=True,
               help="Check invariants before every decision, not only after each action and "
                    "at the end (slower; finds where inside an action a rule breaks one).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="How to print the summary (json: one document on "
+                                      "stdout, see docs/formats.md).")
 @backend_options
 def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers, out, records,
-             no_check, every_decision, backend, address, resume):
+             no_check, every_decision, fmt, backend, address, resume):
     """Simulate many games between AI agents and summarise the results."""
     from ..sim.simulate import simulate as run_many
     from ..sim.records import keep as keep_record
@@ -56,7 +59,7 @@ def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers,
     if records:
         from ..outfiles import check_folder
         check_folder(records, "--records")
-    rs = load_named(ruleset, mods)
+    rs = load_named(ruleset, mods, as_json=fmt == "json")
     players, kinds = ai_seats(rs, players, agent_spec, "simulate")
     # every line says what was played, so it can be read on its own; mods are named from
     # the results file's folder, where a report looks for them
@@ -67,7 +70,7 @@ def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers,
     run = Run(ruleset, games, players, agent_spec, list(variants), list(mods), seed, workers,
               "--no-check" if no_check else ("--check-every-decision" if every_decision
                                              else None), backend, address, out, resume,
-              records=records)
+              records=records, fmt=fmt)
 
     def games_to_play(skip, progress):
         return run_many(str(rs.root), list(mods), games, players, kinds, list(variants), seed,

@@ -7,8 +7,8 @@ each mod on its ruleset alone, so a mod never hides a ruleset's errors
 (:func:`rulesets_to_check`). A PATH that cannot be checked
 becomes an ``Uncheckable`` with the positioned errors that say why. Imports
 the base modules, ``options``, ``loading`` and the loader's light readers
-(``load.tree``, ``load.yamlload``, ``load.walk``), which import no YAML
-parser until a file is read.
+(``load.tree``, ``load.walk``, and ``load.modtarget``, which finds the ruleset
+a mod is for), which import no YAML parser until a file is read.
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from pathlib import Path
 import click
 
 from .loading import no_such_ruleset
-from ..errors import Diagnostic, Diagnostics, suggest
-from ..paths import RULESET_FILE, find_ruleset, shipped_rulesets
+from ..errors import Diagnostic
+from ..paths import RULESET_FILE, find_ruleset
 from ..span import SealedSpan
 from ..load.tree import is_inside, tree_of
-from ..load.yamlload import load_yaml
+from ..load.modtarget import Repository, mod_target, ruleset_of
 
 
 def _links_out(path: Path) -> bool:
@@ -40,17 +40,7 @@ def _links_out(path: Path) -> bool:
             and not is_inside(path, tree_of(Path(here))))
 
 
-def _ruleset_of(path: Path) -> Path | None:
-    """The manifest of the ruleset a rule file belongs to (walking up the directories).
-
-    The folders are the ones the path names, not where a link in it leads: a
-    link does not move a file into another ruleset.
-    """
-    path = Path(os.path.abspath(path))
-    for parent in [path.parent, *path.parent.parents]:
-        if (parent / RULESET_FILE).is_file():
-            return parent / RULESET_FILE
-    return None
+_ruleset_of = ruleset_of
 
 
 def _top_level_value(path: Path, key: str) -> str | None:
@@ -185,75 +175,12 @@ def _named_rulesets(paths) -> dict[str, list[str]]:
     return out
 
 
-class _Repository:
-    """The rulesets of the repository ``validate`` runs in (the current folder and below,
-    walked as a folder PATH is), by id; walked once, when a mod first needs it."""
-
-    def __init__(self):
-        self._by_id: dict[str, list[str]] | None = None
-
-    def get(self, ruleset_id: str) -> list[str]:
-        if self._by_id is None:
-            from ..load.walk import TooLarge, rule_files_below
-            self._by_id = {}
-            try:
-                found = rule_files_below(".", mods=False)
-            except TooLarge:  # too large to walk: only PATHs and shipped rulesets are known
-                found = []
-            for manifest, _ in found:
-                key = _top_level_value(Path(manifest), "id")
-                if key:
-                    self._by_id.setdefault(key, []).append(manifest)
-        return self._by_id.get(ruleset_id, [])
+_Repository = Repository
 
 
 def _mod_target(path: Path, raw: str, named: dict[str, list[str]],
-                repository: _Repository) -> str | Uncheckable:
-    """The manifest of the ruleset a mod's ``target:`` names, or the error that says why not.
-
-    The target is a ruleset id, looked up the same way whether the mod is
-    named as a file (as pre-commit does) or found in a folder: the ruleset the
-    mod file lies in, then the rulesets given as PATHs (a folder, a manifest
-    or one of its files, or found in a folder PATH), then the rulesets of the
-    repository (the current folder and below, walked as a folder PATH is),
-    then the shipped ones. Two rulesets of that id in one place are an error,
-    never a choice made silently. A target is never taken as a path, so a mod
-    cannot make ``validate`` read files of its choosing. An error points at
-    the ``target:`` line.
-    """
-    diags = Diagnostics()
-    doc = load_yaml(path, diags, raw)
-    if doc is None:
-        return Uncheckable(raw, tuple(diags))
-    target = doc.data.get("target") if isinstance(doc.data, dict) else None
-    if target is None:
-        return Uncheckable(raw, (Diagnostic(
-            "RB500", "this mod has no 'target:', so there is no ruleset to check it against",
-            doc.span(()), hint="add 'target: RULESET_ID', or check it with "
-                               "'rulebook validate RULESET --mod FILE'"),))
-    if not isinstance(target, str):
-        return Uncheckable(raw, (Diagnostic("RB500", "'target' must be the id of a ruleset",
-                                         doc.span(("target",))),))
-    enclosing = _ruleset_of(path)
-    if enclosing is not None and _top_level_value(enclosing, "id") == target:
-        return str(enclosing)
-    for where in (named.get(target, []), repository.get(target)):
-        if len(where) == 1:
-            return where[0]
-        if where:
-            return Uncheckable(raw, (Diagnostic(
-                "RB500", f"this mod targets '{target}', the id of {len(where)} rulesets "
-                         f"({', '.join(where)}), so which one it is for is not clear",
-                doc.span(("target",)),
-                hint=f"move it into the folder of the ruleset it is for, or check it with "
-                     f"'rulebook validate path/to/{target} --mod {raw}'"),))
-    shipped = shipped_rulesets()
-    if target in shipped:
-        return str(find_ruleset(target))
-    hint = suggest(target, [*shipped, *named]) or (
-        f"if it is your own ruleset, give its folder too: rulebook validate "
-        f"path/to/{target} {raw}")
-    return Uncheckable(raw, (Diagnostic(
-        "RB500", f"this mod targets '{target}', which is neither a shipped ruleset "
-                 f"({', '.join(shipped)}), a ruleset given as a PATH, nor one in the "
-                 "current folder", doc.span(("target",)), hint=hint),))
+                repository: Repository) -> str | Uncheckable:
+    """The manifest of the ruleset a mod's ``target:`` names, or the errors that say why
+    not (:func:`rulebook_games.load.modtarget.mod_target`)."""
+    manifest, diagnostics = mod_target(path, raw, named, repository)
+    return manifest if manifest is not None else Uncheckable(raw, diagnostics)

@@ -19,12 +19,14 @@ from . import diagnostics as report
 from .loading import check_mod_files, load_ruleset
 from .options import NAME, UsablePath
 from .targets import Uncheckable, rulesets_to_check
+from .watching import watchable
 from ..errors import Diagnostic, Diagnostics, RulebookError
 from ..paths import RULESET_FILE
 from ..safe_text import visible
 from ..span import SealedSpan
 
 
+@watchable("check", lambda params: (params["paths"] or (".",), params["mods"]))
 @click.command()
 @click.argument("paths", nargs=-1, type=NAME)
 @click.option("--mod", "mods", multiple=True, type=UsablePath(dir_okay=False),

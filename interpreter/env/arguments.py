@@ -113,3 +113,51 @@ def variants(value, known) -> tuple:
                              + (f"(its variants: {', '.join(known)})" if known
                                 else "(it has no variants)"))
     return chosen
+
+
+def max_cycles(value) -> int | None:
+    """The steps a game may take before it is cut (truncated), or None for no limit."""
+    if value is None:
+        return None
+    allowed = "None (no limit) or a whole number of steps from 1"
+    number = whole(value, "max_cycles", allowed)
+    if number < 1:
+        raise ValueError(f"max_cycles is {allowed}, not {_shown(number)}")
+    return number
+
+
+def opponents(value) -> dict:
+    """Seats played by built-in agents: {seat number from 1, or "player_N": agent spec}."""
+    allowed = ('a dict of seats (a number from 1, or "player_N") and agent specs '
+               '("greedy", "ismcts:iterations=50"…)')
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise TypeError(f"opponents is {allowed}, not {_shown(value)} ({type(value).__name__})")
+    out = {}
+    for seat, spec in value.items():
+        if isinstance(seat, str) and seat.startswith("player_") and seat[7:].isdigit():
+            number = int(seat[7:])
+        elif isinstance(seat, str):
+            raise ValueError(f"opponents: {_shown(seat)} is not a seat: write a number from "
+                             "1 or \"player_N\"")
+        else:
+            number = whole(seat, "opponents", allowed)
+        if not isinstance(spec, str):
+            raise TypeError(f"opponents: player_{number}'s agent is a spec (a text such as "
+                            f"\"greedy\"), not {_shown(spec)} ({type(spec).__name__})")
+        if number in out:
+            raise ValueError(f"opponents: player_{number} is given twice")
+        out[number] = spec
+    return out
+
+
+def seats(wanted: dict, players: int) -> dict:
+    """Seats from 0 for the seat numbers from 1 of ``opponents``, each one in the game."""
+    out = {}
+    for number, spec in wanted.items():
+        if not 1 <= number <= players:
+            raise ValueError(f"opponents: there is no player_{number} in a game of {players} "
+                             f"(seats are 1 to {players})")
+        out[number - 1] = spec
+    return out

@@ -19,6 +19,9 @@ with some of them left out: the environment stops the game there
 
 from __future__ import annotations
 
+# the scale of each kind of number in a normalised observation (see Layout._scales)
+SCALES = {"round": 10.0, "track": 10.0, "stock": 10.0, "production": 5.0, "card": 1.0,
+          "marker": 2.0, "resource": 5.0, "pieces": 5.0, "count": 10.0, "decision": 10.0}
 KINDS = ("action", "card", "player", "space", "option", "confirm", "number", "order", "item")
 
 
@@ -59,6 +62,52 @@ class Layout:
             max(64, copies + 1, len(self.spaces) + 1)
         self.names = self._names()
         self.length = len(self.names)
+        self.scales = self._scales(s)
+
+    def _scales(self, s) -> list[float]:
+        """Each position's scale for the normalised observation (0: a flag, kept as it is).
+
+        A number ``x`` at a position of scale ``k`` is shown as ``x / (|x| + k)``: 0 stays
+        0, ``k`` is 0.5, and every value lies strictly between -1 and 1, in the same order
+        as the raw values (nothing is lost, nothing clipped). A track that declares its
+        bounds has half its widest bound as its scale; the other scales are in SCALES."""
+        def track(t) -> float:
+            d = _decl(s["tracks"][t])
+            ends = [abs(float(d[k])) for k in ("min", "max") if isinstance(d.get(k), (int, float))]
+            return max(1.0, max(ends) / 2) if ends else SCALES["track"]
+        out = []
+        for name in self.names:
+            parts = name.split(":")
+            if name.startswith(("phase=", "space:")) or parts[0] == "decision" and \
+                    parts[1] in KINDS:
+                out.append(0.0)
+            elif parts[0] == "track":
+                out.append(track(parts[1]))
+            elif len(parts) > 2 and parts[1] == "track" and parts[0].startswith("seat+"):
+                out.append(track(parts[2]))
+            elif name == "round":
+                out.append(SCALES["round"])
+            elif name.endswith(":turn_position"):
+                out.append(float(self.n))
+            elif parts[0] == "decision":
+                out.append(SCALES["decision"])
+            elif len(parts) > 1 and parts[-2] in ("stock", "production", "card", "marker",
+                                                   "resource", "pieces"):
+                out.append(SCALES[parts[-2]])
+            else:  # a zone's count
+                out.append(SCALES["count"])
+        return out
+
+    def normalise(self, numbers):
+        """The normalised observation of raw ``numbers`` (a NumPy array): see _scales."""
+        import numpy as np
+        if getattr(self, "_scale_array", None) is None:
+            k = np.asarray(self.scales, dtype=np.float64)
+            self._scale_array = (k, k == 0)
+        k, flag = self._scale_array
+        raw = np.asarray(numbers, dtype=np.float64)
+        out = raw / (np.abs(raw) + np.where(flag, 1.0, k))
+        return np.where(flag, np.clip(raw, -1.0, 1.0), out)
 
     # ------------------------------------------------------------ the layout
     def _names(self) -> list[str]:

@@ -58,9 +58,32 @@ def need_lab(plots) -> None:
         need_matplotlib()
 
 
-def console():
+WIDE = 1000  # the width of the output off a terminal: no table of the lab is wider
+
+
+def console(stderr: bool = False):
+    """The console for people: on stderr when stdout holds a JSON document (--format json).
+    On a terminal, its width; off one (a pipe, a file, CI's log), as wide as the tables
+    need rather than rich's 80 columns, which wrapped every cell of a wide table over
+    several lines; $COLUMNS still says, when set."""
+    import os
     from rich.console import Console
-    return Console(highlight=False, emoji=False)
+    out = Console(highlight=False, emoji=False, stderr=stderr)
+    if out.is_terminal or os.environ.get("COLUMNS"):
+        return out
+    return Console(highlight=False, emoji=False, stderr=stderr, width=WIDE)
+
+
+def failed(message: str, code: int, fmt: str = "text") -> int:
+    """Say a problem in one line on stderr (and, with --format json, as the ``error``
+    document on stdout); the exit code."""
+    click.echo(f"error: {visible(message)}", err=True)
+    if fmt == "json":
+        from ..safe_text import json_text
+        kind = {2: "usage", 3: "internal"}.get(code, "failure")
+        click.echo(json_text({"error": {"kind": kind, "message": message,
+                                        "exit_code": code}}, indent=2))
+    return code
 
 
 MAX_WARNINGS = 10  # different warnings printed by one run; the rest are counted
@@ -100,15 +123,17 @@ def warnings_shown_safely():
 
 
 def report(path: str, ruleset: str | None, html: str | None, png: str | None,
-           confidence: float, top: int, load, mods=(), gallery: str | None = None) -> int:
+           confidence: float, top: int, load, mods=(), gallery: str | None = None,
+           fmt: str = "text") -> int:
     """``rulebook report``; ``load(path, mods)`` loads a ruleset (for its names).
 
     ``ruleset`` and ``mods`` are the ``--ruleset`` and ``--mod`` options, if given;
-    ``gallery`` the address of a server whose cards gallery the page links to.
+    ``gallery`` the address of a server whose cards gallery the page links to; ``fmt``
+    "json" prints the tables as one JSON document on stdout (:mod:`.document`).
     """
     need_lab(html or png)
     with warnings_shown_safely():
-        return _report(path, ruleset, html, png, confidence, top, load, mods, gallery)
+        return _report(path, ruleset, html, png, confidence, top, load, mods, gallery, fmt)
 
 
 def card_links(gallery: str | None, names, mods) -> Callable[[str], str] | None:
@@ -124,14 +149,14 @@ def card_links(gallery: str | None, names, mods) -> Callable[[str], str] | None:
     return lambda card: gallery_link(gallery, folder, card, stems)
 
 
-def _report(path, ruleset, html, png, confidence, top, load, mods, gallery=None) -> int:
+def _report(path, ruleset, html, png, confidence, top, load, mods, gallery=None,
+            fmt="text") -> int:
     from . import measures, names as names_mod, results, terminal
     start = time.perf_counter()
     try:
         res = results.read(path)
     except results.ResultsProblem as exc:
-        click.echo(f"error: {visible(str(exc))}", err=True)
-        return 1
+        return failed(str(exc), 1, fmt)
     names = names_mod.for_results(res, ruleset, load, mods)
     rep = measures.build(res, names, confidence, top)
     from .who import seat_agents, show_who, who_played
@@ -143,14 +168,21 @@ def _report(path, ruleset, html, png, confidence, top, load, mods, gallery=None)
                             "analysed: " + "; ".join(f"line {ln} (seed {seed}): {msg}"
                                                        for ln, seed, msg in res.errors[:5])
                          + ("; …" if len(res.errors) > 5 else ""))
-    out = console()
-    show_who(out, who)  # first: what the figures are about
-    terminal.show(out, rep.tables, rep.notes)
+    as_json = fmt == "json"
+    out = console(stderr=as_json)
+    if not as_json:
+        show_who(out, who)  # first: what the figures are about
+        terminal.show(out, rep.tables, rep.notes)
     links = card_links(gallery, names, [names.mod_files[i] for i in sorted(names.mod_files)])
     written = write_outputs(rep.tables, rep.plots, rep.notes, [], html, png,
                             f"Report: {Path(path).name}", confidence, links)
     for w in written:
         out.print(visible(f"wrote {w}"), markup=False)
+    if as_json:
+        from . import document
+        from ..safe_text import json_text
+        click.echo(json_text(document.report(str(path), res.games, confidence, rep.tables,
+                                             rep.notes, written), indent=2))
     out.print(f"{res.games} games read in {time.perf_counter() - start:.1f}s", markup=False,
               style="dim")
     return 0
@@ -270,7 +302,7 @@ def _play(rs, mods, games, players, kinds, variants, seed, workers, check, out_p
 
 def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, workers, check,
             html, png, out_base, out_mod, confidence, top, backend, load,
-            resume=False, gallery: str | None = None) -> int:
+            resume=False, gallery: str | None = None, fmt: str = "text") -> int:
     """``rulebook compare``: play both sides, read them back, print what changed.
 
     ``backend`` holds the options for where the games run (``simulate()``'s
@@ -280,12 +312,12 @@ def compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worker
     with warnings_shown_safely():
         return _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed,
                         workers, check, html, png, out_base, out_mod, confidence, top,
-                        backend, load, resume, gallery)
+                        backend, load, resume, gallery, fmt)
 
 
 def _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, workers, check,
              html, png, out_base, out_mod, confidence, top, backend, load, resume,
-             gallery=None) -> int:
+             gallery=None, fmt="text") -> int:
     import tempfile
 
     from rich.progress import Progress
@@ -294,7 +326,8 @@ def _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worke
     from ..sim.resume import ResumeProblem, read_results
     from ..sim.run import RESULTS
     from . import names as names_mod, paired, results, terminal
-    out = console()
+    as_json = fmt == "json"
+    out = console(stderr=as_json)
     paths = []
     with tempfile.TemporaryDirectory(prefix="rulebook-compare-") as tmp:
         for given, default, option in ((out_base, "base.jsonl", "--out-base"),
@@ -312,8 +345,7 @@ def _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worke
                     read_results(str(path), str(path),
                                  results_context(rs, variants, players, path.parent), kinds)
                 except ResumeProblem as exc:
-                    click.echo(f"error: --resume {visible(str(exc))}", err=True)
-                    return 2
+                    return failed(f"--resume {exc}", 2, fmt)
         start = time.perf_counter()
         try:
             with Progress(console=out, transient=True) as progress:
@@ -324,18 +356,14 @@ def _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worke
                       paths[1], backend, progress, f"with the mods: {games} games", resume,
                       "--out-mod" if out_mod else None)
         except OSError as exc:
-            click.echo(f"error: cannot write {exc.filename or ''}: {exc.strerror or exc}",
-                       err=True)
-            return 2
+            return failed(f"cannot write {exc.filename or ''}: {exc.strerror or exc}", 2, fmt)
         except ResumeProblem as exc:
-            click.echo(f"error: --resume {visible(str(exc))}", err=True)
-            return 2
+            return failed(f"--resume {exc}", 2, fmt)
         wall = time.perf_counter() - start
         try:
             base, mod = results.read(paths[0]), results.read(paths[1])
         except results.ResultsProblem as exc:
-            click.echo(f"error: {visible(str(exc))}", err=True)
-            return 1
+            return failed(str(exc), 1, fmt)
     names = names_mod.Names(mod_rs)
     cmp = paired.build(base, mod, paired.pairs_by_seed(base, mod), names, confidence, top)
     mod_names = ", ".join(names_mod.mod_name(m) for m in mods)
@@ -351,18 +379,24 @@ def _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worke
     who = who_played(kinds, base_rs, "base game") + \
         who_played(kinds, mod_rs, "with the mods")[1:]
     cmp.notes[:0] = who
-    show_who(out, who)  # first: what the figures are about
-    terminal.show(out, cmp.tables, cmp.notes)
-    out.print()
-    from rich.text import Text
-    out.print(Text(visible(head), style="bold"))
-    for line in cmp.verdicts:
-        out.print(Text("  " + visible(line)))
-    for w in write_outputs(cmp.tables, cmp.plots, cmp.notes, [head] + cmp.verdicts, html, png,
-                           f"Compare: {base_rs.name} with {mod_names}", confidence,
-                           card_links(gallery, names, mods)):
+    if not as_json:
+        show_who(out, who)  # first: what the figures are about
+        terminal.show(out, cmp.tables, cmp.notes)
+        out.print()
+        from rich.text import Text
+        out.print(Text(visible(head), style="bold"))
+        for line in cmp.verdicts:
+            out.print(Text("  " + visible(line)))
+    written = write_outputs(cmp.tables, cmp.plots, cmp.notes, [head] + cmp.verdicts, html,
+                            png, f"Compare: {base_rs.name} with {mod_names}", confidence,
+                            card_links(gallery, names, mods))
+    written += [str(path) for given, path in ((out_base, paths[0]), (out_mod, paths[1]))
+                if given]
+    for w in written:
         out.print(visible(f"wrote {w}"), markup=False)
-    for given, path in ((out_base, paths[0]), (out_mod, paths[1])):
-        if given:
-            out.print(visible(f"wrote {path}"), markup=False)
+    if as_json:
+        from . import document
+        from ..safe_text import json_text
+        click.echo(json_text(document.compare(head, cmp.pairs, confidence, cmp.tables,
+                                              cmp.verdicts, cmp.notes, written), indent=2))
     return 0

@@ -9,8 +9,8 @@ in the file can run. No pickle is ever used. A file is read only if it
 meets all of these:
 
 - it sits in the user's own cache folder (``$RULEBOOK_CACHE_DIR``, else
-  ``$XDG_CACHE_HOME/rulebook``, else ``~/.cache/rulebook``: the folder of
-  :mod:`rulebook_games.cache`, whose rules it follows);
+  the platform's user cache folder, ``~/.cache/rulebook`` on Linux: the
+  folder of :mod:`rulebook_games.cache`, whose rules it follows);
 - the folder and the file belong to this user and nobody else may write to
   them (made with modes 0700 and 0600);
 - it is not a symbolic link, and it is not too large;

@@ -43,6 +43,23 @@ class Declarations:
         self.checked = checked
 
 
+def _kind(value) -> str:
+    """A constant's value with its kind, in words a rule author reads ("a whole number (10)")."""
+    if isinstance(value, bool):
+        return f"yes/no ({'true' if value else 'false'})"
+    if isinstance(value, int):
+        return f"a whole number ({value})"
+    if isinstance(value, float):
+        return f"a number with a fraction ({value:g})"
+    if isinstance(value, str):
+        return f"the text {value}" if len(value) <= 40 else f"the text {value[:37]}…"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return "a mapping of " + ", ".join(map(str, list(value)[:4])) + (", …" if len(value) > 4 else "")
+    return "nothing" if value is None else "a value of another kind"
+
+
 def _same(value) -> str:
     """A value as text that two equal values share (to tell changes apart at a glance)."""
     return json.dumps(value, sort_keys=True, default=str)
@@ -155,8 +172,8 @@ def apply_mods(builder: Declarations, docs: list[Document], diags: Diagnostics) 
                 note(("constants", name), doc, i, op, set(), value)
                 old = builder.constants[name]
                 if type(old.data) is not type(value):
-                    diags.error("RB502", f"constant '{name}' is a {type(old.data).__name__}; "
-                                f"the mod gives {value!r}", doc.span(where + ("value",)))
+                    diags.error("RB502", f"constant '{name}' is {_kind(old.data)}; "
+                                f"the mod gives {_kind(value)}", doc.span(where + ("value",)))
                     continue
                 builder.constants[name] = Entry(name, value, doc, where + ("value",), "constants")
                 continue

@@ -65,15 +65,18 @@ class DecisionStream:
     ``kinds`` names each seat's player in the game and its record (``env``
     by default); ``told``, a list by seat that the caller may change as it
     goes, holds the agents to tell of their actions that were rolled back;
-    ``keep_log`` keeps the game's log for the caller to read.
+    ``keep_log`` keeps the game's log for the caller to read; ``seated`` (seat ->
+    agent) seats agents that answer for themselves, on the game's thread: their
+    decisions never come out.
     """
 
     def __init__(self, rs, players: int, seed: int, variants: tuple = (),
                  kinds: list[str] | None = None, told: list | None = None,
-                 keep_log: bool = False):
+                 keep_log: bool = False, seated: dict | None = None):
         self._to_engine: queue.Queue = queue.Queue()
         self._to_caller: queue.Queue = queue.Queue()
-        seats = [_Bridge(self, seat, told) for seat in range(players)]
+        seated = seated or {}
+        seats = [seated.get(seat) or _Bridge(self, seat, told) for seat in range(players)]
         self.kinds = list(kinds) if kinds is not None else ["env"] * players
         self.game = build_game(rs, players, seed, self.kinds, tuple(variants),
                                live_agents=seats)

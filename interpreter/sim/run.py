@@ -26,7 +26,7 @@ from .batches import BackendProblem
 from .resume import ResumeProblem, reopen
 from .stats import Tally
 from ..outfiles import Replace, open_lines, same_file, write_failed
-from ..safe_text import visible
+from ..safe_text import json_text, visible
 
 INTERRUPTED = 130
 
@@ -67,6 +67,7 @@ class Run:
     errors: list = field(default_factory=list)  # (seed, message) of the first five errors
     records: str | None = None  # --records DIR: each game's record kept there
     kept: int = 0  # records written by this run
+    fmt: str = "text"  # --format: "json" prints one document on stdout, the rest on stderr
 
     @property
     def target(self) -> str | None:
@@ -148,14 +149,16 @@ def simulate_run(run: Run, title: str, line_of: Callable, games: Callable, conte
     from rich.progress import Progress
     tally = Tally(run.players)
     fh, done, note = open_results(run, context, agents, tally)
-    console = Console(highlight=False, emoji=False)
+    as_json = run.fmt == "json"
+    # with --format json, stdout holds the document alone: the rest goes to stderr
+    console = Console(highlight=False, emoji=False, stderr=as_json)
     if note:
-        click.echo(note)
+        click.echo(note, err=as_json)
     wanted = range(run.seed, run.seed + run.games)
     already = sum(1 for s in done if s in wanted)
     if already:
         click.echo(f"{visible(run.resume)}: {already} of the {run.games} games are done; "
-                   f"playing the other {run.games - already}")
+                   f"playing the other {run.games - already}", err=as_json)
     start = time.perf_counter()
     stopped = problem = failed = None
     try:
@@ -202,10 +205,17 @@ def simulate_run(run: Run, title: str, line_of: Callable, games: Callable, conte
         raise failed  # one line naming the file, exit 1
     if problem and not tally.fresh and not already:
         raise Unavailable(problem)
-    for table in tally.tables(elapsed):
-        console.print(table)
+    if as_json:
+        code = (INTERRUPTED if stopped else 1) if stopped or problem else \
+            (1 if run.errors else 0)
+        click.echo(json_text(_document(run, title, context, tally, elapsed, stopped, problem,
+                                       code), indent=2))
+    else:
+        for table in tally.tables(elapsed):
+            console.print(table)
     for seed, error in run.errors:
-        console.print(f"seed {seed}: {visible(error)}", style="red", markup=False)
+        if not as_json:
+            console.print(f"seed {seed}: {visible(error)}", style="red", markup=False)
     if run.records:
         console.print(visible(f"{run.kept} game records kept in {run.records} (rulebook replay "
                               f"FILE, or rulebook serve --records {run.records})"),
@@ -222,3 +232,17 @@ def simulate_run(run: Run, title: str, line_of: Callable, games: Callable, conte
                        "--out FILE to keep finished games and carry on later)", err=True)
         return INTERRUPTED if stopped else 1
     return 1 if run.errors else 0
+
+
+def _document(run: Run, title: str, context: dict, tally: Tally, elapsed: float,
+              stopped, problem, code: int) -> dict:
+    """``simulate --format json``: what was played and its summary (docs/formats.md)."""
+    rs = context.get("ruleset") or {}
+    return {"ruleset": {k: rs.get(k) for k in ("id", "name", "version", "content_hash")},
+            "mods": context.get("mods") or [], "variants": context.get("variants") or [],
+            "players": run.players, "agent_spec": run.agent_spec, "seed": run.seed,
+            "games_asked": run.games, "out": run.target, "records": run.records,
+            "summary": tally.document(elapsed),
+            "first_errors": [{"seed": seed, "error": error} for seed, error in run.errors],
+            "stopped": stopped or (f"error: {problem}" if problem else None),
+            "exit_code": code}

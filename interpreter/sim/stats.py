@@ -146,6 +146,34 @@ class Tally:
             tables.append(solo)
         return tables
 
+    def document(self, elapsed: float) -> dict:
+        """The same figures as :meth:`tables`, as the JSON of ``simulate --format json``
+        (docs/formats.md): exact counts, and means as plain numbers (null with no game)."""
+        done = self.games - self.errors
+        agents = self.first_agents or self.any_agents or [""] * self.players
+
+        def mean(m: _Mean):
+            return round(m.mean(), 6) if m.count else None
+        seats = []
+        for seat in range(self.players):
+            scores, wins = self.seat_scores[seat], self.seat_wins[seat]
+            seats.append({"seat": seat + 1, "agent": agents[seat], "wins": wins,
+                          "win_rate": round(wins / done, 6) if done else None,
+                          "score_mean": mean(scores), "score_min": scores.low,
+                          "score_max": scores.high})
+        by_agent = [{"agent": agent, "seats_played": played, "wins": wins,
+                     "win_rate": round(wins / played, 6), "score_mean": mean(scores)}
+                    for agent, (played, wins, scores) in sorted(self.agent_slots.items())]
+        out = {"games": self.games, "played_now": self.fresh, "errors": self.errors,
+               "unfinished": self.unfinished, "rounds_mean": mean(self.rounds),
+               "decisions_mean": mean(self.lengths), "seconds": round(elapsed, 3),
+               "games_per_second": round(self.fresh / max(elapsed, 1e-9), 3),
+               "seats": seats, "agents": by_agent,
+               "titles": dict(self.titles.most_common())}
+        if done and self.solo:
+            out["solo_won"] = self.solo_won
+        return out
+
 
 def summary_tables(results, players: int, elapsed: float) -> list[Table]:
     """The summary tables of a list (or any stream) of games."""
