@@ -158,8 +158,9 @@ def test_a_function_of_where_the_cards_lie_is_kept_until_a_card_moves():
     game = build_game(rs, 2, 1, ["random", "random"])
     code = compile_ok(rs, "size(timeline_techs())", start="expression")
     reads = []
-    real = game.cards_in
+    real, own = game.cards_in, game.zone_cards  # (a zone read at once: its own list)
     game.cards_in = lambda zone, player: reads.append(zone) or real(zone, player)
+    game.zone_cards = lambda zone, player: reads.append(zone) or own(zone, player)
     first = code(game.frame(0))
     assert len(reads) == 10
     assert code(game.frame(0)) == first and len(reads) == 10  # kept: nothing moved

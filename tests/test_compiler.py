@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from rulebook_games.lang.runtime import Frame, RequirementFailed, RuleRuntimeError
@@ -16,6 +18,10 @@ class FakeRuntime:
         self.stocks = {("p1", "heat"): 9, ("p2", "heat"): 4}
         self.tracks = {"temperature": -30}
         self.answers = []
+
+    @property
+    def state(self):  # the part of the state compiled rules read without a method
+        return SimpleNamespace(tracks=self.tracks)
 
     def players(self):
         return ["p1", "p2"]

@@ -135,8 +135,8 @@ class AskingMixin:
                 self._number_taken(decision)
             return decision.low if decision.is_range else 0
         if self.check_invariants:
-            from .invariants import check_invariants
-            check_invariants(self)
+            from .invariants import check_changes
+            check_changes(self)
         agent = self.agents[decision.player]
         self.decision_count += 1
         while True:

@@ -15,6 +15,38 @@ from .state import BIG, NO_OWNER
 _LIVE_FIELDS = frozenset(("tile", "owner", "card"))  # a space's fields kept in the state
 
 
+class SpaceFacts(dict):
+    """What the board declares for each space (its type, row, ...), as compiled rules read
+    it: field name -> space id -> value (what :meth:`BoardMixin.space_field` answers for
+    a declared field), each worked out the first time it is read; declarations never
+    change, so the game's copies share the table. An id that is no space raises the
+    KeyError ``space_field`` raises."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game):
+        super().__init__()
+        self.game = game
+
+    def __missing__(self, name):
+        table = self[name] = _SpaceFact(self.game.space_decl, name)
+        return table
+
+
+class _SpaceFact(dict):
+    """One declared field of every space, by space id (see :class:`SpaceFacts`)."""
+
+    __slots__ = ("decl", "name")
+
+    def __init__(self, decl: dict, name: str):
+        super().__init__()
+        self.decl, self.name = decl, name
+
+    def __missing__(self, space):
+        value = self[space] = self.decl[space].get(self.name)
+        return value
+
+
 class BoardMixin:
     """The board: spaces, their neighbours, tiles and placing them."""
 
@@ -28,7 +60,9 @@ class BoardMixin:
         """A field of a space: what lies on it now (tile, owner, card, claimed by) or
         what the board declares (its type, its bonus, ...). Read most of all the
         engine's accessors (every scan of the board reads a few per space), so it
-        goes straight to the one dict that holds the field."""
+        goes straight to the one dict that holds the field. (Compiled rules read what
+        lies on a space from the state and a declared field from ``space_facts``, see
+        :class:`SpaceFacts`, without calling this.)"""
         if name in _LIVE_FIELDS:
             return self.state.spaces[space][name]
         if name == "claimed_by":
@@ -94,7 +128,7 @@ class BoardMixin:
             return False
         if code is None:
             return True
-        return bool(code(self.frame(player, space=space)))
+        return bool(code.call(self, {"you": player, "space": space}))
 
     def can_place(self, tile, player):
         return any(self.placement_ok(tile, s, player) for s in self.space_decl)

@@ -14,6 +14,58 @@ from .decisions import ActionRefused
 from .state import NO_OWNER
 
 
+class CardFacts(dict):
+    """A game's cards' fixed facts, as compiled rules read them: field name -> card number
+    -> value (what :meth:`CardsMixin.card_field` answers), each worked out the first
+    time it is read. Every field but ``owner`` is printed on the card or declared for its
+    kind, and a card's number keeps its kind all game, so a value once read stays true;
+    the game's copies (lookahead, determinised twins) share the table. A number that is
+    no card raises the KeyError ``card_field`` raises.
+
+    The cards a game starts with are numbered from the ruleset alone (its cards in
+    order, each copy in turn), so what is read of them is kept for the ruleset's later
+    games too (``shared``); a card made later (a scenario's position) is the game's own."""
+
+    __slots__ = ("game", "shared", "known")
+
+    def __init__(self, game, shared: dict, known: int):
+        super().__init__()
+        self.game, self.shared, self.known = game, shared, known
+
+    def __missing__(self, name):
+        table = self[name] = _CardFact(self, name)
+        found = self.shared.get(name)
+        if found:
+            table.update(found)
+        return table
+
+
+class _CardFact(dict):
+    """One field of every card of the game, by card number (see :class:`CardFacts`)."""
+
+    __slots__ = ("facts", "name")
+
+    def __init__(self, facts: CardFacts, name: str):
+        super().__init__()
+        self.facts, self.name = facts, name
+
+    def __missing__(self, number):
+        facts = self.facts
+        game = facts.game
+        def_id = game.state.cards[number].def_id
+        if self.name == "id":
+            value = def_id
+        else:
+            table = game._field_tables.get(def_id)
+            if table is None:
+                table = game._field_table(def_id)
+            value = table.get(self.name)
+        self[number] = value
+        if 0 < number <= facts.known:  # a card every game of the ruleset numbers so
+            facts.shared.setdefault(self.name, {})[number] = value
+        return value
+
+
 class CardsMixin:
     """Cards and zones: where each card is, what it says, and moving it."""
 
@@ -102,6 +154,17 @@ class CardsMixin:
             raise budget.exceeded(None)
         return out
 
+    def zone_cards(self, zone, player):
+        """The zone's own list, charged as :meth:`cards_in` charges its copy: for compiled
+        rules that read it at once and let it go while no card moves (its size, whether
+        it holds a card, a comprehension that changes nothing). Never changed, never kept."""
+        out = self.state.zones[self._zone_key(zone, player)]
+        budget = self.budget
+        budget.used += len(out)
+        if budget.used > budget.limit:
+            raise budget.exceeded(None)
+        return out
+
     def all_cards_in(self, zone):
         if self.zone_scope[zone] == "player":
             out = [c for seat in range(self.n) for c in self.state.zones[(zone, seat)]]
@@ -121,6 +184,8 @@ class CardsMixin:
         return self.state.zones[(c.zone, c.zone_owner)].index(card) + 1
 
     def card_field(self, card, name):
+        """A card's field; compiled rules read the fixed ones (all but ``owner``) from
+        ``card_facts`` instead (one dict lookup, see :class:`CardFacts`)."""
         c = self.state.cards[card]
         if name == "id":
             return c.def_id
@@ -161,7 +226,7 @@ class CardsMixin:
         :meth:`implied_refusal`)."""
         def_id = self.state.cards[card].def_id
         code = self.rs.code.get(("card", def_id, "requires"))
-        if code is not None and not code(self.frame(player, this=card)):
+        if code is not None and not code.call(self, {"you": player, "this": card}):
             return False
         implied = self.rs.implied.get(("card", def_id)) if self.rs.implied else None
         return implied is None or self.implied_refusal(implied, player, card) is None
@@ -259,7 +324,7 @@ class CardsMixin:
         if code is None:
             return 0
         owner = self.state.cards[card].owner
-        return code(self.frame(None if owner == NO_OWNER else owner, this=card))
+        return code.call(self, {"you": None if owner == NO_OWNER else owner, "this": card})
 
     def about_card(self, card, body, frame):
         """Run ``body`` with the card named in the prompts it asks ('Quarry: …')."""

@@ -598,8 +598,8 @@ class FlowRunner:
         else:
             g.state.count("tally", ("card_action", seat, g.state.cards[pick.card].def_id))
         if g.check_actions:
-            from .invariants import check_invariants
-            check_invariants(g)
+            from .invariants import check_changes
+            check_changes(g)  # (only what the action changed)
         once = pick.action.get("once_per", "round" if pick.card is not None else "any")
         if once != "any":
             g.state.add_to("used", (pick.use_key, seat, self._scope(once)))

@@ -25,8 +25,8 @@ from typing import Callable
 from ..lang.runtime import MAX_CARDS, MAX_INT, Budget, Frame, RuleRuntimeError, shown_number
 from ..load.ruleset import Ruleset
 from .asking import AskingMixin
-from .board import BoardMixin
-from .cards import CardsMixin
+from .board import BoardMixin, SpaceFacts
+from .cards import CardFacts, CardsMixin
 from .decisions import Decision
 from .events import EventsMixin
 from .gamelog import LogMixin
@@ -142,8 +142,14 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         # read at every effect step: worked out once from the declarations (never changed)
         self.zone_scope = {z: d.get("scope", "shared") for z, d in self.zone_decl.items()}
         self.player_tracks = {t for t, d in self.track_decl.items() if d.get("scope") == "player"}
-        self._field_tables: dict[str, dict] = {}  # card id -> its fields (see card_field)
+        # card id -> its fields (see card_field): the ruleset's, the same in every game
+        self._field_tables: dict[str, dict] = ruleset.__dict__.setdefault(
+            "_card_field_tables", {})
         self.state = self._initial_state(names)
+        # the same by field and card number, for compiled rules (see CardFacts)
+        self.card_facts = CardFacts(self, ruleset.__dict__.setdefault("_card_facts", {}),
+                                    len(self.state.cards))
+        self.space_facts = SpaceFacts(self)  # the spaces' declared fields, for rules
 
     # the declared numbers a game starts from and keeps within: (section, path in an entry)
     _DECLARED_NUMBERS = (("resources", ("start",)), ("resources", ("min",)),

@@ -97,6 +97,15 @@ class State:
     marks: list = field(default_factory=list, repr=False, compare=False)
     # whether the random source's state is in the journal since the innermost mark
     _rng_saved: bool = field(default=False, repr=False, compare=False)
+    # whether every change is journaled even with no mark set: while the invariant checks
+    # watch the state (engine/invariants.py), which read what changed since their last
+    # look off the journal. ``journaling``: a mark is set, or ``recording``
+    recording: bool = field(default=False, repr=False, compare=False)
+    journaling: bool = field(default=False, repr=False, compare=False)
+    # (recording) how much of the journal the checks have read, and the entries they
+    # read that a rollback has since undone (what those entries changed changed again)
+    seen: int = field(default=0, repr=False, compare=False)
+    undone: list = field(default_factory=list, repr=False, compare=False)
 
     def card_w(self, number: int) -> CardState:
         """The card's state, ready to be changed without touching any snapshot."""
@@ -141,6 +150,9 @@ class State:
         new.journal = []  # a copy starts with no marks: nothing to go back to
         new.marks = []
         new._rng_saved = False
+        new.recording = new.journaling = False  # (nothing watches a copy)
+        new.seen = 0
+        new.undone = []
         return new
 
     # ------------------------------------------------------------ the journal
@@ -150,6 +162,7 @@ class State:
         marks, at = self.marks, len(self.journal)
         marks.append(at)
         self._rng_saved = False
+        self.journaling = True
         return (len(marks) - 1, at)
 
     def has_mark(self, mark: tuple) -> bool:
@@ -169,11 +182,15 @@ class State:
         at = self.marks[depth]
         journal = self.journal
         changed = len(journal) > at
+        if at < self.seen:  # (recording) undoing changes the checks have read
+            self.undone.extend(journal[at:self.seen])
+            self.seen = at
         while len(journal) > at:
             entry = journal.pop()
             entry[0](self, *entry[1:])
         del self.marks[depth:]
         self._rng_saved = False
+        self.journaling = self.recording or bool(self.marks)
         return changed
 
     def release(self, mark: tuple) -> None:
@@ -185,7 +202,9 @@ class State:
             self._mark_index(mark)  # (says what is wrong)
         del marks[depth:]
         if not marks:
-            self.journal.clear()
+            self.journaling = self.recording
+            if not self.recording:
+                self.journal.clear()
 
     def changed_since(self, mark: tuple) -> bool:
         """Whether anything was written since the mark (it may have been put back)."""
@@ -204,33 +223,33 @@ class State:
     # never shares a mutable value with the state) while a mark is set.
     def set_attr(self, name: str, value) -> None:
         """round, phase, turn_seat, turn_number, over, turn_order, passed…"""
-        if self.marks:
+        if self.journaling:
             self.journal.append((_undo_attr, name, getattr(self, name)))
         setattr(self, name, value)
 
     def set_player(self, seat: int, which: str, key, value) -> None:
         """A player's stock, production or tracks entry."""
         d = getattr(self.players[seat], which)
-        if self.marks:
+        if self.journaling:
             self.journal.append((_undo_player, seat, which, key, d.get(key, _MISSING)))
         d[key] = value
 
     def set_track(self, key, value) -> None:
-        if self.marks:
+        if self.journaling:
             self.journal.append((_undo_track, key, self.tracks.get(key, _MISSING)))
         self.tracks[key] = value
 
     def count(self, which: str, key) -> None:
         """One more in the history or the tally."""
         c = getattr(self, which)
-        if self.marks:
+        if self.journaling:
             self.journal.append((_undo_count, which, key, c.get(key, _MISSING)))
         c[key] += 1
 
     def count_each(self, which: str, keys: tuple) -> None:
         """One more of each key in the history or the tally: one journal entry for all."""
         c = getattr(self, which)
-        if self.marks:
+        if self.journaling:
             self.journal.append((_undo_counts, which, tuple((k, c.get(k, _MISSING))
                                                            for k in keys)))
         for k in keys:
@@ -240,7 +259,7 @@ class State:
         """An item into used, claimed or passed."""
         s = getattr(self, which)
         if item not in s:
-            if self.marks:
+            if self.journaling:
                 self.journal.append((_undo_add, which, item))
             s.add(item)
 
@@ -262,7 +281,7 @@ class State:
         else:
             j = index
             target.insert(j, number)
-        if self.marks:
+        if self.journaling:
             self.journal.append((_undo_move, held, was, i, c.owner, key, j))
         c.zone, c.zone_owner = key
         c.owner = owner
@@ -272,19 +291,19 @@ class State:
         """The zone's list, to be changed in place as a whole (shuffled): its order
         before is kept in the journal."""
         cards = self.zones[key]
-        if self.marks:
+        if self.journaling:
             self.journal.append((_undo_zone_list, key, list(cards)))
         return cards
 
     def set_zone(self, key, cards: list) -> None:
-        if self.marks:
+        if self.journaling:
             self.journal.append((_undo_zone_list, key, list(self.zones[key])))
         self.zones[key] = cards
 
     def place_card(self, number: int, zone, zone_owner, owner) -> CardState:
         """Where the card is (its zone, that zone's owner) and whose it is."""
         c = self.card_w(number)
-        if self.marks:
+        if self.journaling:
             self.journal.append((_undo_place, number, c.zone, c.zone_owner, c.owner))
         c.zone, c.zone_owner, c.owner = zone, zone_owner, owner
         return c
@@ -292,7 +311,7 @@ class State:
     def set_marker(self, number: int, marker, on: bool) -> None:
         markers = self.card_w(number).markers
         if (marker in markers) != on:
-            if self.marks:
+            if self.journaling:
                 self.journal.append((_undo_marker, number, marker, not on))
             if on:
                 markers.add(marker)
@@ -302,7 +321,7 @@ class State:
     def set_on_card(self, number: int, which: str, key, value) -> None:
         """A card's resources or pieces entry; None takes the entry away."""
         d = getattr(self.card_w(number), which)
-        if self.marks:
+        if self.journaling:
             self.journal.append((_undo_on_card, number, which, key, d.get(key, _MISSING)))
         if value is None:
             d.pop(key, None)
@@ -311,7 +330,7 @@ class State:
 
     def set_space(self, space, key, value) -> None:
         live = self.spaces[space]
-        if self.marks:
+        if self.journaling:
             self.journal.append((_undo_space, space, key, live.get(key, _MISSING)))
         live[key] = value
 
@@ -362,8 +381,8 @@ def _put(d: dict, key, old) -> None:
 
 
 def _undo_attr(st: State, name, old) -> None:
-    # (a list or set put back is a copy: the journal's value may serve another copy)
-    setattr(st, name, old.copy() if isinstance(old, (list, set)) else old)
+    # (a list, set or count put back is a copy: the journal's value may serve another copy)
+    setattr(st, name, old.copy() if isinstance(old, (list, set, dict)) else old)
 
 
 def _undo_player(st: State, seat, which, key, old) -> None:

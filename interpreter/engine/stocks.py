@@ -38,9 +38,9 @@ class StocksMixin:
             key = ("capacity", player, resource)
             found = reading[1].get(key)
             if found is None:
-                found = reading[1][key] = code(self.frame(player))
+                found = reading[1][key] = code.call(self, {"you": player})
             return found
-        return code(self.frame(player))
+        return code.call(self, {"you": player})
 
     @staticmethod
     def _amount(amount, words, negative_ok=False) -> int:

@@ -21,6 +21,7 @@ it is reported at the YAML file, line and column (``gensupport.rule_error``).
 
 from __future__ import annotations
 
+import ast as pyast
 import itertools
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -52,6 +53,11 @@ _BOUNDED_LISTS = {"cards_in", "all_cards_in", "players", "opponents", "turn_orde
                   "neighbours_of", "spaces", "neighbours"}
 # builtins that look at a list without going over it
 _NO_WALK = {"size", "item"}
+# builtins that read the lists they are given at once and keep none of them (their
+# result, if a list, is a new one): given a zone, they get the zone's own list
+_READS_LISTS = {"size", "item", "occurrences", "position", "reversed", "concat", "without"}
+# builtins that read the game by trying an effect on it and rolling it back
+_TRIES = {"can_run"}
 # builtins whose answer depends on where the cards lie and nothing else that changes
 _ZONE_READERS = {"cards_in", "all_cards_in", "top", "zone_of", "slot_of", "size", "item",
                  "concat", "reversed", "without", "position", "occurrences", "range", "min",
@@ -68,6 +74,13 @@ _WHERE_CARDS_LIE = {"cards_in", "all_cards_in", "top", "zone_of", "slot_of"}
 _MAKES_LISTS = {"concat", "reversed", "without", "range"}
 # card fields that never change during a game
 _FIXED_CARD_FIELDS = {"id", "name", "cost", "tags", "type", "number", "holds"}
+# card fields read through the runtime's card_field rather than its table of fixed
+# facts: the one that changes
+_CARD_FACTS_SKIP = {"owner"}
+# a space's fields the state holds (what lies on it now), and those read through the
+# runtime's space_field (worked out there); the others the board declares
+_LIVE_SPACE_FIELDS = {"tile", "owner", "card"}
+_SPACE_FIELDS_SKIP = {"claimed_by", "bonus"}
 # thin builtins called as the runtime method they stand for ({i} is argument i)
 _DIRECT = {
     "stock": "rt.stock({1}, {0})", "production": "rt.production({1}, {0})",
@@ -108,6 +121,7 @@ class Scope:
     params: frozenset = frozenset()               # a pure function's parameters (for memo)
     pure_fn: str | None = None                    # the pure function being generated
     bound: frozenset = frozenset()                # names a hoisted part must not read
+    you: str | None = None                        # a local holding V.get('you'), if any
 
 
 class Source:
@@ -160,10 +174,14 @@ class Unwritable(Exception):
 class CodeGen:
     """Generates the functions of one module; see the module paragraph."""
 
-    def __init__(self, table, src: Source, bodies: dict | None = None):
+    def __init__(self, table, src: Source, bodies: dict | None = None,
+                 declared: dict | None = None):
         self.table = table
         self.src = src
         self.bodies = bodies or {}  # declared functions' value expressions, for inlining
+        # every declared procedure's and function's tree known, by key (see tries)
+        self.declared = declared if declared is not None else {}
+        self._tries: dict[str, bool] = {}  # declared function -> whether it may try
         self._inlining: list[str] = []
         self._stmts: list = []  # the statements being generated, for prompts
         self.indent = 0
@@ -193,13 +211,18 @@ class CodeGen:
                       span)
         if callee is not None:
             self.emit(f"if d > _MAXD: raise _too_deep_calls({callee!r}, at)", span)
-        scope = Scope(params=params, pure_fn=pure_name)
+        # the acting player, read from the variables once: no statement of a body sets
+        # 'you' in its own variables (a block for another player has variables of its own)
+        you = self.src.fresh("_y")
+        self._you_used = False
+        start = len(self.buf)
+        scope = Scope(params=params, pure_fn=pure_name, you=you)
         if kind == "effect":
             self.sub_at(node.body, scope, span)
         elif pure_name is not None and _worth_keeping(node) and self.zone_only(node):
             # it reads only where the cards lie and the spaces: kept until either changes,
             # or, reading no zone, until a space changes
-            values = ", ".join(f"V.get({n!r})" for n in ["you", *sorted(params)])
+            values = ", ".join([self._get_you(scope)] + [f"V.get({n!r})" for n in sorted(params)])
             kept = "_by_zones" if self.reads_zones(node) else "_by_board"
             # with parameters, its parts that do not depend on them are still worked out
             # once while the engine reads (without, the whole is kept anyway)
@@ -213,6 +236,8 @@ class CodeGen:
                       span)
         else:
             self.emit(f"return {self.expr(node, scope)}", span)
+        if self._you_used:
+            self.buf.insert(start, (1, f"{you} = V.get('you')", span))
         self._flush(self.buf)
         while self.deferred:
             self._flush(self.deferred.pop(0))
@@ -304,7 +329,7 @@ class CodeGen:
         """A local holding who a statement is for; never nobody."""
         p = self.src.fresh("_p")
         s = self.src.const(span, "S")
-        value = f"{scope.V}.get('you')" if e is None else self.expr(e, scope)
+        value = self._get_you(scope) if e is None else self.expr(e, scope)
         self.emit(f"{p} = {value}", span)
         self.emit(f"if {p} is None: raise _no_player({s})", span)
         return p
@@ -328,7 +353,7 @@ class CodeGen:
         self.emit(f"if B.used > B.limit: raise B.exceeded({span})", s.span)
         track = repr(s.track_id) if s.track_id is not None else f"{scope.V}[{s.track!r}]"
         player = (self.expr(s.player, scope) if s.player is not None
-                  else f"{scope.V}.get('you')")
+                  else self._get_you(scope))
         sign = "" if s.verb == "raise" else "-"
         self.emit(f"rt.move_track({track}, {sign}{n}, {player})", s.span)
 
@@ -345,7 +370,7 @@ class CodeGen:
             inner = replace(scope, V=inner_v, comp={}, nested=True, loop=False, hoist=None)
             self.emit(f"    return {self.expr(s.target, inner)}", s.span)
         if s.mode == "on" and s.player is None:
-            player = f"{scope.V}.get('you')"  # none: the game places it
+            player = self._get_you(scope)  # none: the game places it
         else:
             player = self._player(s.player, s.span, scope)
         tile = repr(s.tile_id) if s.tile_id is not None else f"{scope.V}[{s.tile!r}]"
@@ -354,7 +379,7 @@ class CodeGen:
 
     def s_Transfer(self, s: ast.Transfer, scope: Scope) -> None:
         V = scope.V
-        self.emit(f"rt.decider = {V}.get('you')", s.span)
+        self.emit(f"rt.decider = {self._get_you(scope)}", s.span)
         res = repr(s.resource_id) if s.resource_id is not None else f"{V}[{s.resource!r}]"
         src = self.expr(s.source, scope) if s.source is not None else "None"
         dst = self.expr(s.dest, scope) if s.dest is not None else "None"
@@ -380,7 +405,7 @@ class CodeGen:
                 self.emit(f"rt.set_track({s.name!r}, {v}, {self.expr(s.player, scope)})",
                           s.span)
             else:
-                self.emit(f"rt.set_track({s.name!r}, {value}, {scope.V}.get('you'))", s.span)
+                self.emit(f"rt.set_track({s.name!r}, {value}, {self._get_you(scope)})", s.span)
             return
         self.emit(f"{scope.V}[{s.name!r}] = {value}", s.span)
 
@@ -437,8 +462,11 @@ class CodeGen:
 
     def s_For(self, s: ast.For, scope: Scope) -> None:
         span = self.src.const(s.span, "S")
+        iterable = self.expr(s.iterable, scope)
+        # _items copies what the loop goes over (its body may move the cards): a zone's
+        # own list is copied there, once
         self.emit(f"for {scope.V}[{s.var!r}] in _items(B, {span}, "
-                  f"{self.expr(s.iterable, scope)}, {weight(s.body)}):", s.span)
+                  f"{_live_zone(iterable) or iterable}, {weight(s.body)}):", s.span)
         self.sub(s.body, scope, s.span, loop=True)
 
     def s_Repeat(self, s: ast.Repeat, scope: Scope) -> None:
@@ -520,7 +548,7 @@ class CodeGen:
         params = ["rt", "B", "d", scope.V, *scope.comp.values()]
         saved = (self.buf, self.indent, self.blocks, self.edepth)
         self.buf, self.indent, self.blocks, self.edepth = [], 1, 0, 0
-        inner = replace(scope, hoist=None, iterable=False)
+        inner = replace(scope, hoist=None, iterable=False, you=None)
         self.buf.append((0, f"def {name}({', '.join(params)}):", e.span))
         self.emit(f"return {self._expr(e, inner)}", e.span)
         self.deferred.append(self.buf)
@@ -553,16 +581,27 @@ class CodeGen:
         ident = getattr(e, "canonical", name)
         if binding == "track_symbol":
             return repr(ident)
-        if binding == "track":
-            return f"rt.track({ident!r}, None)"
-        if binding == "player_track":
-            return f"rt.track({ident!r}, {self._you(scope)})"
+        if binding == "track":  # a global track: the state's own slot for it
+            return f"rt.state.tracks[{ident!r}]"
+        if binding == "player_track":  # the acting player's slot (the runtime's error for
+            you = self._you(scope)        # no one acting)
+            return (f"(rt.state.players[{you}].tracks[{ident!r}] if {you} is not None "
+                    f"else rt.track({ident!r}, None))")
         if binding == "constant":
             value = self.table.get(name).data
             if value is None or isinstance(value, (bool, int, str)):
                 return repr(value)
             return self.src.const(value)
         return repr(ident)  # a declared symbol: its value at run time is its id
+
+    def _get_you(self, scope: Scope) -> str:
+        """The acting player, or None when there is none (``V.get('you')``)."""
+        if "you" in scope.comp:
+            return scope.comp["you"]
+        if scope.you is not None and scope.V == "V":
+            self._you_used = True
+            return scope.you
+        return f"{scope.V}.get('you')"
 
     def _you(self, scope: Scope) -> str:
         if "you" in scope.comp:
@@ -581,6 +620,31 @@ class CodeGen:
             return f"rt.{getter}({obj}, {name!r})"
         if obj == "None":
             return f"_field_of(None, {name!r}, {span})"
+        if t is T.SPACE and name in _LIVE_SPACE_FIELDS:
+            # what lies on the space now: the state's own record of it
+            read = lambda o: f"rt.state.spaces[{o}][{name!r}]"  # noqa: E731
+        elif t is T.SPACE and name not in _SPACE_FIELDS_SKIP:
+            # what the board declares for the space: one lookup in the game's table
+            read = lambda o: f"rt.space_facts[{name!r}][{o}]"  # noqa: E731
+        elif t is T.CARD and name in _CARD_FACTS_SKIP:
+            read = None
+        elif t is T.CARD:
+            # a fixed fact of the card (every field but its owner): one lookup in the
+            # game's table of them, no method call (see engine.cards.CardFacts); tags are
+            # handed out as a copy, a step per tag, as card_field does
+            fact = f"rt.card_facts[{name!r}]"
+            read = (lambda o: f"_listed(B, {fact}[{o}])") if name == "tags" else (
+                lambda o: f"{fact}[{o}]")
+        else:
+            read = None
+        if read is not None:
+            if _plain(e.obj) and not isinstance(e.obj, ast.Field):
+                return f"({read(obj)} if {obj} is not None else _field_of(None, {name!r}, {span}))"
+            if scope.iterable:
+                return f"_field(rt, {obj}, {name!r}, {getter!r}, {span})"
+            tmp = self.src.fresh("_o")
+            return (f"({read(tmp)} if ({tmp} := {obj}) is not None else "
+                    f"_field_of(None, {name!r}, {span}))")
         if _plain(e.obj) and not isinstance(e.obj, ast.Field):
             # a name: cheap to read twice
             return (f"(rt.{getter}({obj}, {name!r}) if {obj} is not None else "
@@ -606,10 +670,9 @@ class CodeGen:
         left, right, op = self.expr(e.left, scope), self.expr(e.right, scope), e.op
         if op in _LOGIC:
             return f"({left} {_LOGIC[op]} {right})"
-        if op == "has":
-            return f"({right} in {left})"
-        if op == "lacks":
-            return f"({right} not in {left})"
+        if op in ("has", "lacks"):  # a zone looked into at once: its own list
+            left = _live_zone(left) or left
+            return f"({right} {'in' if op == 'has' else 'not in'} {left})"
         span = self.src.const(e.span, "S")
         if op in ("//", "%"):
             return f"_div({left}, {right}, {span}, {op == '//'})"
@@ -641,8 +704,7 @@ class CodeGen:
             if inlined is not None:
                 return inlined
             names = [p[0] for p in decl.params]
-            parts = [f"'you': {scope.V}.get('you')" if "you" not in scope.comp
-                     else f"'you': {scope.comp['you']}"]
+            parts = [f"'you': {self._get_you(scope)}"]
             parts += [f"{names[i]!r}: {self.expr(a, scope)}" for i, a in enumerate(e.args)]
             parts += [f"{k!r}: {self.expr(v, scope)}" for k, v in e.kwargs.items()]
             fn = pyname(decl.kind, e.func)
@@ -657,6 +719,11 @@ class CodeGen:
         fixed = [p for p in b.params if not p.variadic]
         arg_codes = [self.expr(a, scope) for a in e.args]
         kw = {k: self.expr(v, scope) for k, v in e.kwargs.items()}
+        # a zone given to a builtin that reads it at once: its own list, when nothing
+        # worked out after it (the other arguments) can change it
+        live_ok = b.name in _READS_LISTS and all(
+            _pure(a, self.table) and not self.tries(a)
+            for a in [*e.args, *e.kwargs.values()])
         slots: list[str] = []
         for i, p in enumerate(fixed):
             if i < len(arg_codes):
@@ -665,6 +732,8 @@ class CodeGen:
                 value = kw[p.name]
             else:
                 value = self._default(p.default, scope)
+            if isinstance(p.type, T.ListType) and live_ok:
+                value = _live_zone(value) or value  # read at once: a zone's own list
             if isinstance(p.type, T.ListType) and b.name not in _NO_WALK:
                 value = f"_taken(B, {span}, {value})"
             elif b.kind == "effect" and p.name == "count":
@@ -673,6 +742,8 @@ class CodeGen:
         extra = arg_codes[len(fixed):]
         if extra and b.params and b.params[-1].variadic and isinstance(b.params[-1].type,
                                                                          T.ListType):
+            if live_ok:  # read at once: a zone's own list
+                extra = [_live_zone(x) or x for x in extra]
             extra = [f"_taken(B, {span}, {x})" for x in extra]
         if b.name == "modifier":
             known = {p.name for p in fixed}
@@ -692,7 +763,7 @@ class CodeGen:
         values = slots + extra
         if b.kind == "choice":
             packed = "(" + "".join(f"{v}, " for v in values) + ")"
-            call = (f"{impl}(rt, *_asking(rt, {scope.V}.get('you'), {self._asking(e)}, "
+            call = (f"{impl}(rt, *_asking(rt, {self._get_you(scope)}, {self._asking(e)}, "
                     f"{self.frame(scope)}, {packed}))")
         elif b.name == "log" and extra:  # the values' types say how each reads
             self.src.consts[impl] = log_typed
@@ -723,7 +794,7 @@ class CodeGen:
             return None
         # the caller's 'you', unless a parameter has that name: a parameter is bound to
         # its argument, as it is when the function is called rather than written out
-        codes = {"you": scope.comp["you"] if "you" in scope.comp else f"{scope.V}.get('you')"}
+        codes = {"you": self._get_you(scope)}
         codes.update((name, self.expr(a, scope)) for name, a in given.items())
         inner = replace(scope, comp=codes, hoist=None, pure_fn=None, bound=frozenset())
         self._inlining.append(e.func)
@@ -753,6 +824,28 @@ class CodeGen:
                     return False
         return True
 
+    def tries(self, body, seen: frozenset = frozenset()) -> bool:
+        """Whether a pure expression may try an effect on the game and roll it back
+        (``can_run``), itself or in a declared function it calls (one whose body is not
+        at hand counts as one that may): while it runs, a zone may be changed and put
+        back as another list, so what it goes over must be a copy."""
+        for n in ast.walk(body):
+            if isinstance(n, ast.Call):
+                if n.target is None or n.target.__class__.__name__ == "Callable_":
+                    if n.func in seen:
+                        continue
+                    known = self._tries.get(n.func)
+                    if known is None:
+                        callee = self.declared.get(("function", n.func))
+                        known = callee is None or self.tries(callee, seen | {n.func})
+                        if not seen:  # (a value found inside a cycle may be partial)
+                            self._tries[n.func] = known
+                    if known:
+                        return True
+                elif n.func in _TRIES:
+                    return True
+        return False
+
     def reads_zones(self, body, seen: frozenset = frozenset()) -> bool:
         """Whether an expression that :meth:`zone_only` accepts looks at any zone (or calls
         a declared function that does): if not, it reads only the board's spaces."""
@@ -769,7 +862,7 @@ class CodeGen:
 
     def _default(self, text: str | None, scope: Scope) -> str:
         if text == "you":
-            return f"{scope.V}.get('you')" if "you" not in scope.comp else scope.comp["you"]
+            return self._get_you(scope)
         if text == "none" or text is None:
             return "None"
         if text.startswith('"'):
@@ -781,10 +874,17 @@ class CodeGen:
         name = agg.name
         span = self.src.const(e.span, "S")
         per_item = weight([x for x in (e.where, e.value) if x is not None])
-        items = (f"_items(B, {span}, {self.expr(e.source, replace(scope, iterable=True))}, "
-                 f"{per_item})")
         local = self.src.fresh("_c")
         inline = name in _INLINE_AGG and agg.kind != "choice"
+        source = self.expr(e.source, replace(scope, iterable=True))
+        live = _live_zone(source)
+        if inline and _pure(e, self.table) and not self.tries(e):
+            # gone over at once by a comprehension that changes nothing (nor tries to):
+            # no list can change while it runs, so it goes over the list it is given, a
+            # zone's own list among them, not a copy (charged the same)
+            items = f"_seen(B, {span}, {live or source}, {per_item})"
+        else:  # _items copies the list: the zone's own list is copied once, not twice
+            items = f"_items(B, {span}, {live or source}, {per_item})"
         # parts that do not depend on the item are worked out once; not inside a lambda
         # (its walrus would bind the lambda's own name) nor in an iterable
         hoist: dict | None = {} if inline and not scope.iterable else None
@@ -796,7 +896,7 @@ class CodeGen:
         if agg.kind == "choice":
             elem = e.source.type.elem if isinstance(e.source.type, T.ListType) else None
             keep = f"(lambda {local}: {where})" if where else "(lambda _x: True)"
-            ask = (f"_asking_items(rt, {scope.V}.get('you'), {str(elem) if elem else ''!r}, "
+            ask = (f"_asking_items(rt, {self._get_you(scope)}, {str(elem) if elem else ''!r}, "
                    f"{self._asking(e)}, {self.frame(scope)})")
             out = f"({ask}, {self.src.const(agg.impl)}(rt, {items}, {keep}, None))[1]"
         elif not inline:
@@ -854,6 +954,27 @@ class CodeGen:
 
 
 _INLINE_NODES = 40
+
+
+def _live_zone(code: str) -> str | None:
+    """``code`` reading a zone through the runtime (``rt.cards_in(zone, player)``, which
+    hands out a copy), made to read the zone's own list (``rt.zone_cards``, charged the
+    same), or None when ``code`` is anything else. For a list read at once and let go,
+    while no card moves (see ``engine.cards.CardsMixin.zone_cards``)."""
+    if "rt.cards_in(" not in code:
+        return None
+    try:
+        tree = pyast.parse(code.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    func = getattr(tree, "func", None)
+    if not (isinstance(tree, pyast.Call) and isinstance(func, pyast.Attribute)
+            and isinstance(func.value, pyast.Name) and func.value.id == "rt"
+            and func.attr == "cards_in" and func.lineno == func.end_lineno == 1):
+        return None
+    start = len(code) - len(code.lstrip())  # (code.strip() was parsed)
+    return (code[:start + func.col_offset] + "rt.zone_cards"
+            + code[start + func.end_col_offset:])
 
 
 def _worth_keeping(e) -> bool:

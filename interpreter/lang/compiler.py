@@ -39,8 +39,8 @@ _BUILTINS = {name: getattr(builtins, name)
                           "range")}
 
 _SUPPORT = {
-    "_F": Frame, "_items": G.items, "_made": G.made, "_taken": G.taken,
-    "_counted": G.counted, "_overflow": G.overflow, "_div": G.div,
+    "_F": Frame, "_items": G.items, "_seen": G.seen, "_made": G.made, "_taken": G.taken,
+    "_counted": G.counted, "_listed": G.listed, "_overflow": G.overflow, "_div": G.div,
     "_no_player": G.no_player, "_field_of": G.field_of, "_field": G.field,
     "_too_deep_calls": G.too_deep_calls, "_MAXD": MAX_CALL_DEPTH,
     "_call_asking": G.call_asking, "_asking": G.asking,
@@ -72,6 +72,11 @@ class _Pending:
 
     def __call__(self, frame: Frame):
         return (self.real or self.ready())(frame)
+
+    def call(self, rt, V: dict):
+        """The entry run for the runtime ``rt`` and the variables ``V``, with no frame
+        made (see ``gensupport.entry``)."""
+        return (self.real or self.ready()).call(rt, V)
 
     @property
     def plain(self):
@@ -154,6 +159,9 @@ class Compiler:
         self._units: list[_Unit] = []
         self._explainers: dict[int, Callable] = {}
         self._values: dict[int, tuple] = {}
+        # every declared procedure's and function's tree met so far, by key (what the
+        # generator looks into to learn what a call may do)
+        self.declared: dict[tuple, Any] = {}
 
     # ------------------------------------------------------------- entry points
     def effect(self, effect: ast.Effect) -> Code:
@@ -188,6 +196,8 @@ class Compiler:
         bodies = {}
         for p in pending:
             p.key = keys.get(id(p))
+            if p.key is not None and len(p.key) == 2 and p.key[0] in ("procedure", "function"):
+                self.declared[p.key] = p.node
             if p.kind == "expression" and p.key is not None and len(p.key) == 2 \
                     and p.key[0] == "function":
                 bodies[p.key] = p.node
@@ -196,7 +206,7 @@ class Compiler:
         namespace: dict[str, Any] = {"__builtins__": _BUILTINS, "__name__": filename}
         namespace.update(_SUPPORT)
         namespace["_explainer"] = self.explainer_for
-        unit = _Unit(self, CodeGen(self.table, src, bodies), src, namespace, filename)
+        unit = _Unit(self, CodeGen(self.table, src, bodies, self.declared), src, namespace, filename)
         self._units.append(unit)
         for p in pending:
             p.unit = unit

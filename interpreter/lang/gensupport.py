@@ -88,8 +88,38 @@ def entry(body, span, effect: bool):
         finally:
             budget.active = depth
 
+    def call(rt, V: dict):
+        """``run(Frame(rt, V, 0, rt.budget))``, without making the frame: how the engine's
+        own reads (a tile's placement test for each space, a card's requirement) call."""
+        budget = rt.budget
+        depth = budget.active
+        if effect and rt.memo is not None:
+            rt.memo = None
+        if depth == 0:
+            budget.effect_start = used = budget.used
+            budget.limit = limit = min(used + budget.effect_steps, budget.cap)
+            budget.used = used = used + 1
+            if used > limit:
+                raise budget.exceeded(span)
+        elif depth > MAX_CALL_DEPTH:
+            raise budget.too_deep(span)
+        budget.active = depth + 1
+        try:
+            return body(rt, budget, 0, V)
+        except RecursionError:
+            raise too_deep(span) from None
+        except RuleRuntimeError as exc:
+            if exc.span is not None:
+                raise
+            raise RuleRuntimeError(exc.message, asked_at(exc) or span) from None
+        except MAPPED as exc:
+            raise rule_error(exc, span) from None
+        finally:
+            budget.active = depth
+
     def plain(frame: Frame):
         return body(frame.rt, frame.budget, frame.depth, frame.vars)
+    run.call = call
     run.plain = plain  # the body alone, without the bookkeeping of a top-level run
     run.direct = body
     run.span = span
@@ -166,6 +196,18 @@ def items(B, span, source, weight=1) -> list:
     return out
 
 
+def seen(B, span, source, weight=1):
+    """As :func:`items`, for a list read at once while nothing changes it (a zone's own
+    list, gone over by a comprehension that changes nothing): charged the same, not
+    copied. Anything but a list goes through :func:`items` (and its errors)."""
+    if source.__class__ is not list:
+        return items(B, span, source, weight)
+    B.used += len(source) * weight
+    if B.used > B.limit:
+        raise B.exceeded(span)
+    return source
+
+
 def made(B, span, out):
     """A builtin's result: one step, and a step per item of a list it made."""
     B.used += len(out) + 1 if out.__class__ is list else 1
@@ -181,6 +223,15 @@ def taken(B, span, value):
         if B.used > B.limit:
             raise B.exceeded(span)
     return value
+
+
+def listed(B, value):
+    """A card's tags as rules get them: a copy, a step per tag (as ``card_field`` hands
+    them out; the error is positioned at the rule's line, as the runtime's are)."""
+    B.used += len(value)
+    if B.used > B.limit:
+        raise B.exceeded(None)
+    return list(value)
 
 
 def counted(B, span, n):
@@ -333,11 +384,10 @@ def memo(rt, key, compute):
     if found is None or found[0] is not rt.state:
         return compute()
     table = found[1]
-    try:
-        return table[key]
-    except KeyError:
+    value = table.get(key, UNSET)  # (a miss raises nothing: misses are common)
+    if value is UNSET:
         value = table[key] = compute()
-        return value
+    return value
 
 
 def by_zones(rt, key, compute):
@@ -373,12 +423,12 @@ def _kept(rt, memo: str, key, compute):
         setattr(rt, memo, found)
     table = found[1]
     try:
-        value = table[key]
-    except KeyError:
-        value = table[key] = compute()
-        return list(value) if value.__class__ is list else value  # computing it was charged
+        value = table.get(key, UNSET)  # (a miss raises nothing: misses are common)
     except TypeError:  # an argument that cannot be a key (a list)
         return compute()
+    if value is UNSET:
+        value = table[key] = compute()
+        return list(value) if value.__class__ is list else value  # computing it was charged
     if value.__class__ is list:
         B = rt.budget
         B.used += len(value)

@@ -78,6 +78,11 @@ _PURE = frozenset({"abs", "clamp", "concat", "div_floor", "item", "max", "min",
 _BOARD = frozenset({"neighbours", "space_of", "spaces", "can_place", "tiles_left"})
 _ZONES = frozenset({"cards_in", "all_cards_in", "top", "zone_of", "card_named", "slot_of"})
 _QUANTITY = {"stock": "pay", "production": "production", "resources_on": "on_card"}
+# Read across actions (an invariant, checked between them), these builtins read what
+# may change from one action to the next; within one option's check they do not
+# change, or are not followed (see reads).
+_ACROSS = {"round_number": ("round", "*"), "turn_order": ("order", "*"),
+           "cubes_on": ("pieces", "*")}
 # effects that change the board, the zones, or something no read names
 _CHANGES = {"claim": ("board", "*"), "put": ("zones", "*"), "draw": ("zones", "*"),
             "shuffle": ("zones", "*")}
@@ -87,36 +92,124 @@ class _Anything(Exception):
     """A read of something no quantity names."""
 
 
-def reads(tree, function: Callable[[str], Any] | None = None) -> frozenset | None:
+def reads(tree, function: Callable[[str], Any] | None = None,
+          across: bool = False, params: Callable[[str], list] | None = None
+          ) -> frozenset | None:
     """What an expression (or statements) reads of the game, as (kind, what) pairs:
     ("pay", resource) a stock, ("production", resource), ("on_card", resource),
     ("board", "*") the spaces and their tiles, ("zones", "*") the cards in zones,
     ("track", id); "*" for a resource held in a variable. ``function(name)`` gives a
     ruleset function's tree, followed. None: it may read anything (a call this does
-    not know, a marker, a modifier…)."""
+    not know, a marker, a modifier…).
+
+    ``across``: what it reads from one action to another (an invariant's condition,
+    checked between actions): the round ("round", "*"), the turn order ("order", "*"),
+    the pieces on cards ("pieces", "*"), a marker ("markers", id), a track read
+    with ``track(…)``, a capacity ("capacity", resource) and a modifier ("modifier",
+    id), which whoever asks follows into the resource's own declaration and the cards'
+    modifiers of that kind; a placement test (``can_place``)
+    may read anything. The cards of a zone worked out as it runs (``cards_in(z)``,
+    ``z`` a variable) are ("zones", "?"): whoever runs it may see which; where the
+    card itself lies (``zone_of(this)``) is ("zones", "this"). A resource held in a
+    variable is known there when the variable can only be one of resources written
+    out: one that goes over a list of them (``r in [food, wood]``), or a function's
+    parameter (``params(name)``: its parameters' names) given one or such a variable."""
     out: set = set()
     seen: set = set()
     try:
-        _reads(tree, function, out, seen)
+        _reads(tree, function, out, seen, across, {} if across else None, params)
     except _Anything:
         return None
     return frozenset(out)
 
 
-def _reads(tree, function, out: set, seen: set) -> None:
+def _literal_resources(arg, names: dict | None) -> frozenset | None:
+    """The resources a resource argument may be: the one named, those a variable may
+    hold (``names``), or None: any."""
+    if not isinstance(arg, ast.Name):
+        return None
+    if arg.binding in ("resource", "card_resource"):
+        return frozenset({getattr(arg, "canonical", None) or arg.id})
+    if names is not None and arg.binding == "local":
+        return names.get(arg.id)
+    return None
+
+
+def _resource_names(tree, given: dict, parameters=()) -> dict:
+    """The variables of ``tree`` that can only hold resources written out: those going
+    over a list of resources, and the ``parameters`` ``given`` one (a variable bound
+    anywhere else in the tree as well, or a parameter not given one, is left out)."""
+    lists: dict = {}
+    other: set = {p for p in parameters if p not in given}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Comprehension):
+            src = node.source
+            ids = [_literal_resources(i, None) for i in src.items] \
+                if isinstance(src, ast.ListExpr) else [None]
+            if ids and all(i is not None for i in ids):
+                lists[node.var] = lists.get(node.var, frozenset()).union(*ids)
+            else:
+                other.add(node.var)
+        elif isinstance(node, (ast.Let, ast.For)):
+            other.add(getattr(node, "name", None) or getattr(node, "var", None))
+    out = {v: ids for v, ids in given.items() if v not in lists and v not in other}
+    out.update((v, ids) for v, ids in lists.items() if v not in other and v not in given)
+    return out
+
+
+def _reads(tree, function, out: set, seen: set, across: bool = False,
+           given: dict | None = None, params=None, parameters=()) -> None:
+    names = _resource_names(tree, given, parameters) if given is not None else None
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             name = node.func
+            if across and name in _ACROSS:
+                out.add(_ACROSS[name])
+                continue
+            if across and name == "is_marked":
+                arg = node.args[1] if len(node.args) > 1 else None
+                out.add(("markers", getattr(arg, "canonical", None) or arg.id)
+                        if isinstance(arg, ast.Name) and arg.binding == "marker"
+                        else ("markers", "*"))
+                continue
+            if across and name == "modifier":
+                arg = node.args[0] if node.args else None
+                out.add(("modifier", getattr(arg, "canonical", None) or arg.id)
+                        if isinstance(arg, ast.Name) and arg.binding == "modifier"
+                        else ("modifier", "*"))
+                continue
+            if across and name in ("track", "capacity", "can_place"):
+                arg = node.args[0] if node.args else None
+                if name == "can_place":
+                    raise _Anything
+                if name == "track":
+                    out.add(("track", getattr(arg, "canonical", None) or arg.id)
+                            if isinstance(arg, ast.Name) and arg.binding in (
+                                "track", "player_track", "track_symbol")
+                            else ("track", "*"))
+                    continue
+                ids = _literal_resources(arg, names)
+                out.update(("capacity", r) for r in ids) if ids else \
+                    out.add(("capacity", "*"))
+                continue
             if name in _PURE:
                 continue
             if name in _BOARD:
                 out.add(("board", "*"))
             elif name in _ZONES:
                 arg = node.args[0] if node.args else None
+                if across and name == "zone_of" and isinstance(arg, ast.Name) \
+                        and arg.id == "this":
+                    out.add(("zones", "this"))  # (where the card itself lies)
+                    continue
+                listed = name in ("cards_in", "all_cards_in", "top")
                 out.add(("zones", getattr(arg, "canonical", None) or arg.id)
-                        if name in ("cards_in", "all_cards_in", "top")
-                        and isinstance(arg, ast.Name) and arg.binding == "zone"
-                        else ("zones", "*"))
+                        if listed and isinstance(arg, ast.Name) and arg.binding == "zone"
+                        else ("zones", "?") if listed and across else ("zones", "*"))
+            elif name in _QUANTITY and across:
+                ids = _literal_resources(node.args[0] if node.args else None, names)
+                out.update((_QUANTITY[name], r) for r in ids) if ids else \
+                    out.add((_QUANTITY[name], "*"))
             elif name in _QUANTITY:
                 arg = node.args[0] if node.args else None
                 what = arg.id if isinstance(arg, ast.Name) and arg.binding in (
@@ -124,14 +217,28 @@ def _reads(tree, function, out: set, seen: set) -> None:
                 out.add((_QUANTITY[name], getattr(arg, "canonical", what) if what != "*"
                          else "*"))
             elif function is not None and function(name) is not None:
-                if name not in seen:
-                    seen.add(name)
-                    _reads(function(name), function, out, seen)
+                if names is not None and params is not None:
+                    # (across) followed with what its parameters are known to hold
+                    named = params(name) or []
+                    held = {} if node.kwargs else {
+                        p: ids for p, arg in zip(named, node.args)
+                        if (ids := _literal_resources(arg, names)) is not None}
+                    key = (name, frozenset(held.items()))
+                    if key not in seen:
+                        seen.add(key)
+                        _reads(function(name), function, out, seen, across, held, params,
+                               named)
+                elif name not in seen:
+                    seen.add(name)  # (its variables not known: a resource in one is any)
+                    _reads(function(name), function, out, seen, across)
             else:
                 raise _Anything
         elif isinstance(node, ast.Name) and node.binding in ("track", "player_track"):
             out.add(("track", getattr(node, "canonical", node.id)))
         elif isinstance(node, ast.Field):
+            if across and node.name != "owner" and str(getattr(node.obj, "type", "")) in (
+                    "card", "player"):
+                continue  # (a card's printed facts and fields, a seat's number and name)
             out.add(("board", "*"))  # a space's tile or owner (a card's facts do not change)
             if node.name == "owner" and str(getattr(node.obj, "type", "card")) != "space":
                 out.add(("zones", "*"))  # a card's owner: whose zone it is in

@@ -25,7 +25,7 @@ import re
 _FIXED_NAMES = frozenset({
     "rt", "B", "d", "V", "at", "space", "_x", "_", "_e", "_r",
     "any", "all", "sum", "len", "next", "bool", "dict", "abs", "max", "range",
-    "_F", "_items", "_made", "_taken", "_counted", "_overflow", "_div", "_no_player",
+    "_F", "_items", "_seen", "_made", "_taken", "_counted", "_listed", "_overflow", "_div", "_no_player",
     "_field_of", "_field", "_too_deep_calls", "_MAXD", "_call_asking", "_asking",
     "_asking_items", "_any_of", "_may", "_choose", "_modifier", "_require_failed",
     "_memo", "_by_zones", "_by_board", "_cell", "_number", "_MAXI", "_MINI", "_UNSET", "_Return", "_Break",
@@ -34,22 +34,26 @@ _FIXED_NAMES = frozenset({
 # names the generator numbers: functions (F), constants (K, S, N, Q, M), builtins'
 # implementations (_b) and the locals of :class:`.codegen.CodeGen`
 _MADE = re.compile(r"(?:F|K|S|N|Q|M|V|_b|_blk|_ex|_p|_n|_w|_acc|_opt|_opts|_i|_c|_h|_hc|_a"
-                   r"|_o|_v|_turns)[1-9][0-9]*\Z")
+                   r"|_o|_v|_y|_turns)[1-9][0-9]*\Z")
 # declared procedures and functions (see codegen.pyname)
 _DECLARED = re.compile(r"P_(?:procedure|function)__(?:n_[a-z_][a-z0-9_]*|x_[0-9a-f]+)\Z")
 # the attributes generated code reads or sets, by the object they belong to
 _ATTRIBUTES = {
     "rt": frozenset({
-        "all_cards_in", "capacity", "card_field", "cards_in", "change_production",
+        "all_cards_in", "capacity", "card_facts", "card_field", "cards_in", "change_production",
         "change_stock", "decider", "emit", "has_block", "is_marked", "meets_requirements",
         "move_track", "neighbours", "pieces_on", "place_tile", "player_field", "players",
         "production", "resources_on", "round_number", "run_block", "set_track", "slot_of",
-        "space_field", "space_of", "spaces", "stock", "track", "transfer", "turn_order",
-        "vp_of", "zone_of"}),
+        "space_facts", "space_field", "state", "space_of", "spaces", "stock", "track", "transfer", "turn_order",
+        "vp_of", "zone_cards", "zone_of"}),
     "B": frozenset({"used", "limit", "exceeded"}),
     "_e": frozenset({"message", "span"}),
     "_r": frozenset({"value"}),
 }
+# the parts of the state generated code reads directly: ``rt.state.<part>``, and a
+# player's ``rt.state.players[...].<part>``
+_STATE_PARTS = frozenset({"tracks", "spaces", "players"})
+_PLAYER_PARTS = frozenset({"tracks"})
 _VARIABLES = re.compile(r"V(?:[1-9][0-9]*)?\Z")  # a dict of the rule's variables: .get
 _NODES = frozenset({
     ast.Module, ast.FunctionDef, ast.arguments, ast.arg, ast.Return, ast.Assign,
@@ -72,6 +76,22 @@ def _name(name: str) -> bool:
     return name in _FIXED_NAMES or bool(_MADE.match(name)) or bool(_DECLARED.match(name))
 
 
+def _is_rt_state(node) -> bool:
+    return (type(node) is ast.Attribute and node.attr == "state"
+            and type(node.value) is ast.Name and node.value.id == "rt")
+
+
+def _state_part(node: ast.Attribute) -> bool:
+    """``rt.state.tracks`` (or ``.spaces``, ``.players``), or ``rt.state.players[…].tracks``:
+    the parts of the state generated code reads without a runtime method."""
+    value = node.value
+    if _is_rt_state(value):
+        return node.attr in _STATE_PARTS
+    return (node.attr in _PLAYER_PARTS and type(value) is ast.Subscript
+            and type(value.value) is ast.Attribute and value.value.attr == "players"
+            and _is_rt_state(value.value.value))
+
+
 def check(source: str, filename: str) -> ast.Module:
     """The parsed module, once every part of it is shown to be the generator's own."""
     try:
@@ -86,6 +106,8 @@ def check(source: str, filename: str) -> ast.Module:
             if not _name(node.id):
                 raise Refused(f"line {node.lineno}: the name {node.id!r}")
         elif kind is ast.Attribute:
+            if _state_part(node):
+                continue
             owner = node.value.id if type(node.value) is ast.Name else None
             allowed = _ATTRIBUTES.get(owner)
             if allowed is None and owner is not None and _VARIABLES.match(owner):

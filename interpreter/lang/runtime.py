@@ -288,7 +288,19 @@ class Frame:
 
 
 class Runtime(Protocol):
-    """The methods compiled effects call. Symbols are passed as their declared ids."""
+    """The methods compiled effects call. Symbols are passed as their declared ids.
+
+    Besides the methods, compiled rules read a few things directly, each in one
+    lookup (see docs/engine.md, "Compiled rules"): ``state.tracks[track]`` (a
+    global track), ``state.players[player].tracks[track]``, ``state.spaces[space][field]``
+    (what lies on a space), ``card_facts[field][card]`` and ``space_facts[field][space]``
+    (what ``card_field`` and ``space_field`` answer for the fields that never change),
+    and ``zone_cards(zone, player)`` (the zone's own list, for a rule that reads it at
+    once and moves no card)."""
+
+    state: Any
+    card_facts: Any
+    space_facts: Any
 
     # reading the state
     def players(self) -> list: ...
@@ -301,6 +313,7 @@ class Runtime(Protocol):
     def resources_on(self, card, resource: str) -> int: ...
     def pieces_on(self, card, player) -> int: ...
     def cards_in(self, zone: str, player) -> list: ...
+    def zone_cards(self, zone: str, player) -> list: ...
     def zone_of(self, card) -> str: ...
     def all_cards_in(self, zone: str) -> list: ...
     def score(self, player) -> int: ...
