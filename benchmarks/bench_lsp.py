@@ -6,7 +6,9 @@ ruleset loaded and checked) and for the background scenario check to end,
 then repeatedly breaks and mends one effect and times each edit from the
 didChange notification to the publishDiagnostics that reflects it (the
 server's pause for typing included), and times completion requests inside
-effect text. Prints median and worst figures; asserts nothing.
+effect text, then semantic tokens of the whole file, references of the
+resource that effect gains (every file of the ruleset and its mods) and
+workspace symbols. Prints median and worst figures; asserts nothing.
 
     .venv/bin/python benchmarks/bench_lsp.py [CARD_FILE] [--edits 20] [--completions 30]
 """
@@ -100,6 +102,26 @@ async def main(path: Path, edits: int, completions: int) -> None:
     count = len(res.items) if hasattr(res, "items") else len(res or [])
     print(f"completion in effect text ({count} items): median "
           f"{statistics.median(times) * 1000:.0f} ms, worst {max(times) * 1000:.0f} ms")
+    # the answers that read names across files, and the colours of the whole file
+    name_col = col + 5 + len(lines[line][col + 5:].split(" ")[0]) + 1
+    extra = [("semantic tokens (whole file)", lambda: client.text_document_semantic_tokens_full_async(
+                 lsp.SemanticTokensParams(text_document=lsp.TextDocumentIdentifier(uri=uri)))),
+             (f"references of '{lines[line][name_col:].split()[0]}' (every file and mod)",
+              lambda: client.text_document_references_async(lsp.ReferenceParams(
+                  text_document=lsp.TextDocumentIdentifier(uri=uri),
+                  position=lsp.Position(line=line, character=name_col),
+                  context=lsp.ReferenceContext(include_declaration=True)))),
+             ("workspace symbols ('a')", lambda: client.workspace_symbol_async(
+                 lsp.WorkspaceSymbolParams(query="a")))]
+    for label, ask in extra:
+        times = []
+        for _ in range(max(3, completions // 6)):
+            sent = time.perf_counter()
+            res = await ask()
+            times.append(time.perf_counter() - sent)
+        size = len(res.data) // 5 if hasattr(res, "data") else len(res or [])
+        print(f"{label} ({size} items): median {statistics.median(times) * 1000:.0f} ms, "
+              f"worst {max(times) * 1000:.0f} ms")
     inside = await client.workspace_execute_command_async(
         lsp.ExecuteCommandParams(command="rulebook.timings"))
     for kind in ("cards", "completion", "full"):

@@ -39,7 +39,32 @@ HERE = Path(__file__).parent
 ROOT = HERE.parent
 CASES = Path("tests") / "attacks" / "budget"
 TINY = "tests/fixtures/tiny"
-TIMEOUT = 60  # seconds; each case needs a few, most of it start-up
+TIMEOUT = 60  # CPU-seconds a case may use; each needs a few, most of it start-up
+# The cases run all at once, beside the rest of the suite, so the limit is on each process's
+# own CPU time (the kernel stops a process that passes it), not on the time on the clock; the
+# clock only guards against a case that waits on nothing.
+WALL = 20 * TIMEOUT
+
+
+def _cpu_limited(seconds: int = TIMEOUT):
+    """What the child runs before the command: stop it (SIGXCPU) once it has used ``seconds``
+    CPU-seconds."""
+    def limit() -> None:
+        import resource
+        resource.setrlimit(resource.RLIMIT_CPU, (seconds, seconds + 5))
+    return limit
+
+
+def _ended(proc, limit: int) -> tuple[int | None, str]:
+    """The exit code and output of a case, or None and why it did not end in time."""
+    try:
+        text, _ = proc.communicate(timeout=WALL)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return None, proc.communicate()[0] + f"\n(still running after {WALL} s on the clock)"
+    if proc.returncode in (-24, -9):  # SIGXCPU, or SIGKILL at the hard limit
+        return None, text + f"\n(stopped after {limit} CPU-seconds)"
+    return proc.returncode, text
 PLAY = ("play", TINY, "--players", "2", "--agents", "random,random", "--seed", "1")
 PLAY_FIRST = ("play", TINY, "--players", "2", "--agents", "first,first", "--seed", "1")
 SIMULATE = ("simulate", TINY, "-n", "1", "--players", "2", "--agents", "greedy")
@@ -198,19 +223,10 @@ def results(tmp_path_factory):
         jobs[name] = (big[mod], [*command, "--mod", str(big[mod])])
     running = {name: subprocess.Popen([sys.executable, "-m", "rulebook_games", *args], cwd=ROOT,
                                       env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                      stderr=subprocess.STDOUT, text=True)
+                                      stderr=subprocess.STDOUT, text=True,
+                                      preexec_fn=_cpu_limited())
                for name, (_, args) in jobs.items()}
-    out = {}
-    for name, proc in running.items():
-        try:
-            text, _ = proc.communicate(timeout=TIMEOUT)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            text = proc.communicate()[0] + f"\n(still running after {TIMEOUT} s)"
-            out[name] = (None, text, jobs[name][0])
-            continue
-        out[name] = (proc.returncode, text, jobs[name][0])
-    return out
+    return {name: (*_ended(proc, TIMEOUT), jobs[name][0]) for name, proc in running.items()}
 
 
 def _clean_failure(code, text):
@@ -282,19 +298,10 @@ def searching():
     running = {name: subprocess.Popen([sys.executable, "-m", "rulebook_games", *command,
                                        "--mod", str(path)], cwd=ROOT, env=env,
                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                      stderr=subprocess.STDOUT, text=True)
+                                      stderr=subprocess.STDOUT, text=True,
+                                      preexec_fn=_cpu_limited(TIMEOUT * 2))
                for name, command in SEARCHING.items()}
-    out = {}
-    for name, proc in running.items():
-        try:
-            text, _ = proc.communicate(timeout=TIMEOUT * 2)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            text = proc.communicate()[0] + f"\n(still running after {TIMEOUT * 2} s)"
-            out[name] = (None, text)
-            continue
-        out[name] = (proc.returncode, text)
-    return out
+    return {name: _ended(proc, TIMEOUT * 2) for name, proc in running.items()}
 
 
 @pytest.mark.slow

@@ -33,7 +33,8 @@ from ..safe_text import visible
 @click.option("--confidence", type=CONFIDENCE, default=0.95,
               show_default=True, help="Confidence level of the intervals.")
 @click.option("--top", type=Whole(min=1), default=15, show_default=True,
-              help="Rows shown per card table (all are tested).")
+              help="Rows per card table on the terminal (the --html page lists every "
+                   "card; all are tested).")
 @click.option("--gallery", metavar="URL", default=None,
               help="Link the --html page's card names to the cards gallery of a 'rulebook "
                    "serve' at URL (e.g. http://127.0.0.1:8000); without it a card's name "
@@ -87,7 +88,8 @@ def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top, gal
 @click.option("--confidence", type=CONFIDENCE, default=0.95,
               show_default=True, help="Confidence level of the intervals.")
 @click.option("--top", type=Whole(min=1), default=15, show_default=True,
-              help="Rows listed per card table (all are tested).")
+              help="Cards per card table on the terminal (the --html page lists every "
+                   "card; all are tested).")
 @click.option("--no-check", is_flag=True, help="Skip invariant checks (faster).")
 @click.option("--resume", is_flag=True,
               help="Carry on the --out-base and --out-mod files of a stopped compare: skip "

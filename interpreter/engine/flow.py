@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import partial
-from typing import Any
 from dataclasses import dataclass, field
 
 from ..lang.gensupport import reading
@@ -19,7 +18,7 @@ from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from ..lang.words import told
 from .decisions import ActionRefused, Decision, Option
 from .game import NO_OWNER, Game
-from .refusals import shown as refused_text
+from .menus import ActionChoice, menu_for
 from .state import MAX_ROUNDS
 MAX_ACTIONS_PER_TURN = 500  # free or refused actions in a turn, past those it counts
 MAX_TURN_CYCLES = 2000
@@ -38,32 +37,6 @@ class Result:
     ranks: list[str | None] = field(default_factory=list)
     finished: bool = True
     score_parts: list[dict] = field(default_factory=list)  # per seat: scoring entry id -> points
-
-
-@dataclass
-class ActionChoice:
-    key: str  # "action:<id>[:<n>]" or "card:<number>:<index>[:<n>]" or "end" / "pass"
-    words: Any  # what it is called: words, or a function making them when first read
-    action: dict | None = None
-    card: int | None = None
-    index: int | None = None
-    bind: tuple | None = None  # (name, element) for an action offered for each element
-
-    @property
-    def label(self) -> str:
-        """What the menu calls it ('Quarry: build'), made when first read."""
-        words = self.words
-        if not isinstance(words, str):
-            self.words = words = str(words())
-        return words
-
-    def said(self) -> str:  # (an option's label made when read: the same words)
-        return self.label
-
-    @property
-    def use_key(self) -> str:
-        """What once_per counts: the action itself, whichever element it was taken for."""
-        return self.key.rsplit(":", 1)[0] if self.bind is not None else self.key
 
 
 @dataclass
@@ -449,70 +422,8 @@ class FlowRunner:
             return self._available(pid, seat, turns, main_left)
 
     def _available(self, pid: str, seat: int, turns: dict, main_left: bool) -> tuple:
-        g = self.game
-        out: dict = {}
-        refused: list = []  # (choice, reason)
-        tried = g.refusals.actions(seat)  # refused when tried at this very position
-        if tried:
-            tried = {key: refused_text(reason) for key, reason in tried.items()}
-        allowed = turns.get("actions_from")
-        looked = len(self.rs.sections["actions"])  # the work: a step per action and card
-        for aid, entry in self.rs.sections["actions"].items():
-            if allowed is not None and aid not in allowed:
-                continue
-            action = entry.data
-            label = action.get("name") or aid.replace("_", " ")
-            if not action.get("free") and not main_left:
-                continue
-            for choice in self._expand(ActionChoice(f"action:{aid}", label, action),
-                                       ("action", aid), seat):
-                reason = self.blocked(("action", aid), action, seat, None, choice.use_key,
-                                      choice.bind) or tried.get(choice.key)
-                if reason:
-                    refused.append((choice, reason))
-                    continue
-                out[choice.key] = choice
-        for (zone, owner), cards in g.state.zones.items():
-            if not turns.get("card_actions", True):
-                break
-            if zone not in g.in_play_zones or owner not in (seat, NO_OWNER):
-                continue
-            looked += len(cards)
-            for card in cards:
-                if g.state.cards[card].owner != seat:
-                    continue
-                for i, action in enumerate(g.card_data(card).get("actions", []) or []):
-                    if not action.get("free") and not main_left:
-                        continue
-                    name = action.get("name") or "action"
-                    label = partial(_card_action_words, g, card, name)
-                    key = f"card:{int(card)}:{i}"
-                    code = ("card", g.state.cards[card].def_id, "action", i)
-                    for choice in self._expand(ActionChoice(key, label, action, card, i),
-                                               code, seat):
-                        reason = self.blocked(code, action, seat, card, choice.use_key,
-                                              choice.bind) or tried.get(choice.key)
-                        if reason:
-                            refused.append((choice, reason))
-                            continue
-                        out[choice.key] = choice
-        budget = g.budget
-        budget.used += looked + len(out) + len(refused)
-        if budget.used > budget.limit:
-            raise budget.exceeded(self._turns_span(pid))
-        return out, refused
-
-    def _expand(self, choice: ActionChoice, code: tuple, seat: int) -> list[ActionChoice]:
-        """An action with 'each' is offered once per element of its list."""
-        each = self.rs.code.get(code + ("each",))
-        if each is None:
-            return [choice]
-        g = self.game
-        f = g.frame(seat, this=choice.card) if choice.card is not None else g.frame(seat)
-        name = choice.action["as"]
-        return [ActionChoice(f"{choice.key}:{n}", partial(_each_words, g, choice, item),
-                             choice.action, choice.card, choice.index, (name, item))
-                for n, item in enumerate(each(f), 1)]
+        # the declarations are read once per phase, the cards with actions indexed
+        return menu_for(self.rs, pid, turns).offer(self, pid, seat, main_left)
 
     def _frame(self, seat: int, card, bind: tuple | None):
         g = self.game
@@ -663,14 +574,6 @@ BIG_TURN = 10 ** 6
 
 def _action_prompt(name: str, count: str) -> str:
     return f"{name}: choose an action{count}"
-
-
-def _card_action_words(g, card, name: str) -> str:
-    return f"{g.card_name(card)}: {name}"
-
-
-def _each_words(g, choice: ActionChoice, item) -> str:
-    return f"{choice.label}: {g._label(item)}"
 
 
 def _refused_words(refused: list) -> dict:

@@ -102,7 +102,9 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         # card moves (or a space changes), and for rules that read only the spaces,
         # until a space changes
         self.memo = self.zmemo = self.bmemo = None
-        self.smemo = None  # the cards in play with modifiers, per kind and player
+        # the cards in play with modifiers, per kind and player, and with actions, per
+        # seat (engine/menus.py)
+        self.smemo = None
         self.check_invariants = False  # check them before every decision (--check-every-decision)
         self.check_actions = False  # check them after every action and at the end (simulations)
         # check every rollback of the undo journal against a copy taken at its mark

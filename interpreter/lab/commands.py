@@ -175,7 +175,8 @@ def _report(path, ruleset, html, png, confidence, top, load, mods, gallery=None,
         terminal.show(out, rep.tables, rep.notes)
     links = card_links(gallery, names, [names.mod_files[i] for i in sorted(names.mod_files)])
     written = write_outputs(rep.tables, rep.plots, rep.notes, [], html, png,
-                            f"Report: {Path(path).name}", confidence, links)
+                            page_title("Report", rep_game(res, names), res.pg_agent,
+                                       Path(path).name), confidence, links)
     for w in written:
         out.print(visible(f"wrote {w}"), markup=False)
     if as_json:
@@ -186,6 +187,24 @@ def _report(path, ruleset, html, png, confidence, top, load, mods, gallery=None,
     out.print(f"{res.games} games read in {time.perf_counter() - start:.1f}s", markup=False,
               style="dim")
     return 0
+
+
+def rep_game(res, names) -> str:
+    """The game a results file's games were played on, as the ruleset names it."""
+    info = res.ruleset or {}
+    return names.ruleset(str(info.get("name") or info.get("id") or "?"))
+
+
+def page_title(kind: str, game: str, agents, source: str = "") -> str:
+    """``Report: My Game, agents greedy and random (results.jsonl)``: the page's
+    title names the game and the agents its results rows name (a few, and how many)."""
+    kinds = sorted(set(agents))
+    shown = kinds[:4] + ([f"{len(kinds) - 4} more"] if len(kinds) > 4 else [])
+    who = (", ".join(shown[:-1]) + " and " + shown[-1]) if len(shown) > 1 else "".join(shown)
+    title = f"{kind}: {game}"
+    if who:
+        title += f", agent{'s' if len(kinds) > 1 else ''} {who}"
+    return f"{title} ({source})" if source else title
 
 
 def _is_page(path: str, head: bytes) -> bool:
@@ -388,7 +407,9 @@ def _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worke
         for line in cmp.verdicts:
             out.print(Text("  " + visible(line)))
     written = write_outputs(cmp.tables, cmp.plots, cmp.notes, [head] + cmp.verdicts, html,
-                            png, f"Compare: {base_rs.name} with {mod_names}", confidence,
+                            png, page_title("Compare", f"{base_rs.name} with {mod_names}",
+                                                  list(base.pg_agent) + list(mod.pg_agent)),
+                            confidence,
                             card_links(gallery, names, mods))
     written += [str(path) for given, path in ((out_base, paths[0]), (out_mod, paths[1]))
                 if given]

@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import stats
-from .table import (MAX_TABLES, Table, Test, confidence_note, correct, diff_cell, mean_cell,
-                    num, pct, rate_cell)
+from .table import (MAX_TABLES, PAGE_ROWS, Table, Test, confidence_note, correct,
+                    diff_cell, mean_cell, min_count, num, pct, rate_cell, short)
 
 ITEM_TITLES = {"played": ("Cards played", "Card", "played by"),
                "gained": ("Cards gained", "Card", "gained by"),
@@ -124,8 +124,9 @@ def _seats(rep, res, cols, confidence) -> None:
     if not solo:
         t.note = ("A shared win counts as a win for each seat that shares it; an equal share "
                   f"is {pct(1 / res.players)}.")
+    t.plots = ["seat_rates"]
     rep.tables.append(t)
-    rep.plots["seat_rates"] = rates
+    rep.plots["seat_rates"] = rates if solo else (rates, 1 / res.players)
 
 
 def _some(names: list[str], what: str, most: int = 5) -> str:
@@ -155,6 +156,7 @@ def _agents(rep, res, cols, confidence) -> None:
         t.rows.append([kind, str(n), rate_cell(est), diff_cell(d, 100, unit=" points"),
                        _test(rep, d)])
         t.sizes.append(n)
+    t.plots = ["agent_rates"]
     rep.tables.append(t)
     rep.plots["agent_rates"] = rates
 
@@ -268,26 +270,34 @@ def _items(rep, names, cols, scores, kind, items, confidence, top) -> Table:
         score = scores.part_against_rest(idx, confidence)
         rows.append((names.item(kind, ident), n, k, win, score))
     share_total = n_all
-    rows.sort(key=lambda r: (-(abs(r[3].value) if r[3] else -1), r[0]))
-    t = Table(title, [label, verb[:1].upper() + verb[1:], "Win rate with", "Win rate without",
-                      "Win-rate difference", "", "Score difference", ""])
+    # the largest win-rate difference first; but a row of fewer player-games than the run's
+    # minimum count after every other (a card played twice swings from 0% to 100%)
+    least = min_count(n_all)
+    rows.sort(key=lambda r: (r[1] < least, -(abs(r[3].value) if r[3] else -1), r[0]))
+    t = Table(title, [label, "Player-games", verb[:1].upper() + verb[1:], "Win rate with",
+                      "Win rate without", "Win-rate difference", "", "Score difference", ""],
+              sizes=[], top=top, size_column=1, least=least)
     effects = []
-    for i, (name, n, k, win, score) in enumerate(rows):
+    for name, n, k, win, score in rows:
         wt, st = _test(rep, win), _test(rep, score)
-        if i >= top:
-            continue
         without = stats.rate(k_all - k, n_all - n, confidence) if n < n_all else None
-        t.rows.append([name, rate_cell(stats.rate(n, share_total, confidence)),
+        t.rows.append([name, str(n), rate_cell(stats.rate(n, share_total, confidence)),
                        rate_cell(stats.rate(k, n, confidence)), rate_cell(without),
                        diff_cell(win, 100, unit=" points"), wt, diff_cell(score), st])
-        if win is not None:
+        t.sizes.append(n)
+        if win is not None and len(effects) < top:
             effects.append((name, win))
-    shown = min(top, len(rows))
+    rare = sum(1 for r in rows if r[1] < least)
     t.note = (f"The share is of all {n_all} player-games; sorted by the size of the win-rate "
-              f"difference" + (f"; the {shown} largest of {len(rows)} shown (--top)"
-                               if len(rows) > shown else "") + ".")
+              "difference" + (f", the {rare} rows of fewer than {least} player-games "
+                              "last" if rare else "") + ".")
+    if len(rows) > top:
+        t.top_note = f"The first {top} of {len(rows)} are shown (--top)."
+    if not isinstance(kind, tuple):
+        t.page_rows = PAGE_ROWS  # every card on the page
     if kind == "played" or "top_items" not in rep.plots:
         rep.plots["top_items"] = (f"{title}: win rate with against without", effects)
+        t.plots = ["top_items"]
     return t
 
 
@@ -301,7 +311,7 @@ def _scores(rep, res, names, cols, confidence) -> None:
         q1, med, q3 = np.percentile(x, [25, 50, 75])
         t.rows.append([label, mean_cell(stats.mean(x, confidence)),
                        num(float(x.std(ddof=1))) if len(x) > 1 else "–", num(float(x.min()), 0),
-                       f"{q1:g} · {med:g} · {q3:g}", num(float(x.max()), 0)])
+                       f"{short(q1)} · {short(med)} · {short(q3)}", num(float(x.max()), 0)])
         t.sizes.append(len(x))
     row("Every seat", cols.score)
     by_seat = []
@@ -318,6 +328,7 @@ def _scores(rep, res, names, cols, confidence) -> None:
         row(names.entry(entry), x)
     if len(parts) > 1 or (parts and len(t.rows) > 0):
         t.note = "The rows after Winners are the points of each scoring entry."
+    t.plots = ["scores_by_seat", "score_parts"]
     rep.tables.append(t)
     rep.plots["scores_by_seat"] = by_seat
     rep.plots["score_parts"] = parts
@@ -333,7 +344,8 @@ def _lengths(rep, res, names, confidence) -> None:
             continue
         lengths.append((label, x))
         t.rows.append([label, mean_cell(stats.mean(x, confidence)), num(float(x.min()), 0),
-                       f"{np.median(x):g}", num(float(x.max()), 0)])
+                       short(np.median(x)), num(float(x.max()), 0)])
     if t.rows:
+        t.plots = ["lengths"]
         rep.tables.append(t)
     rep.plots["lengths"] = lengths

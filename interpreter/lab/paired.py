@@ -29,7 +29,8 @@ import numpy as np
 from . import stats
 from .measures import ITEM_TITLES, largest
 from .names import about_card
-from .table import MAX_TABLES, Table, Test, confidence_note, correct, diff_cell, num, pct
+from .table import (MAX_TABLES, PAGE_ROWS, Table, Test, confidence_note, correct,
+                    diff_cell, min_count, num, pct, signed)
 
 _VERB = {"played": "played", "gained": "gained", "actions": "taken", "card_actions": "taken"}
 
@@ -44,6 +45,9 @@ class Comparison:
     pairs: int = 0
     # (tests, sentence maker) for every measure or pair of measures, in table order
     _said: list = field(default_factory=list)
+    # id of a card's use test -> (kind, name, use change, per-round change, win test)
+    _by_length: dict = field(default_factory=dict)
+    _rounds: tuple | None = None  # the test and change of the rounds a game lasts
 
 
 def pairs_by_seed(base, mod) -> list[tuple[int, int]]:
@@ -109,9 +113,17 @@ def build(base, mod, pairs, names, confidence: float = 0.95, top: int = 15) -> C
         _items(cmp, b, m, names, kind, confidence, top)
     _features(cmp, b, m, names, confidence)
     correct(cmp.tables, cmp.tests, 1 - confidence)
+    grouped: dict = {}  # (kind, fewer) -> names played less (more) often only by length
     for tests, say in cmp._said:
-        if any(t.significant for t in tests):
-            cmp.verdicts.append(say())
+        if not any(t.significant for t in tests):
+            continue
+        why = _only_by_length(cmp, tests)
+        if why is not None:
+            grouped.setdefault(why[:3], []).append(why[3])
+            continue
+        cmp.verdicts.append(say())
+    for (kind, fewer, how), items in grouped.items():
+        cmp.verdicts.append(_length_line(kind, fewer, how, items, names.rounds()))
     quiet = sum(1 for t in cmp.tests if t.p is not None and not t.significant)
     if cmp.verdicts:
         cmp.verdicts.append(f"No significant change in the other {quiet} measures.")
@@ -122,10 +134,72 @@ def build(base, mod, pairs, names, confidence: float = 0.95, top: int = 15) -> C
     return cmp
 
 
-def _measure(cmp, table, label, before: str, after: str, d, say, scale=1.0, unit="") -> Test:
+def length_explains(use, per_round, rounds) -> str | None:
+    """Whether game length alone explains a change of how often something is played: the
+    games got shorter (longer) and it is played less (more) often per game, while per
+    round it is played as often ("unchanged": the interval of the per-round change holds
+    0) or more (less) often ("against": the whole interval on the other side); else
+    None, when the rate per round moved the same way as the rate per game (the thing
+    itself is played less, or more)."""
+    if use is None or per_round is None or rounds is None or use.value == 0:
+        return None
+    if (use.value > 0) != (rounds.value > 0):
+        return None
+    if per_round.low <= 0 <= per_round.high:
+        return "unchanged"
+    if (per_round.value > 0) != (use.value > 0):
+        return "against"
+    return None
+
+
+def _only_by_length(cmp, tests):
+    """(kind, fewer, how, name) when the significant change ``tests`` say is a card's use
+    that game length alone explains (and its players' win rate did not change); else
+    None. The length counts only when its own change is significant."""
+    if cmp._rounds is None or not cmp._rounds[0].significant:
+        return None
+    entry = cmp._by_length.get(id(tests[0]))
+    if entry is None:
+        return None
+    kind, name, use, per_round, win_test = entry
+    if not tests[0].significant or win_test.significant:
+        return None
+    how = length_explains(use, per_round, cmp._rounds[1])
+    return None if how is None else (kind, use.value < 0, how, name)
+
+
+_SHOWN_NAMES = 12  # names a grouped verdict lists; the rest are counted
+
+
+def _length_line(kind, fewer: bool, how: str, items: list, rounds: str) -> str:
+    """One verdict for every item whose use changed only because games are shorter
+    (longer)."""
+    what = {"played": "cards", "gained": "cards", "actions": "actions",
+            "card_actions": "card actions"}.get(kind, "items")
+    verb = _VERB.get(kind, "had")
+    shown = ", ".join(items[:_SHOWN_NAMES])
+    if len(items) > _SHOWN_NAMES:
+        shown += f" and {len(items) - _SHOWN_NAMES} more"
+    one = len(items) == 1
+    round_ = rounds[:-1].lower()
+    if how == "unchanged":
+        tail = f"{'its' if one else 'their'} rate per {round_} is unchanged"
+    else:
+        tail = (f"per {round_} {'it is' if one else 'they are'} {verb} "
+                f"{'more' if fewer else 'less'} often")
+    return (f"{len(items)} {what[:-1] if one else what} {verb} "
+            f"{'less' if fewer else 'more'} often only because games are "
+            f"{'shorter' if fewer else 'longer'}: {tail} ({shown})")
+
+
+def _measure(cmp, table, label, before: str, after: str, d, say, scale=1.0, unit="",
+             first=(), more=()) -> Test:
+    """A row of ``table`` and its test; ``first`` cells go after the label, ``more`` at
+    the end."""
     test = Test(d.p if d is not None else None)
     cmp.tests.append(test)
-    table.rows.append([label, before, after, diff_cell(d, scale, unit=unit), test])
+    table.rows.append([label, *first, before, after, diff_cell(d, scale, unit=unit), test,
+                       *more])
     if d is not None:
         cmp._said.append(((test,), lambda: say(d)))
     return test
@@ -165,6 +239,7 @@ def _wins(cmp, b, m, confidence) -> None:
                                           f"{_more(d.value)} often "
                                           f"(± {100 * d.half_width:.1f})", 100, " points")
             rates.append((f"Agent {kind}", d))
+    t.plots = ["changes"]
     cmp.tables.append(t)
     cmp.plots["_win_changes"] = rates
 
@@ -182,7 +257,7 @@ def _scores(cmp, b, m, names, confidence) -> None:
     _measure(cmp, t, "Mean score", num(sb.mean()), num(sm.mean()),
              stats.paired(sm, sb, confidence),
              lambda d: f"Mean score {abs(d.value):.1f} {_more(d.value, 'higher', 'lower')} "
-                       f"(± {d.half_width:.1f}), from {sb.mean():.1f} to {sm.mean():.1f}")
+                       f"(± {d.half_width:.1f}), from {num(sb.mean())} to {num(sm.mean())}")
     for entry in sorted(set(b.res.parts) | set(m.res.parts)):
         pb, pm = _nanmean_rows(b.part(entry)), _nanmean_rows(m.part(entry))
         name = names.entry(entry)
@@ -191,9 +266,10 @@ def _scores(cmp, b, m, names, confidence) -> None:
                  stats.paired(pm, pb, confidence),
                  lambda d, name=name, pb=pb, pm=pm:
                  f"{name}: {abs(d.value):.1f} points {_more(d.value, 'more', 'fewer')} per "
-                 f"player (± {d.half_width:.1f}), from {np.nanmean(pb):.1f} to "
-                 f"{np.nanmean(pm):.1f}")
+                 f"player (± {d.half_width:.1f}), from {num(np.nanmean(pb))} to "
+                 f"{num(np.nanmean(pm))}")
     t.note = "Per player, averaged over the seats of each game."
+    t.plots = ["scores_by_seat"]
     cmp.tables.append(t)
 
 
@@ -216,10 +292,20 @@ def _lengths(cmp, b, m, names, confidence) -> None:
                        f"decisions (± {d.half_width:.1f})")):
         if not (np.isfinite(xb).any() and np.isfinite(xm).any()):
             continue
-        _measure(cmp, t, label, num(np.nanmean(xb)), num(np.nanmean(xm)),
-                 stats.paired(xm, xb, confidence), say)
+        d = stats.paired(xm, xb, confidence)
+        test = _measure(cmp, t, label, num(np.nanmean(xb)), num(np.nanmean(xm)), d, say)
+        if xb is b.rounds:
+            cmp._rounds = (test, d)
     if t.rows:
+        t.plots = ["lengths"]
         cmp.tables.append(t)
+
+
+def _per_round(share, rounds) -> np.ndarray:
+    """Per game, the share of players that had an item divided by the game's rounds (nan
+    where the game has no rounds): the rate that does not change when only the length does."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(np.isfinite(rounds) & (rounds > 0), share / rounds, np.nan)
 
 
 def _items(cmp, b, m, names, kind, confidence, top) -> None:
@@ -229,23 +315,34 @@ def _items(cmp, b, m, names, kind, confidence, top) -> None:
         return
     title, label, _ = ITEM_TITLES[kind]
     verb = _VERB[kind]
+    rounds = names.rounds()
     rows = []
     for ident in keys:
         mb = b.mask(b.res.items.get((kind, ident), ()))
         mm = m.mask(m.res.items.get((kind, ident), ()))
         share_b, share_m = mb.mean(axis=1), mm.mean(axis=1)
         use = stats.paired(share_m, share_b, confidence)
+        rb_round, rm_round = _per_round(share_b, b.rounds), _per_round(share_m, m.rounds)
+        per_round = stats.paired(rm_round, rb_round, confidence)
         kb, nb = int((b.won & mb).sum()), int(mb.sum())
         km, nm = int((m.won & mm).sum()), int(mm.sum())
         win = stats.two_rates(km, nm, kb, nb, confidence)
         rows.append((names.item(kind, ident), share_b.mean(), share_m.mean(), use,
-                     (kb, nb), (km, nm), win))
-    rows.sort(key=lambda r: (-max(abs(r[3].value) if r[3] else 0,
+                     (kb, nb), (km, nm), win,
+                     (_nanmean(rb_round), _nanmean(rm_round), per_round)))
+    # the largest change first; a card fewer players had (both sides together) than the
+    # run's minimum count after every other: its players' win rate swings from 0% to 100%
+    least = min_count(2 * b.pgs.size)
+    rows.sort(key=lambda r: (r[4][1] + r[5][1] < least,
+                             -max(abs(r[3].value) if r[3] else 0,
                                   abs(r[6].value) if r[6] else 0), r[0]))
-    t = Table(f"{title}: share of players, and their win rate", _columns(label))
-    hidden = 0
-    for i, (name, rb, rm, use, (kb, nb), (km, nm), win) in enumerate(rows):
-        before = len(t.rows)
+    t = Table(f"{title}: share of players, and their win rate",
+              [label, "Player-games", "Base", "With the mods", "Change", "",
+               f"Per {rounds[:-1].lower()}: base", f"Per {rounds[:-1].lower()}: with the mods",
+               f"Per {rounds[:-1].lower()}: change"],
+              sizes=[], top=2 * top, size_column=1, page_rows=2 * PAGE_ROWS,
+              least=least)
+    for name, rb, rm, use, (kb, nb), (km, nm), win, (pb, pm, per_round) in rows:
 
         def say_use(d, name=name, rb=rb, rm=rm):
             if rb > 0:
@@ -254,21 +351,38 @@ def _items(cmp, b, m, names, kind, confidence, top) -> None:
             else:
                 head = f"{name}, never {verb} before, now {verb}"
             return (f"{head} (by {pct(rb)} of players before, {pct(rm)} with the mods; "
-                    f"{100 * d.value:+.1f} points ± {100 * d.half_width:.1f})")
+                    f"{signed(100 * d.value)} points ± {100 * d.half_width:.1f})")
+        count = f"{nb} / {nm}"
         ut = _measure(cmp, t, about_card(name, f"{name}: {verb} by"), pct(rb), pct(rm), use,
-                      say_use, 100, " points")
+                      say_use, 100, " points",
+                      first=[count],
+                      more=[pct(pb, 2), pct(pm, 2), diff_cell(per_round, 100, 2, " points")])
         wt = _measure(cmp, t, about_card(name, f"{name}: its players' win rate"),
                       pct(kb / nb) if nb else "–", pct(km / nm) if nm else "–", win,
                       lambda d, name=name: f"{name}: its players' win rate "
-                                           f"{100 * d.value:+.1f} points "
-                                           f"± {100 * d.half_width:.1f}", 100, " points")
-        if i >= top:  # tested and counted, but not listed
-            del t.rows[before:]
-            hidden += 1
+                                           f"{signed(100 * d.value)} points "
+                                           f"± {100 * d.half_width:.1f}", 100, " points",
+                      first=[count], more=["", "", ""])
+        t.sizes += [nb + nm, nb + nm]
+        if use is not None:
+            cmp._by_length[id(ut)] = (kind, name, use, per_round, wt)
         _merge_card_sentences(cmp, ut, wt)
-    t.note = ("Sorted by the size of the change" +
-              (f"; {hidden} more not listed (--top), but tested" if hidden else "") + ".")
+    rare = sum(1 for r in rows if r[4][1] + r[5][1] < least)
+    t.note = ("Player-games: how many players had it, base / with the mods. Per "
+              f"{rounds[:-1].lower()}: the share of players divided by the game's "
+              f"{rounds.lower()}, which a change of game length alone leaves as it is. Sorted "
+              "by the size of the change" +
+              (f", the {rare} cards fewer than {least} players had last" if rare else "")
+              + ".")
+    if len(rows) > top:
+        t.top_note = f"The first {top} of {len(rows)} are shown (--top); every one is tested."
     cmp.tables.append(t)
+
+
+def _nanmean(x) -> float | None:
+    x = np.asarray(x, dtype=float)
+    x = x[np.isfinite(x)]
+    return float(x.mean()) if len(x) else None
 
 
 def _merge_card_sentences(cmp, use_test, win_test) -> None:

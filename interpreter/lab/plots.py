@@ -94,12 +94,45 @@ def _distributions(plt, groups, title, unit, confidence):
     groups, left_out = _largest(groups, lambda g: len(g[1]))
     fig, ax = plt.subplots(figsize=(7, 0.5 * len(groups) + 1.5))
     ax.boxplot([x for _, x in groups], orientation="horizontal", showmeans=True)
+    if all(integral(x) for _, x in groups):  # scores and points are whole numbers
+        whole_ticks(ax.xaxis)
     ax.set_yticks(range(1, len(groups) + 1), [label(name) for name, _ in groups])
     ax.invert_yaxis()
     ax.set_xlabel(unit)
     ax.set_title(title)
     _left_out(ax, left_out, MAX_SERIES)
     return fig
+
+
+def integral(values) -> bool:
+    """Whether every (finite) value is a whole number: a measure drawn with integer ticks."""
+    import numpy as np
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    return bool(len(x)) and bool(np.all(x == np.round(x)))
+
+
+def whole_ticks(axis) -> None:
+    """Ticks at whole numbers only (never 2.5 rounds, never -0)."""
+    from matplotlib.ticker import MaxNLocator
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def bins_for(values):
+    """Histogram bins: for whole numbers, each bin a whole number of units wide and centred
+    on whole numbers (at most about 30 of them), so every series' bars line up; else 30
+    equal bins over the range."""
+    import math
+
+    import numpy as np
+    x = np.asarray(values, dtype=float)
+    x = x[np.isfinite(x)]
+    low, high = float(x.min()), float(x.max())
+    if not integral(x):
+        return np.linspace(low, high if high > low else low + 1, 31)
+    width = max(1, math.ceil((high - low + 1) / 30))
+    count = math.ceil((high - low + 1) / width)
+    return low - 0.5 + width * np.arange(count + 1)
 
 
 def _lengths(plt, groups, title, unit, confidence):
@@ -110,13 +143,15 @@ def _lengths(plt, groups, title, unit, confidence):
         if not isinstance(series, dict):
             series = {"": series}
         every = np.concatenate([np.asarray(x, dtype=float) for x in series.values()])
-        low, high = float(every.min()), float(every.max())
-        bins = np.linspace(low - 0.5, high + 0.5, int(min(30, high - low + 1)) + 1)
+        bins = bins_for(every)
         for (side, x), colour in zip(series.items(), ("#4a7ab5", "#b5504a")):
             ax.hist(x, bins=bins, color=colour, alpha=0.6 if len(series) > 1 else 1,
                     label=label(side) if side else None)
         if len(series) > 1:
             ax.legend()
+        if integral(every):
+            whole_ticks(ax.xaxis)
+        whole_ticks(ax.yaxis)  # a count of games
         ax.set_title(label(f"{title}: {str(name).lower()}"))
         ax.set_ylabel("games")
     fig.tight_layout()
@@ -124,6 +159,11 @@ def _lengths(plt, groups, title, unit, confidence):
 
 
 def _rates(plt, rates, title, unit, confidence):
+    """Rates with their intervals; ``rates`` may be ``(rows, equal share)``, and the equal
+    share (1 / players, for seats) is drawn as a line."""
+    share = None
+    if isinstance(rates, tuple):
+        rates, share = rates
     rates = [(name, e) for name, e in rates if e is not None]
     if not rates:
         return None
@@ -134,6 +174,10 @@ def _rates(plt, rates, title, unit, confidence):
     low = [100 * (e.value - e.low) for _, e in rates]
     high = [100 * (e.high - e.value) for _, e in rates]
     ax.errorbar(values, ys, xerr=[low, high], fmt="o", capsize=4, color="#4a7ab5")
+    if share is not None:
+        ax.axvline(100 * share, color="grey", linewidth=1, linestyle="--",
+                   label=f"an equal share ({100 * share:.1f}%)")
+        ax.legend(loc="best", fontsize=8)
     ax.set_yticks(ys, [label(name) for name, _ in rates])
     ax.invert_yaxis()
     ax.set_xlabel(f"{unit} (%), with {confidence:.0%} intervals")

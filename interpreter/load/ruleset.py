@@ -76,6 +76,9 @@ class Ruleset:
     implied: dict[tuple, list] = field(repr=False, default_factory=dict)
     # each mod layered in: its id, its file as given and the hash of its text
     mod_info: list[dict] = field(default_factory=list)
+    # what the engine reads once from the declarations and keeps with them: each phase's
+    # action menu and each card's actions, made when first asked (engine/menus.py)
+    menus: dict = field(repr=False, compare=False, default_factory=dict)
 
     @property
     def words(self):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import re
 
+import attrs
 from lsprotocol import types as lsp
 
 from ..lang.builtins import AGGREGATES, ANY_NOUNS, BUILTINS
@@ -207,6 +208,81 @@ def _names(rs) -> tuple:
     return made
 
 
+# The slot a statement's words leave for the name typed next, and the kinds of names that
+# fit it: read from the text before the word on its line (the statement as written so far).
+_AMOUNT = r"(?:\d+|[A-Za-z_]\w*|[A-Za-z_]\w*\([^()]*\)|\([^()]*\))"
+SLOTS = [
+    (re.compile(rf"\b(?:gain|lose|pay)\s+{_AMOUNT}\s+$"), ("resource",)),
+    (re.compile(rf"\b(?:add|remove|move|steal)\s+(?:up\s+to\s+)?{_AMOUNT}\s+$"),
+     ("card_resource", "resource")),
+    (re.compile(r"\bplace\s+$"), ("tile",)),
+    (re.compile(r"\b(?:raise|lower)\s+$"), ("track", "player_track")),
+    (re.compile(r"\bemit\s+$"), ("event",)),
+    (re.compile(r"\brun\s+[A-Za-z_]\w*\s+of\s+$"), ("card",)),
+    (re.compile(r"\bplace\s+[A-Za-z_]\w*\s+on\s+$"), ("space",)),
+    (re.compile(r"\b(?:add|move)\s+.*\bto\s+$"), ("card",)),
+]
+# a builtin's parameter type -> the kinds of declared names that are values of it
+TYPE_KINDS = {T.RESOURCE: ("resource",), T.CARD_RESOURCE: ("card_resource",),
+              T.CARD: ("card",), T.CARD_ID: ("card",), T.TILE: ("tile",),
+              T.TAG: ("tag",), T.CARD_TYPE: ("card_type",), T.ZONE: ("zone",),
+              T.TRACK: ("track", "player_track"), T.MARKER: ("marker",), T.BONUS: ("bonus",),
+              T.SPACE_TYPE: ("space_type",), T.MODIFIER: ("modifier",), T.SPACE: ("space",),
+              T.BLOCK: ("block",)}
+
+
+def _argument_kinds(before: str) -> tuple[str, ...]:
+    """The kinds fitting the argument of a builtin call the cursor is in, or ()."""
+    depth, i = 0, len(before) - 1
+    commas = 0
+    while i >= 0:
+        ch = before[i]
+        if ch == ")":
+            depth += 1
+        elif ch == "(":
+            if depth == 0:
+                m = re.search(r"([A-Za-z_]\w*)\s*$", before[:i])
+                b = BUILTINS.get(m.group(1)) if m else None
+                if b is None or not b.params:
+                    return ()
+                param = b.params[min(commas, len(b.params) - 1)]
+                if commas >= len(b.params) and not b.params[-1].variadic:
+                    return ()
+                types = param.type if isinstance(param.type, tuple) else (param.type,)
+                return tuple(k for t in types for k in TYPE_KINDS.get(t, ()))
+            depth -= 1
+        elif ch == "," and depth == 0:
+            commas += 1
+        i -= 1
+    return ()
+
+
+def slot_kinds(before: str) -> tuple[str, ...]:
+    """The kinds of names that fit where the cursor is, from the line's text before it."""
+    for pattern, kinds in SLOTS:
+        if pattern.search(before):
+            return kinds
+    return _argument_kinds(before)
+
+
+def _fitting_first(rs, items: list, kinds: tuple[str, ...]) -> list:
+    """``items`` with the names of ``kinds`` moved to the top (and the first preselected)."""
+    fit = set()
+    for kind in kinds:
+        fit.update(rs.cards if kind == "card" else rs.table.of_kind(kind))
+    icons = {KIND_ICON.get(k) for k in kinds}
+    out, rest = [], []
+    for item in items:
+        if item.label in fit and item.kind in icons:
+            out.append(attrs.evolve(item, sort_text=f"00{item.label}"))
+        else:
+            rest.append(item)
+    if out:
+        out.sort(key=lambda i: i.sort_text)
+        out[0] = attrs.evolve(out[0], preselect=True)
+    return out + rest
+
+
 def complete(rs, text: str, line: int, col: int, roots_rulesets=None
              ) -> list[lsp.CompletionItem]:
     """The completion items at the 0-based (line, col) of ``text``, for ruleset ``rs``."""
@@ -226,4 +302,7 @@ def complete(rs, text: str, line: int, col: int, roots_rulesets=None
     items = list(_names(rs))
     items += [lsp.CompletionItem(label=v, kind=K.Variable, detail="bound here",
                                  sort_text=f"0{v}") for v in effect_locals(text, line)]
+    kinds = slot_kinds(before)
+    if kinds:
+        items = _fitting_first(rs, items, kinds)
     return items

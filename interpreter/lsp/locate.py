@@ -12,6 +12,7 @@ a key such as ``tags:`` or ``type:`` makes it a plain value naming ids.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -59,6 +60,7 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
+@functools.lru_cache(maxsize=65536)
 def _key_of(line: str) -> tuple[int, str] | None:
     m = KEY.match(line)
     if not m or line.lstrip().startswith("#"):
@@ -67,27 +69,35 @@ def _key_of(line: str) -> tuple[int, str] | None:
     return line.index(m.group(2), len(m.group(1))), m.group(2)
 
 
-def _parents(lines: list[str], start: int, indent: int) -> list[str]:
-    """The keys above line ``start`` that enclose a key indented ``indent``."""
-    out = []
+def _parents(lines: list[str], start: int, indent: int, memo: dict | None = None
+             ) -> list[str]:
+    """The keys above line ``start`` that enclose a key indented ``indent`` (nearest first).
+
+    ``memo`` keeps what was found for each (line, indent), for a caller that places
+    many words of one text: the keys above a key are the same for every word below it."""
+    if memo is not None and (start, indent) in memo:
+        return memo[(start, indent)]
+    out: list[str] = []
     for i in range(start - 1, max(start - MAX_LINES_UP, -1), -1):
         line = lines[i]
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         found = _key_of(line)
         if found and found[0] < indent:
-            out.append(found[1])
-            indent = found[0]
-            if indent == 0:
-                break
+            out = [found[1]] + (_parents(lines, i, found[0], memo) if found[0] else [])
+            break
         elif _indent(line) == 0 and not line.startswith("-"):
             break
+    if memo is not None:
+        memo[(start, indent)] = out
     return out
 
 
-def place_at(text: str, line: int, col: int) -> Place:
-    """The place of the 0-based (line, col) in ``text``."""
-    lines = text.split("\n")
+def place_at(text: str, line: int, col: int, lines: list[str] | None = None,
+             memo: dict | None = None) -> Place:
+    """The place of the 0-based (line, col) in ``text`` (``lines``: the text's lines, when
+    the caller has them; ``memo``: see :func:`_parents`)."""
+    lines = text.split("\n") if lines is None else lines
     if not 0 <= line < len(lines):
         return Place()
     cur = lines[line]
@@ -112,12 +122,12 @@ def place_at(text: str, line: int, col: int) -> Place:
         value = cur[found[0] + len(found[1]) + 1:].strip()
         if inline and "{" in before:
             p.key = inline[-1].group(1)
-            p.parents = [found[1]] + _parents(lines, line, found[0])
+            p.parents = [found[1]] + _parents(lines, line, found[0], memo)
         elif value[:1] in ("|", ">") and col >= cur.index(value[:1]):
             return p  # on the block indicator itself
         else:
             p.key = found[1]
-            p.parents = _parents(lines, line, found[0])
+            p.parents = _parents(lines, line, found[0], memo)
         p.key_line = line
     elif found is None or start <= found[0]:
         if found is not None and start <= found[0] + len(found[1]) and start >= found[0]:
@@ -133,7 +143,7 @@ def place_at(text: str, line: int, col: int) -> Place:
             if k and (lead < indent or (item and lead <= indent and not
                                         above.lstrip().startswith("-"))):
                 p.key, p.key_line = k[1], i
-                p.parents = _parents(lines, i, k[0])
+                p.parents = _parents(lines, i, k[0], memo)
                 break
             if lead == 0 and not above.startswith("-") and k is None:
                 break

@@ -14,12 +14,16 @@ characters and never loads a picture.
 
 from __future__ import annotations
 
-from ..lang.builtins import AGGREGATES, BUILTINS
+from ..lang.builtins import AGGREGATES, BUILTINS, STATEMENTS
+from ..lang.docgen import statement_doc
 from ..span import Span
 from .complete import aggregate_doc, builtin_doc, callable_signature, md_code, md_text, words
 from .locate import place_at, word_at
 
 # declaration lists whose entries are looked up by id when the name is no symbol
+# words that carry on a statement, shown as it
+STATEMENT_OF = {"elif": "if", "else": "if"}
+
 SECTIONS = {"actions": "action", "events": "event", "variants": "variant", "phases": "phase",
             "scoring": "scoring rule", "invariants": "invariant", "boards": "board"}
 
@@ -82,6 +86,15 @@ def _callable_hover(rs, name: str, kind: str) -> str:
     return "\n\n".join(out)
 
 
+def _starts_statement(text: str, line: int, col: int, word: str) -> bool:
+    """Whether the word at ``col`` is a statement's first word (after ``:``, ``;``, ``-``,
+    a key, or the line's start), and so a keyword, not a name that happens to match."""
+    before = text.split("\n")[line][:col].rstrip()
+    if not before:
+        return True
+    return before[-1] in ":;-|>" or before.endswith(("else", "\"", "'"))
+
+
 def hover_text(rs, text: str, line: int, col: int) -> str | None:
     """Markdown for the name at the 0-based (line, col), or None."""
     name = word_at(text, line, col)
@@ -90,6 +103,9 @@ def hover_text(rs, text: str, line: int, col: int) -> str | None:
     place = place_at(text, line, col)
     parts = []
     if place.in_effect and place.dotted is None:
+        keyword = STATEMENT_OF.get(name, name)
+        if keyword in STATEMENTS and _starts_statement(text, line, place.word_start, name):
+            return statement_doc(STATEMENTS[keyword])
         if name in BUILTINS:
             parts.append(builtin_doc(BUILTINS[name]))
         elif name in AGGREGATES:

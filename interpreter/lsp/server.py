@@ -55,7 +55,7 @@ from ..load.userfiles import Unreadable, read_regular
 from ..load.yamlload import MAX_FILE_BYTES
 from ..span import SealedSpan, Span
 from . import complete as completion
-from . import lookup, outline
+from . import lookup, outline, rename, tokens
 from .convert import location, quick_fixes, to_lsp
 from .project import Orphan, Project, head_value, norm, project_for, workspace_rulesets
 from .recheck import recheck_cards
@@ -428,6 +428,8 @@ def guarded(default=None):
             async def run_async(ls, params):
                 try:
                     return await f(ls, params)
+                except JsonRpcException:
+                    raise  # a refusal with its reason, answered as an error
                 except Exception:
                     ls.log("rulebook: " + traceback.format_exc(), lsp.MessageType.Error)
                     return default
@@ -437,6 +439,8 @@ def guarded(default=None):
         def run(ls, params):
             try:
                 return f(ls, params)
+            except JsonRpcException:
+                raise  # a refusal with its reason, answered as an error
             except Exception:
                 ls.log("rulebook: " + traceback.format_exc(), lsp.MessageType.Error)
                 return default
@@ -567,6 +571,147 @@ def document_symbols(ls: RulebookServer, params: lsp.DocumentSymbolParams):
 @guarded(default=None)
 def code_actions(ls: RulebookServer, params: lsp.CodeActionParams):
     return quick_fixes(params.text_document.uri, params.context.diagnostics) or None
+
+
+class _RequestFailed(JsonRpcException):
+    """A request that cannot be done, answered with the reason (LSP's RequestFailed)."""
+
+    CODE = -32803
+
+
+def _project_files(ls: RulebookServer, path: str):
+    """The ruleset at ``path`` and every file of it and its mods (path -> text), or None."""
+    project = ls.project(path)
+    rs = ls.ruleset_for(path)
+    if isinstance(project, Orphan) or rs is None:
+        return None, {}
+    return rs, rename.project_files(project, ls.overlay(), ls.roots(), getattr(rs, "id", None))
+
+
+def _uses(ls: RulebookServer, path: str, uri: str, position, renaming: bool):
+    rs = ls.ruleset_for(path)
+    try:
+        name, kinds, _start = rename.renamable(rs, _text(ls, uri), position.line,
+                                               position.character)
+        if renaming:
+            rename.refuse_ambiguous(name, kinds)
+    except rename.Refused as exc:
+        raise _RequestFailed(str(exc))
+    rs, files = _project_files(ls, path)
+    return name, kinds, rename.uses(rs, files, name, kinds)
+
+
+def _range(use) -> lsp.Range:
+    return lsp.Range(lsp.Position(use.line, use.col), lsp.Position(use.line, use.col + use.length))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+@guarded(default=None)
+def references(ls: RulebookServer, params: lsp.ReferenceParams):
+    path = _path(params.text_document.uri)
+    if path is None:
+        return None
+    start = time.perf_counter()
+    try:
+        name, kinds, found = _uses(ls, path, params.text_document.uri, params.position, False)
+    except _RequestFailed:
+        return None
+    if params.context is not None and not params.context.include_declaration:
+        declared = {(norm(span.file), span.line - 1) for kind, span in
+                    lookup.declarations(ls.ruleset_for(path), name) if kind in kinds}
+        found = [u for u in found if (u.file, u.line) not in declared]
+    ls.timings.append(("references", time.perf_counter() - start))
+    return [lsp.Location(from_fs_path(u.file) or u.file, _range(u)) for u in found] or None
+
+
+@server.feature(lsp.TEXT_DOCUMENT_PREPARE_RENAME)
+@guarded(default=None)
+def prepare_rename(ls: RulebookServer, params: lsp.PrepareRenameParams):
+    path = _path(params.text_document.uri)
+    if path is None:
+        return None
+    text = _text(ls, params.text_document.uri)
+    try:
+        name, kinds, start = rename.renamable(ls.ruleset_for(path), text,
+                                              params.position.line, params.position.character)
+        rename.refuse_ambiguous(name, kinds)
+    except rename.Refused as exc:
+        raise _RequestFailed(str(exc))
+    return lsp.PrepareRenamePlaceholder(
+        range=lsp.Range(lsp.Position(params.position.line, start),
+                        lsp.Position(params.position.line, start + len(name))),
+        placeholder=name)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_RENAME)
+@guarded(default=None)
+def rename_name(ls: RulebookServer, params: lsp.RenameParams):
+    path = _path(params.text_document.uri)
+    if path is None:
+        return None
+    start = time.perf_counter()
+    name, kinds, found = _uses(ls, path, params.text_document.uri, params.position, True)
+    try:
+        rename.check_new_name(ls.ruleset_for(path), name, params.new_name)
+    except rename.Refused as exc:
+        raise _RequestFailed(str(exc))
+    changes: dict[str, list] = {}
+    for u in found:
+        changes.setdefault(from_fs_path(u.file) or u.file, []).append(
+            lsp.TextEdit(_range(u), params.new_name))
+    ls.timings.append(("rename", time.perf_counter() - start))
+    return lsp.WorkspaceEdit(changes=changes)
+
+
+SYMBOL_KIND = {"card": lsp.SymbolKind.Class, "resource": lsp.SymbolKind.Constant,
+               "card_resource": lsp.SymbolKind.Constant, "procedure": lsp.SymbolKind.Method,
+               "function": lsp.SymbolKind.Function, "action": lsp.SymbolKind.Event,
+               "phase": lsp.SymbolKind.Namespace, "event": lsp.SymbolKind.Event,
+               "track": lsp.SymbolKind.Variable, "tag": lsp.SymbolKind.EnumMember,
+               "tile": lsp.SymbolKind.Struct, "zone": lsp.SymbolKind.Array,
+               "constant": lsp.SymbolKind.Constant, "variant": lsp.SymbolKind.Enum}
+
+
+@server.feature(lsp.WORKSPACE_SYMBOL)
+@guarded(default=None)
+def workspace_symbols(ls: RulebookServer, params: lsp.WorkspaceSymbolParams):
+    """The declared names of every ruleset loaded so far (the open files' projects)."""
+    out, seen = [], set()
+    for project in list(ls.projects.values()):
+        loaded = project.base
+        rs = loaded.ruleset if loaded is not None and loaded.ruleset is not None else project.good
+        if rs is None:
+            continue
+        for name, kind, detail, span in rename.symbols(rs, params.query or ""):
+            if span is None or (name, kind, span.file, span.line) in seen:
+                continue
+            seen.add((name, kind, span.file, span.line))
+            out.append(lsp.SymbolInformation(
+                name=name, kind=SYMBOL_KIND.get(kind, lsp.SymbolKind.Key), location=location(span),
+                container_name=f"{kind.replace('_', ' ')} {detail}" if kind == "card"
+                else kind.replace("_", " ")))
+    return out
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, lsp.SemanticTokensRegistrationOptions(
+    legend=lsp.SemanticTokensLegend(token_types=tokens.TOKEN_TYPES,
+                                    token_modifiers=tokens.TOKEN_MODIFIERS),
+    full=True, document_selector=[lsp.TextDocumentFilterLanguage(language="yaml")]))
+@guarded(default=None)
+def semantic_tokens(ls: RulebookServer, params: lsp.SemanticTokensParams):
+    """The effect text inside the file's YAML, as tokens (:mod:`.tokens`)."""
+    path = _path(params.text_document.uri)
+    if path is None:
+        return lsp.SemanticTokens(data=[])
+    start = time.perf_counter()
+    text = _text(ls, params.text_document.uri)
+    project = ls.project(path)
+    rs = None if isinstance(project, Orphan) else ls.ruleset_for(path)
+    if isinstance(project, Orphan) and head_value(text, "kind") is None:
+        return lsp.SemanticTokens(data=[])  # a YAML file that is no rule file
+    data = tokens.encode(tokens.semantic_tokens(rs, text), text.split("\n"))
+    ls.timings.append(("tokens", time.perf_counter() - start))
+    return lsp.SemanticTokens(data=data)
 
 
 @server.command("rulebook.timings")
