@@ -81,13 +81,54 @@ class Clock:
         agent.decide = decide
 
 
-def play(rs, players: int, seed: int, kinds: list[str], variants=(), clock=None):
+class Habits:
+    """What each seat chose: its actions by key, its picks in set choices round by round
+    (a set choice is a ``choose_some``, asked one pick at a time), and the first card it
+    chose outside a set choice (in Terraforming Mars: its corporation)."""
+
+    def __init__(self, players: int):
+        self.actions = [Counter() for _ in range(players)]
+        self.set_rounds = [set() for _ in range(players)]  # rounds with a set choice asked
+        self.pick_rounds = [set() for _ in range(players)]  # ... and with an item picked
+        self.picks = [0] * players
+        self.first_card: list[str | None] = [None] * players
+
+    def wrap(self, agent, seat: int) -> None:
+        inner = agent.decide
+
+        def decide(decision, view, game):
+            answer = inner(decision, view, game)
+            if decision.kind == "action":
+                key = decision.options[answer].key or "?"
+                self.actions[seat][
+                    "card action" if key.startswith("card:") else key] += 1
+            elif decision.some:
+                self.set_rounds[seat].add(game.state.round)
+                if decision.options[answer].value is not None:
+                    self.pick_rounds[seat].add(game.state.round)
+                    self.picks[seat] += 1
+            elif decision.kind == "card" and self.first_card[seat] is None:
+                self.first_card[seat] = decision.options[answer].label
+            return answer
+        agent.decide = decide
+
+    def summary(self) -> list[dict]:
+        return [{"actions": dict(self.actions[p]), "set_rounds": len(self.set_rounds[p]),
+                 "pick_rounds": len(self.pick_rounds[p]), "picks": self.picks[p],
+                 "first_card": self.first_card[p]} for p in range(len(self.actions))]
+
+
+def play(rs, players: int, seed: int, kinds: list[str], variants=(), clock=None,
+         habits: Habits | None = None):
     game = build_game(rs, players, seed, kinds, tuple(variants))
     game.keep_log = False
     if clock is not None:
         for agent in game.agents:
             if isinstance(agent, ISMCTSAgent):
                 clock.wrap(agent)
+    if habits is not None:
+        for seat, agent in enumerate(game.agents):
+            habits.wrap(agent, seat)
     start = time.process_time()
     result = run(game)
     return result, time.process_time() - start, game
@@ -112,14 +153,15 @@ def one_game(job: tuple) -> dict:
     if rs is None:
         rs = _RULESETS[name] = load_ruleset(str(ROOT / "rulesets" / name))
     clock = Clock()
+    habits = Habits(players)
     try:
-        result, spent, game = play(rs, players, seed, kinds, variants, clock)
+        result, spent, game = play(rs, players, seed, kinds, variants, clock, habits)
     except GameError as exc:
         return {"seed": seed, "error": str(exc)}
     return {"seed": seed, "scores": result.scores, "winners": result.winners,
-            "played": cards_played(game),
             "solo_won": result.solo_won, "rank": result.ranks[0] if result.ranks else None,
-            "spent": spent, "clock": (clock.decisions, clock.seconds, clock.iterations)}
+            "spent": spent, "clock": (clock.decisions, clock.seconds, clock.iterations),
+            "habits": habits.summary(), "played": cards_played(game)}
 
 
 def played(jobs: list[tuple], workers: int, clock: Clock):
@@ -142,6 +184,7 @@ def played(jobs: list[tuple], workers: int, clock: Clock):
 def duel(name: str, spec: str, against: str, games: int, clock: Clock, workers: int = 1,
          first_seed: int = 1) -> dict:
     wins, seconds, errors = 0.0, [], 0
+    habits = [[], []]  # per side (0: the spec, 1: against), one summary per game
     entered = [0, 0]  # cards entered play: the measured agent's, the other's
     seeds = range(first_seed, first_seed + games)
     jobs = [(name, 2, seed, [spec, against] if seed % 2 == 1 else [against, spec], ())
@@ -154,6 +197,8 @@ def duel(name: str, spec: str, against: str, games: int, clock: Clock, workers: 
             print(f"  {name} seed {seed}: {out['error']}", flush=True)
             continue
         seconds.append(out["spent"])
+        habits[0].append(out["habits"][me])
+        habits[1].append(out["habits"][1 - me])
         entered[0] += out["played"][me]
         entered[1] += out["played"][1 - me]
         if me in out["winners"]:
@@ -166,8 +211,29 @@ def duel(name: str, spec: str, against: str, games: int, clock: Clock, workers: 
     return {"ruleset": name, "games": n, "wins": wins, "rate": wins / n if n else 0.0,
             "low": low, "high": high, "errors": errors,
             "seconds": sum(seconds) / n if n else 0.0, "max_seconds": max(seconds or [0]),
-            "played": entered[0] / n if n else 0.0,
+            "habits": habits, "played": entered[0] / n if n else 0.0,
             "played_other": entered[1] / n if n else 0.0}
+
+
+def habits_report(name: str, sides: list[str], habits: list[list[dict]]) -> None:
+    """What each side did on average: its most chosen actions per game, the rounds in which
+    it picked something in a set choice, and the first cards it chose."""
+    for side, games in zip(sides, habits):
+        if not games:
+            continue
+        n = len(games)
+        total = Counter()
+        for h in games:
+            total.update(h["actions"])
+        top = ", ".join(f"{k} {v / n:.1f}" for k, v in total.most_common(8))
+        asked = sum(h["set_rounds"] for h in games)
+        picked = sum(h["pick_rounds"] for h in games)
+        picks = sum(h["picks"] for h in games)
+        first = Counter(h["first_card"] for h in games if h["first_card"])
+        print(f"  {name}, {side}: actions per game: {top}")
+        print(f"    set choices: an item picked in {picked} of {asked} rounds with one "
+              f"({picks / n:.1f} items a game); first card chosen: "
+              + ", ".join(f"{k} {v}" for k, v in first.most_common(5)))
 
 
 def solo(name: str, variant: str, spec: str, games: int, clock: Clock, workers: int = 1,
@@ -215,6 +281,8 @@ def main(argv=None) -> None:
         solos.append(solo(name, variant, args.spec, args.solo_games, clock, args.workers,
                           args.first_seed))
     print(f"\n{args.spec} against {args.against}, 2 players, seats alternating")
+    for r in rows:
+        habits_report(r["ruleset"], [args.spec, args.against], r["habits"])
     print("| ruleset | games | wins | win rate | Wilson 95 % | CPU-s per game (max) | "
           "cards played per game (the other's) |")
     print("|---|---|---|---|---|---|---|")

@@ -38,8 +38,18 @@ the objects of one determinisation: an action by its key, a card by its
 card id (a card chosen blind by its place in the list), a space or any other
 item by its id, a number by itself. Long lists
 are widened progressively: a node considers ``2 * visits ** widen`` of its
-options, in a fixed order drawn once per node (a range: its largest, its
-smallest, then evenly spread values, at most 64 of them).
+options (a range: its largest, its smallest, then evenly spread values, at
+most 64 of them). With ``prior=history`` the options are let in as the
+widening allows, the most promising first: by what the same option was worth
+to its seat inside the same action anywhere in this search (an option never
+taken: the average of those that were); ``prior=none`` draws the order once
+per node.
+
+A set question (``choose_some``, asked one pick at a time) is weighed as a
+set with ``sets=rank``: on the same few copies dealt from the action's start,
+nothing, each item alone, then the best 2, 3, ... items together are tried,
+and the set whose copies end best on average is picked, item by item
+(:meth:`ISMCTSAgent.pick_set`).
 
 After the search the agent takes the option tried most often, and answers
 the inner choices that follow in the real game from the same tree (the
@@ -81,6 +91,7 @@ DEFAULT_ITERATIONS = 200
 ISMCTS_SEARCH_STEPS = 170_000_000
 ISMCTS_GAME_STEPS = 6_000_000_000
 MAX_RANGE_OPTIONS = 64
+ALIKE = "\x1f"  # between an item's identity and its count among the items alike
 DECLINING = {"end", "pass", "none", "no"}
 
 
@@ -141,7 +152,9 @@ class _Walker(Agent):
                  expect: Decision | None = None):
         self.search = search
         self.node = root
-        self.path: list[tuple[int, Node]] = []  # (seat that moved, node moved into)
+        # (seat that moved, node moved into, what the option was in its action)
+        self.path: list[tuple[int, Node, str]] = []
+        self.action = ""  # the action the walk is inside (the key of its option)
         self.in_tree = True
         # a search from inside an action: the answers given in it so far, replayed, and
         # the decision the tree starts at (this copy must reach the same one)
@@ -164,39 +177,123 @@ class _Walker(Agent):
         answers = candidates(decision)
         keys = [f"{decision.player}|{decision.kind}|{identity(decision, a, game)}"
                 for a in answers]
-        pick = self.search.select(self.node, keys)
-        child = self.node.children[keys[pick]]
-        self.path.append((decision.player, child))
+        pick = self.search.select(self.node, keys, self.action)
+        key = keys[pick]
+        child = self.node.children[key]
+        if decision.kind == "action":
+            self.action = key
+            self.path.append((decision.player, child, key))
+        else:
+            self.path.append((decision.player, child, f"{self.action}>{key}"))
         if child.visits == 0 and self.search.agent.expand == "one":
             self.in_tree = False  # the new node: from here on, the playout
         self.node = child
         return answers[pick]
 
 
+def set_keys(decision: Decision, game) -> list[str]:
+    """What each option of a set question is, the same in every determinisation: its
+    identity, and for a second item alike (two copies of a card) its count among them."""
+    keys, seen = [], {}
+    for a in range(len(decision.options)):
+        key = identity(decision, a, game)
+        seen[key] = seen.get(key, 0) + 1
+        keys.append(key if seen[key] == 1 else f"{key}{ALIKE}{seen[key]}")
+    return keys
+
+
+def alike(key: str) -> str:
+    """The identity of a set question's option (any of the items alike is picked)."""
+    return key.split(ALIKE, 1)[0]
+
+
+class _SetWalker(Agent):
+    """Answers one copy for a candidate set: the action's answers so far, then the set's
+    items (by what they are) and 'done', then everything else by the playout policy."""
+
+    name = "ismcts-set"
+    wants_view = False
+
+    def __init__(self, search: "Search", replay: list[int], expect: Decision, picks: list[str]):
+        self.search = search
+        self.replay = list(replay)
+        self.expect = expect
+        self.picks = list(picks)
+        self.picking = False
+
+    def decide(self, decision, view, game):
+        if self.replay:
+            answer = self.replay.pop(0)
+            if decision.check(answer) is not None:
+                raise _Diverged
+            return answer
+        if self.expect is not None:
+            if (decision.player, decision.kind) != (self.expect.player, self.expect.kind) \
+                    or not decision.some:
+                raise _Diverged
+            self.expect, self.picking = None, True
+        if self.picking and decision.some and decision.player == self.search.seat:
+            keys = [identity(decision, a, game) for a in range(len(decision.options))]
+            while self.picks:
+                key = alike(self.picks.pop(0))
+                if key in keys:
+                    return keys.index(key)
+            self.picking = False
+            done = decision.declining()
+            if done is not None:
+                return done
+        self.picking = False
+        return self.search.playout(decision, game)
+
+
 class Search:
     """One search from one decision: the tree, its statistics and its settings."""
 
-    def __init__(self, agent: "ISMCTSAgent", players: int):
+    def __init__(self, agent: "ISMCTSAgent", players: int, seat: int = 0):
         self.agent = agent
+        self.seat = seat
         self.rng = agent.rng
         self.low = [math.inf] * players
         self.high = [-math.inf] * players
+        # what each option was worth to its seat, wherever in the tree it was taken: the
+        # action's key, or the action's and the option's ("a>b"): [total, times]
+        self.history: dict[str, list] = {}
 
-    def select(self, node: Node, keys: list[str]) -> int:
-        """The index of the option to take at ``node`` among ``keys`` (UCT, widened)."""
+    def select(self, node: Node, keys: list[str], action: str = "") -> int:
+        """The index of the option to take at ``node`` among ``keys`` (UCT, widened).
+
+        ``action`` is the key of the action the walk is inside (for the history)."""
         rng = self.rng
-        fresh = [k for k in dict.fromkeys(keys) if k not in node.order]
-        if len(fresh) > 1 and "|number|" not in fresh[0]:  # (a range keeps its own order)
-            rng.shuffle(fresh)
-        for k in fresh:
-            node.order[k] = len(node.order)
         allowed_rank = max(2, math.ceil(2 * (node.visits + 1) ** self.agent.widen))
         first = {}
         for i, k in enumerate(keys):
             first.setdefault(k, i)
-        allowed = [k for k in first if node.order[k] < allowed_rank]
+        fresh = [k for k in first if k not in node.order]
+        number = "|number|" in keys[0]
+        prior = self.agent.prior == "history" and not number
+        if fresh and not prior:
+            if len(fresh) > 1 and not number:  # (a range keeps its own order)
+                rng.shuffle(fresh)
+            for k in fresh:
+                node.order[k] = len(node.order)
+        elif fresh:
+            # admitted as the widening lets them in, the most promising first: by what
+            # the same option was worth in the same action anywhere in this search
+            admitted = sum(1 for k in first if k in node.order)
+            if admitted < allowed_rank:
+                if len(fresh) > 1:
+                    rng.shuffle(fresh)  # (ties in the order drawn)
+                    worth = self.priors(action, fresh, list(first))
+                    fresh.sort(key=lambda k: -worth[k])
+                for k in fresh[:allowed_rank - admitted]:
+                    node.order[k] = len(node.order)
+        present = sorted((k for k in first if k in node.order), key=node.order.__getitem__)
+        if prior:
+            allowed = present[:allowed_rank]
+        else:
+            allowed = [k for k in present if node.order[k] < allowed_rank]
         if not allowed:
-            allowed = [min(first, key=node.order.__getitem__)]
+            allowed = present[:1]
         best, best_score, unvisited = None, -math.inf, []
         for k in sorted(allowed, key=node.order.__getitem__):
             child = node.children.get(k)
@@ -211,8 +308,28 @@ class Search:
             if score > best_score:  # (strictly: the earliest rank wins ties)
                 best, best_score = k, score
         if unvisited:  # every option is tried once before any is tried again
-            best = unvisited[0] if self.agent.expand == "one" else self.first_try(unvisited)
+            best = unvisited[0] if self.agent.expand == "one" or prior and len(
+                unvisited) > 1 and self.known(action, unvisited) else self.first_try(unvisited)
         return first[best]
+
+    def priors(self, action: str, keys: list[str], among: list[str]) -> dict[str, float]:
+        """What each of ``keys`` (options inside ``action``) was worth on average to its
+        seat in this search so far, wherever it was taken; an option never taken: the
+        average of those of ``among`` (all the options offered) that were."""
+        history = self.history
+        worth = {}
+        for k in among:
+            seen = history.get(k if "|action|" in k else f"{action}>{k}")
+            if seen is not None:
+                worth[k] = seen[0] / seen[1]
+        neutral = sum(worth.values()) / len(worth) if worth else 0.0
+        return {k: worth.get(k, neutral) for k in keys}
+
+    def known(self, action: str, keys: list[str]) -> bool:
+        """Whether the history knows any of ``keys`` (then the first of them, in the order
+        the history gave them, is tried first; else the playout policy chooses)."""
+        return any((f"{action}>{k}" if "|action|" not in k else k) in self.history
+                   for k in keys)
 
     def first_try(self, keys: list[str]) -> str:
         """Which untried option to try: the playout policy chooses (the whole path grows)."""
@@ -248,18 +365,27 @@ class Search:
             return -1.0
         return lo - max(1.0, hi - lo)
 
-    def backup(self, path: list[tuple[int, Node]], rewards: list[float] | None) -> None:
+    def backup(self, path: list[tuple[int, Node, str]], rewards: list[float] | None) -> None:
         if rewards is not None:
             for seat, value in enumerate(rewards):
                 self.low[seat] = min(self.low[seat], value)
                 self.high[seat] = max(self.high[seat], value)
         best = self.agent.backup == "max"
         for i in range(len(path) - 1, -1, -1):
-            seat, node = path[i]
+            seat, node = path[i][0], path[i][1]
+            key = path[i][2] if len(path[i]) > 2 else None
             node.visits += 1
             # a rule that failed in this world: worse than anything seen for the mover,
             # so a failing option never ties with one that can be carried out
-            node.total += rewards[seat] if rewards is not None else self.failed(seat)
+            reward = rewards[seat] if rewards is not None else self.failed(seat)
+            node.total += reward
+            seen = self.history.get(key)
+            if seen is None:
+                if key is not None:
+                    self.history[key] = [reward, 1]
+            else:
+                seen[0] += reward
+                seen[1] += 1
             node.value = node.total / node.visits
             if best and i + 1 < len(path) and path[i + 1][0] == seat:
                 # the mover's own next choice: the node is worth its best option (among
@@ -279,7 +405,8 @@ class ISMCTSAgent(Agent):
     def __init__(self, seed: int, iterations: int | None = None, seconds: float | None = None,
                  playout: str = "random", depth: int = 2, c: float = 0.7, widen: float = 0.5,
                  reward: str = "margin", expand: str = "path", turns: int = 0,
-                 inner: str = "search", backup: str = "max", eval: str = "learned"):
+                 inner: str = "search", backup: str = "max", sets: str = "rank",
+                 prior: str = "history", eval: str = "learned"):
         self.rng = random.Random(seed)
         self.eval = eval  # learned (the ruleset's learned evaluation when it has one) or written
         self.iterations = iterations if iterations is not None or seconds is not None \
@@ -294,6 +421,11 @@ class ISMCTSAgent(Agent):
         self.turns = turns
         self.inner = inner
         self.backup = backup
+        self.sets = sets
+        self.prior = prior
+        # a set being picked (``sets=rank``): the items still to pick, by identity, and the
+        # record's length at the next pick of the same question (it follows at once)
+        self.set_plan: tuple[list[str], int] | None = None
         self.node: Node | None = None  # where the real game is in the last search's tree
         # actions the real game refused at this point (it asks again): never chosen again
         self.refused: tuple[str, set[str]] = ("", set())
@@ -310,6 +442,10 @@ class ISMCTSAgent(Agent):
                                  exclude=self.refused[1])
             self.last_key = f"{decision.player}|action|{identity(decision, answer, game)}"
             return answer
+        if decision.some and self.sets == "rank":
+            answer = self.pick_set(decision, game)
+            if answer is not None:
+                return answer
         if self.node is not None:
             answer = self.follow(self.node, decision, game, fallback=True)
             if answer is not None:
@@ -328,6 +464,118 @@ class ISMCTSAgent(Agent):
         if decision.is_range:
             return self.rng.randint(decision.low, decision.high)
         return self.rng.randrange(len(decision.options))
+
+    def pick_set(self, decision: Decision, game) -> int | None:
+        """The next pick of a set chosen as a whole (``sets=rank``), or None when the set
+        cannot be weighed here (a question asked outside any action, or one whose
+        action holds other seats' answers): the caller answers it as before.
+
+        The first pick of a set weighs sets, not items one by one: on the same few
+        copies of the game (each dealt from the position before the action, the
+        action carried out again with the answers given in it so far), each item
+        alone is tried, and nothing; the items are then ranked by what they alone
+        bring, and each set of the best 2, 3, ... of them is tried too. The set
+        whose copies end best on average (the rest of the action and the turn
+        answered by the playout policy, then the evaluation) is picked, item by item,
+        in the later picks of the same question."""
+        if self.set_plan is not None:
+            plan, at = self.set_plan
+            self.set_plan = None
+            keys = [identity(decision, a, game) for a in range(len(decision.options))]
+            if len(game.record) == at and all(alike(k) in keys for k in plan):
+                return self._next_pick(decision, game, keys, plan)
+        keys = set_keys(decision, game)
+        start = game.action_start
+        if start is None or not all(d == decision.player for d in game.deciders[start[1]:]):
+            return None
+        items = [k for a, k in enumerate(keys) if decision.options[a].value is not None]
+        ranked = self._rank_set(game, decision, start, items)
+        if ranked is None:
+            return None
+        return self._next_pick(decision, game, keys, ranked)
+
+    def _next_pick(self, decision: Decision, game, keys: list[str], plan: list[str]) -> int:
+        if not plan:
+            done = decision.declining()
+            return done if done is not None else 0
+        self.set_plan = (plan[1:], len(game.record) + 1)
+        return [alike(k) for k in keys].index(alike(plan[0]))
+
+    def _rank_set(self, game, decision: Decision, start: tuple,
+                  items: list[str]) -> list[str] | None:
+        """The best set of ``items`` found (in the order to pick them), or None when no
+        copy could be played through."""
+        from ..engine.flow import FlowRunner
+        from .lookahead import Dealing, determinise
+        seat = decision.player
+        base = game.__copy__()
+        base.state = base.action_start[0]
+        replay = game.record[start[1]:]
+        dealing = Dealing(base, seat)
+        further = self._further_actions(game)
+        search = Search(self, game.n, seat)
+        copies = max(2, (self.iterations or DEFAULT_ITERATIONS) // 20)
+        worlds = [self.rng.getrandbits(32) for _ in range(copies)]
+        steps, per_game = self.allowance()
+        work = SearchBudget.opened(game.budget, seat, steps, per_game)
+        tried: dict[tuple, float] = {}
+        played = [0]
+
+        def value(chosen: tuple) -> float | None:
+            if chosen in tried:
+                return tried[chosen]
+            total, n = 0.0, 0
+            for w in worlds:
+                world = determinise(base, seat, random.Random(w), work, dealing)
+                if work.over():
+                    self._spent(work, None)
+                    break
+                walker = _SetWalker(search, replay, decision, list(chosen))
+                world.agents = [walker] * game.n
+                runner = FlowRunner(world)
+                work.trial()
+                saved = self.rng  # the copy's playouts draw from the world's own numbers
+                search.rng = random.Random(w + 1)
+                try:
+                    ok = self._turn(world, runner, walker, None, start[3], further, start[2])
+                    reward = self._rewards(runner, world, seat)[seat] if ok else None
+                except _Diverged:
+                    continue
+                except (RequirementFailed, ActionRefused, RuleRuntimeError, RecursionError) as exc:
+                    if work.over():
+                        self._spent(work, exc)
+                        break
+                    reward = None
+                finally:
+                    search.rng = saved
+                if walker.expect is not None:
+                    continue  # this copy never asked the question
+                # a set the rules refuse in a copy: worse than any outcome seen
+                total += reward if reward is not None else -1e9
+                n += 1
+                played[0] += 1
+            tried[chosen] = total / n if n else None
+            return tried[chosen]
+
+        try:
+            nothing = value(())
+            alone = {k: value((k,)) for k in items}
+            order = sorted((k for k in items if alone[k] is not None),
+                           key=lambda k: -alone[k])  # (a stable sort: ties keep the list's order)
+            best, best_value = (), nothing
+            for size in range(1, min(decision.some, len(order)) + 1):
+                if work.over():
+                    break
+                chosen = tuple(order[:size])
+                v = alone[chosen[0]] if size == 1 else value(chosen)
+                if v is not None and (best_value is None or v > best_value):
+                    best, best_value = chosen, v
+        finally:
+            work.close()
+        self.last_iterations = played[0]
+        if best_value is None:
+            return None
+        return list(best)
 
     def allowance(self) -> tuple[int, int]:
         """The steps its searches may do per decision and per game: the defaults', in

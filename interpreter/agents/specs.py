@@ -74,6 +74,8 @@ PARAMS: dict[str, dict[str, Param]] = {
         "turns": Param(int, 0, 50),
         "inner": Param(str, choices=("search", "random")),
         "backup": Param(str, choices=("mean", "max")),
+        "sets": Param(str, choices=("rank", "pick")),
+        "prior": Param(str, choices=("history", "none")),
         "eval": Param(str, choices=("learned", "written")),
     },
 }
