@@ -15,6 +15,12 @@ nothing here is asserted anywhere.
     python benchmarks/bench_agents.py --games 4 --rulesets legacy_gears_of_time \\
         --spec ismcts:iterations=200:playout=greedy-lite
     python benchmarks/bench_agents.py --games 0 --solo terraforming_mars:solo,timespan:scenario_1
+    python benchmarks/bench_agents.py --games 40 --spec greedy --against greedy:eval=written
+
+The last compares the evaluation learned from each ruleset's games (greedy's
+default, see docs/agents.md) with the hand-written one. Each duel also
+counts the cards that entered play per game for each side (zones that
+record 'played'; in Terraforming Mars the corporation is one of them).
 """
 
 from __future__ import annotations
@@ -125,7 +131,16 @@ def play(rs, players: int, seed: int, kinds: list[str], variants=(), clock=None,
             habits.wrap(agent, seat)
     start = time.process_time()
     result = run(game)
-    return result, time.process_time() - start
+    return result, time.process_time() - start, game
+
+
+def cards_played(game) -> list[int]:
+    """How many cards entered play for each seat (zones that record 'played')."""
+    out = [0] * game.n
+    for (what, seat, _), times in game.state.tally.items():
+        if what == "played" and 0 <= seat < game.n:
+            out[seat] += times
+    return out
 
 
 _RULESETS: dict = {}
@@ -140,13 +155,13 @@ def one_game(job: tuple) -> dict:
     clock = Clock()
     habits = Habits(players)
     try:
-        result, spent = play(rs, players, seed, kinds, variants, clock, habits)
+        result, spent, game = play(rs, players, seed, kinds, variants, clock, habits)
     except GameError as exc:
         return {"seed": seed, "error": str(exc)}
     return {"seed": seed, "scores": result.scores, "winners": result.winners,
             "solo_won": result.solo_won, "rank": result.ranks[0] if result.ranks else None,
             "spent": spent, "clock": (clock.decisions, clock.seconds, clock.iterations),
-            "habits": habits.summary()}
+            "habits": habits.summary(), "played": cards_played(game)}
 
 
 def played(jobs: list[tuple], workers: int, clock: Clock):
@@ -170,6 +185,7 @@ def duel(name: str, spec: str, against: str, games: int, clock: Clock, workers: 
          first_seed: int = 1) -> dict:
     wins, seconds, errors = 0.0, [], 0
     habits = [[], []]  # per side (0: the spec, 1: against), one summary per game
+    entered = [0, 0]  # cards entered play: the measured agent's, the other's
     seeds = range(first_seed, first_seed + games)
     jobs = [(name, 2, seed, [spec, against] if seed % 2 == 1 else [against, spec], ())
             for seed in seeds]
@@ -183,16 +199,20 @@ def duel(name: str, spec: str, against: str, games: int, clock: Clock, workers: 
         seconds.append(out["spent"])
         habits[0].append(out["habits"][me])
         habits[1].append(out["habits"][1 - me])
+        entered[0] += out["played"][me]
+        entered[1] += out["played"][1 - me]
         if me in out["winners"]:
             wins += 1 / len(out["winners"])
         print(f"  {name} seed {seed}: seat {me + 1} {spec}, scores {out['scores']}, "
-              f"winners {[w + 1 for w in out['winners']]}, {out['spent']:.1f} CPU-s", flush=True)
+              f"winners {[w + 1 for w in out['winners']]}, cards played {out['played']}, "
+              f"{out['spent']:.1f} CPU-s", flush=True)
     n = len(seconds)
     low, high = wilson(wins, n)
     return {"ruleset": name, "games": n, "wins": wins, "rate": wins / n if n else 0.0,
             "low": low, "high": high, "errors": errors,
             "seconds": sum(seconds) / n if n else 0.0, "max_seconds": max(seconds or [0]),
-            "habits": habits}
+            "habits": habits, "played": entered[0] / n if n else 0.0,
+            "played_other": entered[1] / n if n else 0.0}
 
 
 def habits_report(name: str, sides: list[str], habits: list[list[dict]]) -> None:
@@ -263,12 +283,14 @@ def main(argv=None) -> None:
     print(f"\n{args.spec} against {args.against}, 2 players, seats alternating")
     for r in rows:
         habits_report(r["ruleset"], [args.spec, args.against], r["habits"])
-    print("| ruleset | games | wins | win rate | Wilson 95 % | CPU-s per game (max) |")
-    print("|---|---|---|---|---|---|")
+    print("| ruleset | games | wins | win rate | Wilson 95 % | CPU-s per game (max) | "
+          "cards played per game (the other's) |")
+    print("|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['ruleset']} | {r['games']} | {r['wins']:g} | {100 * r['rate']:.0f} % | "
               f"{100 * r['low']:.0f}–{100 * r['high']:.0f} % | {r['seconds']:.1f} "
-              f"({r['max_seconds']:.1f}) |" + (f" {r['errors']} errors" if r["errors"] else ""))
+              f"({r['max_seconds']:.1f}) | {r['played']:.1f} ({r['played_other']:.1f}) |"
+              + (f" {r['errors']} errors" if r["errors"] else ""))
     if solos:
         print("\n| solo | games | won | Wilson 95 % | ranks |")
         print("|---|---|---|---|---|")

@@ -58,8 +58,10 @@ def rulebook(*args, cwd: Path) -> subprocess.CompletedProcess:
 
 
 def shipped_files() -> dict[str, str]:
+    # (the learned evaluation is trained, not written: the tutorial says how to make it)
     return {p.relative_to(SHIPPED).as_posix(): p.read_text(encoding="utf-8")
-            for p in sorted(SHIPPED.rglob("*")) if p.is_file() and p.name != "README.md"}
+            for p in sorted(SHIPPED.rglob("*")) if p.is_file() and p.name != "README.md"
+            and not p.name.endswith("learned.json")}
 
 
 def test_the_tutorial_has_its_steps_in_order():

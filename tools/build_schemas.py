@@ -822,6 +822,58 @@ def document(title: str, body: dict, defs: dict | None = None) -> dict:
     return out
 
 
+def _number(description: str, low: float = -1e9, high: float = 1e9) -> dict:
+    return {"type": "number", "description": description, "minimum": low, "maximum": high}
+
+
+def _numbers(description: str, low: float = -1e9, high: float = 1e9) -> dict:
+    return arr(description, {"type": "number", "minimum": low, "maximum": high})
+
+
+# The weights 'rulebook train' writes (interpreter/load/learned.py reads them): data only,
+# every number within bounds (JSON has no NaN or infinity; the bounds keep the rest sane).
+LEARNED = obj(
+    "Weights of an evaluation learned from a ruleset's own games by 'rulebook train' "
+    "(docs/agents.md): a linear value of the features the engine reads for one seat, "
+    "predicting the seat's final margin. Data only: never code, never pickled.",
+    {
+        "format": {"const": 1, "description": "The file format's version."},
+        "ruleset": string("The id of the ruleset the weights were trained for.",
+                          maxLength=200),
+        "ruleset_name": string("Its name, for people.", maxLength=200),
+        "ruleset_hash": string("The ruleset's content hash (mods included) when trained.",
+                               maxLength=200),
+        "mods": arr("The mods layered in for the training, by id.",
+                    {"type": ["string", "null"], "maxLength": 500}),
+        "target": {"enum": ["margin"], "description": "What the value predicts: the seat's "
+                   "final score minus the best other seat's (solo: its final score)."},
+        "players": integer("Players per training game.", minimum=1, maximum=100),
+        "games": integer("Games played to train.", minimum=0, maximum=100_000_000),
+        "seed": integer("The training's seed.", minimum=-(2 ** 63 - 1), maximum=2 ** 63 - 1),
+        "agent": string("Who played the training games, round by round.", maxLength=500),
+        "rounds": _number("The rounds a training game lasted on average: the game's "
+                          "progress is the round over this (at most 1).", 1e-6, 1e5),
+        "intercept": _number("The value of a seat whose features are all at their mean."),
+        "fit": {"type": "object", "description": "How well the value predicted the final "
+                "margin of held-out games, and how the training went.",
+                "additionalProperties": {"type": ["number", "string", "integer"]}},
+        "features": arr("The features' names, as interpreter/agents/features.py reads them.",
+                        {"type": "string", "maxLength": 500}),
+        "weights": _numbers("The weight of each feature, on its scaled value."),
+        "late_weights": _numbers("The weight of each feature times the game's progress, on "
+                                 "its scaled value."),
+        "mean": _numbers("What is taken from each feature before it is scaled."),
+        "scale": _numbers("What each feature less its mean is divided by.", 1e-12, 1e9),
+        "late_mean": _numbers("What is taken from each feature times the progress before it "
+                              "is scaled."),
+        "late_scale": _numbers("What each feature times the progress, less its mean, is "
+                               "divided by.", 1e-12, 1e9),
+    },
+    required=("format", "ruleset", "ruleset_hash", "mods", "target", "features", "weights",
+              "late_weights", "intercept", "mean", "scale", "rounds", "games", "seed",
+              "agent"))
+
+
 def build() -> dict[str, dict]:
     common = {"$schema": DRAFT, "title": "Rulebook shared definitions",
               "description": "Definitions shared by the other Rulebook schemas.",
@@ -834,6 +886,8 @@ def build() -> dict[str, dict]:
         "cards.schema.json": document("Rulebook cards", CARDS),
         "mod.schema.json": document("Rulebook mod", MOD),
         "scenarios.schema.json": document("Rulebook scenarios", SCENARIOS),
+        "learned.schema.json": {"$schema": DRAFT, "title": "Rulebook learned evaluation",
+                                **LEARNED},
     }
 
 

@@ -19,7 +19,8 @@ class GreedyAgent(Agent):
     Each action is tried a few times on copies of the game in which everything
     this player cannot see is reshuffled, with the action's own choices made
     at random; it is scored by the ruleset's ``evaluation`` (or the score so
-    far). The agent picks the best action and then makes the choices of its
+    far; by default the evaluation learned from the ruleset's games, see
+    :mod:`.learned`). The agent picks the best action and then makes the choices of its
     best try, as long as they fit the real decisions; other decisions are
     random. 'End turn' or 'pass' win only when nothing improves the position.
 
@@ -31,8 +32,10 @@ class GreedyAgent(Agent):
     name = "greedy"
     wants_view = False  # it looks ahead on a determinised copy instead
 
-    def __init__(self, seed: int, rollouts: int = 3, first_choices: int | None = None):
+    def __init__(self, seed: int, rollouts: int = 3, first_choices: int | None = None,
+                 eval: str = "learned"):
         from .lookahead import MAX_FIRST_CHOICES
+        self.eval = eval  # learned (the ruleset's learned evaluation when it has one) or written
         self.rng = random.Random(seed)
         self.rollouts = rollouts
         self.first_choices = MAX_FIRST_CHOICES if first_choices is None else first_choices
@@ -50,7 +53,7 @@ class GreedyAgent(Agent):
             from .lookahead import evaluate_options
             steps, per_game = self.allowance()
             values, plans = evaluate_options(game, decision, self.rng, self.rollouts,
-                                             self.first_choices, steps, per_game)
+                                             self.first_choices, steps, per_game, self.eval)
             best = max(values)
             ties = [i for i, v in enumerate(values) if v == best]
             pick = ties[0] if len(ties) == 1 else self.rng.choice(ties)
@@ -67,3 +70,17 @@ class GreedyAgent(Agent):
         if decision.is_range:
             return self.rng.randint(decision.low, decision.high)
         return self.rng.randrange(len(decision.options))
+
+
+class TrainedAgent(GreedyAgent):
+    """``greedy`` with the evaluation learned from the ruleset's own games, by name.
+
+    The balance lab's ``--agents trained``: the same agent as ``greedy`` (whose
+    default evaluation is the learned one), named so that a report says the
+    agents were the trained ones. A ruleset without a weights file has it play
+    with the hand-written evaluation, and the lab says so."""
+
+    name = "trained"
+
+    def __init__(self, seed: int, rollouts: int = 3, first_choices: int | None = None):
+        super().__init__(seed, rollouts, first_choices, eval="learned")

@@ -406,8 +406,9 @@ class ISMCTSAgent(Agent):
                  playout: str = "random", depth: int = 2, c: float = 0.7, widen: float = 0.5,
                  reward: str = "margin", expand: str = "path", turns: int = 0,
                  inner: str = "search", backup: str = "max", sets: str = "rank",
-                 prior: str = "history"):
+                 prior: str = "history", eval: str = "learned"):
         self.rng = random.Random(seed)
+        self.eval = eval  # learned (the ruleset's learned evaluation when it has one) or written
         self.iterations = iterations if iterations is not None or seconds is not None \
             else DEFAULT_ITERATIONS
         self.seconds = seconds
@@ -762,7 +763,7 @@ class ISMCTSAgent(Agent):
 
     def _rewards(self, runner, world, seat: int) -> list[float]:
         from .lookahead import evaluate
-        values = evaluate(runner, range(world.n))
+        values = evaluate(runner, range(world.n), self.eval)
         if world.n == 1 or self.reward == "own":
             return [float(v) for v in values]
         out = []

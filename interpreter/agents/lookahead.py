@@ -202,14 +202,23 @@ def determinise(game: Game, seat: int, rng: random.Random,
     return clone
 
 
-def evaluate(runner, seats) -> list:
-    """The ruleset's evaluation of the copy for each of ``seats``, in one reading.
+def evaluate(runner, seats, how: str = "written") -> list:
+    """The evaluation of the copy for each of ``seats``, in one reading.
 
+    ``how`` is ``learned`` (the ruleset's learned evaluation, see
+    :mod:`.learned`, when it has a weights file; else the written one) or
+    ``written`` (the ruleset's hand-written ``evaluation``, or the score).
     Evaluating changes nothing, so it runs as the engine's own reading does
     (:class:`~rulebook_games.lang.gensupport.reading`): what the functions it
     calls share (a part of a declared function that depends on none of its
     parameters) is worked out once for all the seats' evaluations."""
+    value = None
+    if how == "learned":
+        from .learned import learned_value
+        value = learned_value(runner.game.rs)
     with reading(runner.game):
+        if value is not None:
+            return value.values(runner, seats)
         return [runner.evaluate(seat) for seat in seats]
 
 
@@ -243,8 +252,8 @@ MAX_FIRST_CHOICES = 8  # options of an action's first choice tried one by one
 
 def evaluate_options(game: Game, decision: Decision, rng: random.Random,
                      rollouts: int = 3, first_choices: int = MAX_FIRST_CHOICES,
-                     steps: int = GREEDY_SEARCH_STEPS, per_game: int = GREEDY_GAME_STEPS
-                     ) -> tuple[list[float], list[list[int]]]:
+                     steps: int = GREEDY_SEARCH_STEPS, per_game: int = GREEDY_GAME_STEPS,
+                     how: str = "written") -> tuple[list[float], list[list[int]]]:
     """For each action option: the best evaluation over a few rollouts, and its plan.
 
     A rollout performs the action on a determinised copy, answering the action's
@@ -279,7 +288,7 @@ def evaluate_options(game: Game, decision: Decision, rng: random.Random,
                 if now is None:
                     search.trial()
                     try:
-                        now = evaluate(FlowRunner(base), (seat,))[0]
+                        now = evaluate(FlowRunner(base), (seat,), how)[0]
                     except RuleRuntimeError as exc:
                         if not search.over():
                             raise  # the rules fail as they would in the game itself
@@ -304,7 +313,7 @@ def evaluate_options(game: Game, decision: Decision, rng: random.Random,
                 runner = FlowRunner(trial)
                 search.trial()
                 try:
-                    value = evaluate(runner, (seat,))[0] if runner.perform(choice, seat) \
+                    value = evaluate(runner, (seat,), how)[0] if runner.perform(choice, seat) \
                         else LOSS
                 except (RequirementFailed, ActionRefused, RuleRuntimeError) as exc:
                     if search.over():

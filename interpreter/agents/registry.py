@@ -8,11 +8,11 @@ names a caller adds (a person at a terminal, by the play room) are given to it.
 from __future__ import annotations
 
 from .base import Agent, FirstAgent, LastAgent, RandomAgent
-from .greedy import GreedyAgent
+from .greedy import GreedyAgent, TrainedAgent
 from .ismcts import ISMCTSAgent
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "ismcts": ISMCTSAgent,
-          "first": FirstAgent, "last": LastAgent}
+          "first": FirstAgent, "last": LastAgent, "trained": TrainedAgent}
 
 
 def make_agent(kind: str, seed: int, more: dict | None = None) -> Agent:

@@ -59,7 +59,9 @@ PARAMS: dict[str, dict[str, Param]] = {
     "random": {},
     "first": {},
     "last": {},
-    "greedy": {"rollouts": Param(int, 1, 1000), "first_choices": Param(int, 0, 1000)},
+    "greedy": {"rollouts": Param(int, 1, 1000), "first_choices": Param(int, 0, 1000),
+               "eval": Param(str, choices=("learned", "written"))},
+    "trained": {"rollouts": Param(int, 1, 1000), "first_choices": Param(int, 0, 1000)},
     "ismcts": {
         "iterations": Param(int, 1, 1_000_000),
         "seconds": Param(float, 0.001, 3600),
@@ -74,6 +76,7 @@ PARAMS: dict[str, dict[str, Param]] = {
         "backup": Param(str, choices=("mean", "max")),
         "sets": Param(str, choices=("rank", "pick")),
         "prior": Param(str, choices=("history", "none")),
+        "eval": Param(str, choices=("learned", "written")),
     },
 }
 
@@ -278,6 +281,7 @@ def check_recorded(text) -> str | None:
 # decisions takes: 'ismcts:seconds=3600' from a record would look like a hang. A
 # larger budget is given with --agents, on the command line, where the user sees it.
 RECORD_BUDGET = {"greedy": {"rollouts": 10, "first_choices": 32},
+                 "trained": {"rollouts": 10, "first_choices": 32},
                  "ismcts": {"iterations": 1000, "seconds": 5, "depth": 5, "turns": 2}}
 
 

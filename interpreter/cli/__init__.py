@@ -11,7 +11,8 @@ One module per command or group of commands:
 - ``play`` and ``replay`` (with ``records``, saving and resuming games);
 - ``simulate``; ``scenarios``: ``test``, a ruleset's scenario tests;
 - ``lab``: ``report`` and ``compare``; ``export``: results as CSV or Parquet;
-  ``lsp``: the language server;
+  ``train``: an evaluation learned from a ruleset's own games; ``lsp``: the
+  language server;
 - ``serve``: games in the browser (the ``web`` room);
 - ``complete``: what Tab completes in a shell (rulesets, variants, agents, mods);
 - ``watching``: ``--watch`` of ``validate`` and ``test``, run again on each save.
@@ -35,7 +36,7 @@ import click
 
 from ..version import __version__
 from . import cards, complete, diagnostics as report, export, lab, lsp, play, reference
-from . import replay, scenarios, serve, shipped, simulate, validate
+from . import replay, scenarios, serve, shipped, simulate, train, validate
 from ..numtext import clipped
 from ..outfiles import OutputProblem
 from ..safe_text import visible
@@ -56,7 +57,7 @@ def cli(no_cache):
 for command in (validate.validate, cards.cards, cards.compile_cmd, reference.schema,
                 reference.docs, shipped.list_cmd, play.play, replay.replay, simulate.simulate,
                 scenarios.test_cmd, lab.report_cmd, lab.compare_cmd, lsp.lsp_cmd,
-                serve.serve_cmd, export.export_cmd):
+                serve.serve_cmd, export.export_cmd, train.train_cmd):
     cli.add_command(command)
 complete.attach(cli)  # Tab completes rulesets, variants, agents and mods (see complete.py)
 

@@ -16,7 +16,7 @@ import click
 
 from .loading import load_named, load_ruleset, no_such_ruleset
 from .options import CONFIDENCE, SEED, UsageProblem, Whole, check_backend, where_options
-from .seats import ai_seats
+from .seats import ai_seats, check_evaluation
 from ..paths import find_ruleset
 from ..safe_text import visible
 
@@ -73,7 +73,8 @@ def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top, gal
               show_default=True, help="Seeds to play, each on both sides.")
 @click.option("--players", "-p", type=Whole(min=1), default=None)
 @click.option("--agents", "agent_spec", default="random", show_default=True,
-              help="Comma-separated agents by seat (random, greedy), or one for all.")
+              help="Comma-separated agents by seat (random, greedy, trained…), or one for "
+                   "all; trained plays with the evaluation learned from the game's games.")
 @click.option("--variant", "variants", multiple=True)
 @click.option("--seed", type=SEED, default=1, show_default=True, help="Seed of the first game.")
 @click.option("--workers", "-w", type=Whole(min=1), default=1, show_default=True,
@@ -133,6 +134,7 @@ def compare_cmd(ruleset, mods, games, players, agent_spec, variants, seed, worke
         files.append(str(found))
     modded = load_named(ruleset, tuple(files), as_json=fmt == "json")
     players, kinds = ai_seats(base, players, agent_spec, "compare")
+    check_evaluation(modded, kinds)  # each side's agents play with that side's values
     # where the games run: simulate()'s backend options (--backend, --address, ...) go here
     backend = {"backend": backend, "address": address}
     try:

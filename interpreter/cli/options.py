@@ -101,7 +101,7 @@ CONFIDENCE = Decimal(0.5, 0.999, "the confidence level")
 SEED = Whole(-(2 ** 63 - 1), 2 ** 63 - 1)
 
 AGENTS_HELP = ("Comma-separated agents by seat, or one for all: human, random, first, last, "
-               "greedy, ismcts, an installed agent, or MODULE:CLASS; parameters follow "
+               "greedy, trained, ismcts, an installed agent, or MODULE:CLASS; parameters follow "
                "colons, e.g. ismcts:iterations=400,greedy (see docs/agents.md).")
 
 

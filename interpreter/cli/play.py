@@ -18,7 +18,7 @@ import click
 from .loading import check_mod_files, load_named, no_such_ruleset
 from .options import AGENTS_HELP, NAME, SEED, UsablePath, UsageProblem, Whole
 from .records import record_error, save_finished, save_unfinished
-from .seats import seat_agents
+from .seats import check_evaluation, seat_agents
 from ..paths import find_ruleset
 from ..safe_text import visible
 
@@ -67,6 +67,7 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         players = players or rs.min_players
         seed = seed if seed is not None else _random.SystemRandom().randrange(1, 10 ** 9)
         kinds = seat_agents(agent_spec, players, sys.stdin.isatty())
+    check_evaluation(rs, kinds)
     save_to = Path(save_path or resume_path) if save_path or resume_path else None
     try:
         game = build_game(rs, players, seed, kinds, tuple(variants), prefix=prefix,

@@ -159,6 +159,9 @@ def _report(path, ruleset, html, png, confidence, top, load, mods, gallery=None,
         return failed(str(exc), 1, fmt)
     names = names_mod.for_results(res, ruleset, load, mods)
     rep = measures.build(res, names, confidence, top)
+    from .who import seat_agents, show_who, who_played
+    who = who_played(seat_agents(res.pg_seat, res.pg_agent))
+    rep.notes[:0] = who
     rep.notes[:0] = [f"{path}:{line}: line skipped: {why}" for line, why in res.skipped]
     if res.errors:
         rep.notes.insert(0, f"{len(res.errors)} games stopped on a rule error and are not "
@@ -168,6 +171,7 @@ def _report(path, ruleset, html, png, confidence, top, load, mods, gallery=None,
     as_json = fmt == "json"
     out = console(stderr=as_json)
     if not as_json:
+        show_who(out, who)  # first: what the figures are about
         terminal.show(out, rep.tables, rep.notes)
     links = card_links(gallery, names, [names.mod_files[i] for i in sorted(names.mod_files)])
     written = write_outputs(rep.tables, rep.plots, rep.notes, [], html, png,
@@ -390,7 +394,12 @@ def _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worke
             cmp.notes.insert(0, f"{len(res.errors)} games {side} stopped on a rule error "
                                 f"and are left out (first: seed {res.errors[0][1]}: "
                                 f"{res.errors[0][2]})")
+    from .who import show_who, who_played
+    who = who_played(kinds, base_rs, "base game") + \
+        who_played(kinds, mod_rs, "with the mods")[1:]
+    cmp.notes[:0] = who
     if not as_json:
+        show_who(out, who)  # first: what the figures are about
         terminal.show(out, cmp.tables, cmp.notes)
         out.print()
         from rich.text import Text

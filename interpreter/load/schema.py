@@ -178,6 +178,25 @@ def validate(doc: Document, kind: str, diags: Diagnostics) -> bool:
     return len(diags) == before
 
 
+@functools.lru_cache(maxsize=None)
+def file_validator(name: str):
+    """A validator for a whole schema file of ``schemas/`` that is no rule file's kind
+    (a learned evaluation's weights)."""
+    schema = dict(_schemas()[name])
+    schema["$id"] = name
+    return _validator_class()(schema, registry=registry())
+
+
+def validate_with(doc: Document, name: str, diags: Diagnostics) -> bool:
+    """Validate a document against the schema file ``name``; report every error found."""
+    before = len(diags)
+    errors = sorted(file_validator(name).iter_errors(doc.data),
+                    key=lambda e: (list(map(str, e.absolute_path)), e.validator))
+    for err in errors[:20]:
+        _report(doc, err, diags)
+    return len(diags) == before
+
+
 def _leaf(err):
     """The most telling error of ``err`` (a jsonschema ValidationError) and its alternatives."""
     from jsonschema.exceptions import best_match

@@ -1,0 +1,327 @@
+"""``rulebook train``: an evaluation learned from a ruleset's own games.
+
+Self-play games in rounds: the first round's games are played by ``greedy``
+with the ruleset's hand-written evaluation (``greedy:eval=written``), each
+later round's by ``greedy`` with the values fitted on every round before it.
+During each game, positions are sampled (a share of the decisions with two
+or more answers, drawn from the training seed); at each, every seat's
+features are read (:class:`~rulebook_games.agents.features.Features`) on a
+copy of the game dealt for that seat as its agent's searches deal it (what
+it cannot see dealt again), so a seat's features are what it may know. When
+the game ends each sample is labelled with the seat's final margin (its
+score minus the best other seat's; a solo seat's score).
+
+The fit is ridge regression (numpy and scipy: ``lsqr`` with a damping term
+on the sparse, scaled features, centred as it goes): each feature has a
+weight, and a second weight on the feature times the game's progress (the
+round over the rounds a training game lasted on average). A fifth of the
+games (the last ones of every round) is held out: the damping is the one
+that predicts their margins best, and the report gives how well (R², and how
+often the sign of the predicted margin named the seat that won). The final
+weights are then fitted on every game.
+
+Same ruleset, mods, players, games and seed: the same weights, number for
+number.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+MIN_ROWS = 3  # a feature seen in fewer samples than this is left out
+FIRST_RATE = 0.15  # the share of decisions sampled in the first game
+POSITIONS = 30  # about how many positions are sampled per game after it
+DAMPING = (1.0, 10.0, 100.0, 1000.0, 10000.0)
+CARD_FACTORS = (0.0, 0.03, 0.1, 0.3, 1.0)
+
+
+@dataclass
+class Sample:
+    game: int  # index of the game in the training run
+    round: int
+    features: dict  # name -> number
+    target: float = 0.0
+
+
+@dataclass
+class TrainRun:
+    games: int = 0
+    samples: list = field(default_factory=list)
+    rounds_played: list = field(default_factory=list)  # final round of each game
+    errors: list = field(default_factory=list)
+    seconds: float = 0.0
+    agents: list = field(default_factory=list)  # (spec, games) per training round
+
+
+def _targets(scores: list, lowest: bool) -> list[float]:
+    sign = -1 if lowest else 1
+    if len(scores) == 1:
+        return [float(scores[0])]
+    return [float(sign * (s - max(o for q, o in enumerate(scores) if q != p)))
+            for p, s in enumerate(scores)]
+
+
+def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
+                    sample_rate: float, variants=()) -> tuple[list, int]:
+    """One self-play game of agent ``kind`` in every seat: its samples, labelled, its
+    last round and how many decisions the agents were asked."""
+    from ..agents.features import Features
+    from ..agents.lookahead import Dealing, determinise
+    from ..engine.flow import FlowRunner
+    from ..lang.gensupport import reading
+    from ..lang.runtime import SearchBudget
+    from ..play.session import build_game, run
+    game = build_game(rs, players, seed, [kind] * players, tuple(variants))
+    game.keep_log = False
+    reader = Features(rs)
+    picker = random.Random(seed * 7 + 3)
+    dealer = random.Random(seed * 11 + 5)
+    taken: list[Sample] = []
+    seats_of: list[int] = []
+    asked = [0]
+
+    def sample(real) -> None:
+        for seat in range(real.n):
+            copy = determinise(real, seat, dealer, SearchBudget(), Dealing(real, seat))
+            copy.budget.trial()
+            runner = FlowRunner(copy)
+            with reading(copy):
+                priors, scores = reader.base(runner, range(real.n))
+                feats = reader.of(runner, seat, priors, scores)
+            taken.append(Sample(game_index, real.state.round, feats))
+            seats_of.append(seat)
+
+    for agent in game.agents:
+        inner = agent.decide
+
+        def decide(decision, view, g, inner=inner):
+            asked[0] += 1
+            if picker.random() < sample_rate:
+                sample(g)
+            return inner(decision, view, g)
+        agent.decide = decide
+    result = run(game)
+    targets = _targets(result.scores, _lowest(rs))
+    for s, seat in zip(taken, seats_of):
+        s.target = targets[seat]
+    return taken, game.state.round, asked[0]
+
+
+def _lowest(rs) -> bool:
+    end = rs.singles.get("end")  # (the flow's 'end:', as the engine reads it)
+    data = end.data if end is not None and isinstance(end.data, dict) else {}
+    return data.get("winner") == "lowest"
+
+
+# the features that carry most of what a position is worth to any ruleset: fitted
+# first, so that with few games the value stays near the hand-written evaluation (the
+# prior) and what the other features add is learned on top of what they leave
+CORE = ("evaluation", "evaluation of the best other", "round")
+CORE_DAMPING = 1.0
+SPARSE = ("card:", "resources:", "space:")  # one per card or space: many, each seen rarely
+
+
+def sparse(name: str) -> bool:
+    """Whether a feature is one of the many that each name one card or space (or one
+    value of a declared feature): they identify a game more than they explain it, and
+    are held back harder by the fit."""
+    return name.startswith(SPARSE) or "=" in name
+
+
+def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float = 1.0):
+    """Ridge regression of the targets on the samples' features (and their late copies):
+    (names, weights, late weights, intercept, mean, scale, late mean, late scale).
+
+    The :data:`CORE` features are fitted first, lightly held back; the others then
+    fit what those leave unexplained, with ``damping``. Every feature is scaled to a
+    standard deviation of 1, the card and space features (:func:`sparse`) to
+    ``card_factor`` (0 leaves them out): their penalty is that much heavier. Every
+    position of a game has the game's margin, and a game's cards tell the games
+    apart: fitted as freely as the few plain features, they learn the training games
+    by heart."""
+    import numpy as np
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.linalg import LinearOperator, lsqr
+    counts: dict = {}
+    for s in samples:
+        for name in s.features:
+            counts[name] = counts.get(name, 0) + 1
+    names = sorted(n for n, c in counts.items() if c >= MIN_ROWS)
+    index = {n: i for i, n in enumerate(names)}
+    k = len(names)
+    rows, cols, vals = [], [], []
+    y = np.empty(len(samples))
+    for r, s in enumerate(samples):
+        t = min(1.0, s.round / rounds)
+        for name, x in s.features.items():
+            i = index.get(name)
+            if i is None or not x:
+                continue
+            rows += [r, r]
+            cols += [i, k + i]
+            vals += [float(x), float(x) * t]
+        y[r] = s.target
+    X = csr_matrix((vals, (rows, cols)), shape=(len(samples), 2 * k))
+    mean = np.asarray(X.mean(axis=0)).ravel()
+    sq = np.asarray(X.multiply(X).mean(axis=0)).ravel()
+    std = np.sqrt(np.maximum(sq - mean * mean, 0.0))
+    core = np.array([n in CORE for n in names] * 2)
+    factor = np.array([card_factor if sparse(n) else 1.0 for n in names] * 2)
+    y_mean = float(y.mean())
+    n = X.shape[0]
+
+    def solve(live, scale, target, damp):
+        def matvec(v):
+            v = np.ravel(v) * live / scale
+            return X @ v - float(mean @ v)
+
+        def rmatvec(u):
+            u = np.ravel(u)
+            return (X.T @ u - mean * u.sum()) * live / scale
+        op = LinearOperator((n, 2 * k), matvec=matvec, rmatvec=rmatvec, dtype=float)
+        w = lsqr(op, target, damp=math.sqrt(damp), atol=1e-8, btol=1e-8, iter_lim=2000)[0]
+        return w * live, matvec
+    # first the few features every ruleset has (its evaluation, the best other's, the round),
+    # held back lightly; then every other feature, on what those leave unexplained
+    live1 = core & (std > 1e-9)
+    live2 = ~core & (std > 1e-9) & (factor > 0)
+    scale = np.where(live1, std, np.where(live2, std / np.where(factor > 0, factor, 1.0), 1.0))
+    w1, predict1 = solve(live1, scale, y - y_mean, CORE_DAMPING * n / 100)
+    w2, _ = solve(live2, scale, y - y_mean - predict1(w1), damping) if live2.any() \
+        else (np.zeros(2 * k), None)
+    w = w1 + w2
+    return (names, w[:k], w[k:], y_mean, mean[:k], scale[:k], mean[k:], scale[k:])
+
+
+def predict(model, samples: list[Sample], rounds: float):
+    import numpy as np
+    names, w, v, b, m, s, lm, ls = model
+    index = {n: i for i, n in enumerate(names)}
+    a = w / s
+    c = v / ls
+    const = b - float(w @ (m / s)) - float(v @ (lm / ls))
+    out = np.empty(len(samples))
+    for r, smp in enumerate(samples):
+        t = min(1.0, smp.round / rounds)
+        total = const
+        for name, x in smp.features.items():
+            i = index.get(name)
+            if i is not None:
+                total += x * (a[i] + c[i] * t)
+        out[r] = total
+    return out
+
+
+def quality(pred, samples: list[Sample]) -> dict:
+    import numpy as np
+    y = np.array([s.target for s in samples])
+    if len(y) == 0:
+        return {"r2": 0.0, "sign": 0.0, "samples": 0}
+    ss = float(((y - y.mean()) ** 2).sum()) or 1.0
+    r2 = 1.0 - float(((y - pred) ** 2).sum()) / ss
+    decided = y != 0
+    sign = float(((pred > 0) == (y > 0))[decided].mean()) if decided.any() else 0.0
+    return {"r2": r2, "sign": sign, "samples": int(len(y))}
+
+
+def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
+          sample_rate: float | None = None, variants=(), progress=None) -> dict:
+    """Play the training games and fit: the weights file's data (see the schema)."""
+    from ..agents.learned import LearnedValue
+    from ..load.learned import FORMAT, Learned
+    say = progress or (lambda text: None)
+    start = time.process_time()
+    per_round = [games // rounds_of_play + (1 if r < games % rounds_of_play else 0)
+                 for r in range(rounds_of_play)]
+    runs = TrainRun()
+    held: set = set()
+    kept = rs.__dict__.get("_learned_value", False)
+    model, rounds, damping = None, 1.0, DAMPING[2]
+    # a share of the decisions: about POSITIONS of each game (from the first game's
+    # length), since a game's positions share its margin and tell little more each
+    rate = sample_rate if sample_rate is not None else FIRST_RATE
+    try:
+        index = 0
+        for r, count in enumerate(per_round):
+            if not count:
+                continue
+            if model is None:
+                rs.__dict__["_learned_value"] = None
+                kind = "greedy:eval=written"
+            else:
+                rs.__dict__["_learned_value"] = LearnedValue(
+                    Learned(f"round {r} of training", _data(rs, model, rounds, 0, seed, "",
+                                                            players, {})), rs)
+                kind = "greedy"
+            runs.agents.append((kind if model is not None else "greedy:eval=written", count))
+            for i in range(count):
+                game_seed = seed * 100_003 + index
+                try:
+                    taken, last, asked = play_and_sample(rs, players, game_seed, kind, index,
+                                                         rate, variants)
+                except Exception as exc:  # a game that fails is counted and left out
+                    runs.errors.append(f"game {index + 1}: {str(exc).splitlines()[0][:200]}")
+                    index += 1
+                    continue
+                runs.samples += taken
+                runs.rounds_played.append(last)
+                if sample_rate is None and runs.games == 0 and asked:
+                    rate = min(FIRST_RATE, POSITIONS / asked)
+                if i >= count - max(1, count // 5):
+                    held.add(index)
+                index += 1
+                runs.games += 1
+                if runs.games % 10 == 0:
+                    say(f"{runs.games} of {games} games played, {len(runs.samples):,} "
+                        "positions sampled")
+            rounds = max(1.0, sum(runs.rounds_played) / max(1, len(runs.rounds_played)))
+            train_set = [s for s in runs.samples if s.game not in held]
+            test_set = [s for s in runs.samples if s.game in held]
+            best = None
+            for d in DAMPING:
+                for g in CARD_FACTORS:
+                    m = fit(train_set, rounds, d * len(train_set) / 100, g)
+                    q = quality(predict(m, test_set, rounds), test_set)
+                    if best is None or q["r2"] > best[0]["r2"]:
+                        best = (q, d, g)
+            fit_quality, damping, card_factor = best
+            model = fit(runs.samples, rounds, damping * len(runs.samples) / 100, card_factor)
+            say(f"round {r + 1} ({kind}, {count} games): held-out R² "
+                f"{fit_quality['r2']:.2f}, the predicted margin's sign right in "
+                f"{100 * fit_quality['sign']:.0f} % of {fit_quality['samples']:,} positions")
+    finally:
+        if kept is False:
+            rs.__dict__.pop("_learned_value", None)
+        else:
+            rs.__dict__["_learned_value"] = kept
+    if model is None:
+        raise ValueError("no training game ended: nothing to learn from")
+    runs.seconds = time.process_time() - start
+    agent = ", then ".join(f"{n} games of {k}" for k, n in runs.agents)
+    fit_info = {"held_out_games": len(held), "held_out_positions": fit_quality["samples"],
+                "r2": round(fit_quality["r2"], 4), "sign_right": round(fit_quality["sign"], 4),
+                "damping": damping, "card_factor": card_factor, "positions": len(runs.samples),
+                "failed_games": len(runs.errors)}
+    if progress:
+        say(f"{runs.seconds:.0f} CPU-s of play and fitting")
+    return _data(rs, model, rounds, runs.games, seed, agent, players, fit_info)
+
+
+def _data(rs, model, rounds: float, games: int, seed: int, agent: str, players: int,
+          fit_info: dict) -> dict:
+    from ..load.learned import FORMAT
+    names, w, v, b, m, s, lm, ls = model
+
+    def nums(a):
+        return [float(f"{float(x):.6g}") for x in a]
+    return {"format": FORMAT, "ruleset": rs.id, "ruleset_name": rs.name,
+            "ruleset_hash": rs.content_hash,
+            "mods": [x.get("id") for x in rs.mod_info], "target": "margin",
+            "players": players, "games": games, "seed": seed, "agent": agent,
+            "rounds": round(float(rounds), 4), "intercept": float(f"{float(b):.6g}"),
+            "fit": fit_info, "features": list(names), "weights": nums(w),
+            "late_weights": nums(v), "mean": nums(m), "scale": nums(s),
+            "late_mean": nums(lm), "late_scale": nums(ls)}

@@ -1,0 +1,117 @@
+"""Who played the games a report or a compare reads: the agents, said in words, and warnings.
+
+A verdict of the balance lab is only as good as the players it watched:
+random agents never buy a card for what it does, and a house rule judged by
+them says nothing about the game people play. :func:`who_played` names the
+agents of each seat and, when they answer at random, says so; for agents
+that evaluate positions it says which evaluation they used (the one learned
+from the ruleset's games, see ``rulebook train``, or the hand-written one).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+RANDOM = ("random", "first", "last")
+LEARNING = ("greedy", "ismcts", "trained")
+
+RANDOM_WARNING = (
+    "The games were played by {who}: {they} answer without looking at the game, so these "
+    "figures describe {how}, not games people play. --agents trained plays them with the "
+    "evaluation learned from the game's own games (rulebook train).")
+
+
+def describe(kinds) -> str:
+    """The agents of a list of seat specs, in words: 'random in every seat', or
+    'greedy (seat 1), random (seat 2)'."""
+    kinds = [str(k) for k in kinds]
+    if not kinds:
+        return "no agents"
+    if len(set(kinds)) == 1:
+        return f"{kinds[0]} in every seat" if len(kinds) > 1 else kinds[0]
+    return ", ".join(f"{k} (seat {i + 1})" for i, k in enumerate(kinds))
+
+
+def _name(kind: str) -> str:
+    return kind.split(":")[0]
+
+
+def evaluation_of(kind: str, learned) -> str | None:
+    """Which evaluation an agent spec plays with, in words (None: it evaluates nothing)."""
+    name = _name(kind)
+    if name not in LEARNING:
+        return None
+    if ":eval=written" in kind or (name != "trained" and "eval=written" in kind):
+        return "the hand-written evaluation"
+    if learned is None:
+        return "the hand-written evaluation (no evaluation has been trained for this ruleset)"
+    fit = learned.data.get("fit") or {}
+    games = learned.data.get("games")
+    how = f", trained on {games:,} games" if isinstance(games, int) and games else ""
+    r2 = fit.get("r2")
+    quality = f", held-out R² {r2:.2f}" if isinstance(r2, (int, float)) else ""
+    return f"the evaluation learned in {learned.path}{how}{quality}"
+
+
+def who_played(kinds, rs=None, side: str = "") -> list[str]:
+    """Lines saying who played (and warnings): the first names the agents."""
+    kinds = [str(k) for k in kinds]
+    label = f"{side}: " if side else ""
+    lines = [f"{label}Played by {describe(kinds)}."]
+    each = [[_name(a) for a in k.split(" or ")] for k in kinds]  # a seat's agents
+    names = Counter(n for seat in each for n in seat)
+    if rs is None and any(n in LEARNING for n in names):
+        lines.append(f"{label}Greedy, ismcts and trained agents play with the evaluation "
+                     "learned from the ruleset's games when it has a weights file (unless "
+                     "given eval=written), else with its hand-written one.")
+    if rs is not None and any(_name(k) in LEARNING for k in kinds):
+        learned = None
+        notes: list = []
+        try:
+            from ..agents.learned import learned_value
+            value = learned_value(rs)
+        except Exception as exc:  # (the commands check the file first: not expected)
+            value = None
+            notes.append(f"the learned evaluation cannot be read: {exc}")
+        if value is not None:
+            from types import SimpleNamespace
+            learned = SimpleNamespace(path=value.path, data=value.info)
+            notes += value.notes
+        said = set()
+        for k in dict.fromkeys(kinds):
+            what = evaluation_of(k, learned)
+            if what and what not in said:
+                said.add(what)
+                lines.append(f"{label}{k} played with {what}.")
+        lines += [f"{label}{n[:1].upper()}{n[1:]}." for n in notes]
+    randoms = [n for n in names if n in RANDOM]
+    if randoms:
+        every = all(n in RANDOM for seat in each for n in seat)
+        who = ("random agents in every seat" if every and randoms == ["random"] else
+               "agents that do not look at the game (" + ", ".join(randoms) + ")")
+        lines.append(label + RANDOM_WARNING.format(
+            who=who, they="they", how="random play" if every else
+            "games with players who do not play to win"))
+    return lines
+
+
+def seat_agents(seats, agents) -> list[str]:
+    """The agent of each seat over a results file's player-games: a seat whose agent
+    changed from game to game lists them all ('greedy or random')."""
+    by_seat: dict = {}
+    for seat, agent in zip(seats, agents):
+        by_seat.setdefault(int(seat), {})[str(agent)] = None
+    return [" or ".join(by_seat[s]) for s in sorted(by_seat)]
+
+
+def show_who(console, lines) -> None:
+    """Print who played on the terminal, before the tables: the agents in bold, a
+    warning about random ones in yellow."""
+    from rich.text import Text
+
+    from ..safe_text import visible
+    for i, line in enumerate(lines):
+        warn = "answer without looking at the game" in line
+        console.print(Text(visible(line), style="bold" if i == 0 else
+                           "yellow" if warn else ""))
+    console.print()
