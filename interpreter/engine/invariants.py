@@ -134,7 +134,8 @@ def _run_invariant(game, iid: str) -> None:
 def _run_seeing_zones(game, iid: str) -> frozenset:
     """Run a declared invariant, and say the zones whose cards it read (as read keys).
 
-    Every read of a zone's cards goes through the runtime's ``cards_in`` or
+    Every read of a zone's cards goes through the runtime's ``cards_in``,
+    ``zone_cards`` (the zone's own list, for a read that lets it go at once) or
     ``all_cards_in`` (``top`` too): for this run they are the game's own, noting
     the zone first. No value kept from before may stand in for a read: the values
     kept while the engine reads, and those kept until a card moves (``memo``,
@@ -142,22 +143,26 @@ def _run_seeing_zones(game, iid: str) -> frozenset:
     after it (the state has not changed)."""
     seen: set = set()
     kind = type(game)
-    plain_in, plain_all = kind.cards_in, kind.all_cards_in
+    plain_in, plain_own, plain_all = kind.cards_in, kind.zone_cards, kind.all_cards_in
 
     def cards_in(zone, player):
         seen.add(zone)
         return plain_in(game, zone, player)
+
+    def zone_cards(zone, player):
+        seen.add(zone)
+        return plain_own(game, zone, player)
 
     def all_cards_in(zone):
         seen.add(zone)
         return plain_all(game, zone)
     kept = game.memo, game.zmemo
     game.memo, game.zmemo = (game.state, {}), None
-    game.cards_in, game.all_cards_in = cards_in, all_cards_in
+    game.cards_in, game.zone_cards, game.all_cards_in = cards_in, zone_cards, all_cards_in
     try:
         _run_invariant(game, iid)
     finally:
-        del game.cards_in, game.all_cards_in
+        del game.cards_in, game.zone_cards, game.all_cards_in
         game.memo, game.zmemo = kept
     return frozenset(("zones", z) for z in seen)
 
