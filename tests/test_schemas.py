@@ -86,3 +86,18 @@ def test_shipped_rule_files_declare_their_schema():
         assert first.startswith("# yaml-language-server: $schema="), path
         target = (path.parent / first.split("=", 1)[1].strip()).resolve()
         assert target.is_file(), f"{path}: modeline points at {target}"
+
+
+def test_a_key_at_the_top_of_a_file_is_said_in_words(tmp_path):
+    """An unknown key at a file's top level says where in words, not a placeholder."""
+    import shutil
+
+    from rulebook_games import RulebookError, load_ruleset
+    work = tmp_path / "rs"
+    shutil.copytree(Path(__file__).parent / "fixtures" / "mini", work)
+    flow = work / "flow.yaml"
+    flow.write_text(flow.read_text(encoding="utf-8") + "frobnicate: 1\n", encoding="utf-8")
+    with pytest.raises(RulebookError) as info:
+        load_ruleset(work)
+    messages = [d.message for d in info.value.diagnostics]
+    assert "unknown key 'frobnicate' at the top of the file" in messages, messages

@@ -212,14 +212,15 @@ def _leaf(err):
 def _report(doc: Document, err, diags: Diagnostics) -> None:
     err = _leaf(err)
     path = tuple(err.absolute_path)
-    where = path_text(path)
+    where = path_text(path) if path else "the file"
+    inside = f"in {where}" if path else "at the top of the file"
     v, schema, inst = err.validator, err.schema, err.instance
     if v == "additionalProperties" and isinstance(inst, dict):
         allowed = list(schema.get("properties", {}))
         extras = [k for k in inst if k not in allowed]
         for key in extras:
             hint = suggest(key, allowed) or ("allowed keys: " + ", ".join(allowed))
-            diags.error("RB201", f"unknown key '{key}' in {where}", doc.key_span(path + (key,)),
+            diags.error("RB201", f"unknown key '{key}' {inside}", doc.key_span(path + (key,)),
                         hint=hint)
         return
     if v == "required":
@@ -227,7 +228,7 @@ def _report(doc: Document, err, diags: Diagnostics) -> None:
         for key in missing or err.validator_value:
             prop = schema.get("properties", {}).get(key, {})
             desc = prop.get("description", "")
-            diags.error("RB202", f"missing required key '{key}' in {where}",
+            diags.error("RB202", f"missing required key '{key}' {inside}",
                         doc.key_span(path) if path else doc.span(path),
                         hint=desc or None)
         return
