@@ -319,3 +319,17 @@ def test_the_game_header_names_the_variants_in_play():
     assert header(rs, 1, ()) == "1 player · no variants"
     assert header(rs, 2, ("draft", "corporate_era")) == \
         "2 players · variants: Corporate Era, Draft"
+
+
+def test_replay_step_says_once_which_key_goes_on(tmp_path):
+    """`replay --step` waits after each line; the first wait says what to press."""
+    record = tmp_path / "game.json"
+    played = subprocess.run([sys.executable, "-m", "rulebook_games", "play", "lantern_row",
+                             "--players", "2", "--agents", "random,random", "--seed", "2",
+                             "--save", str(record)], capture_output=True, text=True, timeout=120)
+    assert played.returncode == 0, played.stderr
+    shown = subprocess.run([sys.executable, "-m", "rulebook_games", "replay", str(record),
+                            "--step"], input="\n\n\n", capture_output=True, text=True,
+                           timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.count("(Enter shows the next line; Ctrl-D shows the rest)") == 1

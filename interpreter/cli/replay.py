@@ -38,9 +38,15 @@ def replay(record, ruleset_path, step, show_decisions, at):
     console = Console(highlight=False, emoji=False)
     watch = _decision_watch(console, show_decisions, at) if show_decisions or at else None
 
+    hinted = []
+
     def show(line):
         console.print(visible(line), markup=False)
         if step:
+            if not hinted:
+                hinted.append(True)
+                console.print("(Enter shows the next line; Ctrl-D shows the rest)", markup=False,
+                              style="dim")
             try:
                 input()
             except EOFError:
