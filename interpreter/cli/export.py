@@ -8,15 +8,13 @@ the command.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import click
 
-from .loading import load_ruleset, no_such_ruleset
+from .loading import check_results_inputs, load_ruleset
 from .options import Unavailable, UsablePath, UsageProblem
-from ..paths import find_ruleset
 from ..safe_text import visible
 
 PARQUET_HINT = ("--to parquet needs pyarrow: pip install 'rulebook-games[export]' "
@@ -39,23 +37,12 @@ def export_cmd(results_file, fmt, out, ruleset_path, mods):
     card, action or feature item a player had (with its name beside its id)."""
     from ..lab import export
     from ..outfiles import Replace, check_file, same_file, write_file
-    from ..sim.results_file import LineProblem, refuse_special
     if fmt == "parquet":
         try:
             import pyarrow.parquet  # noqa: F401
         except ImportError:
             raise Unavailable(PARQUET_HINT) from None
-    if not os.path.exists(results_file):
-        raise UsageProblem(f"results file '{results_file}' not found")
-    try:
-        refuse_special(results_file, results_file)  # a pipe would make the reading wait
-    except LineProblem as exc:
-        raise UsageProblem(str(exc)) from None
-    if ruleset_path and find_ruleset(ruleset_path) is None:
-        raise no_such_ruleset(ruleset_path)
-    for m in mods:
-        if not Path(m).is_file():
-            raise UsageProblem(f"mod file '{m}' not found")
+    check_results_inputs(results_file, ruleset_path, mods)
     players_out = Path(out) if out else Path(results_file).with_suffix(f".{fmt}")
     items_out = export.items_path(players_out)
     mine = Replace(export.is_own_output, "a table 'rulebook export' wrote",

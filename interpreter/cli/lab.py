@@ -8,16 +8,13 @@ Matplotlib) only when a command runs. Imports ``options``, ``loading`` and
 
 from __future__ import annotations
 
-import os
 import sys
-from pathlib import Path
 
 import click
 
-from .loading import load_named, load_ruleset, no_such_ruleset
+from .loading import check_results_inputs, load_named, load_ruleset, named_mods
 from .options import CONFIDENCE, SEED, UsageProblem, Whole, check_backend, where_options
 from .seats import ai_seats, check_evaluation
-from ..paths import find_ruleset
 from ..safe_text import visible
 
 
@@ -44,20 +41,9 @@ from ..safe_text import visible
                                       "stdout, see docs/formats.md).")
 def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top, gallery, fmt):
     """Win rates, per-card figures, scores and lengths of simulated games, with intervals."""
-    from ..sim.results_file import LineProblem, refuse_special
     from ..lab.commands import report as run_report
     gallery = gallery_address(gallery, html)
-    if not os.path.exists(results_file):
-        raise UsageProblem(f"results file '{results_file}' not found")
-    try:
-        refuse_special(results_file, results_file)  # a pipe would make the reading wait
-    except LineProblem as exc:
-        raise UsageProblem(str(exc)) from None
-    if ruleset_path and find_ruleset(ruleset_path) is None:
-        raise no_such_ruleset(ruleset_path)
-    for m in mods:
-        if not Path(m).is_file():
-            raise UsageProblem(f"mod file '{m}' not found")
+    check_results_inputs(results_file, ruleset_path, mods)
     from ..lab.commands import check_outputs
     check_outputs(html, png)  # before the file is read (OutputProblem: one line, exit 2)
     sys.exit(run_report(results_file, ruleset_path, html, png, confidence, top, load_ruleset,
@@ -106,7 +92,7 @@ def compare_cmd(ruleset, mods, games, players, agent_spec, variants, seed, worke
                 out_base, out_mod, confidence, top, no_check, resume, gallery, fmt, backend,
                 address):
     """Play the same seeds with and without mods, and say what changed, with intervals."""
-    from ..lab.commands import compare as run_compare, find_mod, need_lab, shipped_mods
+    from ..lab.commands import compare as run_compare, need_lab
     need_lab(html or png)  # before anything is loaded or played
     check_backend(backend, address)
     gallery = gallery_address(gallery, html)
@@ -124,14 +110,7 @@ def compare_cmd(ruleset, mods, games, players, agent_spec, variants, seed, worke
         if given:  # new or empty, or carried on with --resume (its lines checked then)
             check_file(given, option, ANY if resume else RESULTS)
     base = load_named(ruleset, (), as_json=fmt == "json")
-    files = []
-    for raw in mods:
-        found = find_mod(raw, base.root)
-        if found is None:
-            known = shipped_mods(base.root)
-            raise UsageProblem(f"mod '{raw}' is neither a file nor one of {base.name}'s "
-                               f"house rules ({', '.join(known) or 'it has none'})")
-        files.append(str(found))
+    files = named_mods(base, mods)
     modded = load_named(ruleset, tuple(files), as_json=fmt == "json")
     players, kinds = ai_seats(base, players, agent_spec, "compare")
     check_evaluation(modded, kinds)  # each side's agents play with that side's values

@@ -71,6 +71,38 @@ def check_mod_files(mods) -> None:
             raise UsageProblem(f"mod file '{m}': {problem}")
 
 
+def check_results_inputs(results_file: str, ruleset_path, mods) -> None:
+    """What a command reading a results file (report, export) checks before it reads: the
+    file is there and not a pipe, the --ruleset is found, and every --mod is a file."""
+    from ..sim.results_file import LineProblem, refuse_special
+    if not os.path.exists(results_file):
+        raise UsageProblem(f"results file '{results_file}' not found")
+    try:
+        refuse_special(results_file, results_file)  # a pipe would make the reading wait
+    except LineProblem as exc:
+        raise UsageProblem(str(exc)) from None
+    if ruleset_path and find_ruleset(ruleset_path) is None:
+        raise no_such_ruleset(ruleset_path)
+    for m in mods:
+        if not Path(m).is_file():
+            raise UsageProblem(f"mod file '{m}' not found")
+
+
+def named_mods(base, mods) -> list[str]:
+    """The files of the --mod values given (a file, or a house rule the ruleset ships by
+    name), or a usage error naming the house rules it has."""
+    from ..lab.commands import find_mod, shipped_mods
+    files = []
+    for raw in mods:
+        found = find_mod(raw, base.root)
+        if found is None:
+            known = shipped_mods(base.root)
+            raise UsageProblem(f"mod '{raw}' is neither a file nor one of {base.name}'s "
+                               f"house rules ({', '.join(known) or 'it has none'})")
+        files.append(str(found))
+    return files
+
+
 def no_such_ruleset(raw: str) -> UsageProblem:
     """The one usage error every command gives for a ruleset it cannot find."""
     from ..errors import suggest

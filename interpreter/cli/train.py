@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from .loading import load_named
+from .loading import load_named, named_mods
 from .options import SEED, UsageProblem, Whole
 from ..outfiles import Replace, check_file, write_file
 from ..safe_text import visible
@@ -49,17 +49,10 @@ WEIGHTS = Replace(_is_weights, "a learned evaluation 'rulebook train' wrote",
                    "folder, or NAME.learned.json beside the mod NAME.yaml).")
 def train_cmd(ruleset, mods, games, rounds, players, seed, out):
     """Learn an evaluation from the ruleset's own games, for greedy and ismcts."""
-    from ..lab.commands import find_mod, need_scipy, shipped_mods
+    from ..lab.commands import need_scipy
     need_scipy()
     base = load_named(ruleset, ())
-    files = []
-    for raw in mods:
-        found = find_mod(raw, base.root)
-        if found is None:
-            known = shipped_mods(base.root)
-            raise UsageProblem(f"mod '{raw}' is neither a file nor one of {base.name}'s "
-                               f"house rules ({', '.join(known) or 'it has none'})")
-        files.append(str(found))
+    files = named_mods(base, mods)
     rs = load_named(ruleset, tuple(files)) if files else base
     if players is None:
         players = 2 if rs.min_players <= 2 <= rs.max_players else rs.min_players
