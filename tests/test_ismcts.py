@@ -453,34 +453,6 @@ def test_a_search_with_turns_plays_the_other_seats_replies(loaded, monkeypatch):
     assert movers and {player for _, player in movers} == {0}
 
 
-def test_a_searched_turn_takes_no_more_actions_than_the_turn_has(loaded, monkeypatch):
-    """Lantern Row's turn is two actions, and hanging a lantern or playing a favour is
-    free (its README): no copy a search plays holds more than two actions in the turn,
-    counting those the real turn took before the search, and copies do go on to the
-    free actions after the second one (hanging the lantern just bought)."""
-    from rulebook_games.agents import ismcts
-    from rulebook_games.engine.flow import FlowRunner
-    real = FlowRunner.perform
-    taken: dict = {}  # a copy -> main actions of the searched turn in it
-    free_after_last = []
-
-    def perform(self, choice, seat):
-        game = self.game
-        if isinstance(game.agents[0], ismcts._Walker) and game.turn_taken is not None:
-            if id(game) not in taken:
-                taken[id(game)] = [game, game.turn_taken[0]]
-            free = (choice.action or {}).get("free")
-            if free and taken[id(game)][1] >= 2:
-                free_after_last.append(choice.key)
-            taken[id(game)][1] += not free
-        return real(self, choice, seat)
-    monkeypatch.setattr(FlowRunner, "perform", perform)
-    rs = loaded("lantern_row")
-    _play(rs, 2, 4, ["ismcts:iterations=8", "random"])
-    assert taken and max(n for _, n in taken.values()) == 2
-    assert free_after_last
-
-
 def test_a_choice_inside_an_action_taken_without_asking_is_searched(loaded):
     """A choice inside an action nobody chose (the only one there was) is searched
     from the action's start, not answered at random; ``inner=random`` keeps it random."""

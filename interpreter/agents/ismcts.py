@@ -703,18 +703,13 @@ class ISMCTSAgent(Agent):
         return max(0, min(self.depth, int(turns.get("actions", 1)) - 1)), turns
 
     def _turn(self, world, runner, walker, decision, seat, further, choice=None) -> bool:
-        """The chosen action with its inner choices, then the rest of the turn: up to
-        ``depth`` more of its actions, with the free actions between them.
+        """The chosen action with its inner choices, then up to ``further`` more actions.
 
         The action is the walker's answer to ``decision``, or ``choice`` when it is
-        already under way in the real game. The turn goes on as the rules allow it:
-        another of its actions only while the turn has one left (the real game says
-        how many it has taken, ``Game.turn_taken``), free actions as they are
-        offered (at most ``depth + 2`` further choices in all). False when it could
-        not be carried out in this world (it was rolled back): the worst outcome for
-        the seat, as the real game would refuse it."""
+        already under way in the real game. False when it could not be carried out in
+        this world (it was rolled back): the worst outcome for the seat, as the real
+        game would refuse it."""
         count, turns = further
-        known = world.turn_taken
         if choice is None:
             index = walker.decide(decision, None, world)
             choice = decision.options[index].value
@@ -722,30 +717,21 @@ class ISMCTSAgent(Agent):
                 return True
         if not runner.perform(choice, seat):
             return False
-        if turns is None:
-            return True
-        taken, actions = known if known is not None else (0, None)
-        taken += not (choice.action or {}).get("free")
-        mains = 0
         pid = world.state.phase
-        from ..engine.flow import ActionChoice
-        for _ in range(count if actions is None else self.depth + 2):
+        for _ in range(count):
             if world.state.over or world.state.phase != pid:
                 return True
-            # (without the turn's count, as before: up to ``count`` actions of any kind)
-            main_left = actions is None or taken < actions and mains < self.depth
-            choices, _ = runner.menu(pid, seat, turns, main_left=main_left)  # (no words made)
+            choices, _ = runner.menu(pid, seat, turns, main_left=True)  # (no words made)
             opts = list(choices.values())
             if not opts:
                 return True
+            from ..engine.flow import ActionChoice
             opts.append(ActionChoice("end", "end turn"))
             nxt = Decision(seat, "action", "", [Option(o.words if isinstance(o.words, str)
                                                        else o.said, o, o.key) for o in opts])
             pick = opts[world.decide(nxt)]
             if pick.key == "end" or not runner.perform(pick, seat):
                 return True  # (a further action that fails leaves the turn as it was)
-            if not (pick.action or {}).get("free"):
-                taken, mains = taken + 1, mains + 1
         return True
 
     def _beyond(self, world, runner, walker) -> None:

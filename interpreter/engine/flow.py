@@ -241,7 +241,6 @@ class FlowRunner:
         for _ in range(actions + MAX_ACTIONS_PER_TURN):
             if g.state.over:
                 break
-            g.turn_taken = (taken, actions)  # (a search plays the rest of the turn so)
             pick = self.choose(pid, seat, taken, actions, required, turns, may_pass)
             if pick.key == "end":
                 break
@@ -255,7 +254,7 @@ class FlowRunner:
             raise self._endless_turn(pid)
         g.refusals.forget()
         g.state.set_attr("turn_seat", NO_OWNER)
-        g.after_turn = g.turn_taken = None
+        g.after_turn = None
 
     def _endless_turn(self, pid: str) -> RuleRuntimeError:
         """A turn that goes on past any real game's: said, never cut short in silence."""

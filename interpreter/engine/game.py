@@ -76,9 +76,6 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         # so a search can play a copy of the game past it; None outside turns or in a
         # simultaneous phase, where everyone's choices resolve together
         self.after_turn = None
-        # in a turn, before each choice of action: (main actions taken, actions the turn
-        # has), so a search plays the rest of the turn as the rules allow it; else None
-        self.turn_taken = None
         # while an action runs: (position before it, record length then, the action, seat)
         self.action_start = None
         self._modifier_index: dict[str, dict[str, list[int]]] = {}
