@@ -99,26 +99,39 @@ def known(rs, name: str) -> bool:
     return True
 
 
-def learned_value(rs) -> LearnedValue | None:
-    """The learned value for a ruleset (None without a weights file), kept with the
-    ruleset once read. A file that cannot be used is a RulebookError (the commands
-    check it with :func:`check_learned` before any game starts)."""
-    cached = rs.__dict__.get("_learned_value", False)
-    if cached is not False:
-        return cached
+def learned_value(rs, players: int | None = None) -> LearnedValue | None:
+    """The learned value for a ruleset (None without a weights file) in games of
+    ``players`` (a file trained for that count first, see
+    :func:`~rulebook_games.load.learned.learned_path`), kept with the ruleset once
+    read. A file that cannot be used is a RulebookError (the commands check it with
+    :func:`check_learned` before any game starts). ``rulebook train`` sets the values
+    its later rounds play with as ``_learned_value``, whatever the count."""
+    forced = rs.__dict__.get("_learned_value", False)
+    if forced is not False:
+        return forced
+    cache = rs.__dict__.get("_learned_values")
+    if cache is None:
+        cache = rs.__dict__["_learned_values"] = {}
+    if players in cache:
+        return cache[players]
     from ..load.learned import learned_path, read_learned
-    path, notes = learned_path(rs)
+    path, notes = learned_path(rs, players)
     value = None
     if path is not None:
-        learned = read_learned(path, rs)
-        learned.notes[:0] = notes
-        value = LearnedValue(learned, rs)
-    rs.__dict__["_learned_value"] = value
+        same = [v for v in cache.values() if v is not None and v.path == str(path)]
+        if same:
+            value = same[0]
+        else:
+            learned = read_learned(path, rs)
+            learned.notes[:0] = notes
+            value = LearnedValue(learned, rs)
+    cache[players] = value
     return value
 
 
-def check_learned(rs) -> list[str]:
-    """Read the ruleset's weights file now (a RulebookError if it cannot be used) and
-    return the notes about it (a mod using the base's file, rules changed since…)."""
-    value = learned_value(rs)
+def check_learned(rs, players: int | None = None) -> list[str]:
+    """Read the ruleset's weights file for games of ``players`` now (a RulebookError if it
+    cannot be used) and return the notes about it (a mod using the base's file, rules
+    changed since…)."""
+    value = learned_value(rs, players)
     return list(value.notes) if value is not None else []

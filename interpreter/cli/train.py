@@ -41,7 +41,9 @@ WEIGHTS = Replace(_is_weights, "a learned evaluation 'rulebook train' wrote",
               help="Rounds of play: the first by greedy with the hand-written evaluation, "
                    "each next one by greedy with the values fitted so far.")
 @click.option("--players", "-p", type=Whole(min=1), default=None,
-              help="Players per game (default: 2, or the ruleset's least).")
+              help="Players per game (default: 2, or the ruleset's least). Another count "
+                   "writes the file of that count (learned.1p.json for -p 1), which the "
+                   "agents read in games of that count.")
 @click.option("--seed", type=SEED, default=1, show_default=True,
               help="Seed of the training: the same seed trains the same weights.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
@@ -54,15 +56,16 @@ def train_cmd(ruleset, mods, games, rounds, players, seed, out):
     base = load_named(ruleset, ())
     files = named_mods(base, mods)
     rs = load_named(ruleset, tuple(files)) if files else base
+    usual = 2 if rs.min_players <= 2 <= rs.max_players else rs.min_players
     if players is None:
-        players = 2 if rs.min_players <= 2 <= rs.max_players else rs.min_players
+        players = usual
     if not rs.min_players <= players <= rs.max_players:
         raise UsageProblem(f"{rs.name} is for {rs.min_players}–{rs.max_players} players")
     if games < 2 * rounds:
         raise UsageProblem(f"--games {games} is too few for {rounds} rounds: give at least "
                            f"{2 * rounds}")
     if out is None:
-        out = default_out(rs, files)
+        out = default_out(rs, files, None if players == usual else players)
     check_file(out, "--out", WEIGHTS)  # before any game is played (one line, exit 2)
     from ..lab.train import train
 
@@ -89,13 +92,17 @@ def train_cmd(ruleset, mods, games, rounds, players, seed, out):
     sys.exit(0)
 
 
-def default_out(rs, mod_files: list[str]) -> str:
-    """The file the agents read for this ruleset and its mods (see load.learned)."""
-    from ..load.learned import FILE, MOD_SUFFIX
+def default_out(rs, mod_files: list[str], players: int | None = None) -> str:
+    """The file the agents read for this ruleset and its mods (see load.learned): for a
+    player count other than the usual one (``players``), the file of that count
+    (``learned.1p.json``), which the agents read in games of that count."""
+    from ..load.learned import FILE, MOD_SUFFIX, for_players
     if not mod_files:
-        return str(Path(rs.root) / FILE)
-    if len(mod_files) > 1:
+        path = Path(rs.root) / FILE
+    elif len(mod_files) > 1:
         raise UsageProblem("with several mods, say where to write the weights with --out "
                            "(the agents read a mod's own file only when it is the one mod)")
-    mod = Path(mod_files[0])
-    return str(mod.with_name(mod.stem + MOD_SUFFIX))
+    else:
+        mod = Path(mod_files[0])
+        path = mod.with_name(mod.stem + MOD_SUFFIX)
+    return str(for_players(path, players) if players is not None else path)

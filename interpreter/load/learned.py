@@ -3,7 +3,9 @@
 ``rulebook train`` writes the weights an evaluation learned from a ruleset's
 own games as JSON (``schemas/learned.schema.json``): data only, never code,
 never pickled. A ruleset's file is ``learned.json`` in its folder; a mod's
-is ``NAME.learned.json`` beside the mod ``NAME.yaml``. A ruleset loaded with
+is ``NAME.learned.json`` beside the mod ``NAME.yaml``. A file trained for one
+player count, ``learned.1p.json`` (``NAME.learned.1p.json``), is used in games
+of that count instead (a solo game's goal is not a duel's margin). A ruleset loaded with
 one mod uses the mod's file when there is one, else the base ruleset's with a
 note saying so (the agents then play the house rule with values learned
 without it); with several mods, the base's, with the note.
@@ -40,8 +42,17 @@ class Learned:
     notes: list = field(default_factory=list)  # things a person should know, in words
 
 
-def learned_path(rs) -> tuple[Path | None, list[str]]:
-    """The weights file that goes with ``rs`` (None when there is none), and notes."""
+def for_players(path: Path, players: int) -> Path:
+    """The file of ``path`` trained for a player count: ``learned.json`` ->
+    ``learned.1p.json`` (``NAME.learned.json`` -> ``NAME.learned.1p.json``)."""
+    return path.with_name(path.name[:-len(".json")] + f".{players}p.json")
+
+
+def learned_path(rs, players: int | None = None) -> tuple[Path | None, list[str]]:
+    """The weights file that goes with ``rs`` (None when there is none), and notes.
+
+    With ``players``, a file trained for that count (``learned.1p.json`` beside
+    ``learned.json``) comes first: a solo game's value is not a two-player game's."""
     notes: list[str] = []
     base = Path(rs.root) / FILE
     if rs.mods:
@@ -49,17 +60,23 @@ def learned_path(rs) -> tuple[Path | None, list[str]]:
             mod = Path(rs.mods[0])
             own = mod.with_name(mod.name[:-len(mod.suffix)] + MOD_SUFFIX) if mod.suffix \
                 else mod.with_name(mod.name + MOD_SUFFIX)
+            if players is not None and for_players(own, players).is_file():
+                return for_players(own, players), notes
             if own.is_file():
                 return own, notes
             which = f"the mod {mod.name}"
         else:
             which = "these mods together"
+        if players is not None and for_players(base, players).is_file():
+            base = for_players(base, players)
         if base.is_file():
             notes.append(f"no evaluation was trained for {which}: the agents use the one "
                          f"learned for the base ruleset (rulebook train {rs.id} --mod … "
                          "trains one)")
             return base, notes
         return None, notes
+    if players is not None and for_players(base, players).is_file():
+        return for_players(base, players), notes
     return (base if base.is_file() else None), notes
 
 
