@@ -187,8 +187,13 @@ def learned_value(rs) -> LearnedValue | None:
     return value
 
 
-def check_learned(rs) -> list[str]:
+def check_learned(rs, players: int | None = None) -> list[str]:
     """Read the ruleset's weights file now (a RulebookError if it cannot be used) and
-    return the notes about it (a mod using the base's file, rules changed since…)."""
+    return the notes about it (a mod using the base's file, rules changed since, no fit
+    trained at ``players``…)."""
     value = learned_value(rs)
-    return list(value.notes) if value is not None else []
+    if value is None:
+        return []
+    notes = list(value.notes)
+    other = value.note_for(players) if players else None
+    return notes + ([other] if other else [])
