@@ -64,6 +64,7 @@ class LearnedValue:
         unknown: list = []
         main = _Fit(data, rs, unknown)
         self.main = main
+        self.data = data
         self.fits = [main] + [_Fit(f, rs, unknown) for f in data.get("fits") or ()]
         self._for: dict = {}  # player count -> the fit used
         # the main fit's, as before files had several (and what the lab shows)
@@ -89,10 +90,13 @@ class LearnedValue:
         fit = self.fit_for(players)
         if fit.players is None or fit.players == players:
             return None
-        trained = ", ".join(str(f.players) for f in sorted(self.fits, key=lambda f: f.players or 0))
-        return (f"{self.path} was trained for {trained} players: at {players} the agents "
-                f"use the values learned at {fit.players} (rulebook train … -p {players} "
-                "trains them for this count)")
+        from ..load.learned import train_command
+        counts = sorted(f.players for f in self.fits if f.players is not None)
+        trained = ", ".join(str(c) for c in counts)
+        again = train_command(self.data, extra_players=players)
+        return (f"{self.path} was trained for {trained} player{'s' if counts != [1] else ''}: "
+                f"at {players} the agents use the values learned at {fit.players} "
+                f"('{again}' trains a fit for {players} too)")
 
     def identity(self, players: int) -> dict:
         """Which weights a seat of a ``players`` game plays with, for a results file: the

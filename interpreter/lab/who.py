@@ -98,6 +98,14 @@ def who_played(kinds, rs=None, side: str = "", evaluations: dict | None = None) 
     names = Counter(n for seat in each for n in seat)
     if evaluations:
         lines += _from_file(kinds, evaluations, label)
+        if rs is not None and any(_name(k) in LEARNING for k in kinds):
+            try:  # what a person should know about the weights (a mod playing the base's)
+                from ..agents.learned import learned_value
+                value = learned_value(rs)
+            except Exception:  # (the commands check the file first: not expected)
+                value = None
+            if value is not None:
+                lines += [f"{label}{n[:1].upper()}{n[1:]}." for n in value.notes]
     elif rs is None and any(n in LEARNING for n in names):
         lines.append(f"{label}The results file does not say which evaluation its greedy, "
                      "ismcts and trained agents played with (its lines were written before "

@@ -149,10 +149,11 @@ def rounds_of_play(data: dict) -> int:
     return str(data.get("agent") or "").count(", then ") + 1
 
 
-def train_command(data: dict) -> str:
+def train_command(data: dict, extra_players: int | None = None) -> str:
     """The command line that trains the file ``data`` again, from its own fields: the
     same ruleset, mods, games, rounds of play, seed and player counts (byte for byte,
-    with the same Rulebook)."""
+    with the same Rulebook); with ``extra_players``, the command that trains the same
+    file with a fit for that count too."""
     import shlex
     words = ["rulebook", "train", str(data.get("ruleset"))]
     for mod in data.get("mods") or ():
@@ -160,6 +161,8 @@ def train_command(data: dict) -> str:
     words += ["-n", str(data.get("games")), "--rounds", str(rounds_of_play(data)),
               "--seed", str(data.get("seed"))]
     counts = [data.get("players")] + [f.get("players") for f in data.get("fits") or ()]
+    if extra_players is not None:  # the same file with a fit for one more count
+        counts.append(extra_players)
     if any(c is not None for c in counts):
         words += ["-p", ",".join(str(c) for c in counts if c is not None)]
     return shlex.join(words)
