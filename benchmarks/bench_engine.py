@@ -167,7 +167,10 @@ def other_checkout(path: str):
     module = importlib.util.module_from_spec(spec)
     sys.modules["rulebook_other"] = module
     spec.loader.exec_module(module)
-    session = importlib.import_module("rulebook_other.play.session")
+    try:
+        session = importlib.import_module("rulebook_other.play.session")
+    except ModuleNotFoundError:  # before the package was split into rooms (e45260e and older)
+        session = importlib.import_module("rulebook_other.engine.session")
     return module.load_ruleset, session.build_game, session.run
 
 
@@ -192,7 +195,8 @@ def against(path: str, names: list[str], counts_arg: str | None, pairs: int, age
     print(f"{'ruleset':<22} {'players':>7} {'this g/CPU-s':>12} {'that g/CPU-s':>12} "
           f"{'speed-up':>9} {'95 % interval':>14} {'same hashes':>12}")
     for name in names:
-        rs, o_rs = load_ruleset(name), o_load(name)
+        # each side plays its own checkout's copy of the ruleset
+        rs, o_rs = load_ruleset(name), o_load(os.path.join(os.path.abspath(path), "rulesets", name))
         counts = [int(n) for n in counts_arg.split(",")] if counts_arg else [2]
         for players in counts:
             if not rs.min_players <= players <= rs.max_players:
