@@ -212,3 +212,19 @@ def test_a_wellformed_evaluations_field_is_read():
     check({**BASE, "evaluations": [{"evaluation": "learned", "file": "learned.json",
                                     "sha256": "a" * 64, "players": 2, "games": 3,
                                     "seed": 1}, None]}, "r.jsonl:1")
+
+
+def test_a_file_naming_more_weights_than_the_limit_is_refused_at_the_line_that_passes_it():
+    from rulebook_games.sim.results_file import LIMITS, Census
+    census = Census(dict(LIMITS, evaluations=2))
+    for n in range(1, 4):
+        line = {**BASE, "evaluations": [{"evaluation": "learned", "file": "learned.json",
+                                         "sha256": f"{n:064x}"}, None]}
+        check(line, f"r.jsonl:{n}")
+        if n < 3:
+            census.add(line, f"r.jsonl:{n}")
+            continue
+        with pytest.raises(LineProblem) as info:
+            census.add(line, f"r.jsonl:{n}")
+        assert str(info.value).startswith("r.jsonl:3: by this line the file names 3 "
+                                          "different evaluations")

@@ -377,7 +377,8 @@ def _named(line: dict):
     """``(kind, names)`` for what a checked line names; a game stopped by an error names
     only its agents (its other fields are not checked)."""
     yield "agents", line["agents"]
-    yield "evaluations", [evaluation_key(e) for e in line.get("evaluations") or ()]
+    yield "evaluations", [evaluation_key(e) for e in line.get("evaluations") or ()
+                          if e is not None]
     if line.get("error"):
         return
     yield "titles", [r for r in line.get("ranks") or () if r is not None]
