@@ -41,7 +41,7 @@ def fit(rs, values: dict, games: int) -> None:
     import numpy as np
     from rulebook_games.lab.train import play_and_sample, quality
     samples = []
-    shipped = learned.learned_value(rs, 2)
+    shipped = learned.learned_value(rs)
     for i in range(games):
         kind = "greedy:eval=written" if i % 2 else "greedy"
         rs.__dict__["_learned_value"] = shipped
@@ -49,7 +49,8 @@ def fit(rs, values: dict, games: int) -> None:
         samples += taken
     rs.__dict__.pop("_learned_value", None)
     print(f"{len(samples):,} positions of {games} fresh games")
-    for name, value in values.items():
+    for name, whole in values.items():
+        value = whole.fit_for(2)
         pred = []
         for s in samples:
             t = min(1.0, s.round / value.rounds)
@@ -60,7 +61,7 @@ def fit(rs, values: dict, games: int) -> None:
                     total += x * (pair[0] + pair[1] * t)
             pred.append(total)
         q = quality(np.array(pred), samples)
-        print(f"  {name} ({value.path}): R² {q['r2']:.2f}, sign right in "
+        print(f"  {name} ({whole.path}): R² {q['r2']:.2f}, sign right in "
               f"{100 * q['sign']:.0f} % of positions")
 
 

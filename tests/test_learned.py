@@ -218,7 +218,9 @@ def test_a_ruleset_changed_since_training_is_noted(tmp_path):
     data = _weights(rs, {"round": 1.0}, ruleset_hash="0" * 64)
     (folder / "learned.json").write_text(json.dumps(data))
     notes = check_learned(rs)
-    assert any("another version" in n for n in notes)
+    # told in words that the weights predate the change, and how to train them again
+    assert any("predate a change to Lantern Row's rule files" in n
+               and "rulebook train lantern_row -n 0 --rounds 1 --seed 0" in n for n in notes)
 
 
 def test_without_a_file_there_is_no_learned_value_and_agents_use_the_written_one(tmp_path):
@@ -247,47 +249,6 @@ def test_a_mod_uses_its_own_file_else_the_bases_with_a_note(tmp_path):
     path, notes = learned_path(modded)
     assert path == own and not notes
     assert learned_value(modded).pairs["round"][0] == 2.0
-
-
-def test_a_file_trained_for_a_player_count_is_used_at_that_count(tmp_path):
-    # docs/agents.md: a file trained for one player count (learned.1p.json beside
-    # learned.json; a mod's NAME.learned.1p.json) is used in games of that count, the
-    # usual file at every other count
-    folder = _copy_ruleset(tmp_path, "terraforming_mars")
-    base = load_ruleset(str(folder))
-    (folder / "learned.json").write_text(json.dumps(_weights(base, {"round": 1.0})))
-    (folder / "learned.1p.json").write_text(json.dumps(_weights(base, {"round": 3.0},
-                                                                players=1)))
-    rs = load_ruleset(str(folder))
-    assert learned_value(rs, 1).pairs["round"][0] == 3.0
-    assert learned_value(rs, 2).pairs["round"][0] == 1.0
-    assert learned_value(rs).pairs["round"][0] == 1.0
-    assert learned_path(rs, 1)[0] == folder / "learned.1p.json"
-    assert learned_path(rs, 3)[0] == folder / "learned.json"
-    from rulebook_games.agents.lookahead import evaluate
-    solo = build_game(rs, 1, 1, ["random"], ())
-    assert evaluate(FlowRunner(solo), (0,), "learned") == [3.0 * solo.state.round]
-    duel = build_game(rs, 2, 1, ["random", "random"], ())
-    assert evaluate(FlowRunner(duel), (0, 1), "learned") == [1.0 * duel.state.round] * 2
-    mod = sorted((folder / "mods").glob("*.yaml"))[0]
-    own = mod.with_name(mod.stem + ".learned.1p.json")
-    modded = load_ruleset(str(folder), [str(mod)])
-    assert learned_path(modded, 1)[0] == folder / "learned.1p.json"  # (with a note)
-    own.write_text(json.dumps(_weights(modded, {"round": 5.0}, players=1,
-                                       mods=[m["id"] for m in modded.mod_info])))
-    modded = load_ruleset(str(folder), [str(mod)])
-    assert learned_path(modded, 1) == (own, [])
-    assert learned_value(modded, 1).pairs["round"][0] == 5.0
-
-
-def test_train_writes_another_player_counts_file_beside_the_usual_one(tmp_path):
-    from rulebook_games.cli.train import default_out
-    folder = _copy_ruleset(tmp_path, "terraforming_mars")
-    rs = load_ruleset(str(folder))
-    assert default_out(rs, []) == str(folder / "learned.json")
-    assert default_out(rs, [], 1) == str(folder / "learned.1p.json")
-    mod = sorted((folder / "mods").glob("*.yaml"))[0]
-    assert default_out(rs, [str(mod)], 3) == str(mod.with_name(mod.stem + ".learned.3p.json"))
 
 
 # ---------------------------------------------------------------- the agents
@@ -393,6 +354,9 @@ def test_the_train_command_writes_a_file_the_agents_read(tmp_path, capsys):
                            "--target", "evaluation")
     assert code == 0, err
     assert json.loads(out.read_text())["target"] == "evaluation"
+    from rulebook_games.load.learned import train_command
+    assert train_command(json.loads(out.read_text())).endswith("--target evaluation")
+    assert "--target" not in train_command(data)
     other = tmp_path / "notes.txt"
     other.write_text("mine")
     code, text, err = _cli(capsys, "train", str(folder), "-n", "4", "--out", str(other))

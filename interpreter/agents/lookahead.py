@@ -215,7 +215,7 @@ def evaluate(runner, seats, how: str = "written") -> list:
     value = None
     if how == "learned":
         from .learned import learned_value
-        value = learned_value(runner.game.rs, runner.game.n)
+        value = learned_value(runner.game.rs)
     with reading(runner.game):
         if value is not None:
             return value.values(runner, seats)

@@ -26,7 +26,8 @@ def check_evaluation(rs, kinds, players: int | None = None) -> None:
     """The ruleset's learned evaluation read now, when an agent of ``kinds`` would use
     it: a file that cannot be used is printed with its place (exit 1) before any game
     starts, and what a person should know about it (a mod playing with the base's
-    values) is printed as a note."""
+    values, weights trained at another player count than ``players``) is printed as a
+    note."""
     from ..agents.learned import uses_learned
     if not any(uses_learned(k) for k in kinds):
         return
