@@ -204,3 +204,21 @@ def test_a_copy_of_the_game_has_its_own_masks(board_rs):
     run(board_rs, copy, "place hut on item(spaces(), 1)", you=0)
     assert legal(copy, "hut", 0) == ["s6"]  # s6 lists s1
     assert legal(g, "hut", 0) == ["s1", "s3", "s4", "s6"]
+
+
+def test_spaces_next_to_a_set_on_a_board_of_many_spaces():
+    """'next to one of M' on a board wider than a byte of the masks, against the
+    definition: a space is next to M when one of its own neighbours is in M."""
+    import random
+    from rulebook_games.engine.boardbits import BoardBits, BoardLayout
+    rng = random.Random(5)
+    names = [f"x{i}" for i in range(70)]
+    adjacency = {s: rng.sample(names, rng.randint(0, 5)) for s in names}
+    layout = BoardLayout({s: {"type": "t"} for s in names}, adjacency, {}, None)
+    spaces = {s: {"tile": None, "owner": None, "card": None} for s in names}
+    bits = BoardBits(layout, spaces)
+    for _ in range(200):
+        chosen = set(rng.sample(names, rng.randint(0, 70)))
+        mask = sum(1 << i for i, s in enumerate(names) if s in chosen)
+        expected = [s for s in names if any(n in chosen for n in adjacency[s])]
+        assert layout.spaces_in(bits.near(mask)) == expected

@@ -50,6 +50,16 @@ class BoardLayout:
                 for n in ns:
                     self.next_to[self.index[n]] |= 1 << i
                     self.neighbours[i] |= 1 << self.index[n]
+        # near[k][b]: the spaces next to any of the spaces of byte value b at byte k of a
+        # mask, so that the spaces next to a mask are found a byte at a time
+        self.near_tables = []
+        for k in range(0, self.size, 8):
+            table = [0] * 256
+            for b in range(1, 256):
+                low = b & -b
+                i = k + low.bit_length() - 1
+                table[b] = table[b ^ low] | (self.next_to[i] if i < self.size else 0)
+            self.near_tables.append(table)
         self._declared: dict = {}
         self._rules: dict = {}
         self.on_board = self.all & ~self.where(
@@ -142,11 +152,13 @@ class BoardBits:
 
     def near(self, mask: int) -> int:
         """The spaces with at least one neighbour in ``mask``."""
-        next_to, out = self.layout.next_to, 0
-        while mask:
-            low = mask & -mask
-            out |= next_to[low.bit_length() - 1]
-            mask ^= low
+        out = 0
+        for table in self.layout.near_tables:
+            if mask & 255:
+                out |= table[mask & 255]
+            mask >>= 8
+            if not mask:
+                break
         return out
 
     def one(self, space) -> int:

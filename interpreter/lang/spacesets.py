@@ -68,22 +68,42 @@ class _Field:
         self.name, self.live = name, live
 
 
-class _Mask:
+class _Term:
+    """``f(bits, you)``; ``fixed``: its value depends only on what the board declares
+    (no player, nothing lying on a space), so it is worked out once per board."""
+
+    __slots__ = ("f", "fixed")
+
+    def __init__(self, f, fixed: bool = False):
+        self.f, self.fixed = (_once(f) if fixed else f), fixed
+
+
+class _Mask(_Term):
     """A set of spaces: ``f(bits, you) -> int``."""
 
-    __slots__ = ("f",)
-
-    def __init__(self, f):
-        self.f = f
+    __slots__ = ()
 
 
-class _Value:
+class _Value(_Term):
     """A value that is the same for every space: ``f(bits, you) -> value``."""
 
-    __slots__ = ("f",)
+    __slots__ = ()
 
-    def __init__(self, f):
-        self.f = f
+
+def _once(f):
+    """``f`` worked out the first time and kept (the board's declarations never change;
+    each ruleset's board has functions of its own, see BoardLayout.rule)."""
+    kept: list = []
+
+    def first(bits, you):
+        if not kept:
+            kept.append(f(bits, you))
+        return kept[0]
+    return first
+
+
+def _const(value) -> _Value:
+    return _Value(lambda bits, you: value, True)
 
 
 _YOU = _Value(lambda bits, you: you)
@@ -109,6 +129,10 @@ def _mask_of(t) -> Callable:
     raise Unsupported("not a condition")
 
 
+def _fixed(t) -> bool:
+    return isinstance(t, _Term) and t.fixed
+
+
 def _depends(t) -> bool:
     return not isinstance(t, _Value)
 
@@ -127,7 +151,7 @@ class _Compiler:
     def t_Literal(self, e: ast.Literal, env, depth):
         v = e.value
         if v is None or isinstance(v, (bool, int, str)):
-            return _Value(lambda bits, you: v)
+            return _const(v)
         raise Unsupported("literal")
 
     def t_Name(self, e: ast.Name, env, depth):
@@ -148,9 +172,8 @@ class _Compiler:
             value = getattr(sym, "data", None) if sym is not None else None
             if sym is None or not (value is None or isinstance(value, (bool, int, str))):
                 raise Unsupported("constant")
-            return _Value(lambda bits, you: value)
-        ident = getattr(e, "canonical", name)  # a declared symbol: its id
-        return _Value(lambda bits, you: ident)
+            return _const(value)
+        return _const(getattr(e, "canonical", name))  # a declared symbol: its id
 
     def t_Field(self, e: ast.Field, env, depth):
         obj = self.term(e.obj, env, depth)
@@ -169,37 +192,40 @@ class _Compiler:
         t = self.term(e.operand, env, depth)
         if isinstance(t, _Value):
             f = t.f
-            return _Value(lambda bits, you: not f(bits, you))
+            return _Value(lambda bits, you: not f(bits, you), t.fixed)
         m = _mask_of(t)
-        return _Mask(lambda bits, you: bits.all & ~m(bits, you))
+        return _Mask(lambda bits, you: bits.all & ~m(bits, you), _fixed(t))
 
     def t_Binary(self, e: ast.Binary, env, depth):
         op = e.op
         if op in ("and", "or"):
             left, right = self.term(e.left, env, depth), self.term(e.right, env, depth)
+            fixed = _fixed(left) and _fixed(right)
             if isinstance(left, _Value) and isinstance(right, _Value):
                 lf, rf = left.f, right.f
                 if op == "and":
-                    return _Value(lambda bits, you: lf(bits, you) and rf(bits, you))
-                return _Value(lambda bits, you: lf(bits, you) or rf(bits, you))
+                    return _Value(lambda bits, you: lf(bits, you) and rf(bits, you), fixed)
+                return _Value(lambda bits, you: lf(bits, you) or rf(bits, you), fixed)
             lm, rm = _mask_of(left), _mask_of(right)
             if op == "and":
-                return _Mask(lambda bits, you: lm(bits, you) & rm(bits, you))
-            return _Mask(lambda bits, you: lm(bits, you) | rm(bits, you))
+                return _Mask(lambda bits, you: lm(bits, you) & rm(bits, you), fixed)
+            return _Mask(lambda bits, you: lm(bits, you) | rm(bits, you), fixed)
         if op not in ("==", "!="):
             raise Unsupported(op)
         left, right = self.term(e.left, env, depth), self.term(e.right, env, depth)
         if isinstance(left, _Value) and isinstance(right, _Value):
             lf, rf = left.f, right.f
+            fixed = left.fixed and right.fixed
             if op == "==":
-                return _Value(lambda bits, you: lf(bits, you) == rf(bits, you))
-            return _Value(lambda bits, you: lf(bits, you) != rf(bits, you))
+                return _Value(lambda bits, you: lf(bits, you) == rf(bits, you), fixed)
+            return _Value(lambda bits, you: lf(bits, you) != rf(bits, you), fixed)
         if isinstance(left, _Value):
             left, right = right, left
         if not isinstance(right, _Value):
             raise Unsupported("two sides that both depend on the space")
-        vf = right.f
+        vf, fixed = right.f, right.fixed
         if isinstance(left, _Field):
+            fixed = fixed and not left.live
             name, live = left.name, left.live
             m = lambda bits, you: bits.eq(name, live, vf(bits, you))  # noqa: E731
         elif left is VAR:
@@ -207,8 +233,8 @@ class _Compiler:
         else:
             raise Unsupported("comparison")
         if op == "==":
-            return _Mask(m)
-        return _Mask(lambda bits, you: bits.all & ~m(bits, you))
+            return _Mask(m, fixed)
+        return _Mask(lambda bits, you: bits.all & ~m(bits, you), fixed)
 
     # ------------------------------------------------------------- calls
     def t_Call(self, e: ast.Call, env, depth):
@@ -248,13 +274,14 @@ class _Compiler:
         # inside, the comprehension's variable is the space; the outer one is out of reach
         inner = {k: (HIDDEN if _depends(v) else v) for k, v in env.items()}
         inner[e.var] = VAR
-        cond = _mask_of(self.term(e.where, inner, depth)) if e.where is not None \
-            else (lambda bits, you: bits.all)
+        where = self.term(e.where, inner, depth) if e.where is not None else _const(True)
+        cond, fixed = _mask_of(where), _fixed(where)
         if around is None:  # the same answer for every space
             if e.func == "any":
-                return _Value(lambda bits, you: cond(bits, you) != 0)
-            return _Value(lambda bits, you: cond(bits, you) == bits.all)
+                return _Value(lambda bits, you: cond(bits, you) != 0, fixed)
+            return _Value(lambda bits, you: cond(bits, you) == bits.all, fixed)
         if e.func == "any":  # some neighbour meets it
-            return _Mask(lambda bits, you: bits.near(cond(bits, you)))
+            return _Mask(lambda bits, you: bits.near(cond(bits, you)), fixed)
         # every neighbour meets it: no neighbour fails it
-        return _Mask(lambda bits, you: bits.all & ~bits.near(bits.all & ~cond(bits, you)))
+        return _Mask(lambda bits, you: bits.all & ~bits.near(bits.all & ~cond(bits, you)),
+                     fixed)
