@@ -4,6 +4,8 @@
     python benchmarks/bench_agent_speed.py --against ../wt-base terraforming_mars 2 greedy 12
     python benchmarks/bench_agent_speed.py --against ../wt-base legacy_gears_of_time 3 \\
         ismcts:iterations=50,greedy 6
+    python benchmarks/bench_agent_speed.py --against ../old terraforming_mars 2 \\
+        greedy:eval=written 8 --that greedy
 
 Two worker processes, one running this tree's Rulebook and one the tree given
 with ``--against`` (a git worktree of another commit), each load the ruleset
@@ -14,7 +16,10 @@ rotated by one for even seeds. Each game is timed in CPU-seconds
 (``time.process_time``); the report gives games per CPU-second on each side,
 the ratio with a bootstrap 95 % interval over the seeds, whether both sides
 reached the same final hashes, and, for ismcts seats, iterations per
-CPU-second of their action decisions. Nothing is asserted.
+CPU-second of their action decisions. ``--that AGENTS`` gives the other tree's
+agents when their specs differ (an older tree without an option this one has,
+such as ``eval=written``: the agents should still play alike). Nothing is
+asserted.
 """
 
 from __future__ import annotations
@@ -37,9 +42,15 @@ spec = importlib.util.spec_from_file_location("rulebook_games", root + "/interpr
 module = importlib.util.module_from_spec(spec)
 sys.modules["rulebook_games"] = module
 spec.loader.exec_module(module)
-from rulebook_games.load.ruleset import load_ruleset
-from rulebook_games.play.session import build_game, run
-from rulebook_games.agents.ismcts import ISMCTSAgent
+import os
+if os.path.isdir(root + "/interpreter/load"):
+    from rulebook_games.load.ruleset import load_ruleset
+    from rulebook_games.play.session import build_game, run
+    from rulebook_games.agents.ismcts import ISMCTSAgent
+else:  # a tree from before the package was split into rooms
+    from rulebook_games.ruleset import load_ruleset
+    from rulebook_games.engine.session import build_game, run
+    from rulebook_games.engine.ismcts import ISMCTSAgent
 rs = load_ruleset(root + "/rulesets/" + name)
 print("ready", flush=True)
 for line in sys.stdin:
@@ -70,13 +81,17 @@ for line in sys.stdin:
 
 def main() -> None:
     args = sys.argv[1:]
+    that = None
+    if len(args) == 8 and args[6] == "--that":
+        that, args = args[7], args[:6]
     if len(args) != 6 or args[0] != "--against":
         sys.exit(__doc__.split("\n\n")[1])
     _, other, ruleset, players, kinds, games = args
     trees = {"before": os.path.abspath(other), "now": os.path.dirname(HERE)}
+    specs = {"before": that or kinds, "now": kinds}
     workers = {side: subprocess.Popen([sys.executable, "-c", WORKER, root, ruleset, players,
-                                       kinds], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      text=True)
+                                       specs[side]], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, text=True)
                for side, root in trees.items()}
     for w in workers.values():
         if w.stdout.readline().strip() != "ready":

@@ -1,6 +1,6 @@
 """Start-up: `rulebook --help`, and a game's first decision from a cold and a warm cache.
 
-    python benchmarks/bench_startup.py [RULESET] [--players 2] [--runs 7]
+    python benchmarks/bench_startup.py [RULESET] [--players 2] [--runs 7] [--against CHECKOUT]
 
 Each measurement is a new process, as a user's command is, run in turns
 (help, cold, warm, help, cold, …) so a busy machine slows all of them alike.
@@ -9,7 +9,10 @@ private cache folder made for this run, filled by one load first. A first
 decision is reached by importing Rulebook, loading the ruleset, setting up a
 game of random agents and running it until someone is asked. The table gives
 the median wall time and CPU time (user + system) of each, and how many
-times faster the warm start is than the cold one. Nothing is asserted.
+times faster the warm start is than the cold one. With ``--against`` the same
+commands of another checkout (its ``.venv``, installed there, and its own copy of
+the ruleset) are run in the same turns, and each line gets its ratio. Nothing
+is asserted.
 """
 
 from __future__ import annotations
@@ -26,9 +29,14 @@ import time
 
 FIRST_DECISION = """
 import sys
-from rulebook_games import load_ruleset
-from rulebook_games.agents import Agent
-from rulebook_games.play.session import build_game, run
+try:
+    from rulebook_games import load_ruleset
+    from rulebook_games.agents import Agent
+    from rulebook_games.play.session import build_game, run
+except ImportError:  # a checkout from before the package was renamed and split (--against)
+    from interpreter import load_ruleset
+    from interpreter.engine.agent_base import Agent
+    from interpreter.engine.session import build_game, run
 
 class Asked(Exception):
     pass
@@ -51,10 +59,17 @@ def timed(args: list[str], env: dict) -> tuple[float, float]:
     """Wall and CPU seconds of one run of a command."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(args, env=env, check=True, stdout=subprocess.DEVNULL)
+    # run from a neutral folder: a checkout's own folder would shadow an older install's package
+    subprocess.run(args, env=env, check=True, stdout=subprocess.DEVNULL, cwd=tempfile.gettempdir())
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def commands(python: str, ruleset: str, players: int) -> tuple[list[str], list[str]]:
+    """The first-decision command and `rulebook --help` of the install beside ``python``."""
+    rulebook = shutil.which("rulebook", path=os.path.dirname(python)) or "rulebook"
+    return [python, "-c", FIRST_DECISION, ruleset, str(players)], [rulebook, "--help"]
 
 
 def main() -> None:
@@ -62,32 +77,53 @@ def main() -> None:
     ap.add_argument("ruleset", nargs="?", default="terraforming_mars")
     ap.add_argument("--players", "-p", type=int, default=2)
     ap.add_argument("--runs", "-n", type=int, default=7)
+    ap.add_argument("--against", metavar="CHECKOUT",
+                    help="another checkout with its own .venv (an older commit's worktree)")
     args = ap.parse_args()
+    mine = args.ruleset if not os.path.isdir(args.ruleset) else os.path.abspath(args.ruleset)
+    if os.path.isdir(os.path.join("rulesets", args.ruleset)):
+        mine = os.path.abspath(os.path.join("rulesets", args.ruleset))
+    sides = {"this": commands(sys.executable, mine, args.players)}
+    if args.against:
+        other = os.path.abspath(args.against)
+        sides["that"] = commands(os.path.join(other, ".venv", "bin", "python"),
+                                 os.path.join(other, "rulesets", args.ruleset), args.players)
     folder = tempfile.mkdtemp(prefix="rulebook-bench-cache-")
+    runs: dict[tuple[str, str], list[tuple[float, float]]] = {}
     try:
-        warm_env = {k: v for k, v in os.environ.items() if k != "RULEBOOK_NO_CACHE"}
-        warm_env["RULEBOOK_CACHE_DIR"] = folder
-        cold_env = dict(warm_env, RULEBOOK_NO_CACHE="1")
-        game = [sys.executable, "-c", FIRST_DECISION, args.ruleset, str(args.players)]
-        rulebook = shutil.which("rulebook", path=os.path.dirname(sys.executable)) or "rulebook"
-        help_cmd = [rulebook, "--help"]
-        timed(game, warm_env)  # fills the cache
-        runs: dict[str, list[tuple[float, float]]] = {"help": [], "cold": [], "warm": []}
+        envs = {}
+        for side in sides:
+            cache = os.path.join(folder, side)
+            warm = {k: v for k, v in os.environ.items() if k != "RULEBOOK_NO_CACHE"}
+            warm["RULEBOOK_CACHE_DIR"] = cache
+            envs[side] = (dict(warm, RULEBOOK_NO_CACHE="1"), warm)
+            timed(sides[side][0], warm)  # fills the cache
         for _ in range(args.runs):
-            runs["help"].append(timed(help_cmd, warm_env))
-            runs["cold"].append(timed(game, cold_env))
-            runs["warm"].append(timed(game, warm_env))
+            for side, (game, help_cmd) in sides.items():
+                cold_env, warm_env = envs[side]
+                runs.setdefault((side, "help"), []).append(timed(help_cmd, warm_env))
+                runs.setdefault((side, "cold"), []).append(timed(game, cold_env))
+                runs.setdefault((side, "warm"), []).append(timed(game, warm_env))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
            for k, v in runs.items()}
     print(f"{args.ruleset}, {args.players} players, {args.runs} runs each (median)")
-    print(f"  {'':34}{'wall s':>9}{'cpu s':>9}")
+    head = f"  {'':34}{'wall s':>9}{'cpu s':>9}"
+    if args.against:
+        head += f"{'that wall':>11}{'that cpu':>10}{'that/this cpu':>15}"
+    print(head)
     for key, label in (("help", "rulebook --help"), ("cold", "first decision, cold (no cache)"),
                        ("warm", "first decision, warm cache")):
-        print(f"  {label:34}{med[key][0]:9.3f}{med[key][1]:9.3f}")
-    print(f"  warm start is {med['cold'][0] / med['warm'][0]:.1f}x faster than cold (wall), "
-          f"{med['cold'][1] / med['warm'][1]:.1f}x (cpu)")
+        wall, cpu = med[("this", key)]
+        line = f"  {label:34}{wall:9.3f}{cpu:9.3f}"
+        if args.against:
+            o_wall, o_cpu = med[("that", key)]
+            line += f"{o_wall:11.3f}{o_cpu:10.3f}{o_cpu / cpu:14.2f}×"
+        print(line)
+    cold, warm = med[("this", "cold")], med[("this", "warm")]
+    print(f"  warm start is {cold[0] / warm[0]:.1f}x faster than cold (wall), "
+          f"{cold[1] / warm[1]:.1f}x (cpu)")
 
 
 if __name__ == "__main__":

@@ -550,10 +550,75 @@ def _nodes(tree, card: _Card | None):
             stack.extend(v for k, v in vars(n).items() if k not in ("span", "type", "target"))
 
 
+class _Walked:
+    """What walking one tree found: what it changes, the trees it calls, whether it places
+    a tile or moves a track, and the events it emits (with the card they are about)."""
+
+    __slots__ = ("out", "calls", "places", "moves", "emits")
+
+    def __init__(self):
+        self.out: set = set()
+        self.calls: list = []
+        self.places = self.moves = False
+        self.emits: list = []
+
+
+def _walk_changes(tree, about, triggers, overflow: dict | None) -> _Walked:
+    """One tree's :class:`_Walked`, for :func:`raised`."""
+    w = _Walked()
+    out = w.out
+    for node in _nodes(tree, about):
+        if isinstance(node, ast.Gain):
+            if node.verb == "gain":
+                out.add(("production" if node.production else "pay", _declared(node)))
+        elif isinstance(node, ast.Transfer):
+            if node.verb == "add":
+                out.add(("on_card", _declared(node)))
+            elif node.verb == "steal":
+                out.add(("pay", _declared(node)))
+            elif node.verb == "move":  # to a card or a player
+                out.update({("on_card", "*"), ("pay", "*")})
+        elif isinstance(node, ast.Call):
+            if node.func in _CHANGES:
+                zone = node.args[1] if node.func == "put" and len(node.args) > 1 else None
+                if isinstance(zone, ast.Name) and getattr(zone, "binding", None) == "zone":
+                    z = getattr(zone, "canonical", None) or zone.id
+                    while z is not None and ("zones", z) not in out:
+                        out.add(("zones", z))
+                        z = (overflow or {}).get(z)  # a card pushed on from a full zone
+                else:
+                    out.add(_CHANGES[node.func])
+            elif node.func in ("mark", "unmark", "place_pieces", "take_pieces",
+                               "set_turn_order"):
+                out.add((node.func, "*"))  # (read only as 'anything')
+            w.calls.append(node.func)
+        elif isinstance(node, ast.Run) and node.block != "play":
+            # (a card's play is what the checks are derived from)
+            out.update({("on_card", "*"), ("pay", "*"), ("production", "*"), ("other", "*")})
+        elif isinstance(node, ast.Place):
+            out.add(("board", "*"))
+            w.places = True
+        elif isinstance(node, (ast.Raise, ast.Set)) and (
+                isinstance(node, ast.Raise) or getattr(node, "target_kind", "local") == "track"):
+            out.add(("track", "*"))  # (any track: a name may be another's alias)
+            w.moves = True
+        elif isinstance(node, ast.Emit):
+            if triggers is None:
+                out.add(("other", "*"))
+            else:
+                # the event's fields that hold the card being played
+                fields = triggers(node.event)[0]
+                given = list(zip(fields, node.args)) + list(node.kwargs.items())
+                names = {f"event.{p}" for p, a in given
+                         if about is not None and about.means(a)}
+                w.emits.append((node.event, _Card(names, about.facts) if names else None))
+    return w
+
+
 def raised(roots: list, effect: Callable[[str], Any], tiles: list, rewards: list,
            triggers: Callable[[str], list] | None = None,
            track_events: tuple = (), card: tuple | None = None,
-           overflow: dict | None = None) -> set:
+           overflow: dict | None = None, memo: dict | None = None) -> set:
     """What the effects ``roots`` may change, with what they call: (kind, what) as in
     :class:`Implied` and :func:`reads` ("*" for any: a resource held in a variable).
     ``effect(name)`` is the tree of a procedure or function called; ``tiles`` the
@@ -564,7 +629,10 @@ def raised(roots: list, effect: Callable[[str], Any], tiles: list, rewards: list
     condition cannot hold for the card being played; ``track_events`` the events
     tracks emit when they move. ``card``: (the name the roots call the card being
     played, its printed facts): what it cannot do or set off is left out.
-    ``overflow``: a zone's overflow zone (a card put in a full zone pushes one there)."""
+    ``overflow``: a zone's overflow zone (a card put in a full zone pushes one there).
+    ``memo``: a dict shared by calls with the same other arguments (but ``roots`` and
+    ``card``), which keeps what each tree walked for no card in particular found, so
+    that the procedures and triggers every card reaches are walked once."""
     out: set = set()
     seen: set = set()
     known = _Card({card[0]}, card[1]) if card is not None else None
@@ -587,61 +655,23 @@ def raised(roots: list, effect: Callable[[str], Any], tiles: list, rewards: list
         if tree is None or (id(tree), about is None) in seen:
             continue
         seen.add((id(tree), about is None))
-        for node in _nodes(tree, about):
-            if isinstance(node, ast.Gain):
-                if node.verb == "gain":
-                    out.add(("production" if node.production else "pay",
-                             _declared(node)))
-            elif isinstance(node, ast.Transfer):
-                if node.verb == "add":
-                    out.add(("on_card", _declared(node)))
-                elif node.verb == "steal":
-                    out.add(("pay", _declared(node)))
-                elif node.verb == "move":  # to a card or a player
-                    out.update({("on_card", "*"), ("pay", "*")})
-            elif isinstance(node, ast.Call):
-                if node.func in _CHANGES:
-                    zone = node.args[1] if node.func == "put" and len(node.args) > 1 \
-                        else None
-                    if isinstance(zone, ast.Name) and getattr(zone, "binding", None) == "zone":
-                        z = getattr(zone, "canonical", None) or zone.id
-                        while z is not None and ("zones", z) not in out:
-                            out.add(("zones", z))
-                            z = (overflow or {}).get(z)  # a card pushed on from a full zone
-                    else:
-                        out.add(_CHANGES[node.func])
-                elif node.func in ("mark", "unmark", "place_pieces", "take_pieces",
-                                   "set_turn_order"):
-                    out.add((node.func, "*"))  # (read only as 'anything')
-                todo.append((effect(node.func), None))
-            elif isinstance(node, ast.Run) and node.block != "play":
-                # (a card's play is what the checks are derived from)
-                out.update({("on_card", "*"), ("pay", "*"), ("production", "*"),
-                            ("other", "*")})
-            elif isinstance(node, ast.Place):
-                out.add(("board", "*"))
-                if not placed:
-                    placed = True
-                    todo.extend((t, None) for t in tiles)
-            elif isinstance(node, (ast.Raise, ast.Set)) and (
-                    isinstance(node, ast.Raise)
-                    or getattr(node, "target_kind", "local") == "track"):
-                out.add(("track", "*"))  # (any track: a name may be another's alias)
-                if not moved:
-                    moved = True
-                    todo.extend((t, None) for t in rewards)
-                    for event in track_events:
-                        emitted(event, None)
-            elif isinstance(node, ast.Emit):
-                if triggers is None:
-                    out.add(("other", "*"))
-                else:
-                    # the event's fields that hold the card being played
-                    fields = triggers(node.event)[0]
-                    given = list(zip(fields, node.args)) + list(node.kwargs.items())
-                    names = {f"event.{p}" for p, a in given
-                             if about is not None and about.means(a)}
-                    emitted(node.event, _Card(names, about.facts) if names else None)
+        walked = memo.get(id(tree)) if memo is not None and about is None else None
+        if walked is None:
+            walked = _walk_changes(tree, about, triggers, overflow)
+            if memo is not None and about is None:
+                memo[id(tree)] = walked
+        out |= walked.out
+        todo.extend((effect(name), None) for name in walked.calls)
+        if walked.places and not placed:
+            placed = True
+            todo.extend((t, None) for t in tiles)
+        if walked.moves and not moved:
+            moved = True
+            todo.extend((t, None) for t in rewards)
+            for event in track_events:
+                emitted(event, None)
+        for event, about_card in walked.emits:
+            emitted(event, about_card)
     return out
 
 

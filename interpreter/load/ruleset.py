@@ -852,6 +852,7 @@ class _Builder:
         overflow = {z: str(e.data["overflow"]) for z, e in self.sections["zones"].items()
                     if isinstance(e.data, dict) and e.data.get("overflow")}
         unsafe_for: dict = {}
+        walked: dict = {}  # what each tree called with no card in particular changes
 
         def unsafe(ident: str) -> set:
             """What may change between choosing this card and its effect: what the rules
@@ -867,7 +868,7 @@ class _Builder:
                 out: set = set()
                 for name, parts in runs.items():
                     out |= raised(parts, called, tiles, rewards, triggers, track_events,
-                                  card=(name, facts), overflow=overflow)
+                                  card=(name, facts), overflow=overflow, memo=walked)
                 unsafe_for[key] = out
             return unsafe_for[key]
 
