@@ -222,3 +222,20 @@ def test_spaces_next_to_a_set_on_a_board_of_many_spaces():
         mask = sum(1 << i for i, s in enumerate(names) if s in chosen)
         expected = [s for s in names if any(n in chosen for n in adjacency[s])]
         assert layout.spaces_in(bits.near(mask)) == expected
+
+
+def test_masks_carried_over_a_placement_are_those_made_afresh(board_rs):
+    from rulebook_games.engine.boardbits import BoardBits
+    g = new_game(board_rs)
+    for key in ("tile", "owner", "claim", "card"):
+        g.board_bits().eq(key, True, None)  # every table made before the writes
+    run(board_rs, g, "place hut on item(spaces(), 3)", you=0)
+    run(board_rs, g, "claim(item(spaces(), 4), you)", you=1)
+    run(board_rs, g, "place wall on item(spaces(), 4)", you=1)
+    carried = g.board_bits()
+    fresh = BoardBits(g.board_layout(), g.state.spaces)
+    for key in ("tile", "owner", "claim", "card"):
+        assert carried._live[key] == fresh._by_value(key), key
+    assert carried.eq("tile", True, "wall") == 1 << 3
+    assert carried.eq("claim", True, 1) == 1 << 3
+    assert carried.owned_by(0) == 1 << 2 and carried.owned_by(1) == 0

@@ -265,19 +265,36 @@ class BoardMixin:
             space = self.choose_one(legal, False,
                                     self._prompt_later(f"where do you place {tname}?"), player)
         st = self.state
-        self.zmemo = self.bmemo = None  # a space changes: what was read from it is out of date
+        bits = self._bits_kept()
         st.set_space(space, "tile", tile)
         if self.tile_decl.get(tile, {}).get("owned"):
             st.set_space(space, "owner", player)
+        self._space_changed(space, bits)
         who = self.state.players[player].name if player is not None else "The game"
         if self.logging:  # (the words only for a log someone keeps)
             self.log(f"  {who} places {tname} on {self._label(space)}")
         if source is not None:
-            self.zmemo = self.bmemo = None
+            bits = self._bits_kept()
             st.set_space(space, "card", source)
+            self._space_changed(space, bits)
         self.run_code(("tile", tile, "on_place"), self.frame(player, space=space))
         return space
 
     def claim(self, space, player):
-        self.zmemo = self.bmemo = None  # a space changes: what was read from it is out of date
+        bits = self._bits_kept()
         self.state.set_space(space, "claim", player)
+        self._space_changed(space, bits)
+
+    def _bits_kept(self):
+        """The board's masks for the state as it is, if they were made (else None)."""
+        found = self.bmemo
+        return found[1].get(_BITS) if found is not None and found[0] is self.state else None
+
+    def _space_changed(self, space, bits) -> None:
+        """A space was written: what was read from the board (and the zones, which
+        functions reading both keep) is out of date. The masks of what lies on the
+        spaces, ``bits`` as they were before the write, are carried over with that
+        space's bits moved, rather than made again from every space."""
+        self.zmemo = self.bmemo = None
+        if bits is not None:
+            self.bmemo = (self.state, {_BITS: bits.changed(space)})

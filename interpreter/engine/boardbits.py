@@ -12,10 +12,11 @@ the spaces now, by field and value (the occupied spaces are those whose tile
 is not none; a player's spaces are those whose owner is that player), made
 when first asked. A state's ``BoardBits`` is kept with the values read from
 the board (``game.bmemo``), which the engine forgets whenever a tile is placed,
-a space claimed or the state rolled back, so the masks always describe the
-state as it is: they are made again, once, after each change, rather than
-kept in step with every write and with the undo journal (see docs/engine.md,
-"The board as bitsets").
+a space claimed or the state rolled back. A placement or a claim carries the
+masks over with the written space's bits moved (:meth:`BoardBits.changed`);
+after a rollback (or a copy of the state) they are made again from the
+spaces when first asked, rather than kept in step with the undo journal (see
+docs/engine.md, "The board as bitsets").
 
 The masks answer the questions :mod:`..lang.spacesets` asks (``eq``, ``near``,
 ``one``, ``all``); nothing here knows any game.
@@ -127,6 +128,33 @@ class BoardBits:
             bit <<= 1
         self._live[key] = table
         return table
+
+    def changed(self, space) -> "BoardBits":
+        """The masks after a write to ``space`` (the state's record of it as it is now):
+        these masks with the space's bit moved to its new value in each table made so
+        far, the others made when first asked, as usual."""
+        out = BoardBits(self.layout, self.spaces)
+        bit = 1 << self.layout.index[space]
+        live = self.spaces[space]
+        for key, table in self._live.items():
+            value = live.get(key)
+            try:
+                if table.get(value, 0) & bit:  # unchanged
+                    out._live[key] = table
+                    continue
+            except TypeError:  # a value that cannot be a key: the table made again
+                continue
+            table = dict(table)
+            for old, mask in table.items():
+                if mask & bit:
+                    if mask == bit:
+                        del table[old]
+                    else:
+                        table[old] = mask & ~bit
+                    break
+            table[value] = table.get(value, 0) | bit
+            out._live[key] = table
+        return out
 
     def eq(self, name: str, live: bool, value) -> int:
         """The spaces whose field equals ``value``: what lies on them (``live``, the
