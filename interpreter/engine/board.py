@@ -214,9 +214,12 @@ class BoardMixin:
             else self._free_for(tile, player, 1)
         if free is not None:
             out = []
-            spaces = layout.spaces_in(free & layout.on_board)
+            free &= layout.on_board
+            if target is None and first:  # the first only: the lowest bit
+                return layout.spaces_in(free & -free)
+            spaces = layout.spaces_in(free)
             if target is None:
-                return spaces[:1] if first else spaces
+                return spaces
             with reading(self):
                 for s in spaces:
                     if target(s):
@@ -246,7 +249,7 @@ class BoardMixin:
         supply = self.tile_decl.get(tile, {}).get("supply")
         if supply is None:
             return BIG
-        return supply - sum(1 for v in self.state.spaces.values() if v["tile"] == tile)
+        return supply - self.board_bits().eq("tile", True, tile).bit_count()
 
     def place_tile(self, tile, player, mode, target, source=None):
         tname = self.tile_decl.get(tile, {}).get("name") or tile.replace("_", " ")
