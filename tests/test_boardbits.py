@@ -239,3 +239,15 @@ def test_masks_carried_over_a_placement_are_those_made_afresh(board_rs):
     assert carried.eq("tile", True, "wall") == 1 << 3
     assert carried.eq("claim", True, 1) == 1 << 3
     assert carried.owned_by(0) == 1 << 2 and carried.owned_by(1) == 0
+
+
+def test_a_budget_run_out_on_the_masks_points_at_the_placement_rule(board_rs):
+    from rulebook_games.lang.runtime import RuleRuntimeError
+    g = new_game(board_rs)
+    B = g.budget
+    B.stop = B.cap = B.limit = B.used + 3  # the game's steps all but spent
+    with pytest.raises(RuleRuntimeError) as err:
+        legal(g, "hut", 0)  # a step, and one per space to work the rule out
+    assert "steps" in err.value.message
+    span = err.value.span
+    assert span is not None and span.file.endswith("components.yaml")

@@ -170,8 +170,8 @@ class BoardMixin:
         else:
             B.used += tests
         if B.used > B.limit:
-            raise B.exceeded(getattr(self.rs.code.get(("tile", tile, "placement")),
-                                     "span", None))
+            tree = self.rs.asts.get(("tile", tile, "placement"))  # the rule, as its run would
+            raise B.exceeded(getattr(tree, "span", None))
         if mask is None:
             mask = table[key] = fn(bits, player)
         return mask
