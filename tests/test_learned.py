@@ -218,7 +218,9 @@ def test_a_ruleset_changed_since_training_is_noted(tmp_path):
     data = _weights(rs, {"round": 1.0}, ruleset_hash="0" * 64)
     (folder / "learned.json").write_text(json.dumps(data))
     notes = check_learned(rs)
-    assert any("another version" in n for n in notes)
+    # told in words that the weights predate the change, and how to train them again
+    assert any("predate a change to Lantern Row's rule files" in n
+               and "rulebook train lantern_row -n 0 --rounds 1 --seed 0" in n for n in notes)
 
 
 def test_without_a_file_there_is_no_learned_value_and_agents_use_the_written_one(tmp_path):
