@@ -870,8 +870,10 @@ LEARNED = obj(
                                maxLength=200),
         "mods": arr("The mods layered in for the training, by id.",
                     {"type": ["string", "null"], "maxLength": 500}),
-        "target": {"enum": ["margin"], "description": "What the value predicts: the seat's "
-                   "final score minus the best other seat's (solo: its final score)."},
+        "target": {"enum": ["margin", "evaluation"], "description": "What the value "
+                   "predicts: margin, the seat's final score minus the best other seat's "
+                   "(solo: its final score); evaluation, the same of the ruleset's "
+                   "hand-written evaluation of the final position (solo: its own)."},
         **LEARNED_FIT,
         "fits": arr("Fits trained at other player counts (rulebook train --players 2,3): a "
                     "game uses the fit of its player count, else the one of the nearest "

@@ -68,10 +68,15 @@ class Counts(click.ParamType):
                    "fit, else the nearest count's.")
 @click.option("--seed", type=SEED, default=1, show_default=True,
               help="Seed of the training: the same seed trains the same weights.")
+@click.option("--target", type=click.Choice(["margin", "evaluation"]), default="margin",
+              show_default=True,
+              help="What the value learns to predict: the final margin (a solo game: the "
+                   "score), or the same of the hand-written evaluation of the final "
+                   "position (what a solo seat aims at beyond the score).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Where to write the weights (default: learned.json in the ruleset's "
                    "folder, or NAME.learned.json beside the mod NAME.yaml).")
-def train_cmd(ruleset, mods, games, rounds, players, seed, out):
+def train_cmd(ruleset, mods, games, rounds, players, seed, target, out):
     """Learn an evaluation from the ruleset's own games, for greedy and ismcts."""
     from ..lab.commands import need_scipy
     need_scipy()
@@ -100,7 +105,7 @@ def train_cmd(ruleset, mods, games, rounds, players, seed, out):
         say(f"training {rs.name}: {games} games of {count} players in {rounds} rounds, "
             f"seed {seed}")
         try:
-            fits.append(train(rs, count, games, seed, rounds, progress=say))
+            fits.append(train(rs, count, games, seed, rounds, progress=say, target=target))
         except ValueError as exc:
             raise UsageProblem(str(exc)) from None
     data = fits[0]

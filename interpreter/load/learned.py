@@ -165,6 +165,8 @@ def train_command(data: dict, extra_players: int | None = None) -> str:
         counts.append(extra_players)
     if any(c is not None for c in counts):
         words += ["-p", ",".join(str(c) for c in counts if c is not None)]
+    if data.get("target", "margin") != "margin":
+        words += ["--target", str(data["target"])]
     return shlex.join(words)
 
 
