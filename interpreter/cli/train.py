@@ -121,7 +121,8 @@ def train_cmd(ruleset, mods, games, rounds, players, seed, target, out):
             f"{len(each['features']):,} features from {fit['positions']:,} "
             f"positions of {each['games']} games ({each['agent']}); on "
             f"{fit['held_out_games']} held-out games the value explained "
-            f"{100 * max(0.0, fit['r2']):.0f} % of the final margin's variance "
+            f"{100 * max(0.0, fit['r2']):.0f} % of the variance of the final "
+            f"{'margin' if target == 'margin' else 'evaluation margin'} "
             f"(R² {fit['r2']:.2f}) and its sign named the leader in "
             f"{100 * fit['sign_right']:.0f} % of positions"))
         if fit["failed_games"]:
