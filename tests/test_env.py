@@ -52,6 +52,20 @@ def test_pettingzoo_api_test_passes(name, players):
     env.close()
 
 
+@pytest.mark.parametrize("name", shipped_rulesets())
+def test_pettingzoo_api_test_passes_against_a_seated_agent_with_the_learned_evaluation(name):
+    """The built-in agents seated as opponents play with the evaluation learned from the
+    ruleset's games (docs/agents.md): the environment still passes PettingZoo's test."""
+    from rulebook_games.agents.learned import learned_value
+    assert learned_value(load_ruleset(name)) is not None  # (every shipped ruleset has one)
+    env = rulebook_env(name, players=2, seed=3,
+                       opponents={2: "greedy:rollouts=1:first_choices=2:eval=learned"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env, num_cycles=12)
+    env.close()
+
+
 def _action_id(info, decision, answer) -> int:
     """The action id of the engine's answer (an option's place, or a number)."""
     return info["options"][answer - decision.low if decision.is_range else answer]["id"]

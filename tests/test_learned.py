@@ -218,7 +218,9 @@ def test_a_ruleset_changed_since_training_is_noted(tmp_path):
     data = _weights(rs, {"round": 1.0}, ruleset_hash="0" * 64)
     (folder / "learned.json").write_text(json.dumps(data))
     notes = check_learned(rs)
-    assert any("another version" in n for n in notes)
+    # told in words that the weights predate the change, and how to train them again
+    assert any("predate a change to Lantern Row's rule files" in n
+               and "rulebook train lantern_row -n 0 --rounds 1 --seed 0" in n for n in notes)
 
 
 def test_without_a_file_there_is_no_learned_value_and_agents_use_the_written_one(tmp_path):
@@ -304,6 +306,30 @@ def test_training_is_reproducible_from_its_seed(tmp_path):
     LearnedValue(read_learned(path, rs), rs)
 
 
+def test_a_sample_learns_the_final_evaluation_when_told():
+    # docs/agents.md: --target evaluation labels each position with the seat's
+    # hand-written evaluation of the final position minus the best other seat's (a
+    # solo seat's own), instead of the final score's margin
+    from rulebook_games.lab.train import play_and_sample
+    from rulebook_games.lang.gensupport import reading
+    from rulebook_games.play.session import run
+    rs = load_ruleset("lantern_row")
+    taken, _, _ = play_and_sample(rs, 2, 5, "greedy:eval=written", 0, 0.5,
+                                  target="evaluation")
+    game = build_game(rs, 2, 5, ["greedy:eval=written"] * 2, ())
+    game.keep_log = False
+    result = run(game)
+    runner = FlowRunner(game)
+    with reading(game):
+        ends = [runner.evaluate(p) for p in (0, 1)]
+    margins = {ends[0] - ends[1], ends[1] - ends[0]}
+    assert taken and {s.target for s in taken} == margins
+    assert margins != {result.scores[0] - result.scores[1], result.scores[1] - result.scores[0]}
+    scored, _, _ = play_and_sample(rs, 2, 5, "greedy:eval=written", 0, 0.5)
+    assert {s.target for s in scored} == {result.scores[0] - result.scores[1],
+                                         result.scores[1] - result.scores[0]}
+
+
 def _cli(capsys, *args):
     from rulebook_games.cli import main
     with pytest.raises(SystemExit) as info:
@@ -321,10 +347,16 @@ def test_the_train_command_writes_a_file_the_agents_read(tmp_path, capsys):
     assert "wrote" in text and "held-out" in text
     data = json.loads(out.read_text())
     assert data["agent"].startswith("2 games of greedy:eval=written")
+    assert data["target"] == "margin"
     assert data["seed"] == 2 and data["games"] == 4
     # written again over its own file; never over another file
-    code, text, err = _cli(capsys, "train", str(folder), "-n", "4", "--out", str(out))
+    code, text, err = _cli(capsys, "train", str(folder), "-n", "4", "--out", str(out),
+                           "--target", "evaluation")
     assert code == 0, err
+    assert json.loads(out.read_text())["target"] == "evaluation"
+    from rulebook_games.load.learned import train_command
+    assert train_command(json.loads(out.read_text())).endswith("--target evaluation")
+    assert "--target" not in train_command(data)
     other = tmp_path / "notes.txt"
     other.write_text("mine")
     code, text, err = _cli(capsys, "train", str(folder), "-n", "4", "--out", str(other))

@@ -299,3 +299,62 @@ def test_a_determinisation_deals_another_players_hand_from_the_deck_too():
              for copy in (determinise(game, 0, random.Random(s)) for s in range(10))]
     assert any(d != true for d in dealt)
     assert all(sum(d.values()) == sum(true.values()) for d in dealt)
+
+
+# ---------------------------------------------------------------- the learned evaluation
+# greedy and ismcts play with the evaluation learned from the ruleset's games by default
+# (docs/agents.md): a linear value of features read for one seat, which may read only what
+# that seat can see. Here they play with weights on every card in every zone, hidden ones
+# too (another player's hand, a deck): if a hidden card's identity reached what they
+# choose by, the twins would get other answers. (The agents read the features on copies
+# dealt again, never on the game itself; that the features of a seat do not move when
+# what it cannot see changes is checked on the game itself in tests/test_learned.py.)
+LEARNED = ["greedy:eval=learned", "ismcts:iterations=12:eval=learned", "trained"]
+LEARNED_GAMES = [(name, 2 if load_ruleset(name).min_players <= 2 else
+                  load_ruleset(name).min_players) for name in shipped_rulesets()]
+
+
+def _weigh_everything(tmp_path, name: str) -> str:
+    """A copy of the ruleset whose learned.json weighs every card of every zone."""
+    import json
+    import shutil
+    import zlib
+    from pathlib import Path
+    src = Path(load_ruleset(name).root)
+    dest = tmp_path / name
+    shutil.copytree(src, dest)
+    rs = load_ruleset(str(dest))
+    names = ["evaluation", "evaluation of the best other", "round"]
+    for zone in rs.sections["zones"]:
+        names.append(f"size:{zone}")
+        names += [f"card:{zone}:{card}" for card in rs.sections["cards"]]
+    weights = [1.0, -1.0, 0.1] + [(zlib.crc32(n.encode()) % 2001 - 1000) / 100
+                                  for n in names[3:]]
+    data = {"format": 1, "ruleset": rs.id, "ruleset_hash": rs.content_hash, "mods": [],
+            "target": "margin", "players": 2, "games": 0, "seed": 0, "agent": "test",
+            "rounds": 10, "intercept": 0.0, "features": names, "weights": weights,
+            "late_weights": [w / 2 for w in weights], "mean": [0.0] * len(names),
+            "scale": [1.0] * len(names)}
+    (dest / "learned.json").write_text(json.dumps(data))
+    return str(dest)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", LEARNED)
+@pytest.mark.parametrize("name,players", LEARNED_GAMES,
+                         ids=[f"{g}-{n}p" for g, n in LEARNED_GAMES])
+def test_agents_with_the_learned_evaluation_answer_alike_when_hidden_cards_differ(
+        tmp_path, spec, name, players):
+    from rulebook_games.agents.learned import learned_value
+    folder = _weigh_everything(tmp_path, name)
+    rs = load_ruleset(folder)
+    value = learned_value(rs)
+    assert value is not None and len(value.pairs) > 3  # the agents do play with it
+    report = check(folder, players, {spec: lambda seed: agent_registry.make_agent(spec, seed)},
+                   checks=20)
+    assert report["checked"] >= 10
+    assert report["moved"] * 2 >= report["checked"]
+    assert not report["differ"], report["differ"]
+    report = check(folder, players, {spec: lambda seed: agent_registry.make_agent(spec, seed)},
+                   seed=9, playing=True, checks=12)
+    assert report["checked"] >= 10 and not report["differ"], report["differ"]

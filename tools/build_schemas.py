@@ -832,6 +832,31 @@ def _numbers(description: str, low: float = -1e9, high: float = 1e9) -> dict:
 
 # The weights 'rulebook train' writes (interpreter/load/learned.py reads them): data only,
 # every number within bounds (JSON has no NaN or infinity; the bounds keep the rest sane).
+# A file holds one fit at its top level and, in 'fits', fits trained at other player counts.
+LEARNED_FIT = {
+    "players": integer("Players per training game of the top level's fit (the main one).",
+                       minimum=1, maximum=100),
+    "games": integer("Games played to train.", minimum=0, maximum=100_000_000),
+    "seed": integer("The training's seed.", minimum=-(2 ** 63 - 1), maximum=2 ** 63 - 1),
+    "agent": string("Who played the training games, round by round.", maxLength=500),
+    "rounds": _number("The rounds a training game lasted on average: the game's "
+                      "progress is the round over this (at most 1).", 1e-6, 1e5),
+    "intercept": _number("The value of a seat whose features are all at their mean."),
+    "fit": {"type": "object", "description": "How well the value predicted the final "
+            "margin of held-out games, and how the training went.",
+            "additionalProperties": {"type": ["number", "string", "integer"]}},
+    "features": arr("The features' names, as interpreter/agents/features.py reads them.",
+                    {"type": "string", "maxLength": 500}),
+    "weights": _numbers("The weight of each feature, on its scaled value."),
+    "late_weights": _numbers("The weight of each feature times the game's progress, on "
+                             "its scaled value."),
+    "mean": _numbers("What is taken from each feature before it is scaled."),
+    "scale": _numbers("What each feature less its mean is divided by.", 1e-12, 1e9),
+    "late_mean": _numbers("What is taken from each feature times the progress before it "
+                          "is scaled."),
+    "late_scale": _numbers("What each feature times the progress, less its mean, is "
+                           "divided by.", 1e-12, 1e9),
+}
 LEARNED = obj(
     "Weights of an evaluation learned from a ruleset's own games by 'rulebook train' "
     "(docs/agents.md): a linear value of the features the engine reads for one seat, "
@@ -845,29 +870,19 @@ LEARNED = obj(
                                maxLength=200),
         "mods": arr("The mods layered in for the training, by id.",
                     {"type": ["string", "null"], "maxLength": 500}),
-        "target": {"enum": ["margin"], "description": "What the value predicts: the seat's "
-                   "final score minus the best other seat's (solo: its final score)."},
-        "players": integer("Players per training game.", minimum=1, maximum=100),
-        "games": integer("Games played to train.", minimum=0, maximum=100_000_000),
-        "seed": integer("The training's seed.", minimum=-(2 ** 63 - 1), maximum=2 ** 63 - 1),
-        "agent": string("Who played the training games, round by round.", maxLength=500),
-        "rounds": _number("The rounds a training game lasted on average: the game's "
-                          "progress is the round over this (at most 1).", 1e-6, 1e5),
-        "intercept": _number("The value of a seat whose features are all at their mean."),
-        "fit": {"type": "object", "description": "How well the value predicted the final "
-                "margin of held-out games, and how the training went.",
-                "additionalProperties": {"type": ["number", "string", "integer"]}},
-        "features": arr("The features' names, as interpreter/agents/features.py reads them.",
-                        {"type": "string", "maxLength": 500}),
-        "weights": _numbers("The weight of each feature, on its scaled value."),
-        "late_weights": _numbers("The weight of each feature times the game's progress, on "
-                                 "its scaled value."),
-        "mean": _numbers("What is taken from each feature before it is scaled."),
-        "scale": _numbers("What each feature less its mean is divided by.", 1e-12, 1e9),
-        "late_mean": _numbers("What is taken from each feature times the progress before it "
-                              "is scaled."),
-        "late_scale": _numbers("What each feature times the progress, less its mean, is "
-                               "divided by.", 1e-12, 1e9),
+        "target": {"enum": ["margin", "evaluation"], "description": "What the value "
+                   "predicts: margin, the seat's final score minus the best other seat's "
+                   "(solo: its final score); evaluation, the same of the ruleset's "
+                   "hand-written evaluation of the final position (solo: its own)."},
+        **LEARNED_FIT,
+        "fits": arr("Fits trained at other player counts (rulebook train --players 2,3): a "
+                    "game uses the fit of its player count, else the one of the nearest "
+                    "count (the fewer players when two are as near).",
+                    obj("A fit trained at another player count, with the same fields as "
+                        "the top level's fit.", dict(LEARNED_FIT),
+                        required=("players", "games", "seed", "agent", "rounds",
+                                  "intercept", "features", "weights", "late_weights",
+                                  "mean", "scale"))),
     },
     required=("format", "ruleset", "ruleset_hash", "mods", "target", "features", "weights",
               "late_weights", "intercept", "mean", "scale", "rounds", "games", "seed",

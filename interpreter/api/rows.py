@@ -53,7 +53,7 @@ def simulate(ruleset, games: int = 100, players: int | None = None, seed: int = 
         except SpecError as exc:
             raise ValueError(f"agents: {exc}") from None
         kinds.append(agent.strip())
-    context = results_context(rs, variants, players)
+    context = results_context(rs, variants, players, kinds=kinds)
     rows = [{**context, **summary.to_dict()}
             for summary in run(str(rs.root), list(rs.mods), games, players, kinds,
                                list(variants), seed, workers, "action" if check else False)]

@@ -113,7 +113,7 @@ def compare_cmd(ruleset, mods, games, players, agent_spec, variants, seed, worke
     files = named_mods(base, mods)
     modded = load_named(ruleset, tuple(files), as_json=fmt == "json")
     players, kinds = ai_seats(base, players, agent_spec, "compare")
-    check_evaluation(modded, kinds)  # each side's agents play with that side's values
+    check_evaluation(modded, kinds, players)  # each side's agents play with that side's values
     # where the games run: simulate()'s backend options (--backend, --address, ...) go here
     backend = {"backend": backend, "address": address}
     try:

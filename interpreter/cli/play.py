@@ -67,7 +67,7 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         players = players or rs.min_players
         seed = seed if seed is not None else _random.SystemRandom().randrange(1, 10 ** 9)
         kinds = seat_agents(agent_spec, players, sys.stdin.isatty())
-    check_evaluation(rs, kinds)
+    check_evaluation(rs, kinds, players)
     save_to = Path(save_path or resume_path) if save_path or resume_path else None
     try:
         game = build_game(rs, players, seed, kinds, tuple(variants), prefix=prefix,

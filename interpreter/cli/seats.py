@@ -18,15 +18,16 @@ def ai_seats(rs, players: int | None, spec: str | None, command: str):
     kinds = seat_agents(spec, players, False)
     if "human" in kinds:
         raise UsageProblem(f"{command} plays AI agents only; 'human' is for rulebook play")
-    check_evaluation(rs, kinds)
+    check_evaluation(rs, kinds, players)
     return players, kinds
 
 
-def check_evaluation(rs, kinds) -> None:
+def check_evaluation(rs, kinds, players: int | None = None) -> None:
     """The ruleset's learned evaluation read now, when an agent of ``kinds`` would use
     it: a file that cannot be used is printed with its place (exit 1) before any game
     starts, and what a person should know about it (a mod playing with the base's
-    values) is printed as a note."""
+    values, weights trained at another player count than ``players``) is printed as a
+    note."""
     from ..agents.learned import uses_learned
     if not any(uses_learned(k) for k in kinds):
         return
@@ -39,7 +40,7 @@ def check_evaluation(rs, kinds) -> None:
     from ..safe_text import visible
     from . import diagnostics as report
     try:
-        notes = check_learned(rs)
+        notes = check_learned(rs, players)
     except RulebookError as exc:
         click.echo(report.text(Diagnostics(exc.diagnostics).sorted(), sys.stdout.isatty()))
         sys.exit(1)

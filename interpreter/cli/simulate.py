@@ -65,7 +65,8 @@ def simulate(ruleset, games, players, agent_spec, variants, mods, seed, workers,
     # the results file's folder, where a report looks for them
     from ..sim.results import results_context
     target = resume or out
-    context = results_context(rs, variants, players, Path(target).parent if target else None)
+    context = results_context(rs, variants, players, Path(target).parent if target else None,
+                              kinds)
     check = False if no_check else ("decision" if every_decision else "action")
     run = Run(ruleset, games, players, agent_spec, list(variants), list(mods), seed, workers,
               "--no-check" if no_check else ("--check-every-decision" if every_decision

@@ -30,6 +30,28 @@ WEIGHTS = Replace(_is_weights, "a learned evaluation 'rulebook train' wrote",
                   "give another path with --out, or remove the file first")
 
 
+# the fields of one fit (one player count); the others are the file's, shared
+FIT_FIELDS = ("players", "games", "seed", "agent", "rounds", "intercept", "fit", "features",
+              "weights", "late_weights", "mean", "scale", "late_mean", "late_scale")
+
+
+class Counts(click.ParamType):
+    """Player counts: one whole number, or several separated by commas (2,3), each once."""
+
+    name = "counts"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, list):
+            return value
+        counts = []
+        for part in str(value).split(","):
+            count = Whole(1, 100).convert(part, param, ctx)
+            if count in counts:
+                self.fail(f"{count} players is given twice", param, ctx)
+            counts.append(count)
+        return counts
+
+
 @click.command("train")
 @click.argument("ruleset")
 @click.option("--mod", "mods", multiple=True,
@@ -40,14 +62,21 @@ WEIGHTS = Replace(_is_weights, "a learned evaluation 'rulebook train' wrote",
 @click.option("--rounds", type=Whole(1, 10), default=2, show_default=True,
               help="Rounds of play: the first by greedy with the hand-written evaluation, "
                    "each next one by greedy with the values fitted so far.")
-@click.option("--players", "-p", type=Whole(min=1), default=None,
-              help="Players per game (default: 2, or the ruleset's least).")
+@click.option("--players", "-p", type=Counts(), default=None,
+              help="Players per game (default: 2, or the ruleset's least); several counts "
+                   "(2,3) train a fit for each, in one file: a game uses its own count's "
+                   "fit, else the nearest count's.")
 @click.option("--seed", type=SEED, default=1, show_default=True,
               help="Seed of the training: the same seed trains the same weights.")
+@click.option("--target", type=click.Choice(["margin", "evaluation"]), default="margin",
+              show_default=True,
+              help="What the value learns to predict: the final margin (a solo game: the "
+                   "score), or the same of the hand-written evaluation of the final "
+                   "position (what a solo seat aims at beyond the score).")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Where to write the weights (default: learned.json in the ruleset's "
                    "folder, or NAME.learned.json beside the mod NAME.yaml).")
-def train_cmd(ruleset, mods, games, rounds, players, seed, out):
+def train_cmd(ruleset, mods, games, rounds, players, seed, target, out):
     """Learn an evaluation from the ruleset's own games, for greedy and ismcts."""
     from ..lab.commands import need_scipy
     need_scipy()
@@ -55,9 +84,12 @@ def train_cmd(ruleset, mods, games, rounds, players, seed, out):
     files = named_mods(base, mods)
     rs = load_named(ruleset, tuple(files)) if files else base
     if players is None:
-        players = 2 if rs.min_players <= 2 <= rs.max_players else rs.min_players
-    if not rs.min_players <= players <= rs.max_players:
-        raise UsageProblem(f"{rs.name} is for {rs.min_players}–{rs.max_players} players")
+        players = [2 if rs.min_players <= 2 <= rs.max_players else rs.min_players]
+    for count in players:
+        if not rs.min_players <= count <= rs.max_players:
+            span = str(rs.min_players) if rs.min_players == rs.max_players else \
+                f"{rs.min_players}–{rs.max_players}"
+            raise UsageProblem(f"{rs.name} is for {span} players, not {count}")
     if games < 2 * rounds:
         raise UsageProblem(f"--games {games} is too few for {rounds} rounds: give at least "
                            f"{2 * rounds}")
@@ -68,24 +100,34 @@ def train_cmd(ruleset, mods, games, rounds, players, seed, out):
 
     def say(text):
         click.echo(visible(text), err=True)
-    say(f"training {rs.name}: {games} games of {players} players in {rounds} rounds, "
-        f"seed {seed}")
-    try:
-        data = train(rs, players, games, seed, rounds, progress=say)
-    except ValueError as exc:
-        raise UsageProblem(str(exc)) from None
+    fits = []
+    for count in players:
+        say(f"training {rs.name}: {games} games of {count} players in {rounds} rounds, "
+            f"seed {seed}")
+        try:
+            fits.append(train(rs, count, games, seed, rounds, progress=say, target=target))
+        except ValueError as exc:
+            raise UsageProblem(str(exc)) from None
+    data = fits[0]
+    if len(fits) > 1:  # the first count's fit at the top, the others' in 'fits'
+        data["fits"] = [{k: f[k] for k in FIT_FIELDS if k in f} for f in fits[1:]]
     text = json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
     write_file(out, text, "--out", WEIGHTS)
-    fit = data["fit"]
-    click.echo(visible(
-        f"wrote {out}: {len(data['features']):,} features from {fit['positions']:,} "
-        f"positions of {data['games']} games ({data['agent']}); on {fit['held_out_games']} held-out games the "
-        f"value explained {100 * max(0.0, fit['r2']):.0f} % of the final margin's variance "
-        f"(R² {fit['r2']:.2f}) and its sign named the leader in "
-        f"{100 * fit['sign_right']:.0f} % of positions"))
-    if fit["failed_games"]:
-        click.echo(f"{fit['failed_games']} games stopped on an error and were left out",
-                   err=True)
+    for each in fits:
+        fit = each["fit"]
+        which = "" if len(fits) == 1 else f" ({each['players']} players)"
+        click.echo(visible(
+            f"wrote {out}{which}: "
+            f"{len(each['features']):,} features from {fit['positions']:,} "
+            f"positions of {each['games']} games ({each['agent']}); on "
+            f"{fit['held_out_games']} held-out games the value explained "
+            f"{100 * max(0.0, fit['r2']):.0f} % of the variance of the final "
+            f"{'margin' if target == 'margin' else 'evaluation margin'} "
+            f"(R² {fit['r2']:.2f}) and its sign named the leader in "
+            f"{100 * fit['sign_right']:.0f} % of positions"))
+        if fit["failed_games"]:
+            click.echo(f"{fit['failed_games']} games stopped on an error and were left out",
+                       err=True)
     sys.exit(0)
 
 

@@ -8,11 +8,15 @@ may go and places it (asking where when there is a choice), and claims spaces.
 from __future__ import annotations
 
 from ..lang.gensupport import reading
+from ..lang.runtime import MAX_CALL_DEPTH
+from .boardbits import BoardBits, BoardLayout
 from .decisions import ActionRefused
 from .state import BIG, NO_OWNER
 
 
 _LIVE_FIELDS = frozenset(("tile", "owner", "card"))  # a space's fields kept in the state
+_BITS = object()  # the key of the board's masks among the values read from the board
+_RULE = object()  # the key of a placement rule's spaces, by tile and player
 
 
 class SpaceFacts(dict):
@@ -122,20 +126,107 @@ class BoardMixin:
             return decl.get("name") or ident
         return self.board_item_names.get(ident, ident.replace("_", " "))
 
+    # ------------------------------------------------------------ bitsets
+    def board_layout(self) -> BoardLayout:
+        """The ruleset's spaces and neighbours as bits (see boardbits.py), made once."""
+        rs = self.rs
+        layout = rs.__dict__.get("_board_layout")
+        if layout is None:
+            layout = rs.__dict__["_board_layout"] = BoardLayout(
+                self.space_decl, rs.adjacency, rs.asts, rs.table)
+        return layout
+
+    def board_bits(self) -> BoardBits:
+        """What lies on the spaces now, as masks: kept with what was read from the
+        board (``bmemo``), which a tile placed, a space claimed or a rollback forgets."""
+        found = self.bmemo
+        if found is None or found[0] is not self.state:
+            found = self.bmemo = (self.state, {})
+        bits = found[1].get(_BITS)
+        if bits is None:
+            bits = found[1][_BITS] = BoardBits(self.board_layout(), self.state.spaces)
+        return bits
+
+    def _placement_mask(self, tile, player, tests: int):
+        """The spaces the tile's placement rule allows the player (a mask; what lies on
+        them aside), or None when the rule is asked space by space. Charged as
+        ``tests`` top-level runs of the rule of a step each, and, when the mask is
+        worked out, a step per space of the board (see docs/engine.md)."""
+        layout = self.board_layout()
+        fn = layout.rule(("tile", tile, "placement"))
+        B = self.budget
+        if fn is None or B.active > MAX_CALL_DEPTH:
+            return None
+        bits = self.board_bits()
+        table = self.bmemo[1]
+        key = (_RULE, tile, player)
+        mask = table.get(key)
+        if mask is None:
+            tests += layout.size
+        if B.active == 0:  # as that many top-level runs: the last one's allowance open
+            B.effect_start = B.used + tests - 1
+            B.used += tests
+            B.limit = min(B.effect_start + B.effect_steps, B.cap)
+        else:
+            B.used += tests
+        if B.used > B.limit:
+            tree = self.rs.asts.get(("tile", tile, "placement"))  # the rule, as its run would
+            raise B.exceeded(getattr(tree, "span", None))
+        if mask is None:
+            mask = table[key] = fn(bits, player)
+        return mask
+
     def placement_ok(self, tile, space, player) -> bool:
         code = self.rs.code.get(("tile", tile, "placement"))
         if self.state.spaces[space]["tile"] is not None:
             return False
         if code is None:
             return True
+        mask = self._placement_mask(tile, player, 1)
+        if mask is not None:
+            return bool(mask >> self.board_layout().index[space] & 1)
         return bool(code.call(self, {"you": player, "space": space}))
 
+    def _free_for(self, tile, player, tests):
+        """The free spaces the tile's rule allows the player (a mask), or None."""
+        if self.rs.code.get(("tile", tile, "placement")) is None:
+            return self.board_bits().eq("tile", True, None)
+        mask = self._placement_mask(tile, player, tests)
+        if mask is None:
+            return None
+        return mask & self.board_bits().eq("tile", True, None)
+
     def can_place(self, tile, player):
+        free = self._free_for(tile, player, 1)
+        if free is not None:
+            return free != 0
         return any(self.placement_ok(tile, s, player) for s in self.space_decl)
 
     def legal_spaces(self, tile, player, mode, target, first: bool = False) -> list:
         """The spaces where ``place TILE`` (``mode`` "rules", "where" or "anywhere", with
-        the statement's condition ``target``) may put it; with ``first``, at most one."""
+        the statement's condition ``target``) may put it; with ``first``, at most one.
+
+        The tile's rule is answered for every space at once from the board's masks
+        when it can be (see boardbits.py); the statement's own condition is then asked
+        of each space the rule allows, in declared order, as before."""
+        layout = self.board_layout()
+        free = self.board_bits().eq("tile", True, None) if mode == "anywhere" \
+            else self._free_for(tile, player, 1)
+        if free is not None:
+            out = []
+            free &= layout.on_board
+            if target is None and first:  # the first only: the lowest bit
+                return layout.spaces_in(free & -free)
+            spaces = layout.spaces_in(free)
+            if target is None:
+                return spaces
+            with reading(self):
+                for s in spaces:
+                    if target(s):
+                        out.append(s)
+                        if first:
+                            break
+            return out
         out = []
         with reading(self):  # only reading: what the spaces' tests share is done once
             for s in self.space_decl:
@@ -158,7 +249,7 @@ class BoardMixin:
         supply = self.tile_decl.get(tile, {}).get("supply")
         if supply is None:
             return BIG
-        return supply - sum(1 for v in self.state.spaces.values() if v["tile"] == tile)
+        return supply - self.board_bits().eq("tile", True, tile).bit_count()
 
     def place_tile(self, tile, player, mode, target, source=None):
         tname = self.tile_decl.get(tile, {}).get("name") or tile.replace("_", " ")
@@ -177,19 +268,36 @@ class BoardMixin:
             space = self.choose_one(legal, False,
                                     self._prompt_later(f"where do you place {tname}?"), player)
         st = self.state
-        self.zmemo = self.bmemo = None  # a space changes: what was read from it is out of date
+        bits = self._bits_kept()
         st.set_space(space, "tile", tile)
         if self.tile_decl.get(tile, {}).get("owned"):
             st.set_space(space, "owner", player)
+        self._space_changed(space, bits)
         who = self.state.players[player].name if player is not None else "The game"
         if self.logging:  # (the words only for a log someone keeps)
             self.log(f"  {who} places {tname} on {self._label(space)}")
         if source is not None:
-            self.zmemo = self.bmemo = None
+            bits = self._bits_kept()
             st.set_space(space, "card", source)
+            self._space_changed(space, bits)
         self.run_code(("tile", tile, "on_place"), self.frame(player, space=space))
         return space
 
     def claim(self, space, player):
-        self.zmemo = self.bmemo = None  # a space changes: what was read from it is out of date
+        bits = self._bits_kept()
         self.state.set_space(space, "claim", player)
+        self._space_changed(space, bits)
+
+    def _bits_kept(self):
+        """The board's masks for the state as it is, if they were made (else None)."""
+        found = self.bmemo
+        return found[1].get(_BITS) if found is not None and found[0] is self.state else None
+
+    def _space_changed(self, space, bits) -> None:
+        """A space was written: what was read from the board (and the zones, which
+        functions reading both keep) is out of date. The masks of what lies on the
+        spaces, ``bits`` as they were before the write, are carried over with that
+        space's bits moved, rather than made again from every space."""
+        self.zmemo = self.bmemo = None
+        if bits is not None:
+            self.bmemo = (self.state, {_BITS: bits.changed(space)})

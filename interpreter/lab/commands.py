@@ -160,7 +160,7 @@ def _report(path, ruleset, html, png, confidence, top, load, mods, gallery=None,
     names = names_mod.for_results(res, ruleset, load, mods)
     rep = measures.build(res, names, confidence, top)
     from .who import seat_agents, show_who, who_played
-    who = who_played(seat_agents(res.pg_seat, res.pg_agent))
+    who = who_played(seat_agents(res.pg_seat, res.pg_agent), evaluations=res.evaluations)
     rep.notes[:0] = who
     rep.notes[:0] = [f"{path}:{line}: line skipped: {why}" for line, why in res.skipped]
     if res.errors:
@@ -292,7 +292,7 @@ def _play(rs, mods, games, players, kinds, variants, seed, workers, check, out_p
     from ..sim.results import results_context
     from ..sim.resume import reopen
     from ..sim.simulate import simulate
-    context = results_context(rs, variants, players, Path(out_path).parent)
+    context = results_context(rs, variants, players, Path(out_path).parent, kinds)
     from ..sim.run import RESULTS
     done = set()
     option = option or "results"
@@ -362,7 +362,8 @@ def _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worke
                     continue
                 try:
                     read_results(str(path), str(path),
-                                 results_context(rs, variants, players, path.parent), kinds)
+                                 results_context(rs, variants, players, path.parent, kinds),
+                                 kinds)
                 except ResumeProblem as exc:
                     return failed(f"--resume {exc}", 2, fmt)
         start = time.perf_counter()
@@ -395,8 +396,8 @@ def _compare(base_rs, mod_rs, mods, games, players, kinds, variants, seed, worke
                                 f"and are left out (first: seed {res.errors[0][1]}: "
                                 f"{res.errors[0][2]})")
     from .who import show_who, who_played
-    who = who_played(kinds, base_rs, "base game") + \
-        who_played(kinds, mod_rs, "with the mods")[1:]
+    who = who_played(kinds, base_rs, "base game", base.evaluations) + \
+        who_played(kinds, mod_rs, "with the mods", mod.evaluations)[1:]
     cmp.notes[:0] = who
     if not as_json:
         show_who(out, who)  # first: what the figures are about

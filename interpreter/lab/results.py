@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..sim.results_file import SEAT_LISTS as _SEAT_LISTS
-from ..sim.results_file import (Census, LineProblem, check, lines, open_file, parse,
-                                players_of)
+from ..sim.results_file import (Census, LineProblem, check, evaluation_key, lines,
+                                open_file, parse, players_of)
 # the kinds of items a player-game may have; a list feature's items have the kind
 # ("feature", ID, ...)
 ITEM_KINDS = ("played", "gained", "actions", "card_actions")
@@ -49,6 +49,9 @@ class Results:
     skipped: list = field(default_factory=list)   # (line, why) for torn lines
     unfinished: int = 0
     present: set = field(default_factory=set)     # optional fields some line had
+    # seat -> {text: entry}: what each seat's agent judged positions by ('evaluations'),
+    # over the lines that say it (the learned weights' file and sha256…)
+    evaluations: dict = field(default_factory=dict)
     # per game
     seeds: list = field(default_factory=list)
     rounds: array = field(default_factory=lambda: array("d"))
@@ -149,6 +152,10 @@ def _same(first: tuple, key: tuple, place: str) -> None:
 
 def _add(res: Results, line: dict, number: int) -> None:
     players = res.players
+    if line.get("evaluations") is not None:
+        res.present.add("evaluations")
+        for seat, entry in enumerate(line["evaluations"]):
+            res.evaluations.setdefault(seat, {})[evaluation_key(entry)] = entry
     if line.get("error"):  # kept to be listed: its start is enough
         res.errors.append((number, line["seed"], _cut(line["error"])))
         return

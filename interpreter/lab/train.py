@@ -9,7 +9,10 @@ features are read (:class:`~rulebook_games.agents.features.Features`) on a
 copy of the game dealt for that seat as its agent's searches deal it (what
 it cannot see dealt again), so a seat's features are what it may know. When
 the game ends each sample is labelled with the seat's final margin (its
-score minus the best other seat's; a solo seat's score).
+score minus the best other seat's; a solo seat's score), or with
+``target="evaluation"`` the same of the ruleset's hand-written evaluation of
+the final position (a solo seat's own): where a ruleset says what its solo
+seat aims at beyond the score (a goal reached or not).
 
 The fit is ridge regression (numpy and scipy: ``lsqr`` with a damping term
 on the sparse, scaled features, centred as it goes): each feature has a
@@ -65,7 +68,7 @@ def _targets(scores: list, lowest: bool) -> list[float]:
 
 
 def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
-                    sample_rate: float, variants=()) -> tuple[list, int]:
+                    sample_rate: float, variants=(), target: str = "margin") -> tuple[list, int]:
     """One self-play game of agent ``kind`` in every seat: its samples, labelled, its
     last round and how many decisions the agents were asked."""
     from ..agents.features import Features
@@ -104,7 +107,12 @@ def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
             return inner(decision, view, g)
         agent.decide = decide
     result = run(game)
-    targets = _targets(result.scores, _lowest(rs))
+    if target == "evaluation":  # the hand-written evaluation of the final position
+        runner = FlowRunner(game)
+        with reading(game):
+            targets = _targets([runner.evaluate(p) for p in range(game.n)], False)
+    else:
+        targets = _targets(result.scores, _lowest(rs))
     for s, seat in zip(taken, seats_of):
         s.target = targets[seat]
     return taken, game.state.round, asked[0]
@@ -228,7 +236,8 @@ def quality(pred, samples: list[Sample]) -> dict:
 
 
 def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
-          sample_rate: float | None = None, variants=(), progress=None) -> dict:
+          sample_rate: float | None = None, variants=(), progress=None,
+          target: str = "margin") -> dict:
     """Play the training games and fit: the weights file's data (see the schema)."""
     from ..agents.learned import LearnedValue
     from ..load.learned import FORMAT, Learned
@@ -254,14 +263,14 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
             else:
                 rs.__dict__["_learned_value"] = LearnedValue(
                     Learned(f"round {r} of training", _data(rs, model, rounds, 0, seed, "",
-                                                            players, {})), rs)
+                                                            players, {}, target)), rs)
                 kind = "greedy"
             runs.agents.append((kind if model is not None else "greedy:eval=written", count))
             for i in range(count):
                 game_seed = seed * 100_003 + index
                 try:
                     taken, last, asked = play_and_sample(rs, players, game_seed, kind, index,
-                                                         rate, variants)
+                                                         rate, variants, target)
                 except Exception as exc:  # a game that fails is counted and left out
                     runs.errors.append(f"game {index + 1}: {str(exc).splitlines()[0][:200]}")
                     index += 1
@@ -307,11 +316,11 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
                 "failed_games": len(runs.errors)}
     if progress:
         say(f"{runs.seconds:.0f} CPU-s of play and fitting")
-    return _data(rs, model, rounds, runs.games, seed, agent, players, fit_info)
+    return _data(rs, model, rounds, runs.games, seed, agent, players, fit_info, target)
 
 
 def _data(rs, model, rounds: float, games: int, seed: int, agent: str, players: int,
-          fit_info: dict) -> dict:
+          fit_info: dict, target: str = "margin") -> dict:
     from ..load.learned import FORMAT
     names, w, v, b, m, s, lm, ls = model
 
@@ -319,7 +328,7 @@ def _data(rs, model, rounds: float, games: int, seed: int, agent: str, players: 
         return [float(f"{float(x):.6g}") for x in a]
     return {"format": FORMAT, "ruleset": rs.id, "ruleset_name": rs.name,
             "ruleset_hash": rs.content_hash,
-            "mods": [x.get("id") for x in rs.mod_info], "target": "margin",
+            "mods": [x.get("id") for x in rs.mod_info], "target": target,
             "players": players, "games": games, "seed": seed, "agent": agent,
             "rounds": round(float(rounds), 4), "intercept": float(f"{float(b):.6g}"),
             "fit": fit_info, "features": list(names), "weights": nums(w),

@@ -53,18 +53,66 @@ def evaluation_of(kind: str, learned) -> str | None:
     return f"the evaluation learned in {learned.path}{how}{quality}"
 
 
-def who_played(kinds, rs=None, side: str = "") -> list[str]:
-    """Lines saying who played (and warnings): the first names the agents."""
+def judged_by(entry) -> str:
+    """One seat's entry of a results file's 'evaluations', in words."""
+    if entry.get("evaluation") == "written":
+        return "the hand-written evaluation"
+    parts = [f"sha256 {str(entry.get('sha256'))[:12]}"]
+    games, players, seed = entry.get("games"), entry.get("players"), entry.get("seed")
+    if isinstance(games, int) and games:
+        parts.append(f"trained on {games:,} games" +
+                     (f" of {players} players" if isinstance(players, int) else ""))
+    if isinstance(seed, int):
+        parts.append(f"seed {seed}")
+    return f"the evaluation learned in {entry.get('file')} ({', '.join(parts)})"
+
+
+def _from_file(kinds, evaluations: dict, label: str) -> list[str]:
+    """What each seat's agent judged positions by, as the results file's lines say it."""
+    lines, said = [], set()
+    for seat, kind in enumerate(kinds):
+        for entry in (evaluations.get(seat) or {}).values():
+            if entry is None:
+                continue
+            what = judged_by(entry)
+            if (kind, what) in said:
+                continue
+            said.add((kind, what))
+            lines.append(f"{label}{kind} (seat {seat + 1}) played with {what}.")
+    if len({what for _, what in said}) == 1 and len({k for k, _ in said}) == 1:
+        kind, what = next(iter(said))  # one agent and one evaluation: said once
+        lines = [f"{label}{kind} played with {what}."]
+    return lines
+
+
+def who_played(kinds, rs=None, side: str = "", evaluations: dict | None = None) -> list[str]:
+    """Lines saying who played (and warnings): the first names the agents.
+
+    ``evaluations`` is what a results file's lines say each seat's agent judged
+    positions by (seat -> {text: entry}, see ``lab.results``); without it, ``rs``
+    (the ruleset as it is now) says which evaluation its agents would use."""
     kinds = [str(k) for k in kinds]
     label = f"{side}: " if side else ""
     lines = [f"{label}Played by {describe(kinds)}."]
     each = [[_name(a) for a in k.split(" or ")] for k in kinds]  # a seat's agents
     names = Counter(n for seat in each for n in seat)
-    if rs is None and any(n in LEARNING for n in names):
-        lines.append(f"{label}Greedy, ismcts and trained agents play with the evaluation "
-                     "learned from the ruleset's games when it has a weights file (unless "
-                     "given eval=written), else with its hand-written one.")
-    if rs is not None and any(_name(k) in LEARNING for k in kinds):
+    if evaluations:
+        lines += _from_file(kinds, evaluations, label)
+        if rs is not None and any(_name(k) in LEARNING for k in kinds):
+            try:  # what a person should know about the weights (a mod playing the base's)
+                from ..agents.learned import learned_value
+                value = learned_value(rs)
+            except Exception:  # (the commands check the file first: not expected)
+                value = None
+            if value is not None:
+                lines += [f"{label}{n[:1].upper()}{n[1:]}." for n in value.notes]
+    elif rs is None and any(n in LEARNING for n in names):
+        lines.append(f"{label}The results file does not say which evaluation its greedy, "
+                     "ismcts and trained agents played with (its lines were written before "
+                     "results files said so): the one learned from the ruleset's games when "
+                     "it had a weights file (unless given eval=written), else its "
+                     "hand-written one.")
+    if not evaluations and rs is not None and any(_name(k) in LEARNING for k in kinds):
         learned = None
         notes: list = []
         try:

@@ -38,6 +38,7 @@ class Learned:
     path: str
     data: dict
     notes: list = field(default_factory=list)  # things a person should know, in words
+    sha256: str = ""  # of the file's bytes: which weights these are, for a results file
 
 
 def learned_path(rs) -> tuple[Path | None, list[str]]:
@@ -81,7 +82,8 @@ def read_learned(path, rs) -> Learned:
         raise RulebookError(diags)
     import json
     try:
-        text = Path(path).read_bytes().decode("utf-8")
+        raw = Path(path).read_bytes()
+        text = raw.decode("utf-8")
         data = json.loads(text, parse_constant=_not_a_number)
     except UnicodeDecodeError as exc:
         diags.error("RB101", f"the learned evaluation is not UTF-8 text ({exc.reason})",
@@ -118,23 +120,14 @@ def read_learned(path, rs) -> Learned:
                     f"'{data['ruleset']}', not '{rs.id}': train one for this ruleset "
                     f"with 'rulebook train {rs.id}'", _span(doc, shown, text, ("ruleset",)))
         raise RulebookError(diags)
-    n = len(data["features"])
-    for name in ("weights", "late_weights", "mean", "scale"):
-        if len(data[name]) != n:
-            diags.error("RB204", f"'{name}' has {len(data[name]):,} numbers for "
-                        f"{n:,} features", _span(doc, shown, text, (name,)))
-    for name in ("late_mean", "late_scale"):
-        if name in data and len(data[name]) != n:
-            diags.error("RB204", f"'{name}' has {len(data[name]):,} numbers for "
-                        f"{n:,} features", _span(doc, shown, text, (name,)))
-    if len(set(data["features"])) != n:
-        seen: set = set()
-        for i, f in enumerate(data["features"]):
-            if f in seen:
-                diags.error("RB400", f"the feature '{f}' is listed twice",
-                            _span(doc, shown, text, ("features", i)))
-                break
-            seen.add(f)
+    _check_fit(data, (), diags, doc, shown, text)
+    counts = {data.get("players")}
+    for i, fit in enumerate(data.get("fits") or ()):
+        _check_fit(fit, ("fits", i), diags, doc, shown, text)
+        if fit["players"] in counts:
+            diags.error("RB400", f"a fit for {fit['players']} players is there twice",
+                        _span(doc, shown, text, ("fits", i, "players")))
+        counts.add(fit["players"])
     if diags:
         raise RulebookError(diags)
     notes = []
@@ -143,10 +136,55 @@ def read_learned(path, rs) -> Learned:
         notes.append(f"{shown} was trained with the mods "
                      f"{', '.join(str(m) for m in data['mods'])}")
     elif data["ruleset_hash"] != rs.content_hash and data["mods"] == mods:
-        notes.append(f"{shown} was trained on another version of {rs.name} (its rule "
-                     "files have changed since): the values it learned may be off; "
-                     f"'rulebook train {rs.id}' trains it again")
-    return Learned(shown, data, notes)
+        notes.append(f"the weights in {shown} predate a change to {rs.name}'s rule files "
+                     "(they were trained on other rules, and know nothing of what changed "
+                     "since): the agents play with them, but their values may be off; "
+                     f"'{train_command(data)}' trains them again on the rules as they are")
+    import hashlib
+    return Learned(shown, data, notes, hashlib.sha256(raw).hexdigest())
+
+
+def rounds_of_play(data: dict) -> int:
+    """How many rounds of self-play trained a fit (its 'agent' lists them)."""
+    return str(data.get("agent") or "").count(", then ") + 1
+
+
+def train_command(data: dict, extra_players: int | None = None) -> str:
+    """The command line that trains the file ``data`` again, from its own fields: the
+    same ruleset, mods, games, rounds of play, seed and player counts (byte for byte,
+    with the same Rulebook); with ``extra_players``, the command that trains the same
+    file with a fit for that count too."""
+    import shlex
+    words = ["rulebook", "train", str(data.get("ruleset"))]
+    for mod in data.get("mods") or ():
+        words += ["--mod", str(mod)]
+    words += ["-n", str(data.get("games")), "--rounds", str(rounds_of_play(data)),
+              "--seed", str(data.get("seed"))]
+    counts = [data.get("players")] + [f.get("players") for f in data.get("fits") or ()]
+    if extra_players is not None:  # the same file with a fit for one more count
+        counts.append(extra_players)
+    if any(c is not None for c in counts):
+        words += ["-p", ",".join(str(c) for c in counts if c is not None)]
+    if data.get("target", "margin") != "margin":
+        words += ["--target", str(data["target"])]
+    return shlex.join(words)
+
+
+def _check_fit(data: dict, at: tuple, diags, doc, shown: str, text: str) -> None:
+    """A fit's lists as long as its features, and no feature listed twice."""
+    n = len(data["features"])
+    for name in ("weights", "late_weights", "mean", "scale", "late_mean", "late_scale"):
+        if name in data and len(data[name]) != n:
+            diags.error("RB204", f"'{name}' has {len(data[name]):,} numbers for "
+                        f"{n:,} features", _span(doc, shown, text, at + (name,)))
+    if len(set(data["features"])) != n:
+        seen: set = set()
+        for i, f in enumerate(data["features"]):
+            if f in seen:
+                diags.error("RB400", f"the feature '{f}' is listed twice",
+                            _span(doc, shown, text, at + ("features", i)))
+                break
+            seen.add(f)
 
 
 def _not_a_number(name: str):
@@ -154,10 +192,17 @@ def _not_a_number(name: str):
 
 
 def _consistent(data: dict) -> bool:
+    fits = [data] + list(data.get("fits") or ())
+    counts = [f.get("players") for f in fits]
+    return data["ruleset"] is not None and len(set(counts)) == len(counts) and all(
+        _fit_consistent(f) for f in fits)
+
+
+def _fit_consistent(data: dict) -> bool:
     n = len(data["features"])
     return all(len(data.get(k, data["features"])) == n
                for k in ("weights", "late_weights", "mean", "scale", "late_mean", "late_scale")) \
-        and len(set(data["features"])) == n and data["ruleset"] is not None
+        and len(set(data["features"])) == n
 
 
 def _where(text: str, needle: str) -> tuple[int, int]:

@@ -75,12 +75,16 @@ def encode(game, value, kind=None):
     return ident if isinstance(ident, str) else str(value)
 
 
-def results_context(rs, variants, players: int, folder=None) -> dict:
+def results_context(rs, variants, players: int, folder=None, kinds=None) -> dict:
     """What every line of a results file says about the games it is one of.
 
     ``folder`` is the results file's folder: each mod's file is written
     relative to it, with '/' separators, the way a game record names its
-    mods, since that is the only place a report looks for them.
+    mods, since that is the only place a report looks for them. With the
+    seats' agent specs (``kinds``), ``evaluations`` says by seat what each
+    agent judged positions by: the learned weights (their file from the
+    ruleset's folder, sha256, and the player count, games and seed of the fit
+    used), the hand-written evaluation, or nothing (null).
     """
     mods = []
     for m in rs.mod_info:
@@ -88,7 +92,11 @@ def results_context(rs, variants, players: int, folder=None) -> dict:
         if folder is not None and mod.get("file"):
             mod["file"] = name_from(Path(folder), mod["file"])
         mods.append(mod)
-    return {"format": FORMAT,
-            "ruleset": {"id": rs.id, "name": rs.name, "version": rs.version,
-                        "content_hash": rs.content_hash},
-            "mods": mods, "variants": sorted(variants), "players": players}
+    out = {"format": FORMAT,
+           "ruleset": {"id": rs.id, "name": rs.name, "version": rs.version,
+                       "content_hash": rs.content_hash},
+           "mods": mods, "variants": sorted(variants), "players": players}
+    if kinds is not None:
+        from ..agents.learned import seat_evaluation
+        out["evaluations"] = [seat_evaluation(rs, str(k), players) for k in kinds]
+    return out

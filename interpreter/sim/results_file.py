@@ -51,7 +51,10 @@ LIMITS = {
     "actions": 10_000,          # keys of 'actions' and 'card_actions'
     "agents": 1_000,            # texts of 'agents'
     "titles": 1_000,            # texts of 'ranks'
+    "evaluations": 1_000,       # entries of 'evaluations' (the weights each seat played with)
 }
+EVALUATIONS = ("learned", "written")
+SHA256 = frozenset("0123456789abcdef")
 
 
 class LineProblem(Exception):
@@ -225,6 +228,13 @@ def check(line: dict, place: str) -> None:
     if not all(_text(a, MAX_AGENT) for a in line["agents"]):
         bad(f"'agents' should hold an agent (text of at most {MAX_AGENT} characters) for "
             "each seat")
+    _seat_list(line, "evaluations", players, bad)
+    for entry in line.get("evaluations") or ():
+        if entry is not None and not evaluation_entry(entry):
+            bad("'evaluations' should hold, for each seat, null or an object: evaluation "
+                "'learned' or 'written', and for learned weights their file (text), sha256 "
+                "(64 hexadecimal digits), and the players, games and seed of their training "
+                "(whole numbers)")
     for name in ("rounds", "decisions"):
         value = line.get(name)
         if value is not None and not (number(value) and value >= 0):
@@ -266,6 +276,25 @@ def check(line: dict, place: str) -> None:
                     v is None or number(v) for v in seat.values()):
                 bad(f"'{name}' should give a number from {-MAX_SCORE} to {MAX_SCORE} for "
                     "each entry")
+
+
+def evaluation_entry(entry) -> bool:
+    """Whether one seat's entry of 'evaluations' has the shape docs/results.md gives."""
+    if not isinstance(entry, dict) or entry.get("evaluation") not in EVALUATIONS:
+        return False
+    if entry["evaluation"] == "written":
+        return set(entry) == {"evaluation"}
+    sha = entry.get("sha256")
+    return set(entry) <= {"evaluation", "file", "sha256", "players", "games", "seed"} \
+        and _text(entry.get("file")) and isinstance(sha, str) and len(sha) == 64 \
+        and set(sha) <= SHA256 and all(
+            entry.get(k) is None or whole(entry[k]) and -MAX_SEED <= entry[k] <= MAX_SEED
+            for k in ("players", "games", "seed"))
+
+
+def evaluation_key(entry) -> str:
+    """One seat's entry of 'evaluations' as one text (to compare and count them)."""
+    return json.dumps(entry, sort_keys=True)
 
 
 def _plain_counts(values) -> bool:
@@ -348,6 +377,8 @@ def _named(line: dict):
     """``(kind, names)`` for what a checked line names; a game stopped by an error names
     only its agents (its other fields are not checked)."""
     yield "agents", line["agents"]
+    yield "evaluations", [evaluation_key(e) for e in line.get("evaluations") or ()
+                          if e is not None]
     if line.get("error"):
         return
     yield "titles", [r for r in line.get("ranks") or () if r is not None]

@@ -80,7 +80,46 @@ def difference(line: dict, context: dict, agents: list[str]) -> str | None:
     if list(line.get("agents") or []) != list(agents):
         return (f"it was made with the agents {_listing(line.get('agents'))}; this run has "
                 f"{_listing(agents)}")
+    return _weights_difference(line.get("evaluations"), context.get("evaluations"))
+
+
+def _weights_difference(there, here) -> str | None:
+    """Whether the seats judge positions as they did when the file was made, in words."""
+    if here is None or there == here:
+        return None
+    learned = [e for e in here if isinstance(e, dict) and e.get("evaluation") == "learned"]
+    if there is None:
+        if not learned:
+            return None  # nothing of this run depends on weights the line could not name
+        return ("its lines do not say which learned weights their agents played with "
+                f"(made before results files said it), and this run's play with "
+                f"{learned[0].get('file')} (sha256 {str(learned[0].get('sha256'))[:12]}): "
+                "start a new file")
+    for seat, (a, b) in enumerate(zip(there, here), 1):
+        if a == b:
+            continue
+        if (a or {}).get("evaluation") == (b or {}).get("evaluation") == "learned":
+            if a.get("sha256") != b.get("sha256"):
+                where = (f"{a.get('file')}: " if a.get("file") == b.get("file") else
+                         f"{a.get('file')} in the file, {b.get('file')} now; ")
+                return (f"the learned weights of seat {seat} have changed since it was made "
+                        f"({where}sha256 {str(a.get('sha256'))[:12]} in the file, "
+                        f"{str(b.get('sha256'))[:12]} now): its "
+                        "games were played by other agents; put those weights back, or start "
+                        "a new file")
+            return (f"the agent of seat {seat} played with the learned weights of "
+                    f"{a.get('players')} players then, of {b.get('players')} now")
+        return (f"the agent of seat {seat} played with {_judged(a)} then, with "
+                f"{_judged(b)} now")
     return None
+
+
+def _judged(entry) -> str:
+    if not isinstance(entry, dict):
+        return "no evaluation"
+    if entry.get("evaluation") == "written":
+        return "the hand-written evaluation"
+    return f"the learned weights of {entry.get('file')} (sha256 {str(entry.get('sha256'))[:12]})"
 
 
 def read_results(path: str, shown: str, context: dict, agents: list[str],
