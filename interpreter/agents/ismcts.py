@@ -17,8 +17,9 @@ playout policy (``expand=one``, as in the paper).
 The engine asks decisions from deep inside the rules, so a copy of the game
 cannot be resumed from the middle of a rule; the horizon is therefore first
 the seat's own turn: the action being chosen with all its inner choices,
-then up to ``depth`` further actions of the same turn (never more than the
-phase allows). With ``turns`` the copy is then played on from where the
+then up to ``depth`` further actions (never more than the phase's turns have
+after a turn's first), taken as if the turn went on: at a turn's later action
+they run past its end and stand for the seat's next actions. With ``turns`` the copy is then played on from where the
 flow goes on after the real turn (``Game.after_turn``), every seat by the
 playout policy, until that many more turns have ended. There the ruleset's
 ``evaluation`` scores every seat, as a margin over the best other seat
