@@ -49,7 +49,7 @@ def check_setup(rs: Ruleset, players: int, variants) -> None:
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError(f"players is a whole number, not {players!r:.40}")
     if not rs.min_players <= players <= rs.max_players:
-        raise ValueError(f"{rs.name} is for {rs.min_players}–{rs.max_players} players, "
+        raise ValueError(f"{rs.name} is for {rs.players_words}, "
                          f"not {players}")
     known = rs.variants
     for v in variants:

@@ -14,7 +14,7 @@ def ai_seats(rs, players: int | None, spec: str | None, command: str):
     """The player count (the ruleset's least by default) and the AI agent of each seat."""
     players = players or rs.min_players
     if not rs.min_players <= players <= rs.max_players:
-        raise UsageProblem(f"{rs.name} is for {rs.min_players}–{rs.max_players} players")
+        raise UsageProblem(f"{rs.name} is for {rs.players_words}")
     kinds = seat_agents(spec, players, False)
     if "human" in kinds:
         raise UsageProblem(f"{command} plays AI agents only; 'human' is for rulebook play")

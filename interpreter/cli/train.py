@@ -87,9 +87,7 @@ def train_cmd(ruleset, mods, games, rounds, players, seed, target, out):
         players = [2 if rs.min_players <= 2 <= rs.max_players else rs.min_players]
     for count in players:
         if not rs.min_players <= count <= rs.max_players:
-            span = str(rs.min_players) if rs.min_players == rs.max_players else \
-                f"{rs.min_players}–{rs.max_players}"
-            raise UsageProblem(f"{rs.name} is for {span} players, not {count}")
+            raise UsageProblem(f"{rs.name} is for {rs.players_words}, not {count}")
     if games < 2 * rounds:
         raise UsageProblem(f"--games {games} is too few for {rounds} rounds: give at least "
                            f"{2 * rounds}")

@@ -91,8 +91,8 @@ class RulebookEnv(AECEnv):
         wanted = args.opponents(opponents)
         self.rs = _load(ruleset, mods)
         if not self.rs.min_players <= players <= self.rs.max_players:
-            raise ValueError(f"{self.rs.name} is for {self.rs.min_players}–"
-                             f"{self.rs.max_players} players, not players={players}")
+            raise ValueError(f"{self.rs.name} is for {self.rs.players_words}, "
+                             f"not players={players}")
         self.players = players
         self.opponents = args.seats(wanted, players)
         for seat, spec in self.opponents.items():  # a bad spec is told now, not mid-game

@@ -147,12 +147,17 @@ class Ruleset:
                              + (f"; {hint}" if hint else ""))
         return found
 
+    @property
+    def players_words(self) -> str:
+        """How many play it, as a sentence says it: '2 players', '1 player', '1–5 players'."""
+        if self.min_players == self.max_players:
+            return f"{self.min_players} player{'s' if self.min_players != 1 else ''}"
+        return f"{self.min_players}–{self.max_players} players"
+
     def __repr__(self) -> str:
         # one line: the generated one printed every field, 85 million characters for a
         # large ruleset, and froze the notebook that showed it
-        players = (f"{self.min_players} player{'s' if self.min_players != 1 else ''}"
-                   if self.min_players == self.max_players
-                   else f"{self.min_players}–{self.max_players} players")
+        players = self.players_words
         parts = [players, f"{len(self.cards)} card{'s' if len(self.cards) != 1 else ''}"]
         variants = self.variants
         if variants:

@@ -90,7 +90,7 @@ class Played:
 
 def validate_players(rs: Ruleset, players: int) -> None:
     if not rs.min_players <= players <= rs.max_players:
-        raise GameError(f"{rs.name} is for {rs.min_players}–{rs.max_players} players, "
+        raise GameError(f"{rs.name} is for {rs.players_words}, "
                         f"not {players}")
 
 
@@ -230,8 +230,8 @@ def load_for_record(rec: Record, path: str, ruleset_path: str | None = None,
                         f"#{rec.content_hash[:10]}, here {rs.version} #{rs.content_hash[:10]}); "
                         "replaying it could give a different game, so it is refused")
     if not rs.min_players <= rec.players <= rs.max_players:
-        raise rec.error("players", f"{rs.name} is for {rs.min_players}–{rs.max_players} "
-                        f"players, not {rec.players}")
+        raise rec.error("players", f"{rs.name} is for {rs.players_words}, "
+                        f"not {rec.players}")
     known = set(rs.sections["variants"])
     for i, name in enumerate(rec.variants):
         if name not in known:

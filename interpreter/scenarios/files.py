@@ -81,7 +81,7 @@ def load_scenarios(rs: Ruleset, path: Path, diags: Diagnostics,
         ids.add(data["id"])
         label = f"scenario '{data['id']}'"
         if not rs.min_players <= data["players"] <= rs.max_players:
-            diags.error("RB204", f"{rs.name} is for {rs.min_players}–{rs.max_players} players, "
+            diags.error("RB204", f"{rs.name} is for {rs.players_words}, "
                         f"not {clipped(str(data['players']), 24)}", doc.span(base + ("players",)))
             continue  # nothing more can be checked, nor played, with that many seats
         seed = data.get("seed", 1)
