@@ -14,8 +14,6 @@ warns when they are random.
 from __future__ import annotations
 
 import json
-import shutil
-from pathlib import Path
 
 import pytest
 
@@ -29,27 +27,12 @@ from rulebook_games.lab.who import who_played
 from rulebook_games.load.learned import Learned, learned_path, read_learned
 from rulebook_games.play.session import build_game
 
-ROOT = Path(__file__).resolve().parents[1]
+from learned_helpers import copy_ruleset, weights
 
 
-def _copy_ruleset(tmp_path, name="lantern_row") -> Path:
-    dest = tmp_path / name
-    shutil.copytree(ROOT / "rulesets" / name, dest)
-    (dest / "learned.json").unlink(missing_ok=True)
-    for p in (dest / "mods").glob("*.learned.json"):
-        p.unlink()
-    return dest
 
-
-def _weights(rs, features: dict, intercept=0.0, late=None, **extra) -> dict:
-    names = list(features)
-    data = {"format": 1, "ruleset": rs.id, "ruleset_hash": rs.content_hash, "mods": [],
-            "target": "margin", "features": names, "weights": [features[n] for n in names],
-            "late_weights": [(late or {}).get(n, 0.0) for n in names],
-            "intercept": intercept, "mean": [0.0] * len(names), "scale": [1.0] * len(names),
-            "rounds": 10, "games": 0, "seed": 0, "agent": "test"}
-    data.update(extra)
-    return data
+_copy_ruleset = copy_ruleset
+_weights = weights
 
 
 # ---------------------------------------------------------------- features

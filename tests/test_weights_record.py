@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -21,27 +20,15 @@ import pytest
 from rulebook_games import load_ruleset
 from rulebook_games.sim.results_file import LineProblem, check
 
-ROOT = Path(__file__).resolve().parents[1]
+from learned_helpers import copy_ruleset, weights
 
 
-def _copy(tmp_path, name="lantern_row") -> Path:
-    dest = tmp_path / name
-    shutil.copytree(ROOT / "rulesets" / name, dest)
-    (dest / "learned.json").unlink(missing_ok=True)
-    for p in (dest / "mods").glob("*.learned.json"):
-        p.unlink()
-    return dest
+
+_copy = copy_ruleset
 
 
 def _weights(rs, features: dict, **extra) -> dict:
-    names = list(features)
-    data = {"format": 1, "ruleset": rs.id, "ruleset_hash": rs.content_hash, "mods": [],
-            "target": "margin", "features": names, "weights": [features[n] for n in names],
-            "late_weights": [0.0] * len(names), "intercept": 0.0,
-            "mean": [0.0] * len(names), "scale": [1.0] * len(names), "rounds": 10,
-            "games": 40, "seed": 7, "players": 2, "agent": "test"}
-    data.update(extra)
-    return data
+    return weights(rs, features, **{"games": 40, "seed": 7, "players": 2, **extra})
 
 
 def _cli(capsys, *args):
