@@ -544,8 +544,14 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
     }),
     "evaluation": ref("expression", "How good the position is for player 'you' (higher is "
                       "better); greedy agents maximise it. Default: the final score so far."),
-    "tie_breaks": arr("Tie-breaks in order: higher is better, for player 'you'.",
-                      ref("expression", "A tie-break value.")),
+    "tie_breaks": arr("Tie-breaks in order: higher is better, for player 'you'.", {
+        "description": "A tie-break: its value, or its name and value (the end screen shows "
+                       "the name when it decided a tie).",
+        "anyOf": [ref("expression", "A tie-break value."), obj(
+            "A named tie-break.", {
+                "name": ref("name", "What it is called on the end screen, e.g. 'Coins'."),
+                "value": ref("expression", "The tie-break value for player 'you'."),
+            }, required=["name", "value"])]}),
     "invariants": arr("Conditions that must hold before every decision of every game; "
                       "simulations check them and report the first one broken.", obj(
         "An invariant.", {

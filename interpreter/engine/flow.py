@@ -39,6 +39,36 @@ class Result:
     score_parts: list[dict] = field(default_factory=list)  # per seat: scoring entry id -> points
 
 
+def deciding_tie_breaks(rs, result: Result) -> list[tuple[str, list[int]]]:
+    """The tie-breaks a game's end needed, as (what it is called, each seat's value), in
+    order: none when the best score is not shared, else each tie-break until the seats
+    still tied at the top are told apart (all of them when they never are). A tie-break
+    is called by its declared ``name``, else by the words of its expression."""
+    if not result.finished or len(result.scores) < 2 or not result.tie_values:
+        return []
+    flow = {k: e.data for k, e in rs.singles.items()}
+    lowest = (flow.get("end") or {}).get("winner") == "lowest"
+    best = (min if lowest else max)(result.scores)
+    tied = [s for s, score in enumerate(result.scores) if score == best]
+    out = []
+    declared = flow.get("tie_breaks") or []
+    for i, item in enumerate(declared):
+        if len(tied) < 2:
+            break
+        values = [result.tie_values[s][i] for s in range(len(result.scores))]
+        if isinstance(item, dict) and item.get("name"):
+            label = str(item["name"])
+        else:
+            tree = rs.asts.get(("flow", "tie_break", i))
+            words = rs.words.expr(tree) if tree is not None else f"tie-break {i + 1}"
+            words = words.removeprefix("your ")
+            label = words[:1].upper() + words[1:]
+        out.append((label, values))
+        top = max(values[s] for s in tied)
+        tied = [s for s in tied if values[s] == top]
+    return out
+
+
 @dataclass
 class Cursor:
     """A place in the flow to pick up from (scenarios run the flow from a built position).

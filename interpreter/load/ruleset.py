@@ -766,8 +766,9 @@ class _Builder:
                        Context("evaluation", False, False, dict(you)), T.INT, "the evaluation")
         if "tie_breaks" in self.singles:
             e = self.singles["tie_breaks"]
-            for i, _ in enumerate(e.data):
-                self._expr(("flow", "tie_break", i), e, (i,),
+            for i, item in enumerate(e.data):
+                self._expr(("flow", "tie_break", i), e,
+                           (i, "value") if isinstance(item, dict) else (i,),
                            Context(f"tie-break {i + 1}", False, False, dict(you)), T.INT,
                            "a tie-break")
         for ident, e in self.sections["phases"].items():

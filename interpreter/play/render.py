@@ -11,6 +11,7 @@ from rich import box
 from rich.table import Table
 from rich.text import Text
 
+from ..engine.flow import deciding_tie_breaks
 from ..safe_text import visible
 
 
@@ -611,6 +612,8 @@ def score_table(game, result) -> Table:
         table.add_row(Text(visible(cat)), *[str(result.breakdown[seat][cat])
                                             for seat in range(len(result.scores))])
     table.add_row("[bold]total[/bold]", *[f"[bold]{t}[/bold]" for t in result.scores])
+    for label, values in deciding_tie_breaks(game.rs, result):  # a tie on points, broken
+        table.add_row(Text(visible(f"tie-break: {label}")), *[str(v) for v in values])
     marks = []
     for seat in range(len(result.scores)):
         mark = "winner" if seat in result.winners else ""

@@ -24,6 +24,7 @@ Strings here come from rule files: the page puts them in with textContent
 from __future__ import annotations
 
 from ..api.decisions import Decision
+from ..engine.flow import deciding_tie_breaks
 from ..engine.state import CardRef
 from ..lang.words import catalogue_entry, facts_line
 from ..safe_text import visible
@@ -164,7 +165,9 @@ def result_data(game, result) -> dict:
                         "winner": s in result.winners} for s in range(len(names))],
             "finished": result.finished,
             "breakdown": [{visible(str(k)): v for k, v in b.items()}
-                          for b in (result.breakdown or [])]}
+                          for b in (result.breakdown or [])],
+            "tie_breaks": [{"name": visible(label), "values": values}
+                           for label, values in deciding_tie_breaks(game.rs, result)]}
 
 
 # ------------------------------------------------------------ a decision

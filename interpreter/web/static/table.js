@@ -507,6 +507,8 @@ function scoresOf(r) {
         r.breakdown.map(b => el("td", {class: "num", text: b[c]})))),
       el("tr", {class: "total"}, el("td", {text: "total"}), r.scores.map(s =>
         el("td", {class: "num" + (s.winner ? " winner" : ""), text: s.score}))),
+      (r.tie_breaks || []).map(t => el("tr", {}, el("td", {text: "tie-break: " + t.name}),
+        t.values.map(v => el("td", {class: "num", text: v})))),
       el("tr", {}, el("td"), r.scores.map(s => el("td", {class: "num winner", text: s.winner ? "winner" : ""}))))];
 }
 
