@@ -67,7 +67,26 @@ class Whole(click.IntRange):
             except NumberProblem:
                 self.fail(f"'{clipped(value)}' is not a whole number written with the digits "
                           "0 to 9", param, ctx)
+        if isinstance(value, int) and not self.clamp and (
+                (self.min is not None and value < self.min)
+                or (self.max is not None and value > self.max)):
+            if self.min is not None and self.max is not None:
+                said = f"is not between {self.min:,} and {self.max:,}"
+            elif self.min is not None:
+                said = f"is less than {self.min:,}"
+            else:
+                said = f"is more than {self.max:,}"
+            self.fail(f"{value:,} {said}", param, ctx)
         return super().convert(value, param, ctx)
+
+    def _describe_range(self) -> str:
+        # click says "x<=None" of a range with no bounds, and a seed's bounds are the
+        # 19-digit limits of a signed 64-bit number: neither helps anyone choose a value
+        if self.min is None and self.max is None:
+            return ""
+        if self.min == -(2 ** 63 - 1) and self.max == 2 ** 63 - 1:
+            return "a whole number"
+        return super()._describe_range()
 
 
 class Decimal(click.ParamType):
