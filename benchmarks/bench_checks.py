@@ -23,11 +23,8 @@ Nothing here is asserted by the tests; figures go into benchmarks/README.md.
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import os
 import random
-import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -35,15 +32,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def engine(checkout: str):
     """(load_ruleset, build_game, run) of the checkout's engine."""
-    folder = os.path.join(os.path.abspath(checkout), "interpreter")
-    spec = importlib.util.spec_from_file_location(
-        "rulebook_checked", os.path.join(folder, "__init__.py"),
-        submodule_search_locations=[folder])
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["rulebook_checked"] = module
-    spec.loader.exec_module(module)
-    session = importlib.import_module("rulebook_checked.play.session")
-    return module.load_ruleset, session.build_game, session.run
+    from bench_engine import other_checkout
+    return other_checkout(checkout, "rulebook_checked")
 
 
 def main() -> None:

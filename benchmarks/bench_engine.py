@@ -155,22 +155,21 @@ def speed(names: list[str], counts_arg: str | None, seconds: float) -> None:
 
 
 # ------------------------------------------------------------------ against
-def other_checkout(path: str):
+def other_checkout(path: str, name: str = "rulebook_other"):
     """Another checkout of Rulebook (a worktree of an older commit), imported beside this
-    one as the package ``rulebook_other``: its (load_ruleset, build_game, run)."""
+    one as the package ``name``: its (load_ruleset, build_game, run)."""
     import importlib
     import importlib.util
     folder = os.path.join(os.path.abspath(path), "interpreter")
     spec = importlib.util.spec_from_file_location(
-        "rulebook_other", os.path.join(folder, "__init__.py"),
-        submodule_search_locations=[folder])
+        name, os.path.join(folder, "__init__.py"), submodule_search_locations=[folder])
     module = importlib.util.module_from_spec(spec)
-    sys.modules["rulebook_other"] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
-    try:
-        session = importlib.import_module("rulebook_other.play.session")
-    except ModuleNotFoundError:  # before the package was split into rooms (e45260e and older)
-        session = importlib.import_module("rulebook_other.engine.session")
+    if os.path.isdir(os.path.join(folder, "play")):
+        session = importlib.import_module(name + ".play.session")
+    else:  # before the package was split into rooms (e45260e and older)
+        session = importlib.import_module(name + ".engine.session")
     return module.load_ruleset, session.build_game, session.run
 
 
