@@ -164,10 +164,7 @@ class _Walker(Agent):
 
     def decide(self, decision, view, game):
         if self.replay:
-            answer = self.replay.pop(0)
-            if decision.check(answer) is not None:
-                raise _Diverged
-            return answer
+            return _replayed(self.replay, decision)
         if self.expect is not None:
             if (decision.player, decision.kind, decision.is_range) != \
                     (self.expect.player, self.expect.kind, self.expect.is_range):
@@ -190,6 +187,15 @@ class _Walker(Agent):
             self.in_tree = False  # the new node: from here on, the playout
         self.node = child
         return answers[pick]
+
+
+def _replayed(replay: list[int], decision) -> int:
+    """The next of the answers a copy replays to reach the searched decision; a copy
+    whose game has gone another way (the answer does not fit) has diverged."""
+    answer = replay.pop(0)
+    if decision.check(answer) is not None:
+        raise _Diverged
+    return answer
 
 
 def set_keys(decision: Decision, game) -> list[str]:
@@ -224,10 +230,7 @@ class _SetWalker(Agent):
 
     def decide(self, decision, view, game):
         if self.replay:
-            answer = self.replay.pop(0)
-            if decision.check(answer) is not None:
-                raise _Diverged
-            return answer
+            return _replayed(self.replay, decision)
         if self.expect is not None:
             if (decision.player, decision.kind) != (self.expect.player, self.expect.kind) \
                     or not decision.some:
