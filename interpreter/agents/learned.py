@@ -20,7 +20,7 @@ from .features import Features
 
 PREFIXES = ("stock", "production", "track", "global", "size", "card", "resources", "tile",
             "tiles", "space", "declared")
-PLAIN = ("round", "evaluation", "evaluation of the best other")
+PLAIN = ("round", "evaluation", "evaluation of the best other", "last round")
 EVALUATIONS = ("learned", "written")
 
 
@@ -157,6 +157,10 @@ def known(rs, name: str) -> bool:
     """Whether a feature's name is one this ruleset can have (its zone and card exist)."""
     if name in PLAIN:
         return True
+    if name.startswith("last round:"):  # a feature again, in the game's last round
+        return known(rs, name[len("last round:"):])
+    if name.startswith("vs:"):  # a public feature against the other seats'
+        return known(rs, name[3:])
     head, _, rest = name.partition(":")
     if head not in PREFIXES or not rest:
         return False
