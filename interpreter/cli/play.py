@@ -18,7 +18,7 @@ import click
 from .loading import check_mod_files, load_named, no_such_ruleset
 from .options import AGENTS_HELP, NAME, SEED, UsablePath, UsageProblem, Whole
 from .records import record_error, save_finished, save_unfinished
-from .seats import check_evaluation, seat_agents
+from .seats import OPPONENT, check_evaluation, seat_agents
 from ..paths import find_ruleset
 from ..safe_text import visible
 
@@ -29,7 +29,8 @@ from ..safe_text import visible
               help="Number of players.")
 @click.option("--seed", type=SEED, default=None, help="Random seed (default: random).")
 @click.option("--agents", "agent_spec", default=None,
-              help=AGENTS_HELP + " Default: you, then greedy.")
+              help=AGENTS_HELP + f" Default: you, then {OPPONENT} (with no terminal, {OPPONENT} "
+                   "at every seat).")
 @click.option("--variant", "variants", multiple=True, help="A variant to play (repeatable).")
 @click.option("--mod", "mods", multiple=True, type=UsablePath(dir_okay=False))
 @click.option("--save", "save_path", type=UsablePath(dir_okay=False),
@@ -57,7 +58,7 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
     if resume_path:
         rec, rs, mods = _resume(ruleset, resume_path, players, seed, variants, mods)
         players, seed, variants = rec.players, rec.seed, tuple(rec.variants)
-        kinds = (seat_agents(agent_spec, players, sys.stdin.isatty()) if agent_spec
+        kinds = (seat_agents(agent_spec, players, sys.stdin.isatty(), OPPONENT) if agent_spec
                  else _record_agents(rec))
         prefix = rec.decisions
         if not save_path:  # the record is saved where it was (its folder must take it)
@@ -66,7 +67,7 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         rs = load_named(ruleset, mods)
         players = players or rs.min_players
         seed = seed if seed is not None else _random.SystemRandom().randrange(1, 10 ** 9)
-        kinds = seat_agents(agent_spec, players, sys.stdin.isatty())
+        kinds = seat_agents(agent_spec, players, sys.stdin.isatty(), OPPONENT)
     check_evaluation(rs, kinds, players)
     save_to = Path(save_path or resume_path) if save_path or resume_path else None
     try:
@@ -98,8 +99,15 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         game.listeners.append(lambda line: console.print(visible(line), markup=False))
     console.print(f"[bold]{escape(visible(rs.name))}[/bold] · {header(rs, players, variants)} · "
                   f"seed {seed} · agents {', '.join(kinds)}")
+    thinking = None
+    if keyboard is not None and not log and console.is_terminal:  # who plays, while they do
+        from ..play.thinking import Thinking
+        thinking = Thinking(console.file)
+        _watch(game, thinking)
 
     def stop(why: str, code: int):
+        if thinking is not None:
+            thinking.done()
         shield()  # nothing cuts the save short (a closed terminal sends SIGHUP twice)
         save_unfinished(make_record(game, rs, kinds, None, list(mods)), save_to,
                         f"{rs.id}-{seed}", ruleset, why, console)
@@ -116,6 +124,8 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
                     game = build_game(rs, players, seed, kinds, tuple(variants),
                                       prefix=game.record[:back.at], live_agents=live,
                                       remember=game.refusals.remember)
+                    if thinking is not None:
+                        _watch(game, thinking)
                     console.print("[dim]back to your previous decision[/dim]")
     except _SaveNow:
         stop("stopped as you asked", 0)
@@ -135,6 +145,8 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         where = f"{exc.span}: " if exc.span else ""
         click.echo(visible(f"{where}error: {exc.message}"))
         sys.exit(1)
+    if thinking is not None:
+        thinking.done()
     people = [a for a in (getattr(x, "live", x) for x in game.agents) if isinstance(a, HumanAgent)]
     if people:  # what happened after the last decision: the last rounds, the end, the scoring
         people[0].news(game, game.agents.index(next(
@@ -150,6 +162,22 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         save_finished(make_record(game, rs, kinds, result, list(mods)), save_to,
                       f"{rs.id}-{seed}", console)
     console.print(f"{result.decisions} decisions · final state #{result.final_hash[:12]}")
+
+
+def _watch(game, line) -> None:
+    """Each agent's seat shows on the 'is thinking…' line while it decides, and a
+    person's seat erases it before it prints (play/thinking.py)."""
+    from ..play.terminal import HumanAgent
+    from ..play.thinking import Watched
+    for i, agent in enumerate(game.agents):
+        live = getattr(agent, "live", agent)  # (a resumed seat answers from its record first)
+        if isinstance(live, HumanAgent):
+            live.waiting = line
+        elif not isinstance(live, Watched):
+            if live is agent:
+                game.agents[i] = Watched(agent, line)
+            else:
+                agent.live = Watched(live, line)
 
 
 def _same_game(resume_path):

@@ -89,6 +89,7 @@ class HumanAgent(Agent):
         # seat it is for: the set's next questions are answered from it
         self.queued: list = []
         self.queued_for: int | None = None
+        self.waiting = None  # the 'is thinking…' line of the agents (play/thinking.py)
 
     def show(self, decision, view, game, full: bool = False):
         """Print what a person sees before answering: news, status, the prompt, the options.
@@ -166,6 +167,7 @@ class HumanAgent(Agent):
         with its question (so nobody types an answer to it)."""
         from rich.text import Text
         from .screen import MIN_NEWS
+        self._quiet()
         line = "  " + taken_words(decision)
         # announced before the news is shown: the log may tell it already (then the
         # news would print it, and this line again), or later; either way, once
@@ -173,8 +175,14 @@ class HumanAgent(Agent):
         self.news(game, decision.player, MIN_NEWS)  # what came before it ('news': all)
         self.console.print(Text(visible(line), style="cyan"))
 
+    def _quiet(self) -> None:
+        """The agents' 'is thinking…' line erased before this seat prints."""
+        if self.waiting is not None:
+            self.waiting.done()
+
     def decide(self, decision, view, game):
         c = self.console
+        self._quiet()
         if self.queued:
             answer = self._from_set(decision, game)
             if answer is not None:
@@ -386,9 +394,11 @@ class HumanAgent(Agent):
         return index, problem
 
     def refused(self, decision, reason):
+        self._quiet()
         self.console.print(f"[red]{_shown(reason)}[/red]")
 
     def action_failed(self, label, reason):
+        self._quiet()
         self.console.print(f"[red]{_shown(label)} could not be done: {_shown(reason)}. "
                            "Choose again.[/red]")
 
