@@ -66,6 +66,8 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
     else:
         rs = load_named(ruleset, mods)
         players = players or rs.min_players
+        if not rs.min_players <= players <= rs.max_players:  # (before any note on agents)
+            raise UsageProblem(f"{rs.name} is for {rs.players_words}, not {players}")
         seed = seed if seed is not None else _random.SystemRandom().randrange(1, 10 ** 9)
         kinds = seat_agents(agent_spec, players, sys.stdin.isatty(), OPPONENT)
     check_evaluation(rs, kinds, players)
