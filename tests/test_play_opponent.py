@@ -121,3 +121,40 @@ def test_a_persons_screen_never_shows_the_line_and_the_game_is_the_same():
     with pytest.raises(StopIteration):
         run(plain)
     assert plain.record[:len(game.record)] == game.record
+
+
+# ------------------------------------------------------------ on a real terminal
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX terminals")
+def test_on_a_terminal_the_final_table_stays_until_enter(tmp_path):
+    """Two playtesters lost the final scores: the tmux pane whose command was the game
+    closed as it ended. A person at a terminal leaves with Enter; a script never waits
+    (every other test of play runs without a terminal and ends by itself)."""
+    import pty
+    import select
+    master, slave = pty.openpty()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100", "TERM": "xterm"}
+    proc = subprocess.Popen([sys.executable, "-m", "rulebook_games", "play",
+                             str(ROOT / "tests" / "fixtures" / "tiny"), "-p", "2", "--seed", "5",
+                             "--agents", "human,first", "--save", "g.json"], cwd=tmp_path,
+                            env=env, stdin=slave, stdout=slave, stderr=slave,
+                            start_new_session=True)
+    os.close(slave)
+    seen, end = b"", time.monotonic() + 120
+    try:
+        while b"press Enter to leave" not in seen:
+            assert time.monotonic() < end and proc.poll() is None, seen.decode(errors="replace")
+            if select.select([master], [], [], 1)[0]:
+                seen += os.read(master, 65536)
+                if seen.rstrip().endswith(b">"):  # a question: its first option
+                    seen += b"\n"
+                    os.write(master, b"1\n")
+        assert b"Final scores" in seen or b"final state" in seen
+        time.sleep(1)
+        assert proc.poll() is None  # still on the screen
+        os.write(master, b"\n")
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    assert (tmp_path / "g.json").is_file()

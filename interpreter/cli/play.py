@@ -164,6 +164,20 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         save_finished(make_record(game, rs, kinds, result, list(mods)), save_to,
                       f"{rs.id}-{seed}", console)
     console.print(f"{result.decisions} decisions · final state #{result.final_hash[:12]}")
+    if keyboard is not None and sys.stdout.isatty():  # a person at a terminal, not a script
+        _wait_to_leave(console, keyboard)
+
+
+def _wait_to_leave(console, keyboard) -> None:
+    """The final table stays on the screen until the person presses Enter: a window
+    whose command this is (a tmux pane, a terminal's shortcut) closes when it ends.
+    What was typed during the last moves does not count."""
+    keyboard.discard_typed_ahead()
+    console.print("[dim](press Enter to leave)[/dim]", end="")
+    try:
+        input()
+    except (EOFError, KeyboardInterrupt):
+        console.print()
 
 
 def _watch(game, line) -> None:
