@@ -2,8 +2,9 @@
 the city placement list was drawn in two columns and cut, "a46  #46  Land · next to
 Greene…", so the neighbours, what a city is placed for, were hidden).
 
-- many short options still go in columns when each one fits there whole;
-- when they do not fit whole, the list falls back to one column, and an option
+- many short options still go in columns, when that is shorter; one too long for
+  its column wraps in it;
+- when most do not fit a column, the list falls back to one column, and an option
   whose facts are longer than the line wraps under its label instead of being cut;
 - a card's long text is still cut at the edge ('card NAME' and 'more N' show it).
 """
@@ -39,6 +40,20 @@ def test_short_spaces_go_in_columns_whole():
     assert text.count("Where?") == 1  # it fits: the question once
     assert not any("…" in line for line in text)
     assert sum(line.count("Land · bonus 2 Plants") for line in text) == 42
+
+
+def test_a_few_long_ones_wrap_in_their_column():
+    """TM's map: the volcanic areas' names are long, the other spaces' short."""
+    volcanic = "Volcanic area · bonus 1 Steel · next to Ocean"
+    rows = [(str(i), f"a{i:02}", f"Tharsis Tholus #{i:02}" if i % 10 == 4 else f"#{i:02}",
+             Facts(volcanic if i % 10 == 4 else "Land · bonus 2 Plants"))
+            for i in range(1, 43)]
+    lines = layout(_console(), [], [Text("You: 3 coins")], [Text("Where?")], rows)
+    text = [t.plain for t in lines]
+    assert all(len(line) <= 80 for line in text) and not any("…" in x for x in text)
+    assert len(text) < 2 + 42  # in two columns
+    flat = _flat(lines)
+    assert flat.count("Tharsis Tholus") == 4 and flat.count(volcanic) == 4, flat
 
 
 def test_spaces_whose_neighbours_do_not_fit_a_column_are_one_a_line_and_whole():

@@ -11,8 +11,8 @@ and the options that are not available) and lays them out in a screen of
 2. otherwise one line an option, a card's text cut to the width (``card NAME``
    and ``more N`` show the whole text); what tells options apart (the label,
    and a detail that is :class:`Facts`, such as a space's neighbours) is never
-   cut: it wraps under the label; many short options in columns, when each
-   fits its column whole (else one column);
+   cut: it wraps under the label; many short options in columns, when that
+   is shorter (an option too long for its column wraps in it);
 3. options that are not available: a few, one line each; more, one line that
    says how many (``why`` lists them with their reasons);
 4. the question again under the options when they run past the screen (it
@@ -88,14 +88,9 @@ def option_lines(rows, console, compact: bool, numbers: bool = False,
             if detail and not isinstance(detail, Facts):
                 line += Text(f"  {visible(detail)}", style="dim")
             if columns > 1:
-                cells.append(line)
-            elif (head + whole).cell_len <= width:
-                out.append(_cut(line, width))
-            else:  # wrapped under its label, clear of the numbers and keys
-                indent = head.cell_len
-                for i, part in enumerate(whole.wrap(console, max(width - indent, 30))):
-                    part.rstrip()
-                    out.append(Text.assemble(head if i == 0 else " " * indent, part))
+                cells.append((head, whole, line))
+            else:
+                out += _cell(console, head, whole, line, width)
             continue
         indent = head.cell_len
         body = Text(visible(label))
@@ -104,19 +99,33 @@ def option_lines(rows, console, compact: bool, numbers: bool = False,
         for i, part in enumerate(body.wrap(console, max(width - indent, 30))):
             part.rstrip()
             out.append(Text.assemble(head if i == 0 else " " * indent, part))
-    if cells:
+    if cells:  # down the columns; an option too long for its column wraps in it
         colw = (width - 1) // columns
         down = -(-len(cells) // columns)
         for r in range(down):
-            line = Text()
-            for c in range(columns):
-                i = c * down + r
-                if i < len(cells):
-                    cell = _cut(cells[i], colw - 1)
+            parts = [_cell(console, *cells[c * down + r], colw - 1)
+                     for c in range(columns) if c * down + r < len(cells)]
+            for k in range(max(len(p) for p in parts)):
+                line = Text()
+                for p in parts:
+                    cell = p[k] if k < len(p) else Text()
                     cell.pad_right(colw - cell.cell_len)
                     line += cell
-            line.rstrip()
-            out.append(line)
+                line.rstrip()
+                out.append(line)
+    return out
+
+
+def _cell(console, head: Text, whole: Text, line: Text, width: int) -> list[Text]:
+    """An option in ``width`` columns: its line (a card's text cut at the edge), or, when
+    its label and facts do not fit, those wrapped under the label, clear of the number."""
+    if (head + whole).cell_len <= width:
+        return [_cut(line, width)]
+    indent = head.cell_len
+    out = []
+    for i, part in enumerate(whole.wrap(console, max(width - indent, 8))):
+        part.rstrip()
+        out.append(_cut(Text.assemble(head if i == 0 else " " * indent, part), width))
     return out
 
 
@@ -202,17 +211,12 @@ def layout(console, news: list[list[str]], status: list[Text], head: list[Text],
     if fixed + height(console, full) + min(news_h, MIN_NEWS_WHOLE) > screen:
         options = option_lines(rows, console, True, numbers)
         count = len(options)
-        for columns in (2, 3):
+        for columns in (2, 3):  # columns when they are shorter, nothing cut in them
             if fixed + count + min(news_h, MIN_NEWS) <= screen:
                 break
-            # each option's number, key, label and facts whole in its column
-            keyw = max((len(r[1]) for r in _rows(rows) if r[0] not in ("--", "")),
-                       default=0)
-            needed = [_whole(r[2], r[3]).cell_len + keyw + (8 if keyw else 6)
-                      for r in _rows(rows) if r[0] not in ("--", "")]
-            if needed and max(needed) <= (width - 1) // columns - 1:
-                options = option_lines(rows, console, True, numbers, columns)
-                count = len(options)
+            side = option_lines(rows, console, True, numbers, columns)
+            if len(side) < count:
+                options, count = side, len(side)
     room = max(screen - fixed - height(console, options),
                MIN_NEWS_WHOLE if options is full else MIN_NEWS)
     lines = fit_news(console, news, room, you) + status + head + options + \
