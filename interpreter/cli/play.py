@@ -173,9 +173,8 @@ def _wait_to_leave(console, keyboard) -> None:
     whose command this is (a tmux pane, a terminal's shortcut) closes when it ends.
     What was typed during the last moves does not count."""
     keyboard.discard_typed_ahead()
-    console.print("[dim](press Enter to leave)[/dim]", end="")
     try:
-        input()
+        keyboard("(press Enter to leave) ")  # (the line editor's prompt: the Enter is echoed)
     except (EOFError, KeyboardInterrupt):
         console.print()
 
