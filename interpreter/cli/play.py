@@ -108,8 +108,6 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         _watch(game, thinking)
 
     def stop(why: str, code: int):
-        if thinking is not None:
-            thinking.done()
         shield()  # nothing cuts the save short (a closed terminal sends SIGHUP twice)
         save_unfinished(make_record(game, rs, kinds, None, list(mods)), save_to,
                         f"{rs.id}-{seed}", ruleset, why, console)
@@ -117,18 +115,22 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
 
     try:
         with StopSignals():  # Ctrl-C, a closed terminal, a polite kill: saved (below)
-            while True:
-                try:
-                    result = run(game)
-                    break
-                except UndoRequest as back:  # replay the record up to that decision
-                    live = [getattr(a, "live", a) for a in game.agents]
-                    game = build_game(rs, players, seed, kinds, tuple(variants),
-                                      prefix=game.record[:back.at], live_agents=live,
-                                      remember=game.refusals.remember)
-                    if thinking is not None:
-                        _watch(game, thinking)
-                    console.print("[dim]back to your previous decision[/dim]")
+            try:
+                while True:
+                    try:
+                        result = run(game)
+                        break
+                    except UndoRequest as back:  # replay the record up to that decision
+                        live = [getattr(a, "live", a) for a in game.agents]
+                        game = build_game(rs, players, seed, kinds, tuple(variants),
+                                          prefix=game.record[:back.at], live_agents=live,
+                                          remember=game.refusals.remember)
+                        if thinking is not None:
+                            _watch(game, thinking)
+                        console.print("[dim]back to your previous decision[/dim]")
+            finally:  # whatever stops the game: the 'is thinking…' line is not left
+                if thinking is not None:
+                    thinking.done()
     except _SaveNow:
         stop("stopped as you asked", 0)
     except _EndOfInput:
@@ -147,8 +149,6 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         where = f"{exc.span}: " if exc.span else ""
         click.echo(visible(f"{where}error: {exc.message}"))
         sys.exit(1)
-    if thinking is not None:
-        thinking.done()
     people = [a for a in (getattr(x, "live", x) for x in game.agents) if isinstance(a, HumanAgent)]
     if people:  # what happened after the last decision: the last rounds, the end, the scoring
         people[0].news(game, game.agents.index(next(
