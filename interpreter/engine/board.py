@@ -101,7 +101,8 @@ class BoardMixin:
             counts: dict[str, int] = {}
             for b in decl["bonus"]:
                 counts[b] = counts.get(b, 0) + 1
-            parts.append("bonus " + ", ".join(f"{n} {self.thing_name(b)}"
+            words = self.rs.words  # '1 apple', '2 apples', '2 cards' in running text
+            parts.append("bonus " + ", ".join(f"{n} {words.thing('bonus', b, n)}"
                                              for b, n in counts.items()))
         if live.get("tile") is not None:
             parts.append("has " + self.tile_text(space))

@@ -1,0 +1,65 @@
+"""Words a keen Terraforming Mars and Lantern Row player read (issue 29 playtests).
+
+Each expectation was written from what the playtest quoted and what the
+printed card says, before looking at what the engine says:
+- Research Outpost read "Place a city on a space with none of the spaces next
+  to it has a tile" (the card: "Place a city with no adjacent tiles"); Lava
+  Flows "on a space whose type is volcanic area"; Mangrove "on a space whose
+  type is ocean area and that has no tile".
+- Lava Flows' facts read "event · event" (its type and its tag).
+- A space's bonus read "bonus 1 Plants".
+- Ironworks read "raise the oxygen 1 step (only if at least 4 energy)", as if
+  only the oxygen step needed the energy (the card: "spend 4 energy to gain 1
+  steel and raise oxygen 1").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rulebook_games import load_ruleset
+from rulebook_games.agents import Agent
+from rulebook_games.engine.game import Game
+from rulebook_games.lang.words import catalogue_entry, facts_line
+
+
+@pytest.fixture(scope="module")
+def rs():
+    return load_ruleset("terraforming_mars")
+
+
+def _text(rs, card_id: str) -> str:
+    return " ".join(catalogue_entry(rs, card_id)["lines"])
+
+
+def test_a_placement_says_the_kind_of_space_and_what_is_around_it(rs):
+    assert "Place a city on a space next to no tile." in _text(rs, "research_outpost")
+    assert "place a special tile on a volcanic area." in _text(rs, "lava_flows")
+    assert "Place a greenery on any ocean area with no tile." in _text(rs, "mangrove")
+    assert "Place a special tile on a space next to a city." in _text(rs, "industrial_center")
+    assert "next to at least 2 cities." in _text(rs, "urbanized_area")
+    for card in ("research_outpost", "lava_flows", "mangrove", "urbanized_area"):
+        text = _text(rs, card)
+        assert "whose type" not in text and "none of the spaces" not in text, text
+
+
+def test_a_type_and_the_same_tag_are_said_once(rs):
+    assert facts_line(catalogue_entry(rs, "lava_flows")) == "cost 18 · event"
+    assert facts_line(catalogue_entry(rs, "comet")) == "cost 21 · event · space"
+
+
+def test_an_action_says_its_condition_before_what_it_does(rs):
+    text = _text(rs, "ironworks")
+    assert text == ("Action (Smelt iron), once per generation (needs at least 4 energy): "
+                    "Pay 4 energy; gain 1 steel; raise the oxygen 1 step."), text
+
+
+def test_a_space_bonus_reads_as_running_text(rs):
+    game = Game(rs, 2, 1, [Agent(), Agent()])
+    bonus = {s: d.get("bonus") for s, d in game.space_decl.items()}
+    one_plant = next(s for s, b in bonus.items() if b == ["plant"])
+    two_plants = next(s for s, b in bonus.items() if b == ["plant", "plant"])
+    two_cards = next(s for s, b in bonus.items() if b == ["card_draw", "card_draw"])
+    assert "bonus 1 plant" in game.space_summary(one_plant).split(" · ")
+    assert "bonus 2 plants" in game.space_summary(two_plants).split(" · ")
+    assert "bonus 2 cards" in game.space_summary(two_cards).split(" · ")
