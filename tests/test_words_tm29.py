@@ -20,6 +20,7 @@ import pytest
 from rulebook_games import load_ruleset
 from rulebook_games.agents import Agent
 from rulebook_games.engine.game import Game
+from rulebook_games.engine.state import CardRef
 from rulebook_games.lang.words import catalogue_entry, facts_line
 
 
@@ -63,3 +64,36 @@ def test_a_space_bonus_reads_as_running_text(rs):
     assert "bonus 1 plant" in game.space_summary(one_plant).split(" · ")
     assert "bonus 2 plants" in game.space_summary(two_plants).split(" · ")
     assert "bonus 2 cards" in game.space_summary(two_cards).split(" · ")
+
+
+def _card(game, cid):
+    return CardRef(next(c for c, s in game.state.cards.items() if s.def_id == cid))
+
+
+def test_a_payment_for_each_research_card_names_the_card(rs):
+    """Helion paying for research asked 'Pay how many heat? (3 M€ still to pay · 31 M€)'
+    once per card, without the card: each question names the card it pays for."""
+    seen = []
+
+    class Watch(Agent):
+        wants_view = False
+
+        def decide(self, decision, view, game):
+            seen.append(decision.prompt if isinstance(decision.prompt, str)
+                        else decision.prompt())
+            return decision.low if decision.is_range else 0
+    game = Game(rs, 2, 1, [Watch(), Watch()])
+    game.state.turn_seat = 0
+    me = game.state.players[0]
+    game.put(_card(game, "helion"), "corporation", 0, 0)
+    me.stock["mc"], me.stock["heat"] = 4, 5
+    for c in list(game.state.zones.get(("research", 0), [])):
+        game.put(c, "discard", None, 0)
+    for cid in ("comet", "algae"):
+        game.put(_card(game, cid), "research", 0, 0)
+    game.context = "Buy research cards"
+    game.run_code(("action", "buy_research", "do"), game.frame(0))
+    paying = [p for p in seen if "Pay how many heat?" in p]
+    assert len(paying) == 2, seen
+    assert paying[0].startswith("Buy research cards · Comet: Pay how many heat?"), paying
+    assert paying[1].startswith("Buy research cards · Algae: Pay how many heat?"), paying
