@@ -97,3 +97,31 @@ def test_a_payment_for_each_research_card_names_the_card(rs):
     assert len(paying) == 2, seen
     assert paying[0].startswith("Buy research cards · Comet: Pay how many heat?"), paying
     assert paying[1].startswith("Buy research cards · Algae: Pay how many heat?"), paying
+
+
+def test_haggling_shows_the_price_the_player_would_pay():
+    """Lantern Row: Haggling's 'Which card do you take from the lantern row at the lower
+    price?' listed '(cost 3 · …)', the printed cost; the player pays 2 coins less (never
+    below 0), so each card offered says that price: 'cost 6, 4 for you'."""
+    lr = load_ruleset("lantern_row")
+    seen = []
+
+    class Watch(Agent):
+        wants_view = False
+
+        def decide(self, decision, view, game):
+            seen.append({game.card_name(o.value): game.card_summary(o.value, decision.player)
+                         for o in decision.options if isinstance(o.value, CardRef)})
+            return 0
+    game = Game(lr, 2, 1, [Watch(), Watch()])
+    game.state.turn_seat = 0
+    game.state.players[0].stock["coin"] = 4
+    for cid in ("sun_wheel", "paper_globe"):
+        game.put(_card(game, cid), "row", None, 0)
+    haggling = _card(game, "haggling")
+    game.run_code(("card", "haggling", "play"), game.frame(0, this=haggling))
+    offered = seen[0]
+    assert offered["Sun Wheel"].startswith("cost 6, 4 for you · "), offered
+    assert offered["Paper Globe"].startswith("cost 1, 0 for you · "), offered
+    # outside Haggling the same card reads its printed cost
+    assert game.card_summary(_card(game, "sun_wheel"), 0).startswith("cost 6 · ")

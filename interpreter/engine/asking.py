@@ -285,8 +285,14 @@ class AskingMixin:
         kind = "card" if options and isinstance(options[0], CardRef) else "item"
         seat = self._acting() if player is None else player
         blocked = self._left_out(left_out, ask, seat) if left_out and not self.dry_run else None
-        i = self.decide(Decision(seat, kind, prompt, opts, optional=optional,
-                                 refused_text=blocked or {}))
+        offered = self.offered
+        if self.pricing and kind == "card":  # each card's price, as the procedure says
+            self.offered = (seat, self.pricing[-1], frozenset(options))
+        try:
+            i = self.decide(Decision(seat, kind, prompt, opts, optional=optional,
+                                     refused_text=blocked or {}))
+        finally:
+            self.offered = offered
         return opts[i].value
 
     def _left_out(self, items: list, ask, seat: int):

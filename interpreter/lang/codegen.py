@@ -725,9 +725,11 @@ class CodeGen:
             about = next((n for n, t, _ in decl.params if t is T.CARD), None) \
                 if decl.kind == "procedure" else None
             own_prompt = decl.prompt if decl.kind == "procedure" else None
-            if about is None and own_prompt is None:
+            priced = e.func if decl.kind == "procedure" and decl.price else None
+            if about is None and own_prompt is None and priced is None:
                 return f"{fn}(rt, B, d + 1, {args}, {span})"
-            return f"_call_asking({fn}, rt, B, d, {args}, {span}, {own_prompt!r}, {about!r})"
+            return (f"_call_asking({fn}, rt, B, d, {args}, {span}, {own_prompt!r}, {about!r}"
+                    + (f", {priced!r})" if priced else ")"))
         b = target
         fixed = [p for p in b.params if not p.variadic]
         arg_codes = [self.expr(a, scope) for a in e.args]
