@@ -125,3 +125,22 @@ def test_haggling_shows_the_price_the_player_would_pay():
     assert offered["Paper Globe"].startswith("cost 1, 0 for you · "), offered
     # outside Haggling the same card reads its printed cost
     assert game.card_summary(_card(game, "sun_wheel"), 0).startswith("cost 6 · ")
+
+
+def test_a_placement_question_names_the_tile_in_running_text(rs):
+    """'Play a card · Lava Flows: where do you place Special tile?' read like a label."""
+    seen = []
+
+    class Watch(Agent):
+        wants_view = False
+
+        def decide(self, decision, view, game):
+            seen.append(decision.prompt if isinstance(decision.prompt, str)
+                        else decision.prompt())
+            return 0
+    game = Game(rs, 2, 1, [Watch(), Watch()])
+    game.state.turn_seat = 0
+    lava = _card(game, "lava_flows")
+    game.put(lava, "hand", 0, 0)
+    game.run_code(("card", "lava_flows", "play"), game.frame(0, this=lava))
+    assert any(p.endswith("where do you place a special tile?") for p in seen), seen
