@@ -95,7 +95,8 @@ def test_a_payment_for_each_research_card_names_the_card(rs):
     game.run_code(("action", "buy_research", "do"), game.frame(0))
     paying = [p for p in seen if "Pay how many heat?" in p]
     assert len(paying) == 2, seen
-    assert paying[0].startswith("Buy research cards · Comet: Pay how many heat?"), paying
+    assert paying[0] == ("Buy research cards · Comet: Pay how many heat? (3 M€ still to pay · "
+                         "you have 4 M€)"), paying  # (a bare '31 M€' said not whose)
     assert paying[1].startswith("Buy research cards · Algae: Pay how many heat?"), paying
 
 
