@@ -52,7 +52,8 @@ def test_cards_moved_to_one_place_are_counted_and_named_only_where_the_line_name
              "  a card → Discard pile (×3)", "  2 cards from Deck → Bob (ai)'s hand",
              "  3 cards from Deck → your cards on offer: Rain, Oak Mill, Rain"]
     assert news_lines(summarise(lines, WORDS)) == [
-        "Ann: Draw: 2 cards → your hand: Oak Mill, Rain", "  2 cards → your hand: Oak Mill, Rain",
+        "Ann: Draw: 2 cards → your hand: Oak Mill, Rain",
+        "  2 cards → your hand: Oak Mill, Rain",
         "  3 cards → Discard pile",
         "  2 cards → Bob (ai)'s hand", "  3 cards → your cards on offer: Rain, Oak Mill, Rain"]
 

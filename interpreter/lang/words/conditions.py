@@ -63,7 +63,8 @@ class Conditions:
                                                              " has ", " it ", " its ")):
             return None
         noun = m.group(1)
-        some = _a(noun) if lead == "a" else f"{lead} {noun if n == 1 or lead == 'no' else _plural(noun)}"
+        one = n == 1 or lead == "no"  # 'no tile', 'at least 2 tiles'
+        some = _a(noun) if lead == "a" else f"{lead} {noun if one else _plural(noun)}"
         args = _bind_args([p.name for p in b.params], src, [p.default for p in b.params],
                           [p.variadic for p in b.params])
         text = self.fill(b.near.replace("{some}", "\x00"), args, ctx,
