@@ -17,9 +17,10 @@ effects folded:
 
 A player's move names in its headline what it was about, so that a screen
 that cuts a group to its headline still says it: the first thing its effects
-tell, when that is one card moved by name ('Bob: Play a card: Oak Mill') or a
-choice of the mover ('Bob: Hire a guide: Ada'). Nothing is guessed: a move
-whose first card line names several cards or none keeps its headline as it is.
+tell, when that is cards moved ('Bob: Play a card: Oak Mill'; 'Ann: Buy cards:
+2 cards → your hand: Oak Mill, Rain', and to the others 'Ann: Buy cards: 2
+cards → Ann's hand') or a choice of the mover ('Bob: Hire a guide: Ada').
+Nothing is guessed: a move that tells neither keeps its headline as it is.
 
 The summariser reads the lines the engine writes and knows only their
 shape; it is given the players' names, the card names and the resources'
@@ -219,7 +220,9 @@ class _Folder:
         for kind, key in self.order:
             if kind == "move":
                 n, names = self.moves[key]
-                subject = names[0] if n == 1 and names else None
+                # one card: its name; several, or hidden ones: how many went where, by
+                # name where this seat may read them ('2 cards → your hand: …')
+                subject = names[0] if n == 1 and names else self._move_line(key)
             elif kind == "other":
                 c = self.who.match(key)
                 chose = c and c.group(1) == mover and not c.group(2) and \
@@ -234,6 +237,18 @@ class _Folder:
             return f"{headline}: {subject}"
         return headline
 
+    def _move_line(self, to: str) -> str:
+        """The cards moved to one place, folded: 'Oak Mill → your hand', '2 cards → your
+        hand: Oak Mill, Rain', '3 cards → Bob's hand'."""
+        n, names = self.moves[to]
+        if n == 1 and names:
+            return f"{names[0]} → {to}"
+        text = f"{n} card{'s' if n != 1 else ''} → {to}"
+        if names:
+            unnamed = n - len(names)
+            text += ": " + ", ".join(names) + (f" and {unnamed} more" if unnamed > 0 else "")
+        return text
+
     def lines(self) -> list[str]:
         out = []
         for kind, key in self.order:
@@ -241,16 +256,7 @@ class _Folder:
                 n = self.other[key]
                 out.append(key if n == 1 else f"{key} (×{n})")
             elif kind == "move":
-                n, names = self.moves[key]
-                if n == 1 and names:
-                    out.append(f"{names[0]} → {key}")
-                    continue
-                text = f"{n} card{'s' if n != 1 else ''} → {key}"
-                if names:
-                    unnamed = n - len(names)
-                    text += ": " + ", ".join(names) + (f" and {unnamed} more" if unnamed > 0
-                                                      else "")
-                out.append(text)
+                out.append(self._move_line(key))
             else:
                 parts = []
                 for (one, many), (gained, lost, now, first) in self.stock.get(key, {}).items():
