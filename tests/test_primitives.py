@@ -441,8 +441,9 @@ def test_boards_show_as_a_text_map_and_spaces_describe_themselves(tiny):
     assert under.split()[0] == "[T2]"
     assert abs(under.index("[T2]") + 2 - first.index("2")) <= 1  # under space 2
     assert "[T] tower" in first and "2 Player 2" in under
-    assert g.space_summary("a") == "plain · next to tower (Player 2)"
-    assert g.space_summary("b") == "plain · has tower (Player 2)"
+    assert g.space_summary("a") == "plain · next to a tower of Player 2"
+    assert g.space_summary("b") == "plain · has a tower of Player 2"
+    assert g.space_summary("b", 1) == "plain · has your tower"
 
 
 def test_a_refused_action_is_told_only_to_its_player(tmp_path):

@@ -58,3 +58,45 @@ def test_the_final_scores_of_a_whole_game_never_say_1_points():
         assert line.startswith(f"Player {seat + 1}: {total} point{'' if total == 1 else 's'}")
         for name, points in result.breakdown[seat].items():
             assert (f"{name} {points}" in line) == bool(points), line
+
+
+@pytest.fixture(scope="module")
+def tm():
+    return load_ruleset("terraforming_mars")
+
+
+def _around(game, tiles):
+    """A land space with as many neighbours as ``tiles`` (tile, owner) asks, each laid."""
+    land = next(s for s, d in game.space_decl.items() if d.get("type") == "land"
+                and len(game.rs.adjacency.get(s, [])) >= len(tiles)
+                and not d.get("bonus"))
+    for near, (tile, owner) in zip(game.rs.adjacency[land], tiles):
+        game.state.set_space(near, "tile", tile)
+        if owner is not None:
+            game.state.set_space(near, "owner", owner)
+    return land
+
+
+def test_a_spaces_neighbours_are_counted_and_yours_are_said_so(tm):
+    game = Game(tm, 2, 1, [Agent(), Agent()], names=["Player 1 (human)", "Player 2 (greedy)"])
+    land = _around(game, [("greenery", 0), ("city", 1), ("greenery", 0), ("ocean", None),
+                          ("greenery", 0), ("ocean", None)])
+    assert game.space_summary(land, 0) == (
+        "Land · next to 3 of your greeneries, 2 oceans and a city of Player 2 (greedy)")
+    # to the other player (or to nobody in particular) the same greeneries are Player 1's
+    assert game.space_summary(land, 1) == (
+        "Land · next to your city, 2 oceans and 3 greeneries of Player 1 (human)")
+    assert game.space_summary(land) == ("Land · next to 2 oceans, 3 greeneries of Player 1 "
+                                        "(human) and a city of Player 2 (greedy)")
+    # short enough to read beside an option at 80 columns
+    assert len(game.space_summary(land, 0)) < 80
+
+
+def test_a_tile_on_the_space_is_said_whose_it_is(tm):
+    game = Game(tm, 2, 1, [Agent(), Agent()], names=["Player 1 (human)", "Player 2 (greedy)"])
+    land = _around(game, [("city", 0)])
+    game.state.set_space(land, "tile", "greenery")
+    game.state.set_space(land, "owner", 0)
+    assert game.space_summary(land, 0) == "Land · has your greenery · next to your city"
+    assert game.space_summary(land, 1) == ("Land · has a greenery of Player 1 (human) · "
+                                           "next to a city of Player 1 (human)")
