@@ -100,3 +100,82 @@ def test_a_tile_on_the_space_is_said_whose_it_is(tm):
     assert game.space_summary(land, 0) == "Land · has your greenery · next to your city"
     assert game.space_summary(land, 1) == ("Land · has a greenery of Player 1 (human) · "
                                            "next to a city of Player 1 (human)")
+
+
+class _Stop(Exception):
+    """The person's first decision after the point looked at: stop there."""
+
+
+def _person(answers, stop_at):
+    """A person at a terminal typing the record's answers, who stops at decision
+    ``stop_at`` and keeps the news they read there."""
+    import io
+
+    from rich.console import Console
+
+    from rulebook_games.play.terminal import HumanAgent
+
+    class Person(HumanAgent):
+        def __init__(self):
+            super().__init__(console=Console(file=io.StringIO(), width=80),
+                             input_fn=lambda prompt: self.typed)
+            self.news_at = None
+
+        def decide(self, decision, view, game):
+            at = len(game.record)
+            if at >= stop_at:
+                self.news_at = self.news_groups(game, view["you"])
+                raise _Stop
+            self.typed = str(answers[at] if decision.is_range else answers[at] + 1)
+            return super().decide(decision, view, game)
+    return Person()
+
+
+class _FromRecord(Agent):
+    def __init__(self, answers):
+        self.answers = answers
+
+    def decide(self, decision, view, game):
+        return self.answers[len(game.record)]
+
+
+def test_a_resumed_game_shows_the_news_since_your_last_decision_as_a_live_game_does():
+    from rulebook_games.play.session import build_game, run
+    lr = load_ruleset("lantern_row")
+    played = Game(lr, 2, 5, [RandomAgent(0), RandomAgent(1)])
+    run(played)
+    answers, deciders = list(played.record), list(played.deciders)
+    # a decision of the person's, well into the game, after the other player moved
+    at = next(i for i in range(len(answers) // 2, len(answers))
+              if deciders[i] == 0 and deciders[i - 1] == 1)
+    seen = {}
+    for prefix in (None, answers[:at]):
+        person = _person(answers, at)
+        game = build_game(lr, 2, 5, ["human", "random"], prefix=prefix,
+                          live_agents=[person, _FromRecord(answers)])
+        with pytest.raises(_Stop):
+            run(game)
+        seen["resumed" if prefix else "live"] = person.news_at
+    assert seen["live"], "the other player moved since"
+    assert seen["resumed"] == seen["live"]
+
+
+def test_a_resumed_game_says_where_it_carries_on(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    from rulebook_games.play.record import Record
+
+    def play(*args, typed):
+        return subprocess.run([sys.executable, "-m", "rulebook_games", "play", str(TINY),
+                               *args], cwd=tmp_path, input=typed, capture_output=True,
+                              text=True, timeout=120, env={**os.environ, "COLUMNS": "100"})
+    first = play("-p", "2", "--seed", "3", "--agents", "human,random", "--save", "g.json",
+                 typed="1\n1\n")  # two answers, then the end of the input: saved
+    assert first.returncode == 0, first.stdout + first.stderr
+    made = len(Record.load(tmp_path / "g.json").decisions)
+    again = play("--resume", "g.json", typed="")
+    assert again.returncode == 0, again.stdout + again.stderr
+    head = again.stdout.splitlines()[0]
+    assert head.endswith(f"· resumed after decision {made}"), head
