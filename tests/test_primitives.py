@@ -419,7 +419,7 @@ def test_the_log_tells_what_everyone_may_know(tiny):
     assert "chooses" not in lines
     assert not any(n in lines for n in names - {built})
     run(tiny, g, "place tower on a")
-    assert g.log_lines[-1].strip() == "Player 1 places tower on a"
+    assert g.log_lines[-1].strip() == "Player 1 places a tower on a"
 
 
 def test_boards_show_as_a_text_map_and_spaces_describe_themselves(tiny):
@@ -459,7 +459,7 @@ def test_a_refused_action_is_told_only_to_its_player(tmp_path):
     assert g.private_lines[0] == {0: "Player 1: Overreach"}
     assert g.private_lines[1][0].startswith("  refused: needs 100")
     assert g.log_lines[2] == "Player 1: Build a tower"
-    assert g.log_lines[3].startswith("  Player 1 places tower on ") and len(g.log_lines) == 4
+    assert g.log_lines[3].startswith("  Player 1 places a tower on ") and len(g.log_lines) == 4
 
 
 def test_a_scenario_step_naming_nothing_fails_without_crashing(tmp_path):

@@ -179,3 +179,16 @@ def test_a_resumed_game_says_where_it_carries_on(tmp_path):
     assert again.returncode == 0, again.stdout + again.stderr
     head = again.stdout.splitlines()[0]
     assert head.endswith(f"· resumed after decision {made}"), head
+
+
+def test_a_tile_with_nowhere_to_go_is_refused_in_the_games_words(tm):
+    """'there is no legal space for City' named the tile as a label: in a sentence it is
+    the tile's declared name in lower case, with its article."""
+    from rulebook_games.engine.decisions import ActionRefused
+    game = Game(tm, 2, 1, [Agent(), Agent()])
+    for space, decl in game.space_decl.items():  # every area a city may go taken
+        if decl.get("type") in ("land", "volcanic") and not decl.get("off_board"):
+            game.state.set_space(space, "tile", "greenery")
+    with pytest.raises(ActionRefused) as refused:
+        game.place_tile("city", 0, "anywhere_legal", None)
+    assert refused.value.reason == "there is no space where a city may go"

@@ -135,9 +135,7 @@ class BoardMixin:
                     -1 if owner is None else owner)
         said = []
         for (tile, owner), n in sorted(counts.items(), key=lambda kv: order(kv[0])):
-            one = self.rs.words.thing("tile", tile, 1)
-            declared = self.rs.words.decl("tile", tile).get("plural")
-            many = str(declared) if declared and "_" not in str(declared) else plural_of(one)
+            one, many = self.rs.words.thing("tile", tile, 1), self._tiles(tile)
             if owner is not None and owner == seat:
                 said.append(f"your {one}" if n == 1 else f"{n} of your {many}")
                 continue
@@ -278,21 +276,35 @@ class BoardMixin:
             return BIG
         return supply - self.board_bits().eq("tile", True, tile).bit_count()
 
+    def no_space_for(self, tile) -> str:
+        """Why a tile cannot be placed, in running text: 'there is no space where a
+        city may go' (the tile's declared name, not its label 'City')."""
+        return f"there is no space where {self._a_tile(tile)} may go"
+
+    def _a_tile(self, tile) -> str:
+        return _a(self.rs.words.thing("tile", tile))  # 'a city', not 'City'
+
+    def _tiles(self, tile) -> str:
+        """'cities': the plural the tile declares, else its name's."""
+        declared = self.rs.words.decl("tile", tile).get("plural")
+        return str(declared) if declared and "_" not in str(declared) \
+            else plural_of(self.rs.words.thing("tile", tile, 1))
+
     def place_tile(self, tile, player, mode, target, source=None):
-        tname = self.tile_decl.get(tile, {}).get("name") or tile.replace("_", " ")
         if self.tiles_left(tile) <= 0:
-            self.log(f"  no {tname} tiles are left: none is placed")
+            self.log(f"  no {self._tiles(tile)} are left: none is placed")
             return None
         if mode == "on":
             if target is None or self.state.spaces[target]["tile"] is not None:
-                raise ActionRefused(f"{self._label(target)} is not free for {tname}")
+                raise ActionRefused(f"{self._label(target)} is not free for "
+                                    f"{self._a_tile(tile)}")
             space = target
         else:
             legal = self.legal_spaces(tile, player, mode, target)
             if not legal:
-                raise ActionRefused(f"there is no legal space for {tname}")
+                raise ActionRefused(self.no_space_for(tile))
             self.choice_kind = "space"
-            what = _a(self.rs.words.thing("tile", tile))  # 'a city', not 'City'
+            what = self._a_tile(tile)
             space = self.choose_one(legal, False,
                                     self._prompt_later(f"where do you place {what}?"), player)
         st = self.state
@@ -303,7 +315,7 @@ class BoardMixin:
         self._space_changed(space, bits)
         who = self.state.players[player].name if player is not None else "The game"
         if self.logging:  # (the words only for a log someone keeps)
-            self.log(f"  {who} places {tname} on {self._label(space)}")
+            self.log(f"  {who} places {self._a_tile(tile)} on {self._label(space)}")
         if source is not None:
             bits = self._bits_kept()
             st.set_space(space, "card", source)
