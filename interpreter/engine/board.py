@@ -95,8 +95,8 @@ class BoardMixin:
 
     def space_summary(self, space: str, seat: int | None = None) -> str:
         """Kind, bonus, tile and occupied neighbours of a space, for ``seat`` choosing
-        it: 'Land · bonus 2 plants · next to 3 of your greeneries, an ocean and a city
-        of Player 2' (the same tiles of the same owner counted, the chooser's own said
+        it: 'Field · bonus 2 apples · next to 3 of your towers, a well and a mill of
+        Player 2' (the same tiles of the same owner counted, the chooser's own said
         to be theirs; with no seat, every owner named)."""
         decl, live = self.space_decl[space], self.state.spaces[space]
         kind = decl.get("type", "")
@@ -127,8 +127,8 @@ class BoardMixin:
 
     def tiles_words(self, counts: dict[tuple, int], seat: int | None = None) -> str:
         """Tiles counted by (tile, owner) in running text, ``seat``'s own first, then
-        nobody's, then each other player's: '3 of your greeneries, an ocean and a city
-        of Player 2'."""
+        nobody's, then each other player's: '3 of your towers, a well and a mill of
+        Player 2'."""
         def order(key):
             owner = key[1]
             return (0 if owner == seat and seat is not None else 1 if owner is None else 2,
@@ -278,14 +278,14 @@ class BoardMixin:
 
     def no_space_for(self, tile) -> str:
         """Why a tile cannot be placed, in running text: 'there is no space where a
-        city may go' (the tile's declared name, not its label 'City')."""
+        tower may go' (the tile's declared name, not its label 'Tower')."""
         return f"there is no space where {self._a_tile(tile)} may go"
 
     def _a_tile(self, tile) -> str:
-        return _a(self.rs.words.thing("tile", tile))  # 'a city', not 'City'
+        return _a(self.rs.words.thing("tile", tile))  # 'a tower', not 'Tower'
 
     def _tiles(self, tile) -> str:
-        """'cities': the plural the tile declares, else its name's."""
+        """'towers', 'ponies': the plural the tile declares, else its name's."""
         declared = self.rs.words.decl("tile", tile).get("plural")
         return str(declared) if declared and "_" not in str(declared) \
             else plural_of(self.rs.words.thing("tile", tile, 1))

@@ -170,9 +170,9 @@ class FlowRunner:
         return result
 
     def tell_scores(self, result: Result) -> None:
-        """The final scoring, told: 'Player 1: 1 point (Lanterns 1)', each category
-        named before its points, as the score panel and the final table name them
-        (the number counts points, not what the category is called after)."""
+        """The final scoring, told: 'Player 1: 1 point (Gold 1)', each category named
+        before its points, as the score panel and the final table name them (the
+        number counts points, not what the category is called after)."""
         g = self.game
         for seat, parts in enumerate(result.breakdown):
             total = result.scores[seat]
