@@ -162,3 +162,26 @@ def test_an_answer_taken_for_you_is_printed_once(tmp_path):
     assert any("free places in the next turn order" in x for x in lines), proc.stdout[-2000:]
     for a, b in zip(proc.stdout.splitlines(), proc.stdout.splitlines()[1:]):
         assert not ("taken for you" in a and a == b), a
+
+
+def _travel_from_frame_2():
+    from rulebook_games.engine.flow import FlowRunner
+    game, seen = _game(BOARD)
+    game.keep_log = True
+    game.state.phase = "player_turns"
+    runner = FlowRunner(game)
+    choice = runner.available("player_turns", 0, {"card_actions": False}, True)["action:travel"]
+    assert runner.perform(choice, 0)
+    return game, seen
+
+
+def test_a_travel_taken_for_you_says_the_question_as_it_is_asked():
+    """The playtest: "Travel to the past: Choose the new value of your time frame. → 1
+    (the only choice, taken for you)"; asked, the same question reads "Travel to which
+    time frame?" (the action's own prompt): the line taken for you uses those words."""
+    game, seen = _travel_from_frame_2()
+    assert not seen  # one frame to go to: not asked
+    mine = [game.log_line_for(i, 0) for i in range(len(game.log_lines))]
+    taken = [line for line in mine if "taken for you" in line]
+    assert taken == ["  Travel to the past: Travel to which time frame? → 1 "
+                     "(the only choice, taken for you)"], mine
