@@ -185,3 +185,30 @@ def test_a_travel_taken_for_you_says_the_question_as_it_is_asked():
     taken = [line for line in mine if "taken for you" in line]
     assert taken == ["  Travel to the past: Travel to which time frame? → 1 "
                      "(the only choice, taken for you)"], mine
+
+
+def test_each_discard_while_establishing_says_which_of_how_many_it_is():
+    """The playtest: "Put which card into the discard pile (among the cards in your
+    hand)?" said neither that it was the first of two discards nor where from in plain
+    words: each says which of how many it is, and the hand it comes from."""
+    from rulebook_games.engine.flow import FlowRunner
+    game, seen = _game("""
+for p in players():
+    for c in cards_in(hand, p):
+        put(c, deck)
+put(card_named(fire, deck), hand)
+put(card_named(the_wheel, deck), hand)
+put(card_named(basic_tools, deck), hand)
+put(card_named(basic_science, deck), hand)
+set frame = 2 for player(1)
+""")
+    game.state.phase = "player_turns"
+    runner = FlowRunner(game)
+    choice = runner.available("player_turns", 0, {"card_actions": False}, True)["action:establish"]
+    assert runner.perform(choice, 0)
+    prompts = [d.prompt for d, _ in seen]
+    assert len(prompts) == 3, prompts  # Fire (2 cards to pay), then the two discards
+    assert prompts[1:] == ["Establish a technology in your time frame: Put which card from "
+                           "your hand into the discard pile (1 of 2)?",
+                           "Establish a technology in your time frame: Put which card from "
+                           "your hand into the discard pile (2 of 2)?"], prompts

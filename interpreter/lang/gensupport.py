@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .runtime import MAX_CALL_DEPTH, MAX_INT, Frame, RequirementFailed, RuleRuntimeError, check_int
+from .runtime import MAX_CALL_DEPTH, MAX_INT, REPEAT, Frame, RequirementFailed, RuleRuntimeError, check_int
 
 # the Python errors a rule can cause (a builtin given a bad value, a missing key…);
 # anything else is the engine's own and is not dressed up as a rule error
@@ -308,19 +308,25 @@ def missing(name):
 def asking(rt, you, about, frame, values):
     """Before a builtin that asks: who decides and what the question is about."""
     rt.decider = you
-    rt.asking = about + (frame,)
+    rt.asking = about + (_now(frame),)
     return values
+
+
+def _now(frame):
+    """The frame of a question, as it is when asked: inside a 'repeat', which time it is
+    stays what it was (the words are made when read, the loop has moved on)."""
+    return frame.child() if REPEAT in frame.vars else frame
 
 
 def asking_items(rt, you, kind, about, frame):
     rt.decider = you
     rt.choice_kind = kind
-    rt.asking = about + (frame,)
+    rt.asking = about + (_now(frame),)
 
 
 def any_of(rt, V, about, frame, noun):
     rt.decider = V.get("you")
-    rt.asking = about + (frame,)
+    rt.asking = about + (_now(frame),)
     return rt.choose_from(noun, V["you"])
 
 
