@@ -212,3 +212,44 @@ set frame = 2 for player(1)
                            "your hand into the discard pile (1 of 2)?",
                            "Establish a technology in your time frame: Put which card from "
                            "your hand into the discard pile (2 of 2)?"], prompts
+
+
+def _table_text(game, seat: int = 0) -> list[str]:
+    from rich.console import Console
+
+    from rulebook_games.play.render import render_view
+    console = Console(width=80, record=True, color_system=None)
+    console.print(render_view(game.view_model(seat), game))
+    return console.export_text().splitlines()
+
+
+def test_the_fate_cards_row_says_what_lasts_and_only_with_its_cards():
+    """The playtest read "A failed technology does not score; cubes are shown by player.
+    / They last until the end of the round." with no fate card in sight: 'They' were the
+    fate cards in play. The row's words name them, under the row's cards."""
+    game, _ = _game(BOARD)
+    lines = _table_text(game)
+    lasting = [i for i, line in enumerate(lines) if "until the end of the round" in line]
+    assert lasting, lines
+    for i in lasting:
+        assert not lines[i].strip().startswith("They"), lines[i]
+        assert lines[i - 1].startswith("Fate cards in play"), lines[i - 1:i + 1]
+
+
+def test_the_cubeless_warning_names_a_frame_only_for_copies_on_the_timeline():
+    """The playtest read "Architecture (Time frame 2)" while the other copy lay in the
+    discard pile; the README: a copy is named with its frame when two share a name on
+    the timeline."""
+    game, _ = _game("""
+for p in players():
+    for c in cards_in(hand, p):
+        put(c, deck)
+put(card_named(fire, deck), frame_2)
+put(card_named(fire, deck), discard)
+put(card_named(the_wheel, deck), frame_2)
+put(card_named(the_wheel, deck), frame_1)
+""")
+    warned = {w["label"]: w["value"] for w in game.view_warnings(0)}
+    cubeless = warned["No cubes, discarded at the end of this round"]
+    assert "Fire" in cubeless and "Fire (" not in cubeless, cubeless
+    assert "The Wheel (Time frame 2)" in cubeless and "The Wheel (Time frame 1)" in cubeless
