@@ -1,0 +1,73 @@
+"""What a Legacy: Gears of Time and a Timespan player read (the play29 playtests).
+
+Each expectation is written from the playtest notes, before the fix: the words a
+keen player should have read where they read something else.
+"""
+
+from __future__ import annotations
+
+from lang_helpers import compile_ok
+
+from rulebook_games import load_ruleset
+from rulebook_games.agents import Agent
+from rulebook_games.agents.registry import make_agent
+from rulebook_games.play.session import build_game, run
+from rulebook_games.play.transcript import option_rows
+
+
+class Spy(Agent):
+    """Plays as another agent and notes each question it is asked, and its options,
+    with the value ``probe`` gives at that moment."""
+
+    def __init__(self, inner, probe=None):
+        self.inner, self.probe, self.seen = inner, probe, []
+        self.wants_view = getattr(inner, "wants_view", True)
+
+    def decide(self, decision, view, game):
+        self.seen.append((decision.prompt, [r[2] for r in option_rows(decision, game)],
+                          self.probe(game, decision.player) if self.probe else None))
+        return self.inner.decide(decision, view, game) if view is not None or \
+            not self.wants_view else None
+
+    def refused(self, decision, problem):
+        return self.inner.refused(decision, problem)
+
+    def taken(self, decision, game):  # (a question with one answer, taken for the seat)
+        self.decide(decision, None, game) if not decision.is_range else None
+
+
+def _played(ruleset: str, players: int, seed: int, variants=(), probe=None):
+    rs = load_ruleset(ruleset)
+    spies = [Spy(make_agent("greedy", i + 1), probe) for i in range(players)]
+    game = build_game(rs, players, seed, ["greedy"] * players, variants, live_agents=spies)
+    game.keep_log = True
+    run(game)
+    return game, [s for spy in spies for s in spy.seen]
+
+
+def test_a_public_wonder_visit_says_the_fee_you_pay_now():
+    """Desert Caravans visit public wonders free, yet the question said "Which public
+    wonder does your camel visit (1 coin)?"."""
+    rs = load_ruleset("timespan")
+    fee = compile_ok(rs, "public_fee()", start="expression")
+    fees = set()
+    for variant in ("scenario_3", "scenario_1"):  # the Desert Caravans', the River Kingdom's
+        _, seen = _played("timespan", 1, 1, (variant,), lambda game, seat: fee(game.frame(seat)))
+        for prompt, labels, now in seen:
+            assert "(1 coin)" not in prompt, prompt
+            for label in labels:
+                if label.startswith("a public wonder"):
+                    fees.add(now)
+                    assert label == f"a public wonder, for {now} coin{'s' if now != 1 else ''}"
+    assert fees == {0, 1}
+
+
+def test_the_camels_questions_read_as_questions():
+    """The playtest read "Choose a card among the cards in Player 2 (greedy)'s built
+    wonders with none of your pieces on it, to move your camel to that card."."""
+    asked = []
+    for seed in (1, 2, 3):
+        _, seen = _played("timespan", 3, seed)
+        asked += [prompt for prompt, _, _ in seen if "camel" in prompt.lower()]
+    assert any("Which of their wonders does your camel visit?" in p for p in asked), asked
+    assert not [p for p in asked if "Choose a card among" in p or "to that card" in p]
