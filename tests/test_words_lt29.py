@@ -6,6 +6,8 @@ keen player should have read where they read something else.
 
 from __future__ import annotations
 
+import re
+
 from lang_helpers import compile_ok
 
 from rulebook_games import load_ruleset
@@ -19,12 +21,15 @@ class Spy(Agent):
     """Plays as another agent and notes each question it is asked, and its options,
     with the value ``probe`` gives at that moment."""
 
-    def __init__(self, inner, probe=None):
-        self.inner, self.probe, self.seen = inner, probe, []
+    def __init__(self, inner, probe=None, refusals=False):
+        self.inner, self.probe, self.seen, self.refusals = inner, probe, [], refusals
         self.wants_view = getattr(inner, "wants_view", True)
 
     def decide(self, decision, view, game):
-        self.seen.append((decision.prompt, [r[2] for r in option_rows(decision, game)],
+        rows = option_rows(decision, game)
+        self.seen.append((decision.prompt,
+                          [(r[2], r[3]) for r in rows if r[0] == "--"] if self.refusals
+                          else [r[2] for r in rows if r[0] != "--"],
                           self.probe(game, decision.player) if self.probe else None))
         return self.inner.decide(decision, view, game) if view is not None or \
             not self.wants_view else None
@@ -36,9 +41,9 @@ class Spy(Agent):
         self.decide(decision, None, game) if not decision.is_range else None
 
 
-def _played(ruleset: str, players: int, seed: int, variants=(), probe=None):
+def _played(ruleset: str, players: int, seed: int, variants=(), probe=None, refusals=False):
     rs = load_ruleset(ruleset)
-    spies = [Spy(make_agent("greedy", i + 1), probe) for i in range(players)]
+    spies = [Spy(make_agent("greedy", i + 1), probe, refusals) for i in range(players)]
     game = build_game(rs, players, seed, ["greedy"] * players, variants, live_agents=spies)
     game.keep_log = True
     run(game)
@@ -71,3 +76,26 @@ def test_the_camels_questions_read_as_questions():
         asked += [prompt for prompt, _, _ in seen if "camel" in prompt.lower()]
     assert any("Which of their wonders does your camel visit?" in p for p in asked), asked
     assert not [p for p in asked if "Choose a card among" in p or "to that card" in p]
+
+
+
+def test_a_refusal_says_the_first_thing_that_fails_with_its_numbers():
+    """The playtest read "Rocketry: Launch pad (not now: the technology must be unlocked
+    with none of your workers on it, and you need a worker left)" when Rocketry was
+    simply locked, and "needs at least one of the cards in your technologies on the tech
+    board where you can unlock it (its science and its cost)"."""
+    refused = {}
+    for seed in (1, 2):
+        _, seen = _played("timespan", 2, seed, refusals=True)
+        for _, rows, _ in seen:
+            refused.update((label, reason) for label, reason in rows)
+    assert refused
+    reasons = set(refused.values())
+    assert not [r for r in reasons if "must be unlocked with none of your workers" in r
+                or "needs at least one of the cards" in r], reasons
+    assert any(r == "not now: it is still locked: unlock it on your tech board first"
+               for r in reasons), reasons
+    unlock = [r for label, r in refused.items() if label.startswith("Unlock a technology")]
+    # the technology that comes nearest, by name, and what it lacks, with the numbers
+    assert any(re.search(r"will do now: \w.* needs at least \d+ science; you have \d+", r)
+               for r in unlock), unlock
