@@ -99,3 +99,24 @@ def test_a_refusal_says_the_first_thing_that_fails_with_its_numbers():
     # the technology that comes nearest, by name, and what it lacks, with the numbers
     assert any(re.search(r"will do now: \w.* needs at least \d+ science; you have \d+", r)
                for r in unlock), unlock
+
+
+def test_a_marker_at_its_tracks_top_reads_at_the_top_and_the_top_says_its_vp():
+    """The playtest read "Next ocean step (food) 0" at the top of the ocean track (a free
+    step?), and `board` never said that the top, 8, scores 8 VP at the end."""
+    from rich.console import Console
+
+    from rulebook_games.play.render import render_view
+    rs = load_ruleset("timespan")
+    game = build_game(rs, 2, 1, ["random", "random"])
+    game.state.players[0].tracks["ocean"] = 8
+    game.state.players[0].tracks["air"] = 2
+    model = game.view_model(0)
+    panel = {v["label"]: v.get("value") for v in model["table"]["panels"][0]["values"]}
+    assert panel["Next ocean step (food)"] == "at the top"
+    assert isinstance(panel["Next air step (coins)"], int) and panel["Next air step (coins)"] > 0
+    console = Console(width=80, record=True, color_system=None)
+    console.print(render_view(model, game, ("board",)))
+    board = console.export_text()
+    assert "its top, 8, scores 8 VP at the end" in board
+    assert "its top, 6, scores 8 VP at the end" in board

@@ -256,6 +256,8 @@ class _Table:
                 if shown:
                     entry["value"] = self.words(key + (i,), self.run(key + (i,), you,
                                                                      **variables))
+                    if entry["value"] is None and item.get("none"):
+                        entry["value"] = item["none"]  # the ruleset's words for no value
                 else:
                     entry["hidden"] = True
             out.append(entry)
@@ -601,6 +603,8 @@ class _Table:
         if "value" in item:
             if shown:
                 entry["value"] = self.words(key, self.run(key, p))
+                if entry["value"] is None and item.get("none"):
+                    entry["value"] = item["none"]  # the ruleset's words for no value
             else:
                 entry["hidden"] = True
         return [entry]
