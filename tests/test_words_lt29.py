@@ -120,3 +120,21 @@ def test_a_marker_at_its_tracks_top_reads_at_the_top_and_the_top_says_its_vp():
     board = console.export_text()
     assert "its top, 8, scores 8 VP at the end" in board
     assert "its top, 6, scores 8 VP at the end" in board
+
+
+def test_no_headline_names_a_discovery_tile_as_its_answer():
+    """The playtest read "Player 1 (human): Sails: Sailmakers: Silk Road": Silk Road is
+    the discovery tile the ship found, not what the player chose."""
+    from rulebook_games.play.news import NewsWords, summarise
+    rs = load_ruleset("timespan")
+    tiles = {str(e.data.get("name")) for e in rs.cards.values()
+             if e.data.get("type") == "discovery"}
+    said = 0
+    for seed in (1, 2, 3):
+        game, _ = _played("timespan", 2, seed)
+        lines = [game.log_line_for(i, 0) for i in range(len(game.log_lines))]
+        for group in summarise(lines, NewsWords.of(game)):
+            head = group.headline or ""
+            assert head.rsplit(": ", 1)[-1] not in tiles, head
+            said += ": Set sail: Ocean exploration" in head
+    assert said
