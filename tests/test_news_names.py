@@ -149,3 +149,10 @@ def test_every_legacy_influence_and_travel_says_what_it_did():
     assert influence and travel
     assert all(" cube" in h and "→" in h for h in influence), influence
     assert all(": Time frame " in h for h in travel), travel
+
+
+def test_what_the_headline_says_of_the_movers_line_is_not_said_again_below_it():
+    lines = ["Bob (ai): Travel to the past", "  Bob (ai): Time frame 5 → 2",
+             "  Bob (ai) pays 1 coin (now 2)"]
+    assert news_lines(summarise(lines, WORDS)) == [
+        "Bob (ai): Travel to the past: Time frame 5 → 2", "  Bob (ai): −1 coin (now 2)"]

@@ -101,14 +101,16 @@ def summarise(lines: list[str], words: NewsWords) -> list[NewsGroup]:
             continue
         if not raw.startswith(" "):
             if started:
-                groups.append(NewsGroup(folder.named(headline), folder.lines()))
+                named = folder.named(headline)  # (before its lines: what it says, once)
+                groups.append(NewsGroup(named, folder.lines()))
             headline, started = raw, True
             folder = _Folder(words)
             continue
         started = True
         folder.add(raw.strip())
     if started:
-        groups.append(NewsGroup(folder.named(headline), folder.lines()))
+        named = folder.named(headline)
+        groups.append(NewsGroup(named, folder.lines()))
     return groups
 
 
@@ -131,6 +133,7 @@ class _Folder:
         self.prod: dict[str, dict[tuple, int]] = {}  # who -> (sing, plur) -> delta
         self.moves: dict[str, list] = {}  # to -> [count, names]
         self.other: dict[str, int] = {}  # line -> times
+        self.told: str | None = None  # a line of the mover's the headline says (named)
         names = sorted(words.players, key=len, reverse=True)
         self.who = re.compile("^(" + "|".join(re.escape(n) for n in names) + ")(:)? (.*)$") \
             if names else None
@@ -245,6 +248,8 @@ class _Folder:
                 continue
             if not subject or subject in move:
                 return headline
+            if f"{mover}: {subject}" in self.other:  # said in the headline: not again below
+                self.told = f"{mover}: {subject}"
             return f"{headline}: {subject}"
         return headline
 
@@ -279,6 +284,8 @@ class _Folder:
     def lines(self) -> list[str]:
         out = []
         for kind, key in self.order:
+            if kind == "other" and key == self.told and self.other[key] == 1:
+                continue
             if kind == "other":
                 n = self.other[key]
                 out.append(key if n == 1 else f"{key} (×{n})")
