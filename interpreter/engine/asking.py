@@ -88,7 +88,8 @@ class AskingMixin:
             if decision.count() > 1:
                 self.trial_questions += 1  # (a trial that asks may do something: _idle)
             return decision.low if decision.is_range else 0
-        self._hand_words(decision)
+        if self.hand_prompt:
+            self._hand_words(decision)
         if self.showing is not None and not decision.about and decision.kind != "action":
             decision.about = self.alongside(decision.player, decision.options)
         memory = self.refusals
@@ -336,11 +337,13 @@ class AskingMixin:
         if high == low:  # not a question: told as one (issue 26), neither asked nor
             # recorded, nor a step of the action's refusals (refusals.py); the action's
             # own words are its words all the same, and not those of the next question
-            decision = self._number_decision(ask, where, low, high, facts)
-            if not self.dry_run:
-                self._hand_words(decision)
             if self.logging:
+                decision = self._number_decision(ask, where, low, high, facts)
+                if not self.dry_run:
+                    self._hand_words(decision)
                 self._number_taken(decision)
+            elif not self.dry_run:
+                self.hand_prompt = None  # (nobody reads it: nothing to put in words)
             return low
         return self.decide(self._number_decision(ask, where, low, high, facts))
 

@@ -308,7 +308,7 @@ def missing(name):
 def asking(rt, you, about, frame, values):
     """Before a builtin that asks: who decides and what the question is about."""
     rt.decider = you
-    rt.asking = about + (_now(frame),)
+    rt.asking = about + ((frame.child() if REPEAT in frame.vars else frame),)  # _now
     return values
 
 
@@ -321,12 +321,12 @@ def _now(frame):
 def asking_items(rt, you, kind, about, frame):
     rt.decider = you
     rt.choice_kind = kind
-    rt.asking = about + (_now(frame),)
+    rt.asking = about + ((frame.child() if REPEAT in frame.vars else frame),)  # _now
 
 
 def any_of(rt, V, about, frame, noun):
     rt.decider = V.get("you")
-    rt.asking = about + (_now(frame),)
+    rt.asking = about + ((frame.child() if REPEAT in frame.vars else frame),)  # _now
     return rt.choose_from(noun, V["you"])
 
 
