@@ -306,27 +306,23 @@ def missing(name):
 
 # ------------------------------------------------------------------ asking
 def asking(rt, you, about, frame, values):
-    """Before a builtin that asks: who decides and what the question is about."""
+    """Before a builtin that asks: who decides and what the question is about (its
+    frame as it is now: inside a 'repeat', which time it is stays what it was when the
+    words are made later)."""
     rt.decider = you
-    rt.asking = about + ((frame.child() if REPEAT in frame.vars else frame),)  # _now
+    rt.asking = about + ((frame.child() if REPEAT in frame.vars else frame),)
     return values
-
-
-def _now(frame):
-    """The frame of a question, as it is when asked: inside a 'repeat', which time it is
-    stays what it was (the words are made when read, the loop has moved on)."""
-    return frame.child() if REPEAT in frame.vars else frame
 
 
 def asking_items(rt, you, kind, about, frame):
     rt.decider = you
     rt.choice_kind = kind
-    rt.asking = about + ((frame.child() if REPEAT in frame.vars else frame),)  # _now
+    rt.asking = about + ((frame.child() if REPEAT in frame.vars else frame),)
 
 
 def any_of(rt, V, about, frame, noun):
     rt.decider = V.get("you")
-    rt.asking = about + ((frame.child() if REPEAT in frame.vars else frame),)  # _now
+    rt.asking = about + ((frame.child() if REPEAT in frame.vars else frame),)
     return rt.choose_from(noun, V["you"])
 
 
