@@ -5,8 +5,9 @@ Expectation from the playtest: before a decision the news cut a move to
 name they learned only from `news`. A headline keeps what the move was about
 (the card played, the award funded) even when the screen cuts the group to its
 headline: "Player 2 (ismcts): Play a card: Mining Expedition". Only what the
-seat may read is named (the log lines it reads), and nothing is guessed: a move
-that put several cards somewhere, or none by name, keeps its headline as it is.
+seat may read is named (the log lines it reads): several cards moved are counted,
+and named where the seat may read them (issue 29); a move that tells neither a
+card moved nor a choice of its own keeps its headline as it is.
 """
 
 from __future__ import annotations
@@ -44,14 +45,28 @@ def test_what_a_player_chose_first_is_named_in_the_headline():
     assert news_lines(summarise(lines, WORDS))[0] == "Bob (ai): Fund an award: Miner"
 
 
-def test_nothing_is_guessed_when_the_move_was_about_several_cards_or_hidden_ones():
-    research = ["Ann: Buy cards", "  Oak Mill → your hand", "  Rain → your hand"]
-    hidden = ["Bob (ai): Buy cards", "  a card → Bob (ai)'s hand", "  Bob (ai) chooses Ann"]
+def test_nothing_is_guessed_when_the_move_tells_no_card_moved_and_no_choice_of_its_own():
     phase = ["· Production", "  Oak Mill → Discard pile"]
     named = ["Bob (ai): Oak Mill: Extra", "  Oak Mill → Bob (ai)'s played cards"]
     other = ["Bob (ai): Trade", "  Ann chooses Rain"]
-    for lines in (research, hidden, phase, named, other):
+    for lines in (phase, named, other):
         assert news_lines(summarise(lines, WORDS))[0] == lines[0]
+
+
+def test_several_or_hidden_cards_bought_are_counted_in_the_headline():
+    """Issue 29: 'Player 1 (human): Buy research cards', cut to its headline, said
+    neither what nor how many was bought. To its owner it names them; to the others it
+    says how many (their log lines name none)."""
+    research = ["Ann: Buy cards", "  Ann pays 3 coins (now 9)", "  Oak Mill → your hand",
+                "  Ann pays 3 coins (now 6)", "  Rain → your hand", "  a card → Discard pile"]
+    seen_by_bob = ["Ann: Buy cards", "  Ann pays 3 coins (now 9)", "  a card → Ann's hand",
+                   "  Ann pays 3 coins (now 6)", "  a card → Ann's hand",
+                   "  a card → Discard pile"]
+    none = ["Bob (ai): Buy cards", "  a card → Discard pile (×4)"]
+    assert news_lines(summarise(research, WORDS))[0] == \
+        "Ann: Buy cards: 2 cards → your hand: Oak Mill, Rain"
+    assert news_lines(summarise(seen_by_bob, WORDS))[0] == "Ann: Buy cards: 2 cards → Ann's hand"
+    assert news_lines(summarise(none, WORDS))[0] == "Bob (ai): Buy cards: 4 cards → Discard pile"
 
 
 def test_a_headline_cut_from_its_effects_still_names_the_card():
@@ -132,7 +147,8 @@ def test_an_answer_taken_for_you_names_your_move():
 def test_a_hidden_card_kept_stays_hidden_in_the_headline():
     keep = ["Bob (ai): Draw two, keep one", "  2 cards from Draw pile → Bob (ai)'s cards",
             "  a card → Bob (ai)'s hand", "  Rain → Discard pile"]
-    assert news_lines(summarise(keep, WORDS))[0] == "Bob (ai): Draw two, keep one"
+    head = news_lines(summarise(keep, WORDS))[0]
+    assert head == "Bob (ai): Draw two, keep one: 2 cards → Bob (ai)'s cards"  # not which
 
 
 @pytest.mark.slow

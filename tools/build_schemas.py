@@ -484,6 +484,10 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
             "prompt": string("Asked instead of the generated prompt at the first decision a "
                              "call of it makes, e.g. 'Travel how many time frames to the "
                              "left?'."),
+            "price": ref("expression", "What each card a question of it offers costs the "
+                         "player choosing ('card' is the card, the parameters are in "
+                         "scope), shown beside the printed cost: 'cost 3, 1 for you', e.g. "
+                         "'max(0, card.cost - discount)'. See docs/engine.md."),
         }, required=["id", "do"])),
     "functions": arr("Named functions rules call; they compute a value and change nothing.", obj(
         "A function.", {

@@ -292,8 +292,14 @@ class AskingMixin:
         kind = "card" if options and isinstance(options[0], CardRef) else "item"
         seat = self._acting() if player is None else player
         blocked = self._left_out(left_out, ask, seat) if left_out and not self.dry_run else None
-        i = self.decide(Decision(seat, kind, prompt, opts, optional=optional,
-                                 refused_text=blocked or {}))
+        offered = self.offered
+        if self.pricing and kind == "card":  # each card's price, as the procedure says
+            self.offered = (seat, self.pricing[-1], frozenset(options))
+        try:
+            i = self.decide(Decision(seat, kind, prompt, opts, optional=optional,
+                                     refused_text=blocked or {}))
+        finally:
+            self.offered = offered
         return opts[i].value
 
     def _left_out(self, items: list, ask, seat: int):
@@ -365,11 +371,15 @@ class AskingMixin:
         args = getattr(node, "args", None) or []
         if not facts or len(args) < 2 + len(facts):
             return []
+        from ..lang import ast
         from ..lang.words import Ctx
         w, out = self.rs.words, []
         for expr, value in zip(args[2:], facts):
             try:
                 text = w.amount(expr, str(value), value, Ctx(ask[2]))
+                if text and isinstance(expr, ast.Call) and expr.func == "stock" and \
+                        len(expr.args) < 2 and "player" not in expr.kwargs:
+                    text = f"you have {text}"  # (a bare '31 M€' says not whose it is)
                 if not text:  # its phrase, as written (not its value again), and the value
                     text = f"{w.expr(expr, Ctx())}: {value}"
             except Exception:  # words must never stop a game

@@ -25,7 +25,7 @@ it was.
 from __future__ import annotations
 
 from ..lang import types as T
-from ..lang.runtime import Budget, RuleRuntimeError
+from ..lang.runtime import Budget, Frame, RuleRuntimeError
 from .state import NO_OWNER, CardRef
 
 
@@ -49,7 +49,25 @@ class ViewModelMixin:
             self.state.rng.setstate(rng)
 
     def card_price(self, card, seat: int) -> int | None:
-        """What ``card`` costs ``seat`` now (the view's ``card_price``), or None."""
+        """What ``card`` costs ``seat`` now, or None: while a procedure with a ``price:``
+        asks ``seat`` to choose among cards, what it says each offered card costs
+        (Haggling's lower price); else the view's ``card_price``."""
+        offered = self.offered
+        if offered is not None and offered[0] == seat and card in offered[2]:
+            name, variables = offered[1]
+            code = self.rs.code.get(("procedure", name, "price"))
+            if code is not None:
+                budget, rng = self.budget, self.state.rng.getstate()
+                self.budget = Budget()
+                try:
+                    value = code(Frame(self, dict(variables, card=card), 0, self.budget))
+                    if type(value) is int:
+                        return value
+                except RuleRuntimeError:
+                    pass
+                finally:
+                    self.budget = budget
+                    self.state.rng.setstate(rng)
         value = self.view_value(("card_price",), seat, card=card)
         return value if type(value) is int else None
 

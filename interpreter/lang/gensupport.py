@@ -281,13 +281,17 @@ def too_deep_calls(name, span):
                             f"recursion in '{name}'?)", span)
 
 
-def call_asking(fn, rt, B, d, V, at, own_prompt, about):
-    """A procedure with words for its first question, or about a card it names."""
+def call_asking(fn, rt, B, d, V, at, own_prompt, about, priced=None):
+    """A procedure with words for its first question, or about a card it names, or that
+    says what each card its questions offer costs (``priced``: its name)."""
     # its words for the first question it asks, unless the action that called it has
     # words of its own still waiting for that question
     mine = own_prompt is not None and getattr(rt, "hand_prompt", None) is None
     if mine:
         rt.hand_prompt = own_prompt
+    pricing = getattr(rt, "pricing", None) if priced is not None else None
+    if pricing is not None:
+        pricing.append((priced, V))
     try:
         if about is not None and V.get(about) is not None and hasattr(rt, "about_card"):
             return rt.about_card(V[about], lambda fr: fn(rt, B, d + 1, fr.vars, at),
@@ -296,6 +300,8 @@ def call_asking(fn, rt, B, d, V, at, own_prompt, about):
     finally:
         if mine and rt.hand_prompt is own_prompt:
             rt.hand_prompt = None  # it asked nothing: the words are not used
+        if pricing is not None:
+            pricing.pop()
 
 
 def missing(name):

@@ -17,15 +17,16 @@ effects folded:
 
 A player's move names in its headline what it was about, so that a screen
 that cuts a group to its headline still says it: the first thing its effects
-tell, when that is one card moved by name ('Bob: Play a card: Oak Mill'), a
-choice of the mover's, asked or the only one ('Bob: Hire a guide: Ada'; what
-the mover then put on it says more: 'Bob: Influence: 2 cubes → Rain (now 4
-there)'), an answer taken for the seat reading ('… → Rain (the only choice,
-taken for you)'), or a marker or track of the mover's that moved before
-anything else did ('Bob: Travel: Time frame 5 → 2'; not a worker put where
-the move is made). Nothing is guessed: a move whose first card line names
-several cards or none keeps its headline as it is, and a number is no answer
-without its question.
+tell, when that is cards moved ('Bob: Play a card: Oak Mill'; 'Ann: Buy cards:
+2 cards → your hand: Oak Mill, Rain', and to the others 'Ann: Buy cards: 2
+cards → Ann's hand'), a choice of the mover's, asked or the only one ('Bob:
+Hire a guide: Ada'; what the mover then put on it says more: 'Bob: Influence:
+2 cubes → Rain (now 4 there)'), an answer taken for the seat reading ('… →
+Rain (the only choice, taken for you)'), or a marker or track of the mover's
+that moved before anything else did ('Bob: Travel: Time frame 5 → 2'; not a
+worker put where the move is made). Nothing is guessed: a move that tells
+none of these keeps its headline as it is, and a number is no answer without
+its question.
 
 The summariser reads the lines the engine writes and knows only their
 shape; it is given the players' names, the card names and the resources'
@@ -232,7 +233,9 @@ class _Folder:
         for i, (kind, key) in enumerate(self.order):
             if kind == "move":
                 n, names = self.moves[key]
-                subject = names[0] if n == 1 and names else None
+                # one card: its name; several, or hidden ones: how many went where, by
+                # name where this seat may read them ('2 cards → your hand: …')
+                subject = names[0] if n == 1 and names else self._move_line(key)
             elif kind == "other":
                 subject, chosen = self._said(key, mover)
                 if subject is None or not chosen and settled:
@@ -281,6 +284,18 @@ class _Folder:
             return None, False  # (pieces put somewhere say what was done with a choice)
         return did, False
 
+    def _move_line(self, to: str) -> str:
+        """The cards moved to one place, folded: 'Oak Mill → your hand', '2 cards → your
+        hand: Oak Mill, Rain', '3 cards → Bob's hand'."""
+        n, names = self.moves[to]
+        if n == 1 and names:
+            return f"{names[0]} → {to}"
+        text = f"{n} card{'s' if n != 1 else ''} → {to}"
+        if names:
+            unnamed = n - len(names)
+            text += ": " + ", ".join(names) + (f" and {unnamed} more" if unnamed > 0 else "")
+        return text
+
     def lines(self) -> list[str]:
         out = []
         for kind, key in self.order:
@@ -290,16 +305,7 @@ class _Folder:
                 n = self.other[key]
                 out.append(key if n == 1 else f"{key} (×{n})")
             elif kind == "move":
-                n, names = self.moves[key]
-                if n == 1 and names:
-                    out.append(f"{names[0]} → {key}")
-                    continue
-                text = f"{n} card{'s' if n != 1 else ''} → {key}"
-                if names:
-                    unnamed = n - len(names)
-                    text += ": " + ", ".join(names) + (f" and {unnamed} more" if unnamed > 0
-                                                      else "")
-                out.append(text)
+                out.append(self._move_line(key))
             else:
                 parts = []
                 for (one, many), (gained, lost, now, first) in self.stock.get(key, {}).items():

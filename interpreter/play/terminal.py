@@ -137,6 +137,13 @@ class HumanAgent(Agent):
         each headline with its effects folded (play/news.py), kept for 'news'."""
         from .news import NewsWords, summarise
         lines = [game.log_line_for(i, seat) for i in range(self.seen, len(game.log_lines))]
+        first = next((x for x in lines if x), "")
+        if first.startswith(" "):  # a move that went on after a question: under its headline
+            for i in range(self.seen - 1, -1, -1):
+                head = game.log_line_for(i, seat)
+                if head and not head.startswith(" "):
+                    lines.insert(0, head)
+                    break
         for line in [x for x in lines if x and x in self.announced]:  # shown when it was taken
             self.announced.remove(line)
             lines.remove(line)

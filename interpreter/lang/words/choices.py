@@ -98,6 +98,10 @@ class Choices:
             only = self._only_choice(e, ctx)
             if only is not None:
                 return only
+        if e.func == "any":  # 'it is next to a city'
+            near = self.near(e, ctx, "a")
+            if near is not None:
+                return near
         agg = AGGREGATES.get(e.func)
         if e.func in ("choose", "choose_optional") and e.where is None:
             chosen = self._choice_words(e.source, ctx)  # 'any player'
