@@ -147,8 +147,13 @@ def test_an_answer_taken_for_you_names_your_move():
 def test_a_hidden_card_kept_stays_hidden_in_the_headline():
     keep = ["Bob (ai): Draw two, keep one", "  2 cards from Draw pile → Bob (ai)'s cards",
             "  a card → Bob (ai)'s hand", "  Rain → Discard pile"]
+    # what everyone may see of it: the card let go, where it went (not which was kept)
     head = news_lines(summarise(keep, WORDS))[0]
-    assert head == "Bob (ai): Draw two, keep one: 2 cards → Bob (ai)'s cards"  # not which
+    assert head == "Bob (ai): Draw two, keep one: Rain → Discard pile"
+    hidden = ["Bob (ai): Draw two, keep one", "  2 cards from Draw pile → Bob (ai)'s cards",
+              "  a card → Bob (ai)'s hand", "  a card → Discard pile"]
+    assert news_lines(summarise(hidden, WORDS))[0] == \
+        "Bob (ai): Draw two, keep one: 2 cards → Bob (ai)'s cards"
 
 
 @pytest.mark.slow

@@ -24,9 +24,11 @@ Hire a guide: Ada'; what the mover then put on it says more: 'Bob: Influence:
 2 cubes → Rain (now 4 there)'), an answer taken for the seat reading ('… →
 Rain (the only choice, taken for you)'), or a marker or track of the mover's
 that moved before anything else did ('Bob: Travel: Time frame 5 → 2'; not a
-worker put where the move is made). Nothing is guessed: a move that tells
-none of these keeps its headline as it is, and a number is no answer without
-its question.
+worker put where the move is made). Hidden cards moved are counted only
+when no line after them says more: 'Bob: Draw two, keep one: Rain → Discard
+pile' (the card let go, where it went; not the one kept). Nothing is
+guessed: a move that tells none of these keeps its headline as it is, and a
+number is no answer without its question.
 
 The summariser reads the lines the engine writes and knows only their
 shape; it is given the players' names, the card names and the resources'
@@ -230,12 +232,17 @@ class _Folder:
             return headline  # (a phase, a round, a pass: no move of a player's)
         mover, move = m.group(1), m.group(3)
         settled = False  # a change of the world's came first: the mover's own are effects
+        hidden = None  # hidden cards moved: how many went where, unless a line says more
         for i, (kind, key) in enumerate(self.order):
             if kind == "move":
                 n, names = self.moves[key]
-                # one card: its name; several, or hidden ones: how many went where, by
-                # name where this seat may read them ('2 cards → your hand: …')
-                subject = names[0] if n == 1 and names else self._move_line(key)
+                if not names:
+                    hidden = hidden or self._move_line(key)
+                    continue
+                # one card: its name (after hidden ones, where it went: 'Rain → Discard
+                # pile', not as if it were the card kept); several: how many went where,
+                # by name where this seat may read them ('2 cards → your hand: …')
+                subject = names[0] if n == 1 and hidden is None else self._move_line(key)
             elif kind == "other":
                 subject, chosen = self._said(key, mover)
                 if subject is None or not chosen and settled:
@@ -254,7 +261,7 @@ class _Folder:
             if f"{mover}: {subject}" in self.other:  # said in the headline: not again below
                 self.told = f"{mover}: {subject}"
             return f"{headline}: {subject}"
-        return headline
+        return headline if hidden is None else f"{headline}: {hidden}"
 
     def _movers(self, line: str, mover: str) -> bool:
         """Whether a line is the mover's own ('Bob: …', 'Bob's only choice: …')."""
