@@ -177,3 +177,10 @@ def test_what_the_headline_says_of_the_movers_line_is_not_said_again_below_it():
              "  Bob (ai) pays 1 coin (now 2)"]
     assert news_lines(summarise(lines, WORDS)) == [
         "Bob (ai): Travel to the past: Time frame 5 → 2", "  Bob (ai): −1 coin (now 2)"]
+
+
+def test_cards_moved_that_the_headline_says_are_not_said_again_below_it():
+    lines = ["Ann: Buy cards", "  Ann pays 3 coins (now 9)", "  Oak Mill → your hand",
+             "  Rain → your hand"]
+    assert news_lines(summarise(lines, WORDS)) == [
+        "Ann: Buy cards: 2 cards → your hand: Oak Mill, Rain", "  Ann: −3 coins (now 9)"]

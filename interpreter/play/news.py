@@ -136,7 +136,7 @@ class _Folder:
         self.prod: dict[str, dict[tuple, int]] = {}  # who -> (sing, plur) -> delta
         self.moves: dict[str, list] = {}  # to -> [count, names]
         self.other: dict[str, int] = {}  # line -> times
-        self.told: str | None = None  # a line of the mover's the headline says (named)
+        self.told: set = set()  # (kind, key) of the lines the headline says (named)
         names = sorted(words.players, key=len, reverse=True)
         self.who = re.compile("^(" + "|".join(re.escape(n) for n in names) + ")(:)? (.*)$") \
             if names else None
@@ -232,12 +232,14 @@ class _Folder:
             return headline  # (a phase, a round, a pass: no move of a player's)
         mover, move = m.group(1), m.group(3)
         settled = False  # a change of the world's came first: the mover's own are effects
-        hidden = None  # hidden cards moved: how many went where, unless a line says more
+        hidden = hidden_key = None  # hidden cards moved: how many went where, unless a
+        # line after them says more
         for i, (kind, key) in enumerate(self.order):
             if kind == "move":
                 n, names = self.moves[key]
                 if not names:
-                    hidden = hidden or self._move_line(key)
+                    if hidden is None:
+                        hidden, hidden_key = self._move_line(key), key
                     continue
                 # one card: its name (after hidden ones, where it went: 'Rain → Discard
                 # pile', not as if it were the card kept); several: how many went where,
@@ -259,9 +261,14 @@ class _Folder:
             if not subject or subject in move:
                 return headline
             if f"{mover}: {subject}" in self.other:  # said in the headline: not again below
-                self.told = f"{mover}: {subject}"
+                self.told.add(("other", f"{mover}: {subject}"))
+            elif kind == "move" and subject == self._move_line(key):
+                self.told.add(("move", key))
             return f"{headline}: {subject}"
-        return headline if hidden is None else f"{headline}: {hidden}"
+        if hidden is None:
+            return headline
+        self.told.add(("move", hidden_key))
+        return f"{headline}: {hidden}"
 
     def _movers(self, line: str, mover: str) -> bool:
         """Whether a line is the mover's own ('Bob: …', 'Bob's only choice: …')."""
@@ -306,7 +313,7 @@ class _Folder:
     def lines(self) -> list[str]:
         out = []
         for kind, key in self.order:
-            if kind == "other" and key == self.told and self.other[key] == 1:
+            if (kind, key) in self.told and (kind != "other" or self.other[key] == 1):
                 continue
             if kind == "other":
                 n = self.other[key]
