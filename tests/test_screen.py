@@ -143,8 +143,10 @@ def test_the_status_lines_fit_the_width_and_keep_your_own_tracks():
     for key in me.stock:  # late in a game, rich
         me.stock[key], me.production[key] = 54, 15
     lines = [t.plain for t in status_lines(game.view(0), game, 80)]
-    assert len(lines) == 2 and all(len(line) <= 80 for line in lines)
+    assert len(lines) <= 3 and all(len(line) <= 80 for line in lines)
     assert "Terraform rating 20" in " ".join(lines)
+    # (issue 29) nothing cut: a line too long for the width goes on to the next
+    assert "54 heat +15" in " ".join(lines) and not any("…" in x for x in lines)
 
 
 def test_card_texts_stay_when_the_question_is_about_a_few_cards():
