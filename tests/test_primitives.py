@@ -676,7 +676,8 @@ def test_a_refusal_says_a_phrased_condition_in_its_own_words(tmp_path):
     refused = runner.available("work", 0, {"card_actions": False}, True)["__refused__"]
     words = {k: (v if isinstance(v, str) else v()) for k, v in refused.items()}
     assert words["Bargain"] == "only when a card in your hand costs at most 1"
-    assert words["Plain"].startswith("needs at least one of the cards in your hand")
+    # the same condition without a phrase is told by its own parts: the hand is empty
+    assert words["Plain"] == "there is no card in your hand"
     assert words["Rich"].startswith("needs at least 50 gold; you have ")
 
 
