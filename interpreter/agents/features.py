@@ -20,10 +20,14 @@ names a game thing:
   declared ``features:``;
 - ``round``, ``evaluation`` (the ruleset's hand-written ``evaluation``, the
   prior; its score so far when it has none) and ``evaluation of the best
-  other`` (the best other seat's; absent in a solo game). The score is not a
-  feature of its own: a hand-written evaluation weighs it already, and
-  working it out for every seat of every copy a search evaluates doubled
-  the cost of evaluating.
+  other`` (the best other seat's; absent in a solo game);
+- ``score`` and ``score of the best other``: the points the final scoring
+  would give now, when the reader is asked for them (``scores``: training
+  reads them, and an evaluation whose weights have them). The final margin
+  is made of them, and a hand-written evaluation that prices them by a
+  guess of the game's length lets a step of a global track move the value
+  of both seats by a jump; working them out for every seat costs about a
+  quarter of a learned evaluation.
 
 Only what the seat may know is read: its own zones only where the zone's
 visibility lets it look, other seats only through public tracks, tiles,
@@ -57,14 +61,18 @@ class Features:
             data = entry.data if isinstance(entry.data, dict) else {}
             self.declared.append((ident, "each" in data, data.get("as")))
         self.has_evaluation = ("flow", "evaluation") in rs.code
+        self.scores = False  # read each seat's score too (the score features)
 
     def base(self, runner, seats) -> tuple[list, list | None]:
         """Each seat's hand-written evaluation (all seats: each seat's features read the
-        best other's). A ruleset without one is evaluated by its score, as the agents
-        do without a learned evaluation. (The second list is kept for the callers' sake:
-        None.)"""
+        best other's; a ruleset without one is evaluated by its score, as the agents
+        do without a learned evaluation), and each seat's score so far when the reader
+        reads scores (else None)."""
         n = runner.game.n
-        return [float(runner.evaluate(p)) for p in range(n)], None
+        priors = [float(runner.evaluate(p)) for p in range(n)]
+        if not self.scores:
+            return priors, None
+        return priors, [float(runner.game.score(p)) for p in range(n)]
 
     def of(self, runner, seat: int, priors: list, scores: list) -> dict:
         """The features of ``seat``: a dict of name -> number (missing names are 0)."""
@@ -125,6 +133,11 @@ class Features:
         if len(priors) > 1:
             out["evaluation of the best other"] = max(
                 v for p, v in enumerate(priors) if p != seat)
+        if scores is not None:
+            out["score"] = scores[seat]
+            if len(scores) > 1:
+                out["score of the best other"] = max(
+                    v for p, v in enumerate(scores) if p != seat)
         return out
 
     def _declared(self, game, seat: int, out: dict) -> None:

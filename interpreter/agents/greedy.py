@@ -36,7 +36,8 @@ class GreedyAgent(Agent):
     searches_rules = True  # the game keeps where a rule of the flow started (choose_in_rule)
 
     def __init__(self, seed: int, rollouts: int = 3, first_choices: int | None = None,
-                 eval: str = "learned"):
+                 eval: str = "learned", reward: str = "own"):
+        self.reward = reward  # own (its evaluation) or margin (less the best other seat's)
         from .lookahead import MAX_FIRST_CHOICES
         self.eval = eval  # learned (the ruleset's learned evaluation when it has one) or written
         self.rng = random.Random(seed)
@@ -56,7 +57,8 @@ class GreedyAgent(Agent):
             from .lookahead import evaluate_options
             steps, per_game = self.allowance()
             values, plans = evaluate_options(game, decision, self.rng, self.rollouts,
-                                             self.first_choices, steps, per_game, self.eval)
+                                             self.first_choices, steps, per_game, self.eval,
+                                             self.reward)
             best = max(values)
             ties = [i for i, v in enumerate(values) if v == best]
             pick = ties[0] if len(ties) == 1 else self.rng.choice(ties)

@@ -270,7 +270,8 @@ MAX_FIRST_CHOICES = 8  # options of an action's first choice tried one by one
 def evaluate_options(game: Game, decision: Decision, rng: random.Random,
                      rollouts: int = 3, first_choices: int = MAX_FIRST_CHOICES,
                      steps: int = GREEDY_SEARCH_STEPS, per_game: int = GREEDY_GAME_STEPS,
-                     how: str = "written") -> tuple[list[float], list[list[int]]]:
+                     how: str = "written", reward: str = "own"
+                     ) -> tuple[list[float], list[list[int]]]:
     """For each action option: the best evaluation over a few rollouts, and its plan.
 
     A rollout performs the action on a determinised copy, answering the action's
@@ -289,6 +290,12 @@ def evaluate_options(game: Game, decision: Decision, rng: random.Random,
     from ..engine.flow import FlowRunner
     seat = decision.player
     search = SearchBudget.opened(game.budget, seat, steps, per_game)
+
+    def worth(runner) -> float:
+        if reward == "own" or game.n == 1:
+            return evaluate(runner, (seat,), how)[0]
+        values = evaluate(runner, range(game.n), how)
+        return values[seat] - max(v for p, v in enumerate(values) if p != seat)
     try:
         dealing = Dealing(game, seat)  # the real game stands still while it searches
         # the base first, as before: rng's draws stay in their order
@@ -305,7 +312,7 @@ def evaluate_options(game: Game, decision: Decision, rng: random.Random,
                 if now is None:
                     search.trial()
                     try:
-                        now = evaluate(FlowRunner(base), (seat,), how)[0]
+                        now = worth(FlowRunner(base))
                     except RuleRuntimeError as exc:
                         if not search.over():
                             raise  # the rules fail as they would in the game itself
@@ -330,8 +337,7 @@ def evaluate_options(game: Game, decision: Decision, rng: random.Random,
                 runner = FlowRunner(trial)
                 search.trial()
                 try:
-                    value = evaluate(runner, (seat,), how)[0] if runner.perform(choice, seat) \
-                        else LOSS
+                    value = worth(runner) if runner.perform(choice, seat) else LOSS
                 except (RequirementFailed, ActionRefused, RuleRuntimeError) as exc:
                     if search.over():
                         _spent(search, exc)
