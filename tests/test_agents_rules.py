@@ -67,3 +67,12 @@ def test_a_random_agent_there_does_refuse_sometimes(final_conversion):
         game, result = _play_to_the_end(rs, sc, f"random:{seed}")
         refused += game.state.players[0].stock["plant"] >= 8
     assert refused
+
+
+def test_a_resumed_seat_of_a_searching_agent_still_searches_the_rules():
+    """A resumed game seats each agent behind the record's answers: the game must still
+    keep where a rule started for it (else the last conversion is random again)."""
+    from rulebook_games.play.session import build_game
+    rs = load_ruleset(TM)
+    game = build_game(rs, 2, 1, ["greedy", "random"], (), prefix=[0])
+    assert [getattr(a, "searches_rules", False) for a in game.agents] == [True, False]

@@ -62,6 +62,12 @@ class SeatAgent(Agent):
     def scripted(self):
         return self.script.position < len(self.script.answers)
 
+    @property
+    def searches_rules(self) -> bool:
+        """Whether the live agent searches the choices the flow's rules ask (the game then
+        keeps where such a rule started)."""
+        return getattr(self.live, "searches_rules", False)
+
     def decide(self, decision, view, game):
         if self.script.position < len(self.script.answers):
             return self.script.decide(decision, view, game)
