@@ -72,10 +72,10 @@ GOLDEN = {
         "Action yield in timeline slot 1/2/3/4: 1/1/2/2.",
         "Luxury slots: 2 umulium.",
         "Discard it from your hand for 2 ore + 1 stone.",
-        "Action (Launch), once per round: Place a worker on this card; launch up to the "
-        "yield of this card's slot (+1 per luxury on it) steps (pay the ore on each space) "
-        "(only if this card is in your timeline with no worker on it and your spaceship can "
-        "launch a step (in era III)).",
+        "Action (Launch), once per round (only when this card is in your timeline with no "
+        "worker on it and your spaceship can launch a step (in era III)): Place a worker on "
+        "this card; launch up to the yield of this card's slot (+1 per luxury on it) steps (pay"
+        " the ore on each space).",
         "8 VP.",
     ],
     # ------------------------------------------------------ historical figures
@@ -84,10 +84,10 @@ GOLDEN = {
         "Action yield in timeline slot 1/2/3/4: 1/1/1/1.",
         "Luxury slots: 1 pottery.",
         "Discard it from your hand for 1 stone.",
-        "Action (Acquire pottery), once per round: Place a worker on this card; pay 1 food; "
-        "take the yield of this card's slot (+1 per luxury on it) pottery from the supply "
-        "(only if this card is in your timeline with no worker on it and at least 1 pottery "
-        "tile left in the supply and at least 1 food).",
+        "Action (Acquire pottery), once per round (only when this card is in your timeline with"
+        " no worker on it and at least 1 pottery tile left in the supply and at least 1 food): "
+        "Place a worker on this card; pay 1 food; take the yield of this card's slot (+1 per "
+        "luxury on it) pottery from the supply.",
         "2 VP.",
     ],
     "merchant_prince": [
@@ -98,9 +98,9 @@ GOLDEN = {
         "Discard it from your hand for 2 coins.",
         _re(r"Whenever a luxury is delivered by you, if (this card is in your timeline|the "
             r"place where this card lies is your timeline): Gain 1 coin\.$"),
-        "Action (Trade), once per round: Place a worker on this card; gain coins equal to "
-        "the yield of this card's slot (+1 per luxury on it) (only if this card is in your "
-        "timeline with no worker on it).",
+        "Action (Trade), once per round (only when this card is in your timeline with no worker"
+        " on it): Place a worker on this card; gain coins equal to the yield of this card's "
+        "slot (+1 per luxury on it).",
         "5 VP.",
     ],
     "philanthropist": [
@@ -108,9 +108,9 @@ GOLDEN = {
         "Action yield in timeline slot 1/2/3/4: 2/3/3/3.",
         "Luxury slots: 1 silk.",
         "Discard it from your hand for 2 coins.",
-        "Action (Patronage), once per round: Place a worker on this card; pay 2 food; gain "
-        "victory points equal to the yield of this card's slot (+1 per luxury on it) (only "
-        "if this card is in your timeline with no worker on it and at least 2 food).",
+        "Action (Patronage), once per round (only when this card is in your timeline with no "
+        "worker on it and at least 2 food): Place a worker on this card; pay 2 food; gain "
+        "victory points equal to the yield of this card's slot (+1 per luxury on it).",
         "6 VP.",
     ],
     # ------------------------------------------------ technologies, each era
@@ -141,9 +141,9 @@ GOLDEN = {
         "1 peace icon.",
         "Action yield in timeline slot 1/2/3/4: 2/2/3/3.",
         "Luxury slots: 1 pottery.",
-        "Action (Harvest), once per round: Place a worker on this card; gain food equal to "
-        "the yield of this card's slot (+1 per luxury on it) (only if this card is in your "
-        "timeline with no worker on it).",
+        "Action (Harvest), once per round (only when this card is in your timeline with no "
+        "worker on it): Place a worker on this card; gain food equal to the yield of this "
+        "card's slot (+1 per luxury on it).",
     ],
     # -------------------------------------------------------- discovery tiles
     "disc_fertile_valley": ["Reward: gain 3 food."],
@@ -156,17 +156,17 @@ GOLDEN = {
         "Starts with 3 food + 2 wood + 1 stone + 2 coins.",
         "Starting cards in timeline slots 1–3: Delta Farmers, Potters' Quarter and Sun Temple.",
         "Each pottery you have delivered gives 1 more food per income.",
-        "Action (Floodplain), once per round: Place a worker on this card; gain food equal to "
-        "3 (+1 per tools upgrade) (only if you have a worker left).",
-        "Action (Clay and reed), once per round: Place a worker on this card; gain stone "
-        "equal to 2 (+1 per tools upgrade); gain 1 wood (only if you have a worker left).",
-        "Action (Scribes), once per round: Place a worker on this card; raise the science "
-        "1 step (only if you have a worker left).",
-        "Action (River rites), once per round: Place a worker on this card; raise the culture "
-        "1 step (only if you have a worker left).",
-        "Action (River trade (exclusive)), once per round: Place a worker on this card; pay "
-        "2 food; take 1 pottery from the supply; raise the culture 1 step (only if you have "
-        "a worker left and at least 2 food and at least 1 pottery tile left in the supply).",
+        "Action (Floodplain), once per round (only when you have a worker left): Place a worker"
+        " on this card; gain food equal to 3 (+1 per tools upgrade).",
+        "Action (Clay and reed), once per round (only when you have a worker left): Place a "
+        "worker on this card; gain stone equal to 2 (+1 per tools upgrade); gain 1 wood.",
+        "Action (Scribes), once per round (only when you have a worker left): Place a worker on"
+        " this card; raise the science 1 step.",
+        "Action (River rites), once per round (only when you have a worker left): Place a "
+        "worker on this card; raise the culture 1 step.",
+        "Action (River trade (exclusive)), once per round (only when you have a worker left and"
+        " at least 2 food and at least 1 pottery tile left in the supply): Place a worker on "
+        "this card; pay 2 food; take 1 pottery from the supply; raise the culture 1 step.",
     ],
     "steppe_riders": [  # 0 peace icons: nothing printed
         "Income: 1 food + 1 ore.",
@@ -174,26 +174,26 @@ GOLDEN = {
         "Starts with 4 food + 1 wood + 1 ore + 2 coins.",
         "Starting cards in timeline slots 1–3: Herders, Trappers and Kurultai.",
         "Every card you discard for goods gives 1 more food.",
-        "Action (Herds), once per round: Place a worker on this card; gain food equal to 3 "
-        "(+1 per tools upgrade) (only if you have a worker left).",
-        "Action (Raids), once per round: Place a worker on this card; gain wood equal to 1 "
-        "(+1 per tools upgrade); gain 1 stone; gain 1 ore (only if you have a worker left).",
-        "Action (Chants), once per round: Place a worker on this card; raise the culture "
-        "1 step (only if you have a worker left).",
-        "Action (Shamans), once per round: Place a worker on this card; raise the science "
-        "1 step (only if you have a worker left).",
-        "Action (Fur hunt (exclusive)), once per round: Place a worker on this card; pay "
-        "1 food; take 1 fur from the supply; gain 2 coins (only if you have a worker left "
-        "and at least 1 food).",
+        "Action (Herds), once per round (only when you have a worker left): Place a worker on "
+        "this card; gain food equal to 3 (+1 per tools upgrade).",
+        "Action (Raids), once per round (only when you have a worker left): Place a worker on "
+        "this card; gain wood equal to 1 (+1 per tools upgrade); gain 1 stone; gain 1 ore.",
+        "Action (Chants), once per round (only when you have a worker left): Place a worker on "
+        "this card; raise the culture 1 step.",
+        "Action (Shamans), once per round (only when you have a worker left): Place a worker on"
+        " this card; raise the science 1 step.",
+        "Action (Fur hunt (exclusive)), once per round (only when you have a worker left and at"
+        " least 1 food): Place a worker on this card; pay 1 food; take 1 fur from the supply; "
+        "gain 2 coins.",
     ],
     # ------------------------------------------ tech boards and technologies
     "path_of_scholars": ["Temple Schools, Cartography, Printing, Universities."],
     "sch_cartography": [
         "To unlock it you need: at least 4 science.",
         "Cost 1 wood + 1 coin.",
-        "Action (Chart the coasts), once per round: Place a worker on this card; sail up to "
-        "2 steps (pay the food on each space) (only if this card is unlocked with no worker "
-        "on it and your ship can sail a step).",
+        "Action (Chart the coasts), once per round (only when this card is unlocked with no "
+        "worker on it and your ship can sail a step): Place a worker on this card; sail up to 2"
+        " steps (pay the food on each space).",
     ],
     "mer_exchange": [
         "To unlock it you need: at least 10 science.",
@@ -212,8 +212,8 @@ GOLDEN = {
         "To build it you need: at least 2 culture.",
         "Cost 2 stone + 1 wood + 1 book.",
         "1 peace icon.",
-        "Action (Study halls), once per round: Place a worker on this card; raise the "
-        "science 2 steps (only if this card is one of your built wonders with no worker on it).",
+        "Action (Study halls), once per round (only when this card is one of your built wonders"
+        " with no worker on it): Place a worker on this card; raise the science 2 steps.",
         "When a camel visits it: raise the science 2 steps.",
         "8 VP.",
     ],
@@ -221,9 +221,9 @@ GOLDEN = {
         "To build it you need: at least 3 culture.",
         "Cost 2 ore + 2 stone.",
         "1 peace icon.",
-        "Action (Beacon), once per round: Place a worker on this card; sail up to 2 steps "
-        "(pay the food on each space) (only if this card is one of your built wonders with "
-        "no worker on it and your ship can sail a step).",
+        "Action (Beacon), once per round (only when this card is one of your built wonders with"
+        " no worker on it and your ship can sail a step): Place a worker on this card; sail up "
+        "to 2 steps (pay the food on each space).",
         "When a camel visits it: gain 2 coins; sail up to 1 step (pay the food on each space).",
         "6 VP.",
     ],
@@ -406,7 +406,7 @@ def test_civilisation_boards_state_their_printed_facts(rs):
         assert (f"Starting cards in timeline slots 1–3: {', '.join(names[:-1])} and "
                 f"{names[-1]}.") in got, c
         for action in rs.cards[c].data["actions"]:
-            assert any(line.startswith(f"Action ({action['name']}), once per round: ")
+            assert any(line.startswith(f"Action ({action['name']}), once per round")
                        for line in got), (c, action["name"])
 
 

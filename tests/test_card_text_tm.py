@@ -70,11 +70,13 @@ PROJECTS = {
     "subterranean_reservoir": ["Place an ocean."],
     "plantation": ["Requires at least 2 science tags.", "Place a greenery."],
     "mangrove": ["Requires at least 4 °C temperature.",
-                 "Place a greenery anywhere on a space whose type is ocean area and that "
-                 "has no tile.",
+                 "Place a greenery on any ocean area with no tile.",
                  "1 VP."],
-    "lava_flows": ["Raise the temperature 2 steps; place a special tile on a space whose type "
-                   "is volcanic area."],
+    "lava_flows": ["Raise the temperature 2 steps; place a special tile on a volcanic area."],
+    "research_outpost": ["You pay 1 M€ less for a card.",
+                         "Place a city on a space next to no tile."],
+    "urbanized_area": ["Lose 1 energy production; gain 2 M€ production; place a city on any "
+                       "space that is a free land area and is next to at least 2 cities."],
     "noctis_city": ["Lose 1 energy production; gain 3 M€ production; place a city on "
                     "Noctis City #31."],
     "capital": ["Requires at least 4 oceans.",
@@ -88,20 +90,25 @@ PROJECTS = {
     "tardigrades": ["Action (Multiply), once per generation: Add 1 microbe to this card.",
                     "1 VP per 4 microbes on this card."],
     "physics_complex": [
-        "Action (Run an experiment), once per generation: Pay 6 energy; add 1 science to "
-        "this card (only if at least 6 energy).",
+        "Action (Run an experiment), once per generation (needs at least 6 energy): Pay 6 "
+        "energy; add 1 science to this card.",
         "2 VP per science on this card."],
     "search_for_life": [
         "Requires at most 6 % oxygen.",
-        "Action (Search for life), once per generation: Pay 1 M€; draw 1 card from the "
-        "project deck into the revealed cards; if the top card of the revealed cards has "
-        "a microbe tag, add 1 science to this card; put the top card of the revealed cards "
-        "into the discard pile (only if at least 1 M€ to spend).",
+        "Action (Search for life), once per generation (needs at least 1 M€ to spend): Pay "
+        "1 M€; draw 1 card from the project deck into the revealed cards; if the top card "
+        "of the revealed cards has a microbe tag, add 1 science to this card; put the top "
+        "card of the revealed cards into the discard pile.",
         "3 VP if at least 1 science on this card."],
     # ------------------------------------------------------------- blue-card actions
     "martian_rails": [
-        "Action (Run the rails), once per generation: Pay 1 energy; gain M€ equal to the "
-        "number of cities on Mars (only if at least 1 energy)."],
+        "Action (Run the rails), once per generation (needs at least 1 energy): Pay 1 "
+        "energy; gain M€ equal to the number of cities on Mars."],
+    # the action's condition before it, not after its last clause: Ironworks read 'raise
+    # the oxygen 1 step (only if at least 4 energy)' (issue 29); the card: 'Action: spend
+    # 4 energy to gain 1 steel and raise oxygen 1'
+    "ironworks": ["Action (Smelt iron), once per generation (needs at least 4 energy): Pay 4 "
+                  "energy; gain 1 steel; raise the oxygen 1 step."],
     "water_import_from_europa": [
         "Action (Import water), once per generation: Pay 12 M€ to place an ocean tile; "
         "titanium may be used to pay.",
@@ -125,8 +132,8 @@ PROJECTS = {
     "advanced_alloys": ["Each steel you have is worth 1 M€ more.",
                         "Each titanium you have is worth 1 M€ more."],
     "space_elevator": [
-        "Action (Ship steel), once per generation: Pay 1 steel; gain 5 M€ (only if at "
-        "least 1 steel).",
+        "Action (Ship steel), once per generation (needs at least 1 steel): Pay 1 steel; "
+        "gain 5 M€.",
         "Gain 1 titanium production.", "2 VP."],
     # ------------------------------------------------------------------ VP rules
     "immigration_shuttles": ["Gain 5 M€ production.", "1 VP per 3 city tiles in play."],
@@ -177,9 +184,9 @@ CORPORATIONS = {
                  "You pay 3 M€ less for a standard project if it is power plant.",
                  "Gain 48 M€; gain 1 energy production."],
     "united_nations_mars_initiative": [
-        "Action (Extra terraforming), once per generation: Pay 3 M€; raise the terraform "
-        "rating 1 step (only if the number of times your terraform rating is raised this "
-        "generation is at least 1 and at least 3 M€ to spend).",
+        "Action (Extra terraforming), once per generation (only when the number of times "
+        "your terraform rating is raised this generation is at least 1 and at least 3 M€ "
+        "to spend): Pay 3 M€; raise the terraform rating 1 step.",
         "Gain 40 M€."],
     "saturn_systems": [
         "Whenever a card is played by anyone, if the card has a jovian tag: Gain M€ "

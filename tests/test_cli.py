@@ -336,3 +336,14 @@ def test_replay_step_says_once_which_key_goes_on(tmp_path):
                            timeout=120)
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout.count("(Enter shows the next line; Ctrl-D shows the rest)") == 1
+
+
+@pytest.mark.parametrize("command", ["cards", "compare", "compile", "docs", "export", "list",
+                                     "lsp", "play", "replay", "report", "schema", "serve",
+                                     "simulate", "test", "train", "validate"])
+def test_help_says_number_limits_in_words(capsys, command):
+    # a person reads "1 to 1,000,000" or "at least 1", never click's "1<=x<=1000000"
+    code, out, err = run(capsys, command, "--help")
+    assert code == 0, err
+    for notation in ("<=", ">=", "x<", "x>", "None"):
+        assert notation not in out, (command, notation, out)

@@ -42,9 +42,9 @@ def test_a_players_stock_changes_fold_into_one_line_with_what_was_paid_and_gaine
              "  Bob (ai) gains 1 plant (now 1)",
              "  Bob (ai): coin production +1 (now 2)", "  Bob (ai): plant production −2 (now 0)"]
     assert news_lines(summarise(lines, WORDS)) == [
-        "Bob (ai): Buy cards",
-        "  Bob (ai): −6 coins (now 6); +1 plant (now 1); production +1 coin, −2 plant",
-        "  2 cards → Bob (ai)'s hand"]
+        "Bob (ai): Buy cards: 2 cards → Bob (ai)'s hand",
+        "  Bob (ai): −6 coins (now 6); +1 plant (now 1); production +1 coin, −2 plant"]
+    # (the cards moved are said once, in the headline)
 
 
 def test_cards_moved_to_one_place_are_counted_and_named_only_where_the_line_names_them():
@@ -52,7 +52,8 @@ def test_cards_moved_to_one_place_are_counted_and_named_only_where_the_line_name
              "  a card → Discard pile (×3)", "  2 cards from Deck → Bob (ai)'s hand",
              "  3 cards from Deck → your cards on offer: Rain, Oak Mill, Rain"]
     assert news_lines(summarise(lines, WORDS)) == [
-        "Ann: Draw", "  2 cards → your hand: Oak Mill, Rain", "  3 cards → Discard pile",
+        "Ann: Draw: 2 cards → your hand: Oak Mill, Rain",
+        "  3 cards → Discard pile",
         "  2 cards → Bob (ai)'s hand", "  3 cards → your cards on offer: Rain, Oak Mill, Rain"]
 
 
@@ -142,8 +143,10 @@ def test_the_status_lines_fit_the_width_and_keep_your_own_tracks():
     for key in me.stock:  # late in a game, rich
         me.stock[key], me.production[key] = 54, 15
     lines = [t.plain for t in status_lines(game.view(0), game, 80)]
-    assert len(lines) == 2 and all(len(line) <= 80 for line in lines)
+    assert len(lines) <= 3 and all(len(line) <= 80 for line in lines)
     assert "Terraform rating 20" in " ".join(lines)
+    # (issue 29) nothing cut: a line too long for the width goes on to the next
+    assert "54 heat +15" in " ".join(lines) and not any("…" in x for x in lines)
 
 
 def test_card_texts_stay_when_the_question_is_about_a_few_cards():

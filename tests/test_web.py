@@ -135,7 +135,9 @@ def test_a_request_from_another_site_or_host_is_refused(client):
 
 @pytest.mark.parametrize("body, words", [
     ({"ruleset": "nope", "players": 2, "seats": ["human", "greedy"]}, "no such ruleset"),
-    ({"ruleset": "lantern_row", "players": 9, "seats": ["human"] * 9}, "player count"),
+    ({"ruleset": "lantern_row", "players": 9, "seats": ["human"] * 9},
+     "Lantern Row is for 2 players, not 9"),
+    ({"ruleset": "lantern_row", "players": "2", "seats": ["human"] * 2}, "player count"),
     ({"ruleset": "lantern_row", "players": 2, "seats": ["human"]}, "each of the 2 seats"),
     ({"ruleset": "lantern_row", "players": 2, "seats": ["human", "os:system"]},
      "not an agent here"),

@@ -343,6 +343,7 @@ _value = obj("A number or fact shown with a label.", {
     "label": _NAME("What the value is called, in the game's words."),
     "value": _E("An expression: a number, a truth value, a name (a card, a zone, a tag, a player…) or a list of them. In a panel, 'you' is the panel's player; elsewhere 'you' is the player looking."),
     "text": _TEXT("Words shown with the value (or alone, when there is no value)."),
+    "none": _NAME("Words shown where the value is none: 'at the top' for the next step of a track whose marker has reached its top (rather than a number that would read as a price)."),
     "private": {"type": "boolean", "description": "Shown to the panel's own player only (others see that it is hidden). Required when the value reads cards that not everyone may see."},
 }, required=["label"])
 _fact = obj("A number or fact shown with a label; with 'when', a warning shown only while it holds.", {
@@ -483,6 +484,10 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
             "prompt": string("Asked instead of the generated prompt at the first decision a "
                              "call of it makes, e.g. 'Travel how many time frames to the "
                              "left?'."),
+            "price": ref("expression", "What each card a question of it offers costs the "
+                         "player choosing ('card' is the card, the parameters are in "
+                         "scope), shown beside the printed cost: 'cost 3, 1 for you', e.g. "
+                         "'max(0, card.cost - discount)'. See docs/engine.md."),
         }, required=["id", "do"])),
     "functions": arr("Named functions rules call; they compute a value and change nothing.", obj(
         "A function.", {

@@ -57,7 +57,8 @@ def report_cmd(results_file, ruleset_path, mods, html, png, confidence, top, gal
                    "(repeatable; layered in order).")
 @click.option("-n", "--games", type=Whole(2, 1_000_000), default=200,
               show_default=True, help="Seeds to play, each on both sides.")
-@click.option("--players", "-p", type=Whole(min=1), default=None)
+@click.option("--players", "-p", type=Whole(min=1), default=None,
+              help="Players per game (default: the fewest the ruleset allows).")
 @click.option("--agents", "agent_spec", default="random", show_default=True,
               help="Comma-separated agents by seat (random, greedy, trained…), or one for "
                    "all; trained plays with the evaluation learned from the game's games.")

@@ -82,11 +82,14 @@ class Whole(click.IntRange):
     def _describe_range(self) -> str:
         # click says "x<=None" of a range with no bounds, and a seed's bounds are the
         # 19-digit limits of a signed 64-bit number: neither helps anyone choose a value
+        # and its "1<=x<=1000000" is notation, not words
         if self.min is None and self.max is None:
             return ""
         if self.min == -(2 ** 63 - 1) and self.max == 2 ** 63 - 1:
             return "a whole number"
-        return super()._describe_range()
+        if self.min is not None and self.max is not None:
+            return f"{self.min:,} to {self.max:,}"
+        return f"at least {self.min:,}" if self.min is not None else f"at most {self.max:,}"
 
 
 class Decimal(click.ParamType):
@@ -109,7 +112,7 @@ class Decimal(click.ParamType):
             self.fail(exc.message, param, ctx)
 
     def get_metavar(self, param, ctx=None):
-        return f"[{self.low:g}<=x<={self.high:g}]"
+        return f"[{self.low:g} to {self.high:g}]"
 
 
 NAME = UsableName()

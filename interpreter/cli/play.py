@@ -18,7 +18,7 @@ import click
 from .loading import check_mod_files, load_named, no_such_ruleset
 from .options import AGENTS_HELP, NAME, SEED, UsablePath, UsageProblem, Whole
 from .records import record_error, save_finished, save_unfinished
-from .seats import check_evaluation, seat_agents
+from .seats import OPPONENT, check_evaluation, seat_agents
 from ..paths import find_ruleset
 from ..safe_text import visible
 
@@ -29,7 +29,8 @@ from ..safe_text import visible
               help="Number of players.")
 @click.option("--seed", type=SEED, default=None, help="Random seed (default: random).")
 @click.option("--agents", "agent_spec", default=None,
-              help=AGENTS_HELP + " Default: you, then greedy.")
+              help=AGENTS_HELP + f" Default: you, then {OPPONENT} (with no terminal, {OPPONENT} "
+                   "at every seat).")
 @click.option("--variant", "variants", multiple=True, help="A variant to play (repeatable).")
 @click.option("--mod", "mods", multiple=True, type=UsablePath(dir_okay=False))
 @click.option("--save", "save_path", type=UsablePath(dir_okay=False),
@@ -57,7 +58,7 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
     if resume_path:
         rec, rs, mods = _resume(ruleset, resume_path, players, seed, variants, mods)
         players, seed, variants = rec.players, rec.seed, tuple(rec.variants)
-        kinds = (seat_agents(agent_spec, players, sys.stdin.isatty()) if agent_spec
+        kinds = (seat_agents(agent_spec, players, sys.stdin.isatty(), OPPONENT) if agent_spec
                  else _record_agents(rec))
         prefix = rec.decisions
         if not save_path:  # the record is saved where it was (its folder must take it)
@@ -65,8 +66,10 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
     else:
         rs = load_named(ruleset, mods)
         players = players or rs.min_players
+        if not rs.min_players <= players <= rs.max_players:  # (before any note on agents)
+            raise UsageProblem(f"{rs.name} is for {rs.players_words}, not {players}")
         seed = seed if seed is not None else _random.SystemRandom().randrange(1, 10 ** 9)
-        kinds = seat_agents(agent_spec, players, sys.stdin.isatty())
+        kinds = seat_agents(agent_spec, players, sys.stdin.isatty(), OPPONENT)
     check_evaluation(rs, kinds, players)
     save_to = Path(save_path or resume_path) if save_path or resume_path else None
     try:
@@ -98,6 +101,11 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         game.listeners.append(lambda line: console.print(visible(line), markup=False))
     console.print(f"[bold]{escape(visible(rs.name))}[/bold] · {header(rs, players, variants)} · "
                   f"seed {seed} · agents {', '.join(kinds)}")
+    thinking = None
+    if keyboard is not None and not log and console.is_terminal:  # who plays, while they do
+        from ..play.thinking import Thinking
+        thinking = Thinking(console.file)
+        _watch(game, thinking)
 
     def stop(why: str, code: int):
         shield()  # nothing cuts the save short (a closed terminal sends SIGHUP twice)
@@ -107,16 +115,22 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
 
     try:
         with StopSignals():  # Ctrl-C, a closed terminal, a polite kill: saved (below)
-            while True:
-                try:
-                    result = run(game)
-                    break
-                except UndoRequest as back:  # replay the record up to that decision
-                    live = [getattr(a, "live", a) for a in game.agents]
-                    game = build_game(rs, players, seed, kinds, tuple(variants),
-                                      prefix=game.record[:back.at], live_agents=live,
-                                      remember=game.refusals.remember)
-                    console.print("[dim]back to your previous decision[/dim]")
+            try:
+                while True:
+                    try:
+                        result = run(game)
+                        break
+                    except UndoRequest as back:  # replay the record up to that decision
+                        live = [getattr(a, "live", a) for a in game.agents]
+                        game = build_game(rs, players, seed, kinds, tuple(variants),
+                                          prefix=game.record[:back.at], live_agents=live,
+                                          remember=game.refusals.remember)
+                        if thinking is not None:
+                            _watch(game, thinking)
+                        console.print("[dim]back to your previous decision[/dim]")
+            finally:  # whatever stops the game: the 'is thinking…' line is not left
+                if thinking is not None:
+                    thinking.done()
     except _SaveNow:
         stop("stopped as you asked", 0)
     except _EndOfInput:
@@ -150,6 +164,35 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
         save_finished(make_record(game, rs, kinds, result, list(mods)), save_to,
                       f"{rs.id}-{seed}", console)
     console.print(f"{result.decisions} decisions · final state #{result.final_hash[:12]}")
+    if keyboard is not None and sys.stdout.isatty():  # a person at a terminal, not a script
+        _wait_to_leave(console, keyboard)
+
+
+def _wait_to_leave(console, keyboard) -> None:
+    """The final table stays on the screen until the person presses Enter: a window
+    whose command this is (a tmux pane, a terminal's shortcut) closes when it ends.
+    What was typed during the last moves does not count."""
+    keyboard.discard_typed_ahead()
+    try:
+        keyboard("(press Enter to leave) ")  # (the line editor's prompt: the Enter is echoed)
+    except (EOFError, KeyboardInterrupt):
+        console.print()
+
+
+def _watch(game, line) -> None:
+    """Each agent's seat shows on the 'is thinking…' line while it decides, and a
+    person's seat erases it before it prints (play/thinking.py)."""
+    from ..play.terminal import HumanAgent
+    from ..play.thinking import Watched
+    for i, agent in enumerate(game.agents):
+        live = getattr(agent, "live", agent)  # (a resumed seat answers from its record first)
+        if isinstance(live, HumanAgent):
+            live.waiting = line
+        elif not isinstance(live, Watched):
+            if live is agent:
+                game.agents[i] = Watched(agent, line)
+            else:
+                agent.live = Watched(live, line)
 
 
 def _same_game(resume_path):

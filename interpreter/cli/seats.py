@@ -48,8 +48,17 @@ def check_evaluation(rs, kinds, players: int | None = None) -> None:
         click.echo(visible(f"note: {note}"), err=True)
 
 
-def seat_agents(spec: str | None, players: int, interactive: bool) -> list[str]:
-    """The agent spec of each seat, every one checked (a Python agent's class is loaded)."""
+# the agent a person plays against in `rulebook play` when --agents is not given: the
+# strongest built-in one at its default budget (a decision in well under a second);
+# simulate and compare, where speed matters, keep their own defaults
+OPPONENT = "ismcts"
+
+
+def seat_agents(spec: str | None, players: int, interactive: bool,
+                opponent: str = "greedy") -> list[str]:
+    """The agent spec of each seat, every one checked (a Python agent's class is loaded).
+    Without ``spec``: a person at the first seat when ``interactive``, ``opponent`` at
+    the others."""
     from ..agents.specs import SpecError, check
     if spec:
         kinds = [k.strip() for k in spec.split(",") if k.strip()]
@@ -58,7 +67,7 @@ def seat_agents(spec: str | None, players: int, interactive: bool) -> list[str]:
         if len(kinds) != players:
             raise UsageProblem(f"--agents lists {len(kinds)} agents for {players} players")
     else:
-        kinds = ["human" if interactive and seat == 0 else "greedy" for seat in range(players)]
+        kinds = ["human" if interactive and seat == 0 else opponent for seat in range(players)]
     for k in dict.fromkeys(kinds):
         try:
             check(k)

@@ -21,8 +21,9 @@ from .seats import ai_seats
 @click.command()
 @click.argument("ruleset")
 @click.option("-n", "--games", type=Whole(1, 1_000_000), default=100,
-              show_default=True, help="How many games (1 to 1,000,000).")
-@click.option("--players", "-p", type=Whole(min=1), default=None)
+              show_default=True, help="How many games.")
+@click.option("--players", "-p", type=Whole(min=1), default=None,
+              help="Players per game (default: the fewest the ruleset allows).")
 @click.option("--agents", "agent_spec", default="random", show_default=True,
               help=AGENTS_HELP)
 @click.option("--variant", "variants", multiple=True)

@@ -58,7 +58,7 @@ class Counts(click.ParamType):
               help="A mod file, or the name of one in the ruleset's mods/ folder: train "
                    "the agents for the house rule (repeatable; layered in order).")
 @click.option("-n", "--games", type=Whole(2, 100_000), default=200, show_default=True,
-              help="Self-play games, over all rounds (2 to 100,000).")
+              help="Self-play games, over all rounds.")
 @click.option("--rounds", type=Whole(1, 10), default=2, show_default=True,
               help="Rounds of play: the first by greedy with the hand-written evaluation, "
                    "each next one by greedy with the values fitted so far.")

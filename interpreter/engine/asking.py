@@ -88,12 +88,8 @@ class AskingMixin:
             if decision.count() > 1:
                 self.trial_questions += 1  # (a trial that asks may do something: _idle)
             return decision.low if decision.is_range else 0
-        if self.hand_prompt and decision.kind != "action":  # the author's own words
-            hand = self._prompt_later(str(self.hand_prompt))  # for the first one, asked or
-            facts = decision.facts  # not, with the facts the question says
-            decision.prompt_text = hand if facts is None else (
-                lambda: f"{_text(hand)} ({' · '.join(facts())})" if facts() else _text(hand))
-            self.hand_prompt = None
+        if self.hand_prompt:
+            self._hand_words(decision)
         if self.showing is not None and not decision.about and decision.kind != "action":
             decision.about = self.alongside(decision.player, decision.options)
         memory = self.refusals
@@ -105,6 +101,17 @@ class AskingMixin:
         path.append(answer)  # the position of the next decision (see refusals.py)
         memory.steps.append(decision)
         return answer
+
+    def _hand_words(self, decision: Decision) -> None:
+        """The author's own words (an action's ``prompt``) for its first question, asked
+        or not (a number with one answer too: the line taken for you reads as the
+        question would), with the facts the question says."""
+        if self.hand_prompt and decision.kind != "action":
+            hand = self._prompt_later(str(self.hand_prompt))
+            facts = decision.facts
+            decision.prompt_text = hand if facts is None else (
+                lambda: f"{_text(hand)} ({' · '.join(facts())})" if facts() else _text(hand))
+            self.hand_prompt = None
 
     def _ask_narrowed(self, decision: Decision, refused: dict) -> int:
         """Ask ``decision`` without the answers refused at this position before."""
@@ -285,8 +292,14 @@ class AskingMixin:
         kind = "card" if options and isinstance(options[0], CardRef) else "item"
         seat = self._acting() if player is None else player
         blocked = self._left_out(left_out, ask, seat) if left_out and not self.dry_run else None
-        i = self.decide(Decision(seat, kind, prompt, opts, optional=optional,
-                                 refused_text=blocked or {}))
+        offered = self.offered
+        if self.pricing and kind == "card":  # each card's price, as the procedure says
+            self.offered = (seat, self.pricing[-1], frozenset(options))
+        try:
+            i = self.decide(Decision(seat, kind, prompt, opts, optional=optional,
+                                     refused_text=blocked or {}))
+        finally:
+            self.offered = offered
         return opts[i].value
 
     def _left_out(self, items: list, ask, seat: int):
@@ -328,8 +341,15 @@ class AskingMixin:
         if high < low:
             raise ActionRefused(f"no number between {low} and {high}")
         if high == low:  # not a question: told as one (issue 26), neither asked nor
-            if self.logging:  # recorded, nor a step of the action's refusals (refusals.py)
-                self._number_taken(self._number_decision(ask, where, low, high, facts))
+            # recorded, nor a step of the action's refusals (refusals.py); the action's
+            # own words are its words all the same, and not those of the next question
+            if self.logging:
+                decision = self._number_decision(ask, where, low, high, facts)
+                if not self.dry_run:
+                    self._hand_words(decision)
+                self._number_taken(decision)
+            elif not self.dry_run:
+                self.hand_prompt = None  # (nobody reads it: nothing to put in words)
             return low
         return self.decide(self._number_decision(ask, where, low, high, facts))
 
@@ -351,11 +371,15 @@ class AskingMixin:
         args = getattr(node, "args", None) or []
         if not facts or len(args) < 2 + len(facts):
             return []
+        from ..lang import ast
         from ..lang.words import Ctx
         w, out = self.rs.words, []
         for expr, value in zip(args[2:], facts):
             try:
                 text = w.amount(expr, str(value), value, Ctx(ask[2]))
+                if text and isinstance(expr, ast.Call) and expr.func == "stock" and \
+                        len(expr.args) < 2 and "player" not in expr.kwargs:
+                    text = f"you have {text}"  # (a bare '31 M€' says not whose it is)
                 if not text:  # its phrase, as written (not its value again), and the value
                     text = f"{w.expr(expr, Ctx())}: {value}"
             except Exception:  # words must never stop a game

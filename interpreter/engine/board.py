@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..lang.gensupport import reading
 from ..lang.runtime import MAX_CALL_DEPTH
+from ..lang.words.english import _a
 from .boardbits import BoardBits, BoardLayout
 from .decisions import ActionRefused
 from .state import BIG, NO_OWNER
@@ -101,7 +102,8 @@ class BoardMixin:
             counts: dict[str, int] = {}
             for b in decl["bonus"]:
                 counts[b] = counts.get(b, 0) + 1
-            parts.append("bonus " + ", ".join(f"{n} {self.thing_name(b)}"
+            words = self.rs.words  # '1 apple', '2 apples', '2 cards' in running text
+            parts.append("bonus " + ", ".join(f"{n} {words.thing('bonus', b, n)}"
                                              for b, n in counts.items()))
         if live.get("tile") is not None:
             parts.append("has " + self.tile_text(space))
@@ -265,8 +267,9 @@ class BoardMixin:
             if not legal:
                 raise ActionRefused(f"there is no legal space for {tname}")
             self.choice_kind = "space"
+            what = _a(self.rs.words.thing("tile", tile))  # 'a city', not 'City'
             space = self.choose_one(legal, False,
-                                    self._prompt_later(f"where do you place {tname}?"), player)
+                                    self._prompt_later(f"where do you place {what}?"), player)
         st = self.state
         bits = self._bits_kept()
         st.set_space(space, "tile", tile)

@@ -334,6 +334,14 @@ class CardsMixin:
         finally:
             self.context_cards.pop()
 
+    def asking_about(self, card):
+        """Questions asked from now name ``card`` (a loop over cards is at it), until
+        :meth:`asked_about`."""
+        self.context_cards.append(card)
+
+    def asked_about(self):
+        self.context_cards.pop()
+
     def run_block(self, card, block, player):
         code = self.card_code(card, *(("play",) if block == "play" else ("block", block)))
         if code is None:

@@ -103,6 +103,11 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self.context_cards: list[int] = []  # the cards being played or resolved, for prompts
         self.asking = None  # (statement, choice node, frame) of the next choice, for prompts
         self.hand_prompt = None  # an action's hand-written prompt, for its first question
+        # the procedures running that say what the cards they offer cost ('price:'),
+        # innermost last, each with its variables; and while a question of cards is asked
+        # in one, that procedure and the cards offered (see ViewModelMixin.card_price)
+        self.pricing: list = []
+        self.offered: tuple | None = None
         # what pure rules read, kept while the engine only reads (gensupport.reading)
         # and, for rules that read only where the cards lie (and the spaces), until a
         # card moves (or a space changes), and for rules that read only the spaces,

@@ -25,7 +25,7 @@ it was.
 from __future__ import annotations
 
 from ..lang import types as T
-from ..lang.runtime import Budget, RuleRuntimeError
+from ..lang.runtime import Budget, Frame, RuleRuntimeError
 from .state import NO_OWNER, CardRef
 
 
@@ -49,7 +49,25 @@ class ViewModelMixin:
             self.state.rng.setstate(rng)
 
     def card_price(self, card, seat: int) -> int | None:
-        """What ``card`` costs ``seat`` now (the view's ``card_price``), or None."""
+        """What ``card`` costs ``seat`` now, or None: while a procedure with a ``price:``
+        asks ``seat`` to choose among cards, what it says each offered card costs
+        (Haggling's lower price); else the view's ``card_price``."""
+        offered = self.offered
+        if offered is not None and offered[0] == seat and card in offered[2]:
+            name, variables = offered[1]
+            code = self.rs.code.get(("procedure", name, "price"))
+            if code is not None:
+                budget, rng = self.budget, self.state.rng.getstate()
+                self.budget = Budget()
+                try:
+                    value = code(Frame(self, dict(variables, card=card), 0, self.budget))
+                    if type(value) is int:
+                        return value
+                except RuleRuntimeError:
+                    pass
+                finally:
+                    self.budget = budget
+                    self.state.rng.setstate(rng)
         value = self.view_value(("card_price",), seat, card=card)
         return value if type(value) is int else None
 
@@ -126,6 +144,7 @@ class _Table:
         self.decl = entry.data if entry is not None and isinstance(entry.data, dict) else None
         self.problems: list[str] = []
         self.framed: set[str] = set()  # zones shown as the frames of a board
+        self._laid: set | None = None  # zones shown card by card (_laid_out)
 
     # ------------------------------------------------------------ helpers
     def run(self, key: tuple, you: int | None, **variables):
@@ -159,19 +178,37 @@ class _Table:
         return self.rs.words.value_words(value, typ, rt=self.g)
 
     def _public_twins(self, cards) -> set:
-        """The cards among ``cards`` with another copy (same definition) in a zone
-        everyone sees."""
+        """The cards among ``cards`` with another copy (same definition) in sight: in a
+        zone everyone sees that the table lays out card by card (a pile, such as a
+        discard pile, shows no card a name could be mistaken for)."""
         g = self.g
         wanted = {g.state.cards[v].def_id for v in cards}
+        laid = self._laid_out()
         seen: dict = {}
         for (zone, _owner), held in g.state.zones.items():
-            if g.zone_decl.get(zone, {}).get("visibility", "public") != "public":
+            if g.zone_decl.get(zone, {}).get("visibility", "public") != "public" or \
+                    laid is not None and zone not in laid:
                 continue
             for c in held:
                 d = g.state.cards[c].def_id
                 if d in wanted:
                     seen.setdefault(d, set()).add(c)
         return {v for v in cards if seen.get(g.state.cards[v].def_id, set()) - {v}}
+
+    def _laid_out(self) -> set | None:
+        """The zones a declared view shows card by card: its rows, the zones of its
+        panels and the frames of its boards (None: no view is declared, every public
+        zone is a row)."""
+        if self.decl is None:
+            return None
+        if self._laid is None:
+            laid = {r["zone"] for r in self.decl.get("rows") or []}
+            laid |= set((self.decl.get("panels") or {}).get("zones") or [])
+            for i, _board in enumerate(self.decl.get("boards") or []):
+                laid |= {z for z in self.run(("boards", i, "each"), self.seat) or []
+                         if isinstance(z, str) and z in self.g.zone_decl}
+            self._laid = laid
+        return self._laid
 
     def name_of(self, kind: str, ident: str) -> str:
         sym = self.rs.table.get(ident, (kind,))
@@ -237,6 +274,8 @@ class _Table:
                 if shown:
                     entry["value"] = self.words(key + (i,), self.run(key + (i,), you,
                                                                      **variables))
+                    if entry["value"] is None and item.get("none"):
+                        entry["value"] = item["none"]  # the ruleset's words for no value
                 else:
                     entry["hidden"] = True
             out.append(entry)
@@ -582,6 +621,8 @@ class _Table:
         if "value" in item:
             if shown:
                 entry["value"] = self.words(key, self.run(key, p))
+                if entry["value"] is None and item.get("none"):
+                    entry["value"] = item["none"]  # the ruleset's words for no value
             else:
                 entry["hidden"] = True
         return [entry]

@@ -41,6 +41,9 @@ class Builtin:
     player_optional: bool = False  # the 'player' may be left out where nobody acts
     phrase: str = ""  # how people read a use of it (see interpreter/lang/words/)
     amount: str = ""  # for quantities: how '{n}' of it reads ('{n} {noun}')
+    # for a list: how being related to some of its items reads ('{space} is next to
+    # {some}': 'it is next to no tile', see words/conditions.py)
+    near: str = ""
 
     def result_type(self, arg_types: list) -> T.Type:
         return self.result(arg_types) if callable(self.result) else self.result
@@ -78,10 +81,10 @@ AGGREGATES: dict[str, Aggregate] = {}
 
 
 def builtin(name, params, result, doc, kind="function", example="", player_optional=False,
-            phrase="", amount=""):
+            phrase="", amount="", near=""):
     def wrap(fn):
         BUILTINS[name] = Builtin(name, tuple(params), result, doc, kind, fn, example,
-                                 player_optional, phrase, amount)
+                                 player_optional, phrase, amount, near)
         return fn
     return wrap
 
@@ -397,7 +400,7 @@ def _spaces(rt):
 
 @builtin("neighbours", [Param("space", T.SPACE)], T.list_of(T.SPACE),
          "The spaces adjacent to a space.", example="neighbours(space_of(this))",
-         phrase='the spaces next to {space}')
+         phrase='the spaces next to {space}', near='{space} is next to {some}')
 def _neighbours(rt, space):
     return rt.neighbours(space)
 

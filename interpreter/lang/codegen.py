@@ -30,7 +30,7 @@ from . import ast
 from . import types as T
 from . import unparse
 from .builtins import AGGREGATES, BUILTINS, log_typed
-from .runtime import MAX_REPEAT
+from .runtime import MAX_REPEAT, REPEAT
 
 # how deep generated code may nest before a block or an expression moves into a
 # function of its own: CPython refuses more than 20 nested loops in a function,
@@ -467,7 +467,20 @@ class CodeGen:
         # own list is copied there, once
         self.emit(f"for {scope.V}[{s.var!r}] in _items(B, {span}, "
                   f"{_live_zone(iterable) or iterable}, {weight(s.body)}):", s.span)
+        if not _asks_about_each_card(s):
+            self.sub(s.body, scope, s.span, loop=True)
+            return
+        # a question its body asks names the card the loop is at ('Buy cards · Oak Mill:
+        # pay how many gold?'), as a question of a card's own effect names that card
+        self.indent += 1
+        self.emit(f"rt.asking_about({scope.V}[{s.var!r}])", s.span)
+        self.emit("try:", s.span)
+        self.blocks += 1
         self.sub(s.body, scope, s.span, loop=True)
+        self.blocks -= 1
+        self.emit("finally:", s.span)
+        self.emit("    rt.asked_about()", s.span)
+        self.indent -= 1
 
     def s_Repeat(self, s: ast.Repeat, scope: Scope) -> None:
         n = self.src.fresh("_n")
@@ -478,8 +491,20 @@ class CodeGen:
         self.emit(f"{n} = max({n}, 0)", s.span)
         self.emit(f"B.used += {n} * {weight(s.body)}", s.span)
         self.emit(f"if B.used > B.limit: raise B.exceeded({span})", s.span)
-        self.emit(f"for _ in range({n}):", s.span)
+        if not any(asks(x) for x in s.body):
+            self.emit(f"for _ in range({n}):", s.span)
+            self.sub(s.body, scope, s.span, loop=True)
+            return
+        # a question inside says which time it is asked ('1 of 3': prompts.py), from a
+        # variable no rule can name
+        k, outer = self.src.fresh("_i"), self.src.fresh("_v")
+        self.emit(f"{outer} = {scope.V}.get({REPEAT!r})", s.span)
+        self.emit(f"for {k} in range({n}):", s.span)
+        self.indent += 1
+        self.emit(f"{scope.V}[{REPEAT!r}] = ({k} + 1, {n})", s.span)
+        self.indent -= 1
         self.sub(s.body, scope, s.span, loop=True)
+        self.emit(f"{scope.V}[{REPEAT!r}] = {outer}", s.span)
 
     def s_While(self, s: ast.While, scope: Scope) -> None:
         turns = self.src.fresh("_turns")
@@ -712,9 +737,11 @@ class CodeGen:
             about = next((n for n, t, _ in decl.params if t is T.CARD), None) \
                 if decl.kind == "procedure" else None
             own_prompt = decl.prompt if decl.kind == "procedure" else None
-            if about is None and own_prompt is None:
+            priced = e.func if decl.kind == "procedure" and decl.price else None
+            if about is None and own_prompt is None and priced is None:
                 return f"{fn}(rt, B, d + 1, {args}, {span})"
-            return f"_call_asking({fn}, rt, B, d, {args}, {span}, {own_prompt!r}, {about!r})"
+            return (f"_call_asking({fn}, rt, B, d, {args}, {span}, {own_prompt!r}, {about!r}"
+                    + (f", {priced!r})" if priced else ")"))
         b = target
         fixed = [p for p in b.params if not p.variadic]
         arg_codes = [self.expr(a, scope) for a in e.args]
@@ -954,6 +981,27 @@ class CodeGen:
 
 
 _INLINE_NODES = 40
+
+
+def _asks_about_each_card(s: ast.For) -> bool:
+    """Whether a loop goes over cards and its body may ask a question (a choice, a
+    placement, a 'may', a procedure or a card's block): such a question names the card."""
+    elem = getattr(s.iterable.type, "elem", None)
+    if elem is not T.CARD:
+        return False
+    for node in ast.walk(s.body):
+        if isinstance(node, (ast.May, ast.Choose, ast.Place, ast.Run, ast.AnyOf)):
+            return True
+        if isinstance(node, ast.Call):
+            b = BUILTINS.get(node.func)
+            if getattr(node.target, "kind", None) == "procedure" or \
+                    (b is not None and node.target is b and b.kind == "choice"):
+                return True
+        if isinstance(node, ast.Comprehension):
+            agg = AGGREGATES.get(node.func)
+            if agg is not None and agg.kind == "choice":
+                return True
+    return False
 
 
 def _live_zone(code: str) -> str | None:

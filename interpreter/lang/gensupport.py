@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .runtime import MAX_CALL_DEPTH, MAX_INT, Frame, RequirementFailed, RuleRuntimeError, check_int
+from .runtime import MAX_CALL_DEPTH, MAX_INT, REPEAT, Frame, RequirementFailed, RuleRuntimeError, check_int
 
 # the Python errors a rule can cause (a builtin given a bad value, a missing key…);
 # anything else is the engine's own and is not dressed up as a rule error
@@ -281,13 +281,17 @@ def too_deep_calls(name, span):
                             f"recursion in '{name}'?)", span)
 
 
-def call_asking(fn, rt, B, d, V, at, own_prompt, about):
-    """A procedure with words for its first question, or about a card it names."""
+def call_asking(fn, rt, B, d, V, at, own_prompt, about, priced=None):
+    """A procedure with words for its first question, or about a card it names, or that
+    says what each card its questions offer costs (``priced``: its name)."""
     # its words for the first question it asks, unless the action that called it has
     # words of its own still waiting for that question
     mine = own_prompt is not None and getattr(rt, "hand_prompt", None) is None
     if mine:
         rt.hand_prompt = own_prompt
+    pricing = getattr(rt, "pricing", None) if priced is not None else None
+    if pricing is not None:
+        pricing.append((priced, V))
     try:
         if about is not None and V.get(about) is not None and hasattr(rt, "about_card"):
             return rt.about_card(V[about], lambda fr: fn(rt, B, d + 1, fr.vars, at),
@@ -296,6 +300,8 @@ def call_asking(fn, rt, B, d, V, at, own_prompt, about):
     finally:
         if mine and rt.hand_prompt is own_prompt:
             rt.hand_prompt = None  # it asked nothing: the words are not used
+        if pricing is not None:
+            pricing.pop()
 
 
 def missing(name):
@@ -306,21 +312,23 @@ def missing(name):
 
 # ------------------------------------------------------------------ asking
 def asking(rt, you, about, frame, values):
-    """Before a builtin that asks: who decides and what the question is about."""
+    """Before a builtin that asks: who decides and what the question is about (its
+    frame as it is now: inside a 'repeat', which time it is stays what it was when the
+    words are made later)."""
     rt.decider = you
-    rt.asking = about + (frame,)
+    rt.asking = about + ((frame.child() if REPEAT in frame.vars else frame),)
     return values
 
 
 def asking_items(rt, you, kind, about, frame):
     rt.decider = you
     rt.choice_kind = kind
-    rt.asking = about + (frame,)
+    rt.asking = about + ((frame.child() if REPEAT in frame.vars else frame),)
 
 
 def any_of(rt, V, about, frame, noun):
     rt.decider = V.get("you")
-    rt.asking = about + (frame,)
+    rt.asking = about + ((frame.child() if REPEAT in frame.vars else frame),)
     return rt.choose_from(noun, V["you"])
 
 

@@ -40,7 +40,8 @@ _DECLARED = re.compile(r"P_(?:procedure|function)__(?:n_[a-z_][a-z0-9_]*|x_[0-9a
 # the attributes generated code reads or sets, by the object they belong to
 _ATTRIBUTES = {
     "rt": frozenset({
-        "all_cards_in", "capacity", "card_facts", "card_field", "cards_in", "change_production",
+        "all_cards_in", "asked_about", "asking_about",
+        "capacity", "card_facts", "card_field", "cards_in", "change_production",
         "change_stock", "decider", "emit", "has_block", "is_marked", "meets_requirements",
         "move_track", "neighbours", "pieces_on", "place_tile", "player_field", "players",
         "production", "resources_on", "round_number", "run_block", "set_track", "slot_of",

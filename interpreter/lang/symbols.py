@@ -35,6 +35,7 @@ class Callable_:
     returns: T.Type
     span: Span | None = None
     prompt: str | None = None  # a procedure's own words for its first question
+    price: bool = False  # a procedure that says what each card it offers costs (price:)
 
 
 # Built-in fields of the runtime's entities; rulesets add card fields of their own.

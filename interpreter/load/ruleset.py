@@ -416,7 +416,9 @@ class _Builder:
                 self.table.callables[ident] = Callable_(ident, kind,
                                                         [(n, t, None) for n, t in params],
                                                         returns, e.span("id"),
-                                                        e.get("prompt"))
+                                                        e.get("prompt"),
+                                                        kind == "procedure" and
+                                                        "price" in e.data)
 
     def _params(self, e: Entry, key: str, variables: bool = False) -> list[tuple[str, T.Type]]:
         """The declared parameters; ``variables`` when they become the body's variables
@@ -787,6 +789,10 @@ class _Builder:
             variables.update(dict(self._params(e, "params")))
             self._effect(("procedure", ident), e, ("do",),
                          Context(self._label(e), variables=variables, needs=ident))
+            if "price" in e.data:  # what each card its questions offer costs the chooser
+                self._expr(("procedure", ident, "price"), e, ("price",),
+                           Context(self._label(e, "price"), False, False,
+                                   dict(variables, card=T.CARD)), T.INT, "the price")
         for ident, e in self.sections["functions"].items():
             variables = dict(you)
             variables.update(dict(self._params(e, "params")))

@@ -328,8 +328,8 @@ def _rows(t: dict) -> list:
                                             f"{c.get('text', '')}")))
                     continue
                 out.append(Text(visible(f"  {price:>3}  {_card_words(c)}: {c.get('text', '')}")))
-        elif row["cards"]:
-            shown = ", ".join(_card_words(c) for c in row["cards"][:12])
+        else:  # (an empty row is named all the same: its words below are about it)
+            shown = ", ".join(_card_words(c) for c in row["cards"][:12]) or "none"
             more = f" … (+{len(row['cards']) - 12})" if len(row["cards"]) > 12 else ""
             out.append(Text(visible(f"{row['name']}: {shown}{more}")))
         if row.get("text"):
@@ -462,11 +462,13 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
     left out when there are many; the second is the round and the shared
     tracks, then your own tracks ('you: ...'). Your own tracks go on the
     first line instead when they fit there. With ``width``, each is one line
-    of at most that many characters: shorter words first ('You:' for 'You,
-    NAME:', the phase left out, since the question names it; a track's name
-    without its parenthesis, the shared tracks without their units, then each
-    name's first word), then cut at the end, so the
-    stocks are the last thing cut ('me' and 'board' show it all)."""
+    of at most that many characters where it can: shorter words first ('You:'
+    for 'You, NAME:', the phase left out, since the question names it; a
+    track's name without its parenthesis, the shared tracks without their
+    units, then each name's first word); where it cannot, it goes on over more
+    lines, broken between two things, never cut. The things of a line are
+    always parted by commas (:data:`SEP`), whatever their length, so the line
+    reads the same from one prompt to the next."""
     seat = view["you"]
     me = view["players"][seat]
     parts, short = [], []
@@ -498,38 +500,68 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
     def shared(level: int) -> list[str]:
         return [f"{_track_name(game, k, level - (level >= 2))} {view['tracks'][k]}"
                 + (_unit(game, k) if level < 2 else "") for k in shared_keys]
-    mine = [f"You, {me['name']}: " + " · ".join(parts), "You: " + " · ".join(parts),
-            "You: " + ", ".join(short)]
+    mine = [f"You, {me['name']}: " + SEP.join(parts), "You: " + SEP.join(parts),
+            "You: " + SEP.join(short)]
     if width is None:
-        tracks = " · ".join([head] + ([phase] if phase else []) + shared(0))
-        return [_one_line([mine[0] + (" · " if parts else "") + " · ".join(own(0))
+        tracks = SEP.join([head] + ([phase] if phase else []) + shared(0))
+        return [_one_line([mine[0] + (SEP if parts else "") + SEP.join(own(0))
                            if own_keys else mine[0]], None, "green"),
                 _one_line([tracks], None, "cyan")]
 
     def fits(text: str) -> bool:
         return len(visible(text)) <= width
+
+    def yours(level: int) -> list[str]:  # your own tracks, at the end of the second line
+        return ["you: " + ", ".join(own(level))] if own_keys else []
     pairs = []
     for level in (0, 1, 2, 3):  # shared tracks: level 2 without their units
         heads = [[head, phase] if phase else [head], [head]]
         for m in mine:  # your own tracks on the first line, after the stocks
-            with_own = (m + (" · " if parts else "") + " · ".join(own(level))) if own_keys \
+            with_own = (m + (SEP if parts else "") + SEP.join(own(level))) if own_keys \
                 else m
-            pairs += [(with_own, " · ".join(h + shared(level))) for h in heads]
-            pairs.append((with_own, ", ".join([head] + shared(level))))
+            pairs += [(with_own, SEP.join(h + shared(level))) for h in heads]
         if own_keys:  # else at the end of the second
-            yours = ["you: " + ", ".join(own(level))]
             for m in mine:
-                pairs += [(m, " · ".join(h + shared(level) + yours)) for h in heads]
-                pairs.append((m, ", ".join([head] + shared(level) + yours)))
+                pairs += [(m, SEP.join(h + shared(level) + yours(level))) for h in heads]
     for m, t in pairs:
         if fits(m) and fits(t):
             return [Text(visible(m), style="green"), Text(visible(t), style="cyan")]
-    # none fits: the stocks first, cut at the end; the tracks in their shortest words
-    yours = (lambda level: ["you: " + ", ".join(own(level))] if own_keys else [])
-    tracks = [f for level in (0, 1, 2, 3)
-              for f in (" · ".join([head] + shared(level) + yours(level)),
-                        ", ".join([head] + shared(level) + yours(level)))]
-    return [_one_line(mine, width, "green"), _one_line(tracks, width, "cyan")]
+    # none fits: each on more lines, nothing cut: the stocks in their short words, the
+    # tracks in the first words that fit one line, else their shortest, wrapped
+    stocks = _wrapped("You: ", short, width, "green")
+    for level in (0, 1, 2, 3):
+        if fits(SEP.join([head] + shared(level) + yours(level))):
+            return stocks + [Text(visible(SEP.join([head] + shared(level) + yours(level))),
+                                  style="cyan")]
+    return stocks + _wrapped("", [head] + shared(3) + yours(3), width, "cyan")
+
+
+SEP = ", "  # between the things of a status line, the same at every prompt (the
+# shortest: a line of six stocks with their production fits 80 columns)
+
+
+def _wrapped(prefix: str, items: list[str], width: int, style: str) -> list[Text]:
+    """``prefix`` and the items joined by :data:`SEP`, on as many lines of at most
+    ``width`` as they need: a line breaks only between two items (the next lines
+    indented under the first item); an item longer than a line is cut."""
+    indent = " " * min(len(prefix), 8) if prefix else "  "
+    lines, line = [], prefix
+    for item in items:
+        if line in (prefix, indent):
+            joined = line + item
+        else:
+            joined = line + SEP + item
+            if len(visible(joined)) > width:
+                lines.append(line)
+                joined = indent + item
+        line = joined
+    lines.append(line)
+    out = []
+    for text in lines:
+        t = Text(visible(text), style=style)
+        t.truncate(width, overflow="ellipsis")
+        out.append(t)
+    return out
 
 
 def _status_stocks(game, me: dict) -> list[str]:

@@ -8,11 +8,16 @@ and the options that are not available) and lays them out in a screen of
 1. the options as they are, each card with its whole text, when everything
    fits (a question about cards, such as a set of cards to buy or keep, keeps
    its texts whenever they fit with a few lines of news);
-2. otherwise one line an option, its detail cut to the width (``card NAME``
-   and ``more N`` show the whole text); many short options in columns;
+2. otherwise one line an option, a card's text cut to the width (``card NAME``
+   and ``more N`` show the whole text); what tells options apart (the label,
+   and a detail that is :class:`Facts`, such as a space's neighbours) is never
+   cut: it wraps under the label; many short options in columns, when that
+   is shorter (an option too long for its column wraps in it);
 3. options that are not available: a few, one line each; more, one line that
    says how many (``why`` lists them with their reasons);
-4. the news in the room left, at least :data:`MIN_NEWS` lines: the older
+4. the question again under the options when they run past the screen (it
+   has scrolled away);
+5. the news in the room left, at least :data:`MIN_NEWS` lines: the older
    groups cut to their headlines first (the other players' before your own,
    so what you gained and lost stays), then the oldest lines left out, with
    a line that says so (``news`` shows it all, ``log`` the whole log).
@@ -32,6 +37,49 @@ HEIGHT = 24  # a typical terminal
 MIN_NEWS = 6  # news lines kept when the options need the room
 MIN_NEWS_WHOLE = 3  # news lines kept when the options are shown whole (cards with their text)
 FEW_REFUSED = 3  # options not available listed one a line; more collapse to one line
+
+
+class Facts(str):
+    """An option's detail that tells it from the others (a space's type, bonus and
+    neighbours; a zone's contents; what an action costs): shown whole, wrapped under
+    its label, never cut at the screen's edge. Any other detail (a card's text) may
+    be cut there: ``card NAME`` and ``more N`` show it whole."""
+
+    __slots__ = ()
+
+
+def news_text(line: str, width: int) -> Text:
+    """A line of the news, wrapped at ``width`` between words with the lines after its
+    first indented under it (a long list of cards reads as one item, not as the next
+    line of the news)."""
+    line = visible(line)
+    if len(line) <= width:
+        return Text(line)
+    import textwrap
+    lead = " " * (len(line) - len(line.lstrip(" ")))
+    if len(lead) + 8 >= width:
+        return Text(line)
+    wrapped = textwrap.wrap(_names_kept(line), width, subsequent_indent=lead + "    ",
+                            break_on_hyphens=False)
+    return Text("\n".join(wrapped).replace(_GLUE, " "))
+
+
+_GLUE = "\x00"  # a space textwrap does not break at, put back after (visible() lets none in)
+
+
+def _names_kept(line: str) -> str:
+    """``line`` with the spaces inside each short item of a list ('A, B and C', after
+    the last colon or arrow of a part) made unbreakable: 'Sun Wheel' stays on one line."""
+    parts = line.split(", ")
+    for i, part in enumerate(parts):
+        cut = max(part.rfind(": ") + 2 if ": " in part else 0,
+                  part.rfind("→ ") + 2 if "→ " in part else 0)
+        if i == 0 and not cut:
+            continue  # the start of the line, not an item of a list
+        item = part[cut:]
+        if len(item) <= 30:
+            parts[i] = part[:cut] + item.replace(" ", _GLUE)
+    return ", ".join(parts)
 
 
 def height(console, lines: list[Text]) -> int:
@@ -69,12 +117,14 @@ def option_lines(rows, console, compact: bool, numbers: bool = False,
         head = Text.assemble("  ", (f"{mark:>2}", "cyan"), ". ",
                              (f"{key:<{keyw}}  " if keyw else "", "bold cyan"))
         if compact:
-            line = head + Text(visible(label)) + \
-                Text(f"  {visible(detail)}" if detail else "", style="dim")
+            whole = _whole(label, detail)  # the part never cut
+            line = head + whole
+            if detail and not isinstance(detail, Facts):
+                line += Text(f"  {visible(detail)}", style="dim")
             if columns > 1:
-                cells.append(line)
+                cells.append((head, whole, line))
             else:
-                out.append(_cut(line, width))
+                out += _cell(console, head, whole, line, width)
             continue
         indent = head.cell_len
         body = Text(visible(label))
@@ -83,20 +133,42 @@ def option_lines(rows, console, compact: bool, numbers: bool = False,
         for i, part in enumerate(body.wrap(console, max(width - indent, 30))):
             part.rstrip()
             out.append(Text.assemble(head if i == 0 else " " * indent, part))
-    if cells:
+    if cells:  # down the columns; an option too long for its column wraps in it
         colw = (width - 1) // columns
         down = -(-len(cells) // columns)
         for r in range(down):
-            line = Text()
-            for c in range(columns):
-                i = c * down + r
-                if i < len(cells):
-                    cell = _cut(cells[i], colw - 1)
+            parts = [_cell(console, *cells[c * down + r], colw - 1)
+                     for c in range(columns) if c * down + r < len(cells)]
+            for k in range(max(len(p) for p in parts)):
+                line = Text()
+                for p in parts:
+                    cell = p[k] if k < len(p) else Text()
                     cell.pad_right(colw - cell.cell_len)
                     line += cell
-            line.rstrip()
-            out.append(line)
+                line.rstrip()
+                out.append(line)
     return out
+
+
+def _cell(console, head: Text, whole: Text, line: Text, width: int) -> list[Text]:
+    """An option in ``width`` columns: its line (a card's text cut at the edge), or, when
+    its label and facts do not fit, those wrapped under the label, clear of the number."""
+    if (head + whole).cell_len <= width:
+        return [_cut(line, width)]
+    indent = head.cell_len
+    out = []
+    for i, part in enumerate(whole.wrap(console, max(width - indent, 8))):
+        part.rstrip()
+        out.append(_cut(Text.assemble(head if i == 0 else " " * indent, part), width))
+    return out
+
+
+def _whole(label: str, detail: str) -> Text:
+    """An option's label, and its detail when that is :class:`Facts`: what is never cut."""
+    text = Text(visible(label))
+    if detail and isinstance(detail, Facts):
+        text.append(f"  {visible(detail)}", style="dim")
+    return text
 
 
 def refused_lines(rows, width: int) -> list[Text]:
@@ -126,7 +198,7 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
             for line in g)
 
     def lines():
-        return [Text(visible(line)) for g in groups for line in g]
+        return [news_text(line, console.width) for g in groups for line in g]
     if height(console, lines()) <= room:
         return lines()
     older = groups[:-1]
@@ -167,24 +239,25 @@ def layout(console, news: list[list[str]], status: list[Text], head: list[Text],
     width = console.width
     tail = list(tail)
     fixed = height(console, status + head + tail) + refused_h(console, rows, width) + 2
-    news_h = height(console, [Text(visible(x)) for g in news for x in g])
+    news_h = height(console, [news_text(x, width) for g in news for x in g])
     full = option_lines(rows, console, False, numbers)
     options = full
     if fixed + height(console, full) + min(news_h, MIN_NEWS_WHOLE) > screen:
         options = option_lines(rows, console, True, numbers)
         count = len(options)
-        for columns in (2, 3):
+        for columns in (2, 3):  # columns when they are shorter, nothing cut in them
             if fixed + count + min(news_h, MIN_NEWS) <= screen:
                 break
-            labels = [len(visible(r[2])) + len(r[1]) + 8 for r in _rows(rows)
-                      if r[0] not in ("--", "")]
-            if labels and max(labels) <= (width - 1) // columns:
-                options = option_lines(rows, console, True, numbers, columns)
-                count = len(options)
+            side = option_lines(rows, console, True, numbers, columns)
+            if len(side) < count:
+                options, count = side, len(side)
     room = max(screen - fixed - height(console, options),
                MIN_NEWS_WHOLE if options is full else MIN_NEWS)
-    return fit_news(console, news, room, you) + status + head + options + \
-        refused_lines(rows, width) + tail
+    lines = fit_news(console, news, room, you) + status + head + options + \
+        refused_lines(rows, width)
+    if head and height(console, lines + tail) + 1 > screen:  # the question scrolled away:
+        lines.append(head[0].copy())  # said again above the answer line
+    return lines + tail
 
 
 def refused_h(console, rows, width: int) -> int:

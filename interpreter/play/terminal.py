@@ -47,7 +47,9 @@ HELP = """commands at any prompt:
 undo goes back to your previous decision when nobody else has decided since and
 nothing hidden or random has come out since (no card drawn, nothing shuffled).
 Arrow keys edit the line and recall earlier answers; Tab completes commands,
-keys, options and card names. What is typed before a question shows is ignored."""
+keys, options and card names. What is typed before a question shows is ignored;
+an answer typed just after a question was taken for you, that would have answered
+that one, is asked for again (type it again to answer the question shown)."""
 
 
 # commands that show one part of the view model (play/render.py draws it)
@@ -89,6 +91,10 @@ class HumanAgent(Agent):
         # seat it is for: the set's next questions are answered from it
         self.queued: list = []
         self.queued_for: int | None = None
+        self.waiting = None  # the 'is thinking…' line of the agents (play/thinking.py)
+        # the questions taken for this seat since its last answer: (the decision, its
+        # keys, how many decisions the game had then); see _meant_for_taken
+        self.skipped: list[tuple] = []
 
     def show(self, decision, view, game, full: bool = False):
         """Print what a person sees before answering: news, status, the prompt, the options.
@@ -137,6 +143,13 @@ class HumanAgent(Agent):
         each headline with its effects folded (play/news.py), kept for 'news'."""
         from .news import NewsWords, summarise
         lines = [game.log_line_for(i, seat) for i in range(self.seen, len(game.log_lines))]
+        first = next((x for x in lines if x), "")
+        if first.startswith(" "):  # a move that went on after a question: under its headline
+            for i in range(self.seen - 1, -1, -1):
+                head = game.log_line_for(i, seat)
+                if head and not head.startswith(" "):
+                    lines.insert(0, head)
+                    break
         for line in [x for x in lines if x and x in self.announced]:  # shown when it was taken
             self.announced.remove(line)
             lines.remove(line)
@@ -151,7 +164,7 @@ class HumanAgent(Agent):
         """Print what changed since this person last looked, folded; in ``room`` lines
         (the oldest left out, 'news' shows them) when given."""
         from rich.text import Text
-        from .screen import fit_news
+        from .screen import fit_news, news_text
         groups = self.news_groups(game, seat)
         if room is not None:
             for line in fit_news(self.console, groups, room, game.state.players[seat].name):
@@ -159,22 +172,34 @@ class HumanAgent(Agent):
             return
         for group in groups:
             for line in group:
-                self.console.print(Text(visible(line)))
+                self.console.print(news_text(line, self.console.width))
 
     def taken(self, decision, game) -> None:
         """A question of this seat the engine answered by itself: shown now, in place,
         with its question (so nobody types an answer to it)."""
         from rich.text import Text
         from .screen import MIN_NEWS
+        self._quiet()
         line = "  " + taken_words(decision)
+        try:
+            keys = None if decision.is_range else short_keys(game, decision)
+        except Exception:  # pragma: no cover - (its words answer it then)
+            keys = None
+        self.skipped = self.skipped[-5:] + [(decision, keys, len(game.deciders))]
         # announced before the news is shown: the log may tell it already (then the
         # news would print it, and this line again), or later; either way, once
         self.announced = self.announced[-50:] + [line]
         self.news(game, decision.player, MIN_NEWS)  # what came before it ('news': all)
         self.console.print(Text(visible(line), style="cyan"))
 
+    def _quiet(self) -> None:
+        """The agents' 'is thinking…' line erased before this seat prints."""
+        if self.waiting is not None:
+            self.waiting.done()
+
     def decide(self, decision, view, game):
         c = self.console
+        self._quiet()
         if self.queued:
             answer = self._from_set(decision, game)
             if answer is not None:
@@ -187,6 +212,10 @@ class HumanAgent(Agent):
                 c.print(f"[yellow]  (typed before this question was shown, and ignored: "
                         f"{_shown(' / '.join(ahead.split()))})[/yellow]")
             self.terminal.words = lambda text: self.completions(text, decision, game)
+        # taken for this seat just before this question, nobody else deciding since
+        skipped = [s for s in self.skipped if all(d == decision.player
+                                                  for d in game.deciders[s[2]:])]
+        self.skipped = []
         while True:
             if self.script is not None:
                 c.print("> ", end="")  # a script's answer is echoed after it
@@ -211,11 +240,29 @@ class HumanAgent(Agent):
                                               decision, raw, problem)
                 if not decision.is_range:
                     c.print(f"  [dim]→ {_shown(decision.options[answer].label)}[/dim]")
+            if problem is None and skipped and self.script is None:
+                meant = self._meant_for_taken(raw, skipped)
+                skipped = []  # (typed again, it answers)
+                if meant is not None:
+                    c.print(f"[yellow]  ({_shown(raw)} would have answered "
+                            f"\"{_shown(meant.prompt)}\", which was taken for you: type "
+                            f"{_shown(raw)} again to answer this question)[/yellow]")
+                    c.print(f"[bold]{_shown(decision.prompt)}[/bold]")
+                    continue
             if problem is None:
                 self.marks.append(mark)
                 self.last_news = []
                 return answer
             c.print(f"[red]{_shown(problem)}[/red]")
+
+    def _meant_for_taken(self, raw: str, skipped: list[tuple]):
+        """The question taken for this seat that ``raw`` would have answered, if any: a
+        person who typed its answer after it was taken may have meant it for that one."""
+        for decision, keys, _ in skipped:
+            _, problem = self.parse(decision, raw, keys, person=True)
+            if problem is None:
+                return decision
+        return None
 
     def _set_typed(self, decision, raw: str, game) -> tuple[int | None, str | None]:
         """Several picks of a set typed at once ('1 3 5', 'oa ic'): the first is the
@@ -318,6 +365,7 @@ class HumanAgent(Agent):
                 c.print(f"[red]undo is not possible now: {_shown(problem)}[/red]")
                 return True
             at = self.marks.pop()[0]
+            self.skipped = []
             raise UndoRequest(at)
         return False
 
@@ -386,9 +434,11 @@ class HumanAgent(Agent):
         return index, problem
 
     def refused(self, decision, reason):
+        self._quiet()
         self.console.print(f"[red]{_shown(reason)}[/red]")
 
     def action_failed(self, label, reason):
+        self._quiet()
         self.console.print(f"[red]{_shown(label)} could not be done: {_shown(reason)}. "
                            "Choose again.[/red]")
 

@@ -29,6 +29,7 @@ def option_rows(decision: Decision, game) -> list[tuple[str, str, str, str]]:
     from ..engine.flow import ActionChoice
     from ..engine.game import CardRef
     from ..engine.keys import short_keys
+    from .screen import Facts
     rows = []
     for card in decision.about:  # the cards the question is about, or shown alongside
         rows.append(("", "", game.card_name(card), game.card_summary(card, decision.player)))
@@ -41,12 +42,12 @@ def option_rows(decision: Decision, game) -> list[tuple[str, str, str, str]]:
                                              game.card_summary(opt.value, decision.player))
                                  if p)
         elif isinstance(opt.value, str) and opt.value in game.zone_decl:
-            summary = game.zone_state(opt.value, decision.player)
+            summary = Facts(game.zone_state(opt.value, decision.player))
         elif isinstance(opt.value, str) and opt.value in game.space_decl:
-            summary = game.space_summary(opt.value)
+            summary = Facts(game.space_summary(opt.value))  # (never cut: its neighbours)
         elif isinstance(opt.value, ActionChoice) and game.action_notes \
                 and opt.value.key.startswith("action:"):
-            summary = game.action_note(opt.value.key.split(":")[1], decision.player)
+            summary = Facts(game.action_note(opt.value.key.split(":")[1], decision.player))
         rows.append((str(i), keys[i - 1] if keys else "", opt.label, summary))
     for label, reason in decision.refused.items():
         rows.append(("--", "", label, f"not now: {reason}"))

@@ -308,8 +308,11 @@ def _new_table(server: Server, data: dict) -> Table:
         raise LobbyProblem("mods are listed by their numbers")
     rs = lobby.ruleset(data.get("ruleset"), tuple(mods))
     choice = lobby.choices[data["ruleset"]]
-    players = _whole(data.get("players", rs.min_players), "the player count",
-                     rs.min_players, rs.max_players)
+    players = data.get("players", rs.min_players)
+    if isinstance(players, int) and not isinstance(players, bool) and \
+            not rs.min_players <= players <= rs.max_players:
+        raise LobbyProblem(f"{rs.name} is for {rs.players_words}, not {players}")
+    players = _whole(players, "the player count", rs.min_players, rs.max_players)
     variants = data.get("variants") or []
     if not isinstance(variants, list) or any(v not in rs.sections["variants"]
                                              for v in variants):

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from .. import ast
 from .context import Ctx, _Words
-from .english import event_phrase, join_and, lower_name, sentence, there_is, words_of_id
+from .english import event_phrase, join_and, lower_name, needs, sentence, there_is, words_of_id
 
 
 @dataclass
@@ -194,8 +194,8 @@ def _action(rs, card_id: str, i: int, action: dict, ctx: Ctx) -> str:
         return f"{lead}: {sentence(str(action['text']))}"
     text = _effect_words(rs, ("card", card_id, "action", i, "do"), ctx)
     cond = rs.asts.get(("card", card_id, "action", i, "if"))
-    if cond is not None:
-        text += f" (only if {w.cond(cond, ctx.bind())})"
+    if cond is not None:  # the whole action's condition: before its effect, where it
+        lead += f" ({needs(w.cond(cond, ctx.bind()))})"  # cannot read as its last clause's
     return f"{lead}: {sentence(text)}"
 
 
@@ -321,6 +321,9 @@ def facts_line(entry: dict, price: int | None = None) -> str:
             f", {price} for you" if price is not None and price != entry["cost"] else ""))
     if entry.get("type"):
         parts.append(str(entry["type"]))
-    if entry.get("tags"):
-        parts.append(join_and(entry["tags"]))
+    # a tag that is the type's own word is said once ('event', not 'event · event')
+    tags = [t for t in entry.get("tags") or []
+            if str(t).lower() != str(entry.get("type") or "").lower()]
+    if tags:
+        parts.append(join_and(tags))
     return " · ".join(parts)

@@ -12,11 +12,13 @@ renderer.
 
 from __future__ import annotations
 
+import re
+
 from .. import ast
 from .. import types as T
 from ..builtins import BUILTINS
 from .context import Ctx
-from .english import _a, _int_or_none
+from .english import _a, _int_or_none, plural_of
 from .names import _NONE_WORD
 from .trees import _COMPARE, _FLIP, _NEGATE, _bind_args, _is_quantity, _symbol_id, ast_with
 
@@ -30,8 +32,44 @@ def _one_of(plural: str) -> str:
     return plural[:-1]
 
 
+def _plural(noun: str) -> str:
+    """'tile owned by you' → 'tiles owned by you': the noun before what is said of it."""
+    head, sep, rest = noun.partition(" ")
+    return plural_of(head) + sep + rest
+
+
+# what one of the spaces around a space is, said as the thing on it: 'it has a tile'
+# is 'a tile', 'its tile is a city' is 'a city' (spaces and tiles are the engine's)
+_THING_ON_IT = re.compile(r"(?:it has|its tile is) (?:a|an) ([^,]+)")
+
+
 class Conditions:
     """Renders conditions, comparisons and the amounts they compare."""
+
+    def near(self, e: ast.Comprehension, ctx: Ctx, lead: str, n: int | None = 1) -> str | None:
+        """A condition on how many items of a list meet a condition, for a list whose
+        builtin says how being related to them reads (its ``near``) and items that read
+        as the thing on them: 'it is next to no tile', 'it is next to at least 2 cities'
+        (``lead`` 'a', 'no', 'at least 2'); None where it would not read so."""
+        src = e.source
+        b = BUILTINS.get(src.func) if isinstance(src, ast.Call) else None
+        if b is None or not b.near or not isinstance(src.target, type(b)):
+            return None
+        if e.where is None:
+            return None
+        said = self.cond(e.where, self._element_ctx(e, ctx))
+        m = _THING_ON_IT.fullmatch(said)
+        if m is None or any(w in f" {m.group(1)} " for w in (" and ", " or ", " is ",
+                                                             " has ", " it ", " its ")):
+            return None
+        noun = m.group(1)
+        one = n == 1 or lead == "no"  # 'no tile', 'at least 2 tiles'
+        some = _a(noun) if lead == "a" else f"{lead} {noun if one else _plural(noun)}"
+        args = _bind_args([p.name for p in b.params], src, [p.default for p in b.params],
+                          [p.variadic for p in b.params])
+        text = self.fill(b.near.replace("{some}", "\x00"), args, ctx,
+                         {p.name: p.type for p in b.params})
+        return text.replace("\x00", some)
 
     def cond(self, e: ast.Expr, ctx: Ctx | None = None) -> str:
         """A condition as a requirement a person reads ('at least 30 % humidity')."""
@@ -67,6 +105,9 @@ class Conditions:
             return self.e_Binary(ast_with(e, "lacks" if e.op == "has" else "has", e.left,
                                           e.right), ctx)
         if isinstance(e, ast.Comprehension) and e.func in ("any", "all"):
+            near = self.near(e, ctx, "no") if e.func == "any" else None
+            if near is not None:  # 'it is next to no tile'
+                return near
             source = self.expr(e.source, ctx)
             where = self.where(e, ctx)
             if e.func == "any":  # 'none of the spaces next to it has a tile'
@@ -132,6 +173,13 @@ class Conditions:
             op, threshold, n = ">=", str(n + 1), n + 1
         if op == "<" and n is not None:
             op, threshold, n = "<=", str(n - 1), n - 1
+        if isinstance(left, ast.Comprehension) and left.func == "count" and n is not None:
+            lead = "no" if n == 0 and op in ("==", "<=") else {
+                ">=": "at least", "<=": "at most", "==": "exactly"}.get(op)
+            near = self.near(left, ctx, lead if n == 0 else f"{lead} {n}", n) \
+                if lead else None
+            if near is not None:  # 'it is next to at least 2 cities'
+                return near
         amount = self.amount(left, threshold, n, ctx)
         if amount is not None:
             lead = {">=": "at least ", "<=": "at most ", "==": "exactly ", "!=": "not exactly ",

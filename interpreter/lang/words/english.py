@@ -28,6 +28,18 @@ def words_of_id(ident: str) -> str:
     return str(ident).replace("_", " ")
 
 
+def plural_of(name: str) -> str:
+    """A name for more than one, by its last word: 'card' → 'cards', 'city' → 'cities'."""
+    head, sep, last = name.rpartition(" ")
+    if last.endswith("y") and last[-2:-1] not in "aeiou":
+        last = last[:-1] + "ies"
+    elif last.endswith(("s", "x", "ch", "sh")):
+        last += "es"
+    else:
+        last += "s"
+    return head + sep + last
+
+
 def sentence(text: str) -> str:
     text = text.strip()
     if not text:

@@ -14,7 +14,7 @@ from typing import Any
 
 from .. import ast
 from .. import types as T
-from .english import join_and, lower_name, possessive, words_of_id
+from .english import join_and, lower_name, plural_of, possessive, words_of_id
 
 _SECTION_OF_KIND = {
     "resource": "resources", "card_resource": "card_resources", "tag": "tags",
@@ -62,7 +62,8 @@ class Names:
         if kind in ("space_type", "bonus"):
             if kind == "bonus" and self.table.get(ident, ("resource",)) is not None:
                 return self.thing("resource", ident, count)
-            return lower_name(str(self.board_items.get(ident, words_of_id(ident))))
+            name = lower_name(str(self.board_items.get(ident, words_of_id(ident))))
+            return plural_of(name) if kind == "bonus" and count not in (None, 1) else name
         d = self.decl(kind, ident)
         if kind == "card":
             return d.get("name") or words_of_id(ident)

@@ -14,7 +14,19 @@ from __future__ import annotations
 from .. import ast
 from .context import ASK, HELD, MAX_INLINE, Ctx, _Deferred, _HeldKind, _Words
 from .english import _a, _int_or_none, _the, join_clauses, relative, there_is, words_of_id
-from .trees import _is_choice, _pure, _rid
+from .choices import _conjuncts
+from .trees import _is_choice, _pure, _rid, _symbol_id, ast_with
+
+
+def _reduced(where: str) -> str:
+    """A placement's one clause said short: ' that has no tile' → ' with no tile',
+    ' that is next to a city' → ' next to a city'."""
+    if " and " in where or "," in where:
+        return where
+    for long, short in ((" that has ", " with "), (" that is next to ", " next to ")):
+        if where.startswith(long):
+            return short + where[len(long):]
+    return where
 
 
 class Statements:
@@ -102,15 +114,37 @@ class Statements:
         if s.mode == "on" and s.target is not None:
             text += f" on {self.expr(s.target, ctx)}"
         elif s.mode in ("where", "anywhere") and s.target is not None:
+            # 'on a marsh', 'on any hill with no tile' (anywhere: the tile's own
+            # rule set aside), 'on a space next to no tile'
             inner = ctx.bind(space=_Words("it"))
-            if s.mode == "anywhere":
-                text += " anywhere"
-            text += f" on a space{self.clauses(s.target, 'space', inner)}"
+            noun, rest = self._space_kind(s.target)
+            where = _reduced(self.clauses(rest, "space", inner)) if rest is not None else ""
+            text += f" on any {noun}{where}" if s.mode == "anywhere" else \
+                f" on {_a(noun)}{where}"
         elif s.mode == "anywhere":
             text += " anywhere"
         if s.player is not None:
             text += self._for_player(s.player, ctx)
         return text
+
+    def _space_kind(self, where: ast.Expr) -> tuple[str, ast.Expr | None]:
+        """The kind of space a placement's condition asks for, as its noun ('marsh'
+        for ``space.type == marsh``; else 'space'), and the rest of the
+        condition (None: nothing more)."""
+        parts = _conjuncts(where)
+        for i, part in enumerate(parts):
+            if isinstance(part, ast.Binary) and part.op == "==" and \
+                    isinstance(part.left, ast.Field) and part.left.name == "type" and \
+                    isinstance(part.left.obj, ast.Name) and part.left.obj.id == "space":
+                ident = _symbol_id(part.right)
+                if ident is None or self.table.get(ident, ("space_type",)) is None:
+                    continue
+                rest = parts[:i] + parts[i + 1:]
+                tree = None
+                for p in rest:
+                    tree = p if tree is None else ast_with(where, "and", tree, p)
+                return self.thing("space_type", ident), tree
+        return "space", where
 
     def s_Transfer(self, s: ast.Transfer, ctx: Ctx) -> str:
         up = "up to " if s.up_to else ""

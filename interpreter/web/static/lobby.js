@@ -10,7 +10,7 @@ function agentSelect(seat) {
     LOBBY.agents.map(a => el("option", {value: a.name, text: a.name})));
   const params = el("input", {class: "seat-params", placeholder: "parameters, e.g. iterations=200",
                               "data-seat": seat});
-  select.value = seat === 1 ? "human" : "greedy";
+  select.value = seat === 1 ? "human" : "ismcts";  // as `rulebook play` seats
   const hint = el("span", {class: "dim seat-hint"});
   const showHint = () => {
     const agent = LOBBY.agents.find(a => a.name === select.value);

@@ -1,0 +1,139 @@
+"""What tells options apart is never cut at the screen's edge (issue 29's TM playtest:
+the city placement list was drawn in two columns and cut, "a46  #46  Land · next to
+Greene…", so the neighbours, what a city is placed for, were hidden).
+
+- many short options still go in columns, when that is shorter; one too long for
+  its column wraps in it;
+- when most do not fit a column, the list falls back to one column, and an option
+  whose facts are longer than the line wraps under its label instead of being cut;
+- a card's long text is still cut at the edge ('card NAME' and 'more N' show it).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+
+from rich.console import Console
+from rich.text import Text
+
+from rulebook_games.play.screen import Facts, layout
+
+
+def _console(width: int = 80) -> Console:
+    return Console(file=io.StringIO(), width=width, color_system=None)
+
+
+def _spaces(detail):
+    return [(str(i), f"a{i:02}", f"#{i:02}", Facts(detail(i))) for i in range(1, 43)]
+
+
+def _flat(lines):
+    return " ".join(" ".join(t.plain.split()) for t in lines)
+
+
+def test_short_spaces_go_in_columns_whole():
+    lines = layout(_console(), [], [Text("You: 3 coins")], [Text("Where?")],
+                   _spaces(lambda i: "Land · bonus 2 Plants"))
+    text = [t.plain for t in lines]
+    assert len(text) == 2 + 21 and all(len(line) <= 80 for line in text)  # two columns
+    assert text.count("Where?") == 1  # it fits: the question once
+    assert not any("…" in line for line in text)
+    assert sum(line.count("Land · bonus 2 Plants") for line in text) == 42
+
+
+def test_a_few_long_ones_wrap_in_their_column():
+    """TM's map: the volcanic areas' names are long, the other spaces' short."""
+    volcanic = "Volcanic area · bonus 1 Steel · next to Ocean"
+    rows = [(str(i), f"a{i:02}", f"Tharsis Tholus #{i:02}" if i % 10 == 4 else f"#{i:02}",
+             Facts(volcanic if i % 10 == 4 else "Land · bonus 2 Plants"))
+            for i in range(1, 43)]
+    lines = layout(_console(), [], [Text("You: 3 coins")], [Text("Where?")], rows)
+    text = [t.plain for t in lines]
+    assert all(len(line) <= 80 for line in text) and not any("…" in x for x in text)
+    assert len(text) < 2 + 42  # in two columns
+    flat = _flat(lines)
+    assert flat.count("Tharsis Tholus") == 4 and flat.count(volcanic) == 4, flat
+
+
+def test_spaces_whose_neighbours_do_not_fit_a_column_are_one_a_line_and_whole():
+    near = "Land · next to Greenery (Player 1 (human)), City (Player 2 (greedy))"
+    far = ("Land · bonus 1 Plants · next to Greenery (Player 1 (human)), Greenery "
+           "(Player 1 (human)), Greenery (Player 1 (human)), Ocean")
+    lines = layout(_console(), [], [Text("You: 3 coins")], [Text("Where?")],
+                   _spaces(lambda i: far if i == 7 else near))
+    text = [t.plain for t in lines]
+    assert all(len(line) <= 80 for line in text)
+    assert not any("…" in line for line in text)
+    # one option a line (its number at the left), none beside another
+    assert sum(bool(re.match(r"\s+\d+\. a\d\d ", line)) for line in text) == 42
+    assert not any(len(re.findall(r"\d+\. a\d\d", line)) > 1 for line in text)
+    flat = _flat(lines)
+    assert flat.count(near) == 41 and far in flat  # the long one wrapped, whole
+    assert text[-1] == "Where?"  # the list runs past the screen: the question again
+
+
+def test_a_cards_long_text_is_still_cut_at_the_edge():
+    text = "cost 3 · a long card text " * 4
+    rows = [(str(i), f"c{i}", f"Card {i}", text) for i in range(1, 16)]
+    lines = layout(_console(), [["Ann: Draw"]], [Text("You: 3 coins")],
+                   [Text("Choose up to 4 cards")], rows)
+    shown = [t.plain for t in lines]
+    assert sum(bool(re.match(r"\s+\d+\. c\d+\s+Card", line)) for line in shown) == 15
+    assert len(shown) <= 22 and all(len(line) <= 80 for line in shown)
+
+
+def _status(ruleset, stocks, tracks=(), round_=1, width=80):
+    from rulebook_games import load_ruleset
+    from rulebook_games.agents import Agent
+    from rulebook_games.engine.game import Game
+    from rulebook_games.play.render import status_lines
+    game = Game(load_ruleset(ruleset), 2, 1, [Agent(), Agent()])
+    me = game.state.players[0]
+    me.stock.update(stocks)
+    me.tracks.update(dict(tracks))
+    game.state.round = round_
+    return [t.plain for t in status_lines(game.view(0), game, width)]
+
+
+def test_a_long_status_line_wraps_and_loses_nothing():
+    """Timespan's playtest: "You: 1 food, 1 stone, 2 ore, 3 coins, 3 silk, 1 gem, 1 book,
+    1 relic, 4 populat…" hid the workers left, the thing it is for late in a game."""
+    lines = _status("timespan", dict(food=1, stone=1, ore=2, coin=3, silk=3, gem=1, book=1,
+                                     relic=1, population=4, vp=10))
+    assert all(len(line) <= 80 for line in lines) and not any("…" in x for x in lines)
+    stocks = " ".join(" ".join(x.split()) for x in lines)
+    for goods in ("1 food", "1 stone", "2 ore", "3 coins", "3 silk", "1 gem", "1 book",
+                  "1 relic", "4 population", "10 victory"):
+        assert goods in stocks, goods
+    assert lines[0].startswith("You") and len(lines) <= 4
+    # the stocks go on under the first one, broken between two of them
+    more = lines[1:[i for i, x in enumerate(lines) if x.startswith("Round")][0]]
+    assert more and all(re.match(r" +\d+ [a-z]", line) for line in more), lines
+
+
+def test_the_status_separators_stay_the_same_from_prompt_to_prompt():
+    """Timespan's playtest: "Round 1 · Era 1 · you:" at one prompt, "Round 4, Era 2, you:"
+    at another; "You: 4 food · 1 wood" and "You: 6 food, 1 wood"."""
+    few = _status("timespan", dict(food=4, wood=1))
+    many = _status("timespan", dict(food=6, wood=1, stone=1, ore=2, coin=3, silk=3, gem=1,
+                                    book=1, relic=1, population=4, vp=10),
+                   tracks=dict(culture=12, science=10, ocean=8, air=6), round_=4)
+    for lines in (few, many):
+        you = [x for x in lines if x.startswith("You")][0]
+        assert re.match(r"You(, [^:]*)?: \d+ food, \d+ wood", you), you
+        assert "·" not in " ".join(lines)
+        rnd = [x for x in lines if x.startswith("Round")][0]
+        assert re.match(r"Round \d, Era", rnd), rnd
+
+
+def test_a_long_news_line_wraps_between_names_under_itself():
+    # the Lantern Row deal read "…, Firefly Jar, Sun" and "Wheel" at the start of the
+    # next line, as if it were the next piece of news
+    from rulebook_games.play.screen import news_text
+    line = "  4 cards → Lantern row: Rice-Paper Moon, Rice-Paper Moon, Firefly Jar, Sun Wheel"
+    shown = news_text(line, 80).plain.split("\n")
+    assert len(shown) == 2 and all(len(x) <= 80 for x in shown)
+    assert shown[1].startswith("      ") and "Sun Wheel" in shown[1]
+    assert " ".join(x.strip() for x in shown) == line.strip()
+    assert news_text("  Player 2: +1 coin (now 4)", 80).plain == "  Player 2: +1 coin (now 4)"

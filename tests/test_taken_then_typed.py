@@ -1,0 +1,115 @@
+"""An answer meant for a question that was taken for you does not answer the next one
+(issue 29's playtests: TM "Pay how many steel? → 3 (the only choice, taken for you)",
+then the typed 3 placed a tile; Legacy "Travel to the past → 1 (taken for you)", then
+the typed 1 started an action from the menu).
+
+The rule, at a person's terminal: the first answer after a question was taken for
+you, with nobody else deciding in between, is not taken when it would also have
+answered the taken question; you are told so and asked again, and typing it again
+answers. Any other answer is taken at once, and a script is never asked twice.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+
+from rulebook_games.cli.loading import load_named
+from rulebook_games.engine.decisions import Decision, Option
+from rulebook_games.play.session import build_game
+from rulebook_games.play.terminal import HumanAgent
+
+
+@pytest.fixture(scope="module")
+def legacy():
+    return load_named("legacy_gears_of_time", ())
+
+
+class _Typing:
+    """A person's keyboard: each line typed, once the question is on the screen."""
+
+    def __init__(self, lines):
+        self.lines, self.prompts = list(lines), 0
+
+    def __call__(self, prompt=""):
+        self.prompts += 1
+        return self.lines.pop(0)
+
+
+def _seat(legacy, typed, script=None):
+    out = io.StringIO()
+    keyboard = _Typing(typed)
+    human = HumanAgent(Console(file=out, width=100), keyboard, script=script)
+    game = build_game(legacy, 2, 3, ["human", "random"])
+    game.agents[0] = human
+    game.keep_log = True
+    human.news(game, 0)  # everything before is seen
+    return game, human, out, keyboard
+
+
+FRAME = Decision(0, "item", "Travel to which time frame?",
+                 [Option("time frame 1", "frame_1", "f1")])
+STEEL = Decision(0, "number", "Pay how many steel?", low=3, high=3)
+
+
+def _menu():
+    return Decision(0, "item", "choose an action",
+                    [Option("Establish a technology", "est", "est"),
+                     Option("Draw two, keep one", "draw", "draw"),
+                     Option("Influence a technology", "inf", "inf")])
+
+
+def test_the_number_meant_for_a_taken_question_is_asked_again(legacy):
+    game, human, out, keyboard = _seat(legacy, ["1", "1"])
+    assert game._ask(FRAME) == 0  # taken: not asked
+    assert game._ask(_menu()) == 0  # '1' twice: then it answers the menu
+    assert keyboard.prompts == 2
+    shown = out.getvalue()
+    assert "Travel to which time frame? → time frame 1 (the only choice, taken for you)" \
+        in shown
+    note = " ".join(shown[shown.index("taken for you)") + 1:].split())
+    assert "would have answered" in note and "Travel to which time frame?" in note
+    assert "type 1 again to answer this question" in note
+
+
+def test_a_taken_number_and_the_same_number_typed_next(legacy):
+    game, human, out, keyboard = _seat(legacy, ["3", "2"])
+    assert game._ask(STEEL) == 3
+    assert game._ask(_menu()) == 1  # '3' was for the steel; then '2' answers
+    assert keyboard.prompts == 2
+    assert "Pay how many steel?" in out.getvalue().split("→ 3")[1]
+
+
+def test_an_answer_that_could_not_be_for_the_taken_question_is_taken_at_once(legacy):
+    game, human, out, keyboard = _seat(legacy, ["2", "3", "3"])
+    game._ask(FRAME)
+    assert game._ask(_menu()) == 1
+    assert keyboard.prompts == 1 and "would have answered" not in out.getvalue()
+    game._ask(STEEL)
+    assert game._ask(_menu()) == 2  # '3' would have paid 3 steel, but… see below
+    assert keyboard.prompts == 3  # …it is asked again: it could have been meant for it
+
+
+def test_only_the_first_answer_after_it_and_only_right_after_it(legacy):
+    game, human, out, keyboard = _seat(legacy, ["est", "1"])
+    game._ask(FRAME)
+    assert game._ask(_menu()) == 0  # a key of the menu: not the frame's
+    assert game._ask(_menu()) == 0  # the next question: asked as usual
+    assert keyboard.prompts == 2
+    # another seat decided since the question was taken: the person saw that happen
+    game, human, out, keyboard = _seat(legacy, ["1"])
+    game._ask(FRAME)
+    game.deciders.append(1)
+    assert game._ask(_menu()) == 0 and keyboard.prompts == 1
+
+
+def test_a_script_is_read_as_written(legacy):
+    """A script's answers are each for the question it is read at; never asked twice."""
+    script = _Typing(["1"])
+    script.line = 1
+    game, human, out, keyboard = _seat(legacy, [], script=script)
+    human.input = script
+    game._ask(FRAME)
+    assert game._ask(_menu()) == 0 and script.prompts == 1
