@@ -160,6 +160,12 @@ class HumanAgent(Agent):
         self.seen = len(game.log_lines)
         return fresh
 
+    def resumed(self, game, seen: int) -> None:
+        """A resumed game reaches this seat: its news starts where this seat last
+        answered (``seen`` log lines), as in a game played live. (After 'undo' the
+        game is replayed too, and what was shown before stays shown.)"""
+        self.seen = max(self.seen, seen)
+
     def news(self, game, seat: int, room: int | None = None) -> None:
         """Print what changed since this person last looked, folded; in ``room`` lines
         (the oldest left out, 'news' shows them) when given."""
