@@ -32,10 +32,14 @@ names a game thing:
   with it any more;
 - ``round``, ``evaluation`` (the ruleset's hand-written ``evaluation``, the
   prior; its score so far when it has none) and ``evaluation of the best
-  other`` (the best other seat's; absent in a solo game). The score is not a
-  feature of its own: a hand-written evaluation weighs it already, and
-  working it out for every seat of every copy a search evaluates doubled
-  the cost of evaluating.
+  other`` (the best other seat's; absent in a solo game);
+- ``score`` and ``score of the best other``: the points the final scoring
+  would give now, when the reader is asked for them (``scores``: training
+  reads them, and an evaluation whose weights have them). The final margin
+  is made of them, and a hand-written evaluation that prices them by a
+  guess of the game's length lets a step of a global track move the value
+  of both seats by a jump; working them out for every seat costs about a
+  quarter of a learned evaluation.
 
 Only what the seat may know is read: its own zones only where the zone's
 visibility lets it look, other seats only through public tracks, tiles,
@@ -75,14 +79,18 @@ class Features:
         # the most rounds a game lasts (its count, else its cap), as the flow counts them
         self.last_count = rounds.get("count") or rounds.get("max")
         self.until = ("flow", "rounds", "until") in rs.code
+        self.scores = False  # read each seat's score too (the score features)
 
     def base(self, runner, seats) -> tuple[list, "Shared"]:
         """Each seat's hand-written evaluation (all seats: each seat's features read the
         best other's; a ruleset without one is evaluated by its score, as the agents
-        do without a learned evaluation), and what every seat's features share (the
-        last round, the seats' public holdings), read once."""
+        do without a learned evaluation), and what every seat's features share, read
+        once: the last round, the seats' public holdings, and each seat's score so far
+        when the reader reads scores."""
         n = runner.game.n
-        return [float(runner.evaluate(p)) for p in range(n)], Shared(self, runner.game)
+        priors = [float(runner.evaluate(p)) for p in range(n)]
+        scores = [float(runner.game.score(p)) for p in range(n)] if self.scores else None
+        return priors, Shared(self, runner.game, scores)
 
     def last_round(self, game) -> bool:
         """Whether the game ends when this round is over (if nothing changes the end
@@ -98,7 +106,10 @@ class Features:
         """The features of ``seat``: a dict of name -> number (missing names are 0).
         ``scores`` is what :meth:`base` gave with the priors (read now when it is not)."""
         game = runner.game
-        common = scores if isinstance(scores, Shared) else Shared(self, game)
+        if isinstance(scores, Shared):
+            common, scores = scores, scores.scores
+        else:
+            common = Shared(self, game, scores)
         st = game.state
         out: dict = {}
         me = st.players[seat]
@@ -155,6 +166,11 @@ class Features:
         if len(priors) > 1:
             out["evaluation of the best other"] = max(
                 v for p, v in enumerate(priors) if p != seat)
+        if scores is not None:
+            out["score"] = scores[seat]
+            if len(scores) > 1:
+                out["score of the best other"] = max(
+                    v for p, v in enumerate(scores) if p != seat)
         if len(common.public) > 1:
             mine = common.public[seat]
             others = [h for p, h in enumerate(common.public) if p != seat]
@@ -200,13 +216,15 @@ def sparse_name(name: str) -> bool:
 
 class Shared:
     """What the features of every seat of one position share, read once: whether the
-    game ends after this round, and each seat's public holdings (stock, production,
-    tracks, tiles, and the sizes of its own zones), for the ``vs:`` features."""
+    game ends after this round, each seat's public holdings (stock, production,
+    tracks, tiles, and the sizes of its own zones), for the ``vs:`` features, and
+    each seat's score (None when the reader does not read scores)."""
 
-    __slots__ = ("last", "public")
+    __slots__ = ("last", "public", "scores")
 
-    def __init__(self, reader: Features, game):
+    def __init__(self, reader: Features, game, scores: list | None = None):
         st = game.state
+        self.scores = scores
         self.last = reader.last_round(game)
         public = []
         for p in st.players:
