@@ -117,7 +117,8 @@ def until_prompt(args: list[str], env: dict) -> tuple[float, float]:
     return wall, usage.ru_utime + usage.ru_stime
 
 
-def commands(python: str, ruleset: str, players: int, seed: int) -> tuple[list[str], list[str], list[str]]:
+def commands(python: str, ruleset: str, players: int,
+             seed: int) -> tuple[list[str], list[str], list[str]]:
     """The first-decision command, `rulebook --help` and `rulebook play` of the install
     beside ``python``."""
     rulebook = shutil.which("rulebook", path=os.path.dirname(python)) or "rulebook"
