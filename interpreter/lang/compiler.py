@@ -278,8 +278,17 @@ def _adapt(code):
     return body
 
 
+def _complete(ruleset) -> None:
+    """The implied checks a loader works out when first asked for, all worked out now."""
+    complete = getattr(getattr(ruleset, "implied", None), "complete", None)
+    if complete is not None:
+        complete()
+
+
 def compile_whole(ruleset) -> None:
-    """Compile every rule of a loaded ruleset now rather than when it first runs."""
+    """Compile every rule of a loaded ruleset now rather than when it first runs (the
+    checks its actions and cards imply included, worked out first)."""
+    _complete(ruleset)
     for value in ruleset.code.values():
         compiler = getattr(value, "compiler", None)
         if compiler is not None:
