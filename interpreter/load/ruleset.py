@@ -945,26 +945,9 @@ class _Builder:
         # a card is chosen, then played by rules that may set off triggers (and run
         # other rules) before its effect: what those may change is not checked
         # beforehand. Only what runs before the card's block counts, and only the
-        # triggers of the events emitted on the way.
-        runs = {}  # what runs before a card's block, by the name the card has there
-        for k, t in self.asts.items():
-            if isinstance(t, ast.Effect) and k[-1] != "play":
-                run = next((n for n in ast.walk(t) if isinstance(n, ast.Run)
-                            and n.block == "play"), None)
-                if run is not None:
-                    name = run.card.id if isinstance(run.card, ast.Name) else ""
-                    runs.setdefault(name, []).append(before_run(t.body))
-        listening: dict[str, list] = {}
-        for tid, e in self.sections["triggers"].items():
-            listening.setdefault(str(e.data.get("on")), []).append(
-                (self.asts.get(("trigger", tid, "do")), self.asts.get(("trigger", tid, "if"))))
-        for ident, e in self.sections["cards"].items():
-            for i, trig in enumerate(e.data.get("triggers", []) or []):
-                listening.setdefault(str(trig.get("on")), []).append(
-                    (self.asts.get(("card", ident, "trigger", i, "do")),
-                     self.asts.get(("card", ident, "trigger", i, "if"))))
-        track_events = tuple(sorted({str(e.data["emits"]) for e in self.sections.get(
-            "tracks", {}).values() if isinstance(e.data, dict) and e.data.get("emits")}))
+        # triggers of the events emitted on the way. (Worked out when a card's checks
+        # are first asked for: an action's need none of it.)
+        shared: dict = {}
 
         def called(name: str):
             return self.asts.get(("procedure", name)) or self.asts.get(("function", name))
@@ -972,11 +955,39 @@ class _Builder:
         def triggers(event: str):
             record = self.table.events.get(event)
             return ([n for n, _ in record.fields] if record is not None else [],
-                    listening.get(event, []))
-        tiles = [t for k, t in self.asts.items() if k[0] == "tile"]
-        rewards = [t for k, t in self.asts.items() if k[0] == "track"]
-        overflow = {z: str(e.data["overflow"]) for z, e in self.sections["zones"].items()
-                    if isinstance(e.data, dict) and e.data.get("overflow")}
+                    shared["listening"].get(event, []))
+
+        def share() -> dict:
+            if shared:
+                return shared
+            runs = {}  # what runs before a card's block, by the name the card has there
+            for k, t in self.asts.items():
+                if isinstance(t, ast.Effect) and k[-1] != "play":
+                    run = next((n for n in ast.walk(t) if isinstance(n, ast.Run)
+                                and n.block == "play"), None)
+                    if run is not None:
+                        name = run.card.id if isinstance(run.card, ast.Name) else ""
+                        runs.setdefault(name, []).append(before_run(t.body))
+            listening: dict[str, list] = {}
+            for tid, e in self.sections["triggers"].items():
+                listening.setdefault(str(e.data.get("on")), []).append(
+                    (self.asts.get(("trigger", tid, "do")),
+                     self.asts.get(("trigger", tid, "if"))))
+            for ident, e in self.sections["cards"].items():
+                for i, trig in enumerate(e.data.get("triggers", []) or []):
+                    listening.setdefault(str(trig.get("on")), []).append(
+                        (self.asts.get(("card", ident, "trigger", i, "do")),
+                         self.asts.get(("card", ident, "trigger", i, "if"))))
+            shared.update(
+                runs=runs, listening=listening,
+                track_events=tuple(sorted({str(e.data["emits"]) for e in self.sections.get(
+                    "tracks", {}).values() if isinstance(e.data, dict)
+                    and e.data.get("emits")})),
+                tiles=[t for k, t in self.asts.items() if k[0] == "tile"],
+                rewards=[t for k, t in self.asts.items() if k[0] == "track"],
+                overflow={z: str(e.data["overflow"]) for z, e in self.sections["zones"].items()
+                          if isinstance(e.data, dict) and e.data.get("overflow")})
+            return shared
         unsafe_for: dict = {}
         walked: dict = {}  # what each tree called with no card in particular changes
 
@@ -992,9 +1003,11 @@ class _Builder:
                    tuple(sorted(facts.items(), key=str)))
             if key not in unsafe_for:
                 out: set = set()
-                for name, parts in runs.items():
-                    out |= raised(parts, called, tiles, rewards, triggers, track_events,
-                                  card=(name, facts), overflow=overflow, memo=walked)
+                sh = share()
+                for name, parts in sh["runs"].items():
+                    out |= raised(parts, called, sh["tiles"], sh["rewards"], triggers,
+                                  sh["track_events"], card=(name, facts),
+                                  overflow=sh["overflow"], memo=walked)
                 unsafe_for[key] = out
             return unsafe_for[key]
 
