@@ -97,3 +97,23 @@ def test_one_field_at_a_time(value, expected):
     else:
         assert got is expected
         assert _valid(data) is expected
+
+
+def test_reading_a_shipped_weights_file_imports_no_schema_checker():
+    """A game seated with the learned evaluation reads its file at every start: the
+    hand check does it without importing jsonschema (about 0.05 CPU-s)."""
+    import os
+    import subprocess
+    import sys
+    path = SHIPPED[0]
+    code = ("import sys\n"
+            "from rulebook_games.load.learned import read_learned\n"
+            "class RS:\n"
+            f"    id = {path.parent.name!r}; mods = []; mod_info = []; content_hash = ''\n"
+            "    name = 'x'\n"
+            f"read_learned({str(path)!r}, RS())\n"
+            "print(' '.join(m for m in ('jsonschema', 'referencing') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=dict(os.environ), cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == []
