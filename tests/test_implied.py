@@ -125,7 +125,7 @@ def test_a_tile_with_no_legal_space_is_not_offered(tmp_path):
     out = FlowRunner(game).available("work", 0, TURNS, True)
     why = out.pop("__refused__")["Corner"]
     assert "action:corner" not in out
-    assert (why() if callable(why) else why) == "there is no legal space for tower"
+    assert (why() if callable(why) else why) == "there is no space where a tower may go"
 
 
 def test_no_tile_left_refuses_nothing(tmp_path):

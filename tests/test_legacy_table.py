@@ -162,3 +162,94 @@ def test_an_answer_taken_for_you_is_printed_once(tmp_path):
     assert any("free places in the next turn order" in x for x in lines), proc.stdout[-2000:]
     for a, b in zip(proc.stdout.splitlines(), proc.stdout.splitlines()[1:]):
         assert not ("taken for you" in a and a == b), a
+
+
+def _travel_from_frame_2():
+    from rulebook_games.engine.flow import FlowRunner
+    game, seen = _game(BOARD)
+    game.keep_log = True
+    game.state.phase = "player_turns"
+    runner = FlowRunner(game)
+    choice = runner.available("player_turns", 0, {"card_actions": False}, True)["action:travel"]
+    assert runner.perform(choice, 0)
+    return game, seen
+
+
+def test_a_travel_taken_for_you_says_the_question_as_it_is_asked():
+    """The playtest: "Travel to the past: Choose the new value of your time frame. → 1
+    (the only choice, taken for you)"; asked, the same question reads "Travel to which
+    time frame?" (the action's own prompt): the line taken for you uses those words."""
+    game, seen = _travel_from_frame_2()
+    assert not seen  # one frame to go to: not asked
+    mine = [game.log_line_for(i, 0) for i in range(len(game.log_lines))]
+    taken = [line for line in mine if "taken for you" in line]
+    assert taken == ["  Travel to the past: Travel to which time frame? → 1 "
+                     "(the only choice, taken for you)"], mine
+
+
+def test_each_discard_while_establishing_says_which_of_how_many_it_is():
+    """The playtest: "Put which card into the discard pile (among the cards in your
+    hand)?" said neither that it was the first of two discards nor where from in plain
+    words: each says which of how many it is, and the hand it comes from."""
+    from rulebook_games.engine.flow import FlowRunner
+    game, seen = _game("""
+for p in players():
+    for c in cards_in(hand, p):
+        put(c, deck)
+put(card_named(fire, deck), hand)
+put(card_named(the_wheel, deck), hand)
+put(card_named(basic_tools, deck), hand)
+put(card_named(basic_science, deck), hand)
+set frame = 2 for player(1)
+""")
+    game.state.phase = "player_turns"
+    runner = FlowRunner(game)
+    choice = runner.available("player_turns", 0, {"card_actions": False}, True)["action:establish"]
+    assert runner.perform(choice, 0)
+    prompts = [d.prompt for d, _ in seen]
+    assert len(prompts) == 3, prompts  # Fire (2 cards to pay), then the two discards
+    assert prompts[1:] == ["Establish a technology in your time frame: Put which card from "
+                           "your hand into the discard pile (1 of 2)?",
+                           "Establish a technology in your time frame: Put which card from "
+                           "your hand into the discard pile (2 of 2)?"], prompts
+
+
+def _table_text(game, seat: int = 0) -> list[str]:
+    from rich.console import Console
+
+    from rulebook_games.play.render import render_view
+    console = Console(width=80, record=True, color_system=None)
+    console.print(render_view(game.view_model(seat), game))
+    return console.export_text().splitlines()
+
+
+def test_the_fate_cards_row_says_what_lasts_and_only_with_its_cards():
+    """The playtest read "A failed technology does not score; cubes are shown by player.
+    / They last until the end of the round." with no fate card in sight: 'They' were the
+    fate cards in play. The row's words name them, under the row's cards."""
+    game, _ = _game(BOARD)
+    lines = _table_text(game)
+    lasting = [i for i, line in enumerate(lines) if "until the end of the round" in line]
+    assert lasting, lines
+    for i in lasting:
+        assert not lines[i].strip().startswith("They"), lines[i]
+        assert lines[i - 1].startswith("Fate cards in play"), lines[i - 1:i + 1]
+
+
+def test_the_cubeless_warning_names_a_frame_only_for_copies_on_the_timeline():
+    """The playtest read "Architecture (Time frame 2)" while the other copy lay in the
+    discard pile; the README: a copy is named with its frame when two share a name on
+    the timeline."""
+    game, _ = _game("""
+for p in players():
+    for c in cards_in(hand, p):
+        put(c, deck)
+put(card_named(fire, deck), frame_2)
+put(card_named(fire, deck), discard)
+put(card_named(the_wheel, deck), frame_2)
+put(card_named(the_wheel, deck), frame_1)
+""")
+    warned = {w["label"]: w["value"] for w in game.view_warnings(0)}
+    cubeless = warned["No cubes, discarded at the end of this round"]
+    assert "Fire" in cubeless and "Fire (" not in cubeless, cubeless
+    assert "The Wheel (Time frame 2)" in cubeless and "The Wheel (Time frame 1)" in cubeless

@@ -99,3 +99,88 @@ def test_what_was_gained_and_lost_of_one_resource_reads_in_the_order_it_came():
     assert news_lines(summarise(lines, WORDS)) == [
         "Bob (ai): Raid", "  Bob (ai): +3 coins, then −1 (now 10)",
         "Ann: Buy", "  Ann: −12 coins, then +40 (now 68)"]
+
+
+# The Legacy and Timespan playtests (issue 29's play29 notes): between the person's
+# turns the screen cut an opponent's move to "Player 2 (greedy): Influence a technology
+# in their time frame" and "Travel to the past", and they had to type `log` to learn that
+# 2 cubes went onto their Metallurgy. The headline must say what the move did.
+
+def test_a_choice_taken_as_the_only_one_names_the_move_with_what_it_did():
+    """'Bob's only choice: Rain' is a choice as much as 'Bob chooses Rain'; the line of
+    the mover's that then names it says what was done with it (the cubes put on it)."""
+    for chose in ("  Bob (ai)'s only choice: Rain", "  Bob (ai) chooses Rain"):
+        lines = ["Bob (ai): Influence a technology in their time frame", chose,
+                 "  Bob (ai): 2 stored cubes → Rain (now 4 there)"]
+        assert news_lines(summarise(lines, WORDS))[0] == (
+            "Bob (ai): Influence a technology in their time frame: "
+            "2 stored cubes → Rain (now 4 there)")
+
+
+def test_a_move_that_changed_the_movers_track_or_marker_names_it():
+    travel = ["Bob (ai): Travel to the past", "  Bob (ai): Time frame 5 → 2"]
+    assert news_lines(summarise(travel, WORDS))[0] == \
+        "Bob (ai): Travel to the past: Time frame 5 → 2"
+
+
+def test_a_discovery_found_on_the_way_is_not_named_as_the_answer():
+    """The Timespan playtest read 'Navigator: Set sail: Copper Vein' (a discovery tile
+    found, not the answer): the ship that moved is what the move did; the worker put on
+    the card the headline names already says nothing new."""
+    sail = ["Bob (ai): Navigator: Set sail", "  Bob (ai): 1 population → Navigator (now 1 there)",
+            "  Bob (ai) pays 1 food (now 3)", "  Bob (ai): Ocean exploration (ship) 1 → 2",
+            "  Rain → Used discovery tiles", "  Bob (ai) gains 2 coins (now 2)"]
+    assert news_lines(summarise(sail, WORDS))[0] == \
+        "Bob (ai): Navigator: Set sail: Ocean exploration (ship) 1 → 2"
+
+
+def test_an_answer_taken_for_you_names_your_move():
+    """The Timespan playtest's own unlock, the only choice, read 'Player 1 (human): Unlock
+    a technology on their tech board' with no technology."""
+    lines = ["Ann: Unlock a technology on their tech board",
+             "  Unlock a technology: Which technology do you unlock? → Rain "
+             "(the only choice, taken for you)", "  Ann pays 1 coin (now 2)"]
+    assert news_lines(summarise(lines, WORDS))[0] == \
+        "Ann: Unlock a technology on their tech board: Rain"
+
+
+def test_a_hidden_card_kept_stays_hidden_in_the_headline():
+    keep = ["Bob (ai): Draw two, keep one", "  2 cards from Draw pile → Bob (ai)'s cards",
+            "  a card → Bob (ai)'s hand", "  Rain → Discard pile"]
+    # what everyone may see of it: the card let go, where it went (not which was kept)
+    head = news_lines(summarise(keep, WORDS))[0]
+    assert head == "Bob (ai): Draw two, keep one: Rain → Discard pile"
+    hidden = ["Bob (ai): Draw two, keep one", "  2 cards from Draw pile → Bob (ai)'s cards",
+              "  a card → Bob (ai)'s hand", "  a card → Discard pile"]
+    assert news_lines(summarise(hidden, WORDS))[0] == \
+        "Bob (ai): Draw two, keep one: 2 cards → Bob (ai)'s cards"
+
+
+@pytest.mark.slow
+def test_every_legacy_influence_and_travel_says_what_it_did():
+    rs = load_ruleset("legacy_gears_of_time")
+    game = build_game(rs, 2, 3, ["greedy", "greedy"],
+                      live_agents=[make_agent("greedy", 1), make_agent("greedy", 2)])
+    run(game)
+    words = NewsWords.of(game)
+    lines = [game.log_line_for(i, 0) for i in range(len(game.log_lines))]
+    heads = [g.headline for g in summarise(lines, words) if g.headline]
+    influence = [h for h in heads if ": Influence a technology" in h]
+    travel = [h for h in heads if h.endswith(("Travel to the past",)) or ": Travel to the past:" in h]
+    assert influence and travel
+    assert all(" cube" in h and "→" in h for h in influence), influence
+    assert all(": Time frame " in h for h in travel), travel
+
+
+def test_what_the_headline_says_of_the_movers_line_is_not_said_again_below_it():
+    lines = ["Bob (ai): Travel to the past", "  Bob (ai): Time frame 5 → 2",
+             "  Bob (ai) pays 1 coin (now 2)"]
+    assert news_lines(summarise(lines, WORDS)) == [
+        "Bob (ai): Travel to the past: Time frame 5 → 2", "  Bob (ai): −1 coin (now 2)"]
+
+
+def test_cards_moved_that_the_headline_says_are_not_said_again_below_it():
+    lines = ["Ann: Buy cards", "  Ann pays 3 coins (now 9)", "  Oak Mill → your hand",
+             "  Rain → your hand"]
+    assert news_lines(summarise(lines, WORDS)) == [
+        "Ann: Buy cards: 2 cards → your hand: Oak Mill, Rain", "  Ann: −3 coins (now 9)"]

@@ -419,7 +419,7 @@ def test_the_log_tells_what_everyone_may_know(tiny):
     assert "chooses" not in lines
     assert not any(n in lines for n in names - {built})
     run(tiny, g, "place tower on a")
-    assert g.log_lines[-1].strip() == "Player 1 places tower on a"
+    assert g.log_lines[-1].strip() == "Player 1 places a tower on a"
 
 
 def test_boards_show_as_a_text_map_and_spaces_describe_themselves(tiny):
@@ -441,8 +441,9 @@ def test_boards_show_as_a_text_map_and_spaces_describe_themselves(tiny):
     assert under.split()[0] == "[T2]"
     assert abs(under.index("[T2]") + 2 - first.index("2")) <= 1  # under space 2
     assert "[T] tower" in first and "2 Player 2" in under
-    assert g.space_summary("a") == "plain · next to tower (Player 2)"
-    assert g.space_summary("b") == "plain · has tower (Player 2)"
+    assert g.space_summary("a") == "plain · next to a tower of Player 2"
+    assert g.space_summary("b") == "plain · has a tower of Player 2"
+    assert g.space_summary("b", 1) == "plain · has your tower"
 
 
 def test_a_refused_action_is_told_only_to_its_player(tmp_path):
@@ -458,7 +459,7 @@ def test_a_refused_action_is_told_only_to_its_player(tmp_path):
     assert g.private_lines[0] == {0: "Player 1: Overreach"}
     assert g.private_lines[1][0].startswith("  refused: needs 100")
     assert g.log_lines[2] == "Player 1: Build a tower"
-    assert g.log_lines[3].startswith("  Player 1 places tower on ") and len(g.log_lines) == 4
+    assert g.log_lines[3].startswith("  Player 1 places a tower on ") and len(g.log_lines) == 4
 
 
 def test_a_scenario_step_naming_nothing_fails_without_crashing(tmp_path):
@@ -675,7 +676,8 @@ def test_a_refusal_says_a_phrased_condition_in_its_own_words(tmp_path):
     refused = runner.available("work", 0, {"card_actions": False}, True)["__refused__"]
     words = {k: (v if isinstance(v, str) else v()) for k, v in refused.items()}
     assert words["Bargain"] == "only when a card in your hand costs at most 1"
-    assert words["Plain"].startswith("needs at least one of the cards in your hand")
+    # the same condition without a phrase is told by its own parts: the hand is empty
+    assert words["Plain"] == "there is no card in your hand"
     assert words["Rich"].startswith("needs at least 50 gold; you have ")
 
 

@@ -43,8 +43,8 @@ def test_a_players_stock_changes_fold_into_one_line_with_what_was_paid_and_gaine
              "  Bob (ai): coin production +1 (now 2)", "  Bob (ai): plant production −2 (now 0)"]
     assert news_lines(summarise(lines, WORDS)) == [
         "Bob (ai): Buy cards: 2 cards → Bob (ai)'s hand",
-        "  Bob (ai): −6 coins (now 6); +1 plant (now 1); production +1 coin, −2 plant",
-        "  2 cards → Bob (ai)'s hand"]
+        "  Bob (ai): −6 coins (now 6); +1 plant (now 1); production +1 coin, −2 plant"]
+    # (the cards moved are said once, in the headline)
 
 
 def test_cards_moved_to_one_place_are_counted_and_named_only_where_the_line_names_them():
@@ -53,7 +53,6 @@ def test_cards_moved_to_one_place_are_counted_and_named_only_where_the_line_name
              "  3 cards from Deck → your cards on offer: Rain, Oak Mill, Rain"]
     assert news_lines(summarise(lines, WORDS)) == [
         "Ann: Draw: 2 cards → your hand: Oak Mill, Rain",
-        "  2 cards → your hand: Oak Mill, Rain",
         "  3 cards → Discard pile",
         "  2 cards → Bob (ai)'s hand", "  3 cards → your cards on offer: Rain, Oak Mill, Rain"]
 

@@ -125,3 +125,15 @@ def test_the_status_separators_stay_the_same_from_prompt_to_prompt():
         assert "·" not in " ".join(lines)
         rnd = [x for x in lines if x.startswith("Round")][0]
         assert re.match(r"Round \d, Era", rnd), rnd
+
+
+def test_a_long_news_line_wraps_between_names_under_itself():
+    # the Lantern Row deal read "…, Firefly Jar, Sun" and "Wheel" at the start of the
+    # next line, as if it were the next piece of news
+    from rulebook_games.play.screen import news_text
+    line = "  4 cards → Lantern row: Rice-Paper Moon, Rice-Paper Moon, Firefly Jar, Sun Wheel"
+    shown = news_text(line, 80).plain.split("\n")
+    assert len(shown) == 2 and all(len(x) <= 80 for x in shown)
+    assert shown[1].startswith("      ") and "Sun Wheel" in shown[1]
+    assert " ".join(x.strip() for x in shown) == line.strip()
+    assert news_text("  Player 2: +1 coin (now 4)", 80).plain == "  Player 2: +1 coin (now 4)"

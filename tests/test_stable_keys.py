@@ -171,3 +171,27 @@ def test_the_environment_hands_out_the_keys_of_the_asked_seat():
     assert all(env.infos[a] == {} for a in env.agents if a != agent)
     mask = env.observe(agent)["action_mask"]
     assert int(mask.sum()) == len(keys)
+
+
+def test_the_key_of_a_copy_taken_away_still_finds_the_copy_left():
+    """The Timespan playtest: after an agent took the first Reinforced Hull the option
+    read `rh2`, and the `rh1` the player had read before was refused. When a question
+    offers one copy of a card, any copy's key answers it (copies are the same card)."""
+    rs = load_named("timespan", ())
+    game = build_game(rs, 2, 3, ["random", "random"])
+    hulls = sorted(n for n, c in game.state.cards.items() if c.def_id == "upgrade_hull")
+    tools = sorted(n for n, c in game.state.cards.items() if c.def_id == "upgrade_tools")
+    left = [CardRef(hulls[1]), CardRef(tools[0])]
+    d = Decision(0, "card", "Which upgrade tile do you take?",
+                 [Option(game.card_name(c), c) for c in left])
+    keys = short_keys(game, d)
+    hull = keys[0]
+    assert hull[-1] == "2"  # the second copy keeps its own key
+    first = hull[:-1] + "1"
+    assert d.find(first, keys) == (0, None)
+    assert d.find(hull, keys) == (0, None)
+    # two copies offered: each key is its own copy's, and the one not offered is no answer
+    both = Decision(0, "card", "Which?", [Option("Reinforced Hull", CardRef(h)) for h in hulls[1:]])
+    two = short_keys(game, both)
+    assert both.find(two[0], two) == (0, None) and both.find(two[1], two) == (1, None)
+    assert both.find(first, two)[0] is None

@@ -343,6 +343,7 @@ _value = obj("A number or fact shown with a label.", {
     "label": _NAME("What the value is called, in the game's words."),
     "value": _E("An expression: a number, a truth value, a name (a card, a zone, a tag, a player…) or a list of them. In a panel, 'you' is the panel's player; elsewhere 'you' is the player looking."),
     "text": _TEXT("Words shown with the value (or alone, when there is no value)."),
+    "none": _NAME("Words shown where the value is none: 'at the top' for the next step of a track whose marker has reached its top (rather than a number that would read as a price)."),
     "private": {"type": "boolean", "description": "Shown to the panel's own player only (others see that it is hidden). Required when the value reads cards that not everyone may see."},
 }, required=["label"])
 _fact = obj("A number or fact shown with a label; with 'when', a warning shown only while it holds.", {

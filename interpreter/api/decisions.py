@@ -86,7 +86,7 @@ class Decision:
                         card = game.state.cards[value].def_id
                         summary = (lambda v=value: game.card_summary(v, d.player))
                     elif isinstance(value, str) and value in game.space_decl:
-                        summary = (lambda v=value: game.space_summary(v))
+                        summary = (lambda v=value: game.space_summary(v, d.player))
                     elif isinstance(value, ActionChoice) and game.action_notes \
                             and value.key.startswith("action:"):
                         summary = (lambda v=value: game.action_note(v.key.split(":")[1],

@@ -100,7 +100,8 @@ def play(ruleset, players, seed, agent_spec, variants, mods, save_path, resume_p
     if log:
         game.listeners.append(lambda line: console.print(visible(line), markup=False))
     console.print(f"[bold]{escape(visible(rs.name))}[/bold] · {header(rs, players, variants)} · "
-                  f"seed {seed} · agents {', '.join(kinds)}")
+                  f"seed {seed} · agents {', '.join(kinds)}"
+                  + (f" · resumed after decision {len(prefix)}" if prefix else ""))
     thinking = None
     if keyboard is not None and not log and console.is_terminal:  # who plays, while they do
         from ..play.thinking import Thinking

@@ -88,12 +88,8 @@ class AskingMixin:
             if decision.count() > 1:
                 self.trial_questions += 1  # (a trial that asks may do something: _idle)
             return decision.low if decision.is_range else 0
-        if self.hand_prompt and decision.kind != "action":  # the author's own words
-            hand = self._prompt_later(str(self.hand_prompt))  # for the first one, asked or
-            facts = decision.facts  # not, with the facts the question says
-            decision.prompt_text = hand if facts is None else (
-                lambda: f"{_text(hand)} ({' · '.join(facts())})" if facts() else _text(hand))
-            self.hand_prompt = None
+        if self.hand_prompt:
+            self._hand_words(decision)
         if self.showing is not None and not decision.about and decision.kind != "action":
             decision.about = self.alongside(decision.player, decision.options)
         memory = self.refusals
@@ -105,6 +101,17 @@ class AskingMixin:
         path.append(answer)  # the position of the next decision (see refusals.py)
         memory.steps.append(decision)
         return answer
+
+    def _hand_words(self, decision: Decision) -> None:
+        """The author's own words (an action's ``prompt``) for its first question, asked
+        or not (a number with one answer too: the line taken for you reads as the
+        question would), with the facts the question says."""
+        if self.hand_prompt and decision.kind != "action":
+            hand = self._prompt_later(str(self.hand_prompt))
+            facts = decision.facts
+            decision.prompt_text = hand if facts is None else (
+                lambda: f"{_text(hand)} ({' · '.join(facts())})" if facts() else _text(hand))
+            self.hand_prompt = None
 
     def _ask_narrowed(self, decision: Decision, refused: dict) -> int:
         """Ask ``decision`` without the answers refused at this position before."""
@@ -334,8 +341,15 @@ class AskingMixin:
         if high < low:
             raise ActionRefused(f"no number between {low} and {high}")
         if high == low:  # not a question: told as one (issue 26), neither asked nor
-            if self.logging:  # recorded, nor a step of the action's refusals (refusals.py)
-                self._number_taken(self._number_decision(ask, where, low, high, facts))
+            # recorded, nor a step of the action's refusals (refusals.py); the action's
+            # own words are its words all the same, and not those of the next question
+            if self.logging:
+                decision = self._number_decision(ask, where, low, high, facts)
+                if not self.dry_run:
+                    self._hand_words(decision)
+                self._number_taken(decision)
+            elif not self.dry_run:
+                self.hand_prompt = None  # (nobody reads it: nothing to put in words)
             return low
         return self.decide(self._number_decision(ask, where, low, high, facts))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..lang.gensupport import reading
 from ..lang.runtime import MAX_CALL_DEPTH
-from ..lang.words.english import _a
+from ..lang.words.english import _a, join_and, plural_of
 from .boardbits import BoardBits, BoardLayout
 from .decisions import ActionRefused
 from .state import BIG, NO_OWNER
@@ -93,8 +93,11 @@ class BoardMixin:
             return f"{decl['name']} {tag}" if decl.get("name") else tag
         return decl.get("name") or space
 
-    def space_summary(self, space: str) -> str:
-        """Kind, bonus, tile and occupied neighbours of a space, for people choosing it."""
+    def space_summary(self, space: str, seat: int | None = None) -> str:
+        """Kind, bonus, tile and occupied neighbours of a space, for ``seat`` choosing
+        it: 'Field · bonus 2 apples · next to 3 of your towers, a well and a mill of
+        Player 2' (the same tiles of the same owner counted, the chooser's own said
+        to be theirs; with no seat, every owner named)."""
         decl, live = self.space_decl[space], self.state.spaces[space]
         kind = decl.get("type", "")
         parts = [self.board_item_names.get(kind, kind)]
@@ -106,20 +109,40 @@ class BoardMixin:
             parts.append("bonus " + ", ".join(f"{n} {words.thing('bonus', b, n)}"
                                              for b, n in counts.items()))
         if live.get("tile") is not None:
-            parts.append("has " + self.tile_text(space))
-        near = [self.tile_text(n) for n in self.rs.adjacency.get(space, [])
-                if self.state.spaces[n].get("tile") is not None]
+            parts.append("has " + self.tiles_words({self._tile_key(space): 1}, seat))
+        near: dict[tuple, int] = {}
+        for n in self.rs.adjacency.get(space, []):
+            if self.state.spaces[n].get("tile") is not None:
+                key = self._tile_key(n)
+                near[key] = near.get(key, 0) + 1
         if near:
-            parts.append("next to " + ", ".join(near))
+            parts.append("next to " + self.tiles_words(near, seat))
         return " · ".join(parts)
 
-    def tile_text(self, space: str) -> str:
+    def _tile_key(self, space: str) -> tuple:
+        """(tile, owner seat or None) of the tile on a space."""
         live = self.state.spaces[space]
-        tile = live["tile"]
-        text = self.tile_decl.get(tile, {}).get("name") or tile.replace("_", " ")
-        if live.get("owner") is not None and live["owner"] != NO_OWNER:
-            text += f" ({self.state.players[live['owner']].name})"
-        return text
+        owner = live.get("owner")
+        return live["tile"], (None if owner is None or owner == NO_OWNER else owner)
+
+    def tiles_words(self, counts: dict[tuple, int], seat: int | None = None) -> str:
+        """Tiles counted by (tile, owner) in running text, ``seat``'s own first, then
+        nobody's, then each other player's: '3 of your towers, a well and a mill of
+        Player 2'."""
+        def order(key):
+            owner = key[1]
+            return (0 if owner == seat and seat is not None else 1 if owner is None else 2,
+                    -1 if owner is None else owner)
+        said = []
+        for (tile, owner), n in sorted(counts.items(), key=lambda kv: order(kv[0])):
+            one, many = self.rs.words.thing("tile", tile, 1), self._tiles(tile)
+            if owner is not None and owner == seat:
+                said.append(f"your {one}" if n == 1 else f"{n} of your {many}")
+                continue
+            what = _a(one) if n == 1 else f"{n} {many}"
+            said.append(what if owner is None
+                        else f"{what} of {self.state.players[owner].name}")
+        return join_and(said)
 
     def thing_name(self, ident: str) -> str:
         """The printed name of a resource or bonus id."""
@@ -253,21 +276,35 @@ class BoardMixin:
             return BIG
         return supply - self.board_bits().eq("tile", True, tile).bit_count()
 
+    def no_space_for(self, tile) -> str:
+        """Why a tile cannot be placed, in running text: 'there is no space where a
+        tower may go' (the tile's declared name, not its label 'Tower')."""
+        return f"there is no space where {self._a_tile(tile)} may go"
+
+    def _a_tile(self, tile) -> str:
+        return _a(self.rs.words.thing("tile", tile))  # 'a tower', not 'Tower'
+
+    def _tiles(self, tile) -> str:
+        """'towers', 'ponies': the plural the tile declares, else its name's."""
+        declared = self.rs.words.decl("tile", tile).get("plural")
+        return str(declared) if declared and "_" not in str(declared) \
+            else plural_of(self.rs.words.thing("tile", tile, 1))
+
     def place_tile(self, tile, player, mode, target, source=None):
-        tname = self.tile_decl.get(tile, {}).get("name") or tile.replace("_", " ")
         if self.tiles_left(tile) <= 0:
-            self.log(f"  no {tname} tiles are left: none is placed")
+            self.log(f"  no {self._tiles(tile)} are left: none is placed")
             return None
         if mode == "on":
             if target is None or self.state.spaces[target]["tile"] is not None:
-                raise ActionRefused(f"{self._label(target)} is not free for {tname}")
+                raise ActionRefused(f"{self._label(target)} is not free for "
+                                    f"{self._a_tile(tile)}")
             space = target
         else:
             legal = self.legal_spaces(tile, player, mode, target)
             if not legal:
-                raise ActionRefused(f"there is no legal space for {tname}")
+                raise ActionRefused(self.no_space_for(tile))
             self.choice_kind = "space"
-            what = _a(self.rs.words.thing("tile", tile))  # 'a city', not 'City'
+            what = self._a_tile(tile)
             space = self.choose_one(legal, False,
                                     self._prompt_later(f"where do you place {what}?"), player)
         st = self.state
@@ -278,7 +315,7 @@ class BoardMixin:
         self._space_changed(space, bits)
         who = self.state.players[player].name if player is not None else "The game"
         if self.logging:  # (the words only for a log someone keeps)
-            self.log(f"  {who} places {tname} on {self._label(space)}")
+            self.log(f"  {who} places {self._a_tile(tile)} on {self._label(space)}")
         if source is not None:
             bits = self._bits_kept()
             st.set_space(space, "card", source)

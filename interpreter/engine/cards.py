@@ -292,9 +292,7 @@ class CardsMixin:
                         return bool(cond(Frame(_f.rt, dict(_f.vars, space=space), _f.depth,
                                                _f.budget)))
                 if not self.placement_possible(resource, player, item.mode, target):
-                    name = self.tile_decl.get(resource, {}).get("name") or \
-                        resource.replace("_", " ")
-                    return f"there is no legal space for {name}"
+                    return self.no_space_for(resource)
             elif kind == "choose":
                 f = frame or (self.frame(player, this=card) if card is not None
                               else self.frame(player))

@@ -57,6 +57,8 @@ class Decision:
     some: int = 0
     # each option's short key, made when first read (see keys.py: short_keys)
     shorts: list | None = field(default=None, repr=False, compare=False)
+    # other keys that answer an option: another copy's, of a card offered once (keys.py)
+    aliases: dict = field(default_factory=dict, repr=False, compare=False)
     # what a number question says with it ('2 coins a gold'): a function of no arguments
     # making the words, kept when an author's own prompt replaces the made one
     facts: Any = field(default=None, repr=False, compare=False)
@@ -145,6 +147,8 @@ class Decision:
             for i, key in enumerate(shorts):
                 if t == key.lower():
                     return i, None
+            if t in self.aliases:  # another copy's key, of a card offered once
+                return self.aliases[t], None
             if t == "pass":
                 i = self.declining()
                 if i is not None:

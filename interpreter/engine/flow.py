@@ -166,11 +166,19 @@ class FlowRunner:
             from .invariants import check_invariants
             check_invariants(g)  # the final position, fully
         result = self.score()
-        for seat, parts in enumerate(result.breakdown):  # the final scoring, told
-            reasons = ", ".join(f"{v} {k}" for k, v in parts.items() if v)
-            g.log(f"  {g.state.players[seat].name}: {result.scores[seat]} points"
-                  + (f" ({reasons})" if reasons else ""))
+        self.tell_scores(result)
         return result
+
+    def tell_scores(self, result: Result) -> None:
+        """The final scoring, told: 'Player 1: 1 point (Gold 1)', each category named
+        before its points, as the score panel and the final table name them (the
+        number counts points, not what the category is called after)."""
+        g = self.game
+        for seat, parts in enumerate(result.breakdown):
+            total = result.scores[seat]
+            reasons = ", ".join(f"{k} {v}" for k, v in parts.items() if v)
+            g.log(f"  {g.state.players[seat].name}: {total} point{'' if total == 1 else 's'}"
+                  + (f" ({reasons})" if reasons else ""))
 
     def end_rewards(self) -> None:
         """Track rewards marked 'when: end' go to every player who reached them."""

@@ -31,7 +31,9 @@ Then an option's key (:func:`short_keys`):
 - an action: the action's key, then, when it is offered once per element,
   a dash and the key of the element it is offered for (``buy-rl2``);
 - a card: the card's key, then its copy number when the game holds more
-  than one copy of it (``rl2``: the second Red Lamp of the deck, always);
+  than one copy of it (``rl2``: the second Red Lamp of the deck, always); a
+  question that offers one copy of a card takes the other copies' keys as
+  answers too (``decision.aliases``: the copy a person read of may be gone);
 - an action printed on a card: the card's key, then a letter when the card
   has more than one action (``mila``, ``milb``);
 - a space or another named thing: its key; a player: ``p1``, ``p2``… (the
@@ -252,7 +254,30 @@ def short_keys(game, decision) -> list[str]:
             out[i] = f"{key}{n}"
         seen[out[i]] = i
     decision.shorts = out
+    decision.aliases = _copy_aliases(keys, decision, out)
     return out
+
+
+def _copy_aliases(keys: _Keys, decision, out: list[str]) -> dict[str, int]:
+    """For a card of which the question offers one copy: the keys of its other copies,
+    which answer it as well (the copy a person read of before may be gone: copies are
+    the same card)."""
+    offered: dict[str, list[int]] = defaultdict(list)
+    for i, option in enumerate(decision.options):
+        if isinstance(option.value, CardRef):
+            offered[keys.game.state.cards[option.value].def_id].append(i)
+    aliases: dict[str, int] = {}
+    for def_id, where in offered.items():
+        if len(where) != 1:
+            continue
+        base = keys.table.get(("card", def_id)) or candidates(def_id)[0]
+        count = len(keys.copies.get(def_id) or ())
+        joint = "-" if base[-1].isdigit() else ""
+        for n in range(1, count + 1):
+            alias = f"{base}{joint}{n}"
+            if alias not in out:
+                aliases[alias] = where[0]
+    return aliases
 
 
 def _option_key(keys: _Keys, decision, option) -> str:

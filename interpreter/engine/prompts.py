@@ -71,19 +71,31 @@ class PromptsMixin:
                         then = w.stmt(purpose, Ctx(frame, {stmt.name: w.chosen(node)}))
                         if then:
                             text += f", to {then}"
-            else:  # the statement, asking: 'Put which card into your hand? (among …)'
+            else:  # the statement, asking: 'Put which card from your hand into …?'
                 text = w.stmt(stmt, Ctx(frame, ask=node))
+                times = self._times(frame)
                 if text and isinstance(node, ast.Comprehension):
-                    among = w.choice(node, Ctx(frame)).split(" among ", 1)
-                    text += f" (among {among[1]})?" if len(among) == 2 else "?"
+                    which, source = w.which(node), w.source(node, Ctx(frame))
+                    if source is not None and which in text:  # a place, nothing more
+                        text = text.replace(which, f"{which} from {source}", 1) + times + "?"
+                    else:
+                        among = w.choice(node, Ctx(frame)).split(" among ", 1)
+                        text += times + (f" (among {among[1]})?" if len(among) == 2 else "?")
                 elif text:
-                    text += "?"
+                    text += times + "?"
                 else:
                     text = fallback
         except Exception:  # words must never stop a game
             text = fallback
         return where + (sentence(text) if not text.endswith("?") else
                         text[0].upper() + text[1:])
+
+    @staticmethod
+    def _times(frame) -> str:
+        """' (2 of 3)' for a question a 'repeat' asks again, else ''."""
+        from ..lang.runtime import REPEAT
+        at = frame.vars.get(REPEAT) if frame is not None else None
+        return f" ({at[0]} of {at[1]})" if at and at[1] > 1 else ""
 
     def _label(self, value: Any, kind: str = "") -> str:
         if value is None:

@@ -144,6 +144,7 @@ class _Table:
         self.decl = entry.data if entry is not None and isinstance(entry.data, dict) else None
         self.problems: list[str] = []
         self.framed: set[str] = set()  # zones shown as the frames of a board
+        self._laid: set | None = None  # zones shown card by card (_laid_out)
 
     # ------------------------------------------------------------ helpers
     def run(self, key: tuple, you: int | None, **variables):
@@ -177,19 +178,37 @@ class _Table:
         return self.rs.words.value_words(value, typ, rt=self.g)
 
     def _public_twins(self, cards) -> set:
-        """The cards among ``cards`` with another copy (same definition) in a zone
-        everyone sees."""
+        """The cards among ``cards`` with another copy (same definition) in sight: in a
+        zone everyone sees that the table lays out card by card (a pile, such as a
+        discard pile, shows no card a name could be mistaken for)."""
         g = self.g
         wanted = {g.state.cards[v].def_id for v in cards}
+        laid = self._laid_out()
         seen: dict = {}
         for (zone, _owner), held in g.state.zones.items():
-            if g.zone_decl.get(zone, {}).get("visibility", "public") != "public":
+            if g.zone_decl.get(zone, {}).get("visibility", "public") != "public" or \
+                    laid is not None and zone not in laid:
                 continue
             for c in held:
                 d = g.state.cards[c].def_id
                 if d in wanted:
                     seen.setdefault(d, set()).add(c)
         return {v for v in cards if seen.get(g.state.cards[v].def_id, set()) - {v}}
+
+    def _laid_out(self) -> set | None:
+        """The zones a declared view shows card by card: its rows, the zones of its
+        panels and the frames of its boards (None: no view is declared, every public
+        zone is a row)."""
+        if self.decl is None:
+            return None
+        if self._laid is None:
+            laid = {r["zone"] for r in self.decl.get("rows") or []}
+            laid |= set((self.decl.get("panels") or {}).get("zones") or [])
+            for i, _board in enumerate(self.decl.get("boards") or []):
+                laid |= {z for z in self.run(("boards", i, "each"), self.seat) or []
+                         if isinstance(z, str) and z in self.g.zone_decl}
+            self._laid = laid
+        return self._laid
 
     def name_of(self, kind: str, ident: str) -> str:
         sym = self.rs.table.get(ident, (kind,))
@@ -255,6 +274,8 @@ class _Table:
                 if shown:
                     entry["value"] = self.words(key + (i,), self.run(key + (i,), you,
                                                                      **variables))
+                    if entry["value"] is None and item.get("none"):
+                        entry["value"] = item["none"]  # the ruleset's words for no value
                 else:
                     entry["hidden"] = True
             out.append(entry)
@@ -600,6 +621,8 @@ class _Table:
         if "value" in item:
             if shown:
                 entry["value"] = self.words(key, self.run(key, p))
+                if entry["value"] is None and item.get("none"):
+                    entry["value"] = item["none"]  # the ruleset's words for no value
             else:
                 entry["hidden"] = True
         return [entry]

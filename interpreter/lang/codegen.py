@@ -30,7 +30,7 @@ from . import ast
 from . import types as T
 from . import unparse
 from .builtins import AGGREGATES, BUILTINS, log_typed
-from .runtime import MAX_REPEAT
+from .runtime import MAX_REPEAT, REPEAT
 
 # how deep generated code may nest before a block or an expression moves into a
 # function of its own: CPython refuses more than 20 nested loops in a function,
@@ -491,8 +491,20 @@ class CodeGen:
         self.emit(f"{n} = max({n}, 0)", s.span)
         self.emit(f"B.used += {n} * {weight(s.body)}", s.span)
         self.emit(f"if B.used > B.limit: raise B.exceeded({span})", s.span)
-        self.emit(f"for _ in range({n}):", s.span)
+        if not any(asks(x) for x in s.body):
+            self.emit(f"for _ in range({n}):", s.span)
+            self.sub(s.body, scope, s.span, loop=True)
+            return
+        # a question inside says which time it is asked ('1 of 3': prompts.py), from a
+        # variable no rule can name
+        k, outer = self.src.fresh("_i"), self.src.fresh("_v")
+        self.emit(f"{outer} = {scope.V}.get({REPEAT!r})", s.span)
+        self.emit(f"for {k} in range({n}):", s.span)
+        self.indent += 1
+        self.emit(f"{scope.V}[{REPEAT!r}] = ({k} + 1, {n})", s.span)
+        self.indent -= 1
         self.sub(s.body, scope, s.span, loop=True)
+        self.emit(f"{scope.V}[{REPEAT!r}] = {outer}", s.span)
 
     def s_While(self, s: ast.While, scope: Scope) -> None:
         turns = self.src.fresh("_turns")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .runtime import MAX_CALL_DEPTH, MAX_INT, Frame, RequirementFailed, RuleRuntimeError, check_int
+from .runtime import MAX_CALL_DEPTH, MAX_INT, REPEAT, Frame, RequirementFailed, RuleRuntimeError, check_int
 
 # the Python errors a rule can cause (a builtin given a bad value, a missing key…);
 # anything else is the engine's own and is not dressed up as a rule error
@@ -312,21 +312,23 @@ def missing(name):
 
 # ------------------------------------------------------------------ asking
 def asking(rt, you, about, frame, values):
-    """Before a builtin that asks: who decides and what the question is about."""
+    """Before a builtin that asks: who decides and what the question is about (its
+    frame as it is now: inside a 'repeat', which time it is stays what it was when the
+    words are made later)."""
     rt.decider = you
-    rt.asking = about + (frame,)
+    rt.asking = about + ((frame.child() if REPEAT in frame.vars else frame),)
     return values
 
 
 def asking_items(rt, you, kind, about, frame):
     rt.decider = you
     rt.choice_kind = kind
-    rt.asking = about + (frame,)
+    rt.asking = about + ((frame.child() if REPEAT in frame.vars else frame),)
 
 
 def any_of(rt, V, about, frame, noun):
     rt.decider = V.get("you")
-    rt.asking = about + (frame,)
+    rt.asking = about + ((frame.child() if REPEAT in frame.vars else frame),)
     return rt.choose_from(noun, V["you"])
 
 

@@ -14,6 +14,7 @@ from ..span import Span
 
 MAX_CALL_DEPTH = 200
 MAX_REPEAT = 10_000
+REPEAT = "#repeat"  # the locals' entry of a 'repeat' that asks: (this time, how many)
 # The work budget: every loop iteration, comprehension item, call and top-level run
 # is a step, and so is every item of a list read from the game or made by a builtin.
 # The most real games were measured to use (benchmarks/bench_budget.py --all, random

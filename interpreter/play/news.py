@@ -19,8 +19,16 @@ A player's move names in its headline what it was about, so that a screen
 that cuts a group to its headline still says it: the first thing its effects
 tell, when that is cards moved ('Bob: Play a card: Oak Mill'; 'Ann: Buy cards:
 2 cards → your hand: Oak Mill, Rain', and to the others 'Ann: Buy cards: 2
-cards → Ann's hand') or a choice of the mover ('Bob: Hire a guide: Ada').
-Nothing is guessed: a move that tells neither keeps its headline as it is.
+cards → Ann's hand'), a choice of the mover's, asked or the only one ('Bob:
+Hire a guide: Ada'; what the mover then put on it says more: 'Bob: Influence:
+2 cubes → Rain (now 4 there)'), an answer taken for the seat reading ('… →
+Rain (the only choice, taken for you)'), or a marker or track of the mover's
+that moved before anything else did ('Bob: Travel: Time frame 5 → 2'; not a
+worker put where the move is made). Hidden cards moved are counted only
+when no line after them says more: 'Bob: Draw two, keep one: Rain → Discard
+pile' (the card let go, where it went; not the one kept). Nothing is
+guessed: a move that tells none of these keeps its headline as it is, and a
+number is no answer without its question.
 
 The summariser reads the lines the engine writes and knows only their
 shape; it is given the players' names, the card names and the resources'
@@ -40,6 +48,9 @@ MINUS = "−"  # the engine's minus sign in log lines
 _TIMES = re.compile(r"^(.*) \(×(\d+)\)$")
 _PROD = re.compile(r"^(?P<what>.+) production (?P<sign>[+−-])(?P<n>\d+) \(now (?P<now>-?\d+)\)$")
 _STOCK = re.compile(r"^(?P<verb>gains|pays|loses) (?P<n>\d+) (?P<what>.+) \(now (?P<now>-?\d+)\)$")
+_CHOSE = re.compile(r"^(?:chooses|takes) (.+?)(?: \(the only choice\))?$")
+# your own answer taken for you: 'Unlock a technology: Which one? → Rain (the only …)'
+_TAKEN = re.compile(r"^.+ → (.+) \(the only choice, taken for you\)$")
 _DRAW = re.compile(r"^(?P<n>\d+) cards? from (?P<src>.+?) → (?P<to>.+?)(?:: (?P<names>.+))?$")
 
 
@@ -93,14 +104,16 @@ def summarise(lines: list[str], words: NewsWords) -> list[NewsGroup]:
             continue
         if not raw.startswith(" "):
             if started:
-                groups.append(NewsGroup(folder.named(headline), folder.lines()))
+                named = folder.named(headline)  # (before its lines: what it says, once)
+                groups.append(NewsGroup(named, folder.lines()))
             headline, started = raw, True
             folder = _Folder(words)
             continue
         started = True
         folder.add(raw.strip())
     if started:
-        groups.append(NewsGroup(folder.named(headline), folder.lines()))
+        named = folder.named(headline)
+        groups.append(NewsGroup(named, folder.lines()))
     return groups
 
 
@@ -123,6 +136,7 @@ class _Folder:
         self.prod: dict[str, dict[tuple, int]] = {}  # who -> (sing, plur) -> delta
         self.moves: dict[str, list] = {}  # to -> [count, names]
         self.other: dict[str, int] = {}  # line -> times
+        self.told: set = set()  # (kind, key) of the lines the headline says (named)
         names = sorted(words.players, key=len, reverse=True)
         self.who = re.compile("^(" + "|".join(re.escape(n) for n in names) + ")(:)? (.*)$") \
             if names else None
@@ -216,26 +230,73 @@ class _Folder:
         m = self.who.match(headline) if self.who and headline else None
         if not m or not m.group(2):
             return headline  # (a phase, a round, a pass: no move of a player's)
-        mover = m.group(1)
-        for kind, key in self.order:
+        mover, move = m.group(1), m.group(3)
+        settled = False  # a change of the world's came first: the mover's own are effects
+        hidden = hidden_key = None  # hidden cards moved: how many went where, unless a
+        # line after them says more
+        for i, (kind, key) in enumerate(self.order):
             if kind == "move":
                 n, names = self.moves[key]
-                # one card: its name; several, or hidden ones: how many went where, by
-                # name where this seat may read them ('2 cards → your hand: …')
-                subject = names[0] if n == 1 and names else self._move_line(key)
-            elif kind == "other":
-                c = self.who.match(key)
-                chose = c and c.group(1) == mover and not c.group(2) and \
-                    re.match(r"^(?:chooses|takes) (.+?)(?: \(the only choice\))?$", c.group(3))
-                if not chose:
+                if not names:
+                    if hidden is None:
+                        hidden, hidden_key = self._move_line(key), key
                     continue
-                subject = chose.group(1)
+                # one card: its name (after hidden ones, where it went: 'Rain → Discard
+                # pile', not as if it were the card kept); several: how many went where,
+                # by name where this seat may read them ('2 cards → your hand: …')
+                subject = names[0] if n == 1 and hidden is None else self._move_line(key)
+            elif kind == "other":
+                subject, chosen = self._said(key, mover)
+                if subject is None or not chosen and settled:
+                    settled = settled or not self._movers(key, mover)
+                    continue
+                if chosen:  # what the mover then did with it says more: '2 cubes → Rain'
+                    named = re.compile(rf"(?<!\w){re.escape(subject)}(?!\w)")
+                    later = (self._said(k, mover, pieces=True)
+                             for kind2, k in self.order[i + 1:] if kind2 == "other")
+                    subject = next((did for did, was_chosen in later
+                                    if did and not was_chosen and named.search(did)), subject)
             else:
                 continue
-            if not subject or subject in m.group(3):
+            if not subject or subject in move:
                 return headline
+            if f"{mover}: {subject}" in self.other:  # said in the headline: not again below
+                self.told.add(("other", f"{mover}: {subject}"))
+            elif kind == "move" and subject == self._move_line(key):
+                self.told.add(("move", key))
             return f"{headline}: {subject}"
-        return headline
+        if hidden is None:
+            return headline
+        self.told.add(("move", hidden_key))
+        return f"{headline}: {hidden}"
+
+    def _movers(self, line: str, mover: str) -> bool:
+        """Whether a line is the mover's own ('Bob: …', 'Bob's only choice: …')."""
+        c = self.who.match(line)
+        return bool(c and c.group(1) == mover) or line.startswith(f"{mover}'s ")
+
+    def _said(self, line: str, mover: str, pieces: bool = False) -> tuple[str | None, bool]:
+        """What an effect line says the mover chose (and True), or did to their own marker
+        or track ('Time frame 5 → 2') (and False); with ``pieces``, also the pieces they
+        put somewhere ('2 cubes → Rain (now 4 there)'); None for a line of anything else
+        (a worker put on a card says where the move was made, not what it did)."""
+        taken = _TAKEN.match(line)
+        if taken:  # your own answer, taken for you: only you read this line (a number
+            # says nothing without its question)
+            return (None, False) if taken.group(1).isdigit() else (taken.group(1), True)
+        if line.startswith(f"{mover}'s only choice: "):
+            return line[len(mover) + len("'s only choice: "):], True
+        c = self.who.match(line)
+        if c is None or c.group(1) != mover:
+            return None, False
+        if not c.group(2):
+            chose = _CHOSE.match(c.group(3))
+            return (chose.group(1), True) if chose else (None, False)
+        did = c.group(3)
+        _, arrow, target = did.partition(" → ")
+        if not arrow or " (now " in target and not pieces:
+            return None, False  # (pieces put somewhere say what was done with a choice)
+        return did, False
 
     def _move_line(self, to: str) -> str:
         """The cards moved to one place, folded: 'Oak Mill → your hand', '2 cards → your
@@ -252,6 +313,8 @@ class _Folder:
     def lines(self) -> list[str]:
         out = []
         for kind, key in self.order:
+            if (kind, key) in self.told and (kind != "other" or self.other[key] == 1):
+                continue
             if kind == "other":
                 n = self.other[key]
                 out.append(key if n == 1 else f"{key} (×{n})")

@@ -328,8 +328,8 @@ def _rows(t: dict) -> list:
                                             f"{c.get('text', '')}")))
                     continue
                 out.append(Text(visible(f"  {price:>3}  {_card_words(c)}: {c.get('text', '')}")))
-        elif row["cards"]:
-            shown = ", ".join(_card_words(c) for c in row["cards"][:12])
+        else:  # (an empty row is named all the same: its words below are about it)
+            shown = ", ".join(_card_words(c) for c in row["cards"][:12]) or "none"
             more = f" … (+{len(row['cards']) - 12})" if len(row["cards"]) > 12 else ""
             out.append(Text(visible(f"{row['name']}: {shown}{more}")))
         if row.get("text"):

@@ -48,6 +48,40 @@ class Facts(str):
     __slots__ = ()
 
 
+def news_text(line: str, width: int) -> Text:
+    """A line of the news, wrapped at ``width`` between words with the lines after its
+    first indented under it (a long list of cards reads as one item, not as the next
+    line of the news)."""
+    line = visible(line)
+    if len(line) <= width:
+        return Text(line)
+    import textwrap
+    lead = " " * (len(line) - len(line.lstrip(" ")))
+    if len(lead) + 8 >= width:
+        return Text(line)
+    wrapped = textwrap.wrap(_names_kept(line), width, subsequent_indent=lead + "    ",
+                            break_on_hyphens=False)
+    return Text("\n".join(wrapped).replace(_GLUE, " "))
+
+
+_GLUE = "\x00"  # a space textwrap does not break at, put back after (visible() lets none in)
+
+
+def _names_kept(line: str) -> str:
+    """``line`` with the spaces inside each short item of a list ('A, B and C', after
+    the last colon or arrow of a part) made unbreakable: 'Sun Wheel' stays on one line."""
+    parts = line.split(", ")
+    for i, part in enumerate(parts):
+        cut = max(part.rfind(": ") + 2 if ": " in part else 0,
+                  part.rfind("→ ") + 2 if "→ " in part else 0)
+        if i == 0 and not cut:
+            continue  # the start of the line, not an item of a list
+        item = part[cut:]
+        if len(item) <= 30:
+            parts[i] = part[:cut] + item.replace(" ", _GLUE)
+    return ", ".join(parts)
+
+
 def height(console, lines: list[Text]) -> int:
     """Lines on the screen once rich wraps them at the console's width."""
     return sum(len(t.wrap(console, console.width)) for t in lines)
@@ -164,7 +198,7 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
             for line in g)
 
     def lines():
-        return [Text(visible(line)) for g in groups for line in g]
+        return [news_text(line, console.width) for g in groups for line in g]
     if height(console, lines()) <= room:
         return lines()
     older = groups[:-1]
@@ -205,7 +239,7 @@ def layout(console, news: list[list[str]], status: list[Text], head: list[Text],
     width = console.width
     tail = list(tail)
     fixed = height(console, status + head + tail) + refused_h(console, rows, width) + 2
-    news_h = height(console, [Text(visible(x)) for g in news for x in g])
+    news_h = height(console, [news_text(x, width) for g in news for x in g])
     full = option_lines(rows, console, False, numbers)
     options = full
     if fixed + height(console, full) + min(news_h, MIN_NEWS_WHOLE) > screen:

@@ -51,20 +51,37 @@ class RecordEnded(GameError):
 
 
 class SeatAgent(Agent):
-    """Answers from a shared script first, then from this seat's live agent."""
+    """Answers from a shared script first, then from this seat's live agent.
+
+    When the script runs out, a live agent with a ``resumed(game, seen)`` method
+    is told how much of the log there was when this seat last answered from the
+    script (0 if it never did): a person's first news is then what happened
+    since their last own decision, as in a game played live, not the whole
+    replayed game."""
 
     def __init__(self, script: ScriptedAgent, live: Agent):
         self.script = script
         self.live = live
         self.name = live.name
+        self.seen = 0  # the log's length at this seat's last answer from the script
+        self.caught_up = False
 
     @property
     def scripted(self):
         return self.script.position < len(self.script.answers)
 
+    def _catch_up(self, game) -> None:
+        if not self.caught_up:
+            self.caught_up = True
+            told = getattr(self.live, "resumed", None)
+            if told is not None:
+                told(game, self.seen)
+
     def decide(self, decision, view, game):
         if self.script.position < len(self.script.answers):
+            self.seen = len(game.log_lines)
             return self.script.decide(decision, view, game)
+        self._catch_up(game)
         return self.live.decide(decision, view, game)
 
     def refused(self, decision, reason):
@@ -75,7 +92,10 @@ class SeatAgent(Agent):
             self.live.action_failed(label, reason)
 
     def taken(self, decision, game):
-        if self.script.position >= len(self.script.answers):  # (not while replaying)
+        if self.script.position < len(self.script.answers):  # (not told while replaying)
+            self.seen = len(game.log_lines)  # (told live, it shows the news so far)
+        else:
+            self._catch_up(game)
             told = getattr(self.live, "taken", None)
             if told is not None:
                 told(decision, game)

@@ -160,11 +160,17 @@ class HumanAgent(Agent):
         self.seen = len(game.log_lines)
         return fresh
 
+    def resumed(self, game, seen: int) -> None:
+        """A resumed game reaches this seat: its news starts where this seat last
+        answered (``seen`` log lines), as in a game played live. (After 'undo' the
+        game is replayed too, and what was shown before stays shown.)"""
+        self.seen = max(self.seen, seen)
+
     def news(self, game, seat: int, room: int | None = None) -> None:
         """Print what changed since this person last looked, folded; in ``room`` lines
         (the oldest left out, 'news' shows them) when given."""
         from rich.text import Text
-        from .screen import fit_news
+        from .screen import fit_news, news_text
         groups = self.news_groups(game, seat)
         if room is not None:
             for line in fit_news(self.console, groups, room, game.state.players[seat].name):
@@ -172,7 +178,7 @@ class HumanAgent(Agent):
             return
         for group in groups:
             for line in group:
-                self.console.print(Text(visible(line)))
+                self.console.print(news_text(line, self.console.width))
 
     def taken(self, decision, game) -> None:
         """A question of this seat the engine answered by itself: shown now, in place,

@@ -44,7 +44,7 @@ def option_rows(decision: Decision, game) -> list[tuple[str, str, str, str]]:
         elif isinstance(opt.value, str) and opt.value in game.zone_decl:
             summary = Facts(game.zone_state(opt.value, decision.player))
         elif isinstance(opt.value, str) and opt.value in game.space_decl:
-            summary = Facts(game.space_summary(opt.value))  # (never cut: its neighbours)
+            summary = Facts(game.space_summary(opt.value, decision.player))  # (never cut)
         elif isinstance(opt.value, ActionChoice) and game.action_notes \
                 and opt.value.key.startswith("action:"):
             summary = Facts(game.action_note(opt.value.key.split(":")[1], decision.player))

@@ -16,7 +16,7 @@ from .. import types as T
 from ..builtins import AGGREGATES
 from .context import Ctx, _rt, _Words
 from .english import _a, _bare, join_and, relative, words_of_id
-from .trees import _bind_args
+from .trees import _bind_args, _symbol_id
 
 
 def _counts_each(e: ast.Comprehension) -> bool:
@@ -165,6 +165,20 @@ class Choices:
             noun = self.noun_of(e.source)
             return f"{_a(noun)} among {self.expr(e.source, ctx)}{self.where(e, ctx)}"
         return self.expr(e, ctx)
+
+    def source(self, e: ast.Expr, ctx: Ctx) -> str | None:
+        """The place a choice with no condition picks from, as a place ('your hand');
+        None for any other choice."""
+        src = getattr(e, "source", None)
+        if not isinstance(e, ast.Comprehension) or e.where is not None or \
+                not isinstance(src, ast.Call) or src.func != "cards_in" or not src.args:
+            return None
+        ident = _symbol_id(src.args[0])
+        if ident is None:
+            return None
+        who = self.expr(src.args[1], ctx) if len(src.args) > 1 else \
+            self.expr(src.kwargs["player"], ctx) if "player" in src.kwargs else "you"
+        return self.zone(ident, who)
 
     def which(self, e: ast.Expr) -> str:
         """The choice a prompt asks about, inside its statement: 'which card'."""

@@ -56,6 +56,11 @@ class Reasons:
                     return self.why_not(tree, inner, depth + 1)
                 # a condition's phrase is a clause ('you meet the goal'): told as it is
                 return "only when " + self.cond(e, ctx)
+        if isinstance(e, ast.Comprehension) and e.func == "any" and e.where is not None \
+                and frame is not None and depth < MAX_INLINE:
+            nearest = self._nearest(e, frame, depth)
+            if nearest is not None:
+                return nearest
         if isinstance(e, ast.Call) and e.func == "meets_requirements" and frame is not None:
             card = self._value(e.args[0], ctx) if e.args else _NO_VALUE
             if card not in (_NO_VALUE, None):
@@ -132,6 +137,48 @@ class Reasons:
     def _truth(self, e: ast.Expr, frame) -> bool:
         v = self._value(e, Ctx(frame))
         return True if v is _NO_VALUE else bool(v)
+
+    def _nearest(self, e: ast.Comprehension, frame, depth: int) -> str | None:
+        """Why no item of ``any(x in … where …)`` will do, said of the one that comes
+        nearest (the most parts of the condition hold for it, the first of those): "no
+        card in your hand will do now: Temple needs at least 3 culture; you have 2"."""
+        items = self._value(e.source, Ctx(frame))
+        if not isinstance(items, list):
+            return None
+        place = self.source(ast.Comprehension(e.span, "choose", e.var, e.source, None, None),
+                            Ctx(frame)) or self.expr(e.source, Ctx(frame))
+        noun = self.noun_of(e.source)
+        if not items:
+            return f"there is no {noun} in {place}"
+        best, best_held = None, -1
+        for item in items:
+            inner = frame.child()
+            inner.vars[e.var] = item
+            held = self._held(e.where, inner, depth)
+            if held > best_held:
+                best, best_held = inner, held
+        name = frame.rt.value_name(best.vars[e.var], None)
+        if name is None:
+            return None
+        why = self.why_not(e.where, best, depth + 1)
+        said = why if name in why else f"{name}: {why}"
+        return f"no {noun} in {place} will do now: {said}"
+
+    def _held(self, e: ast.Expr, frame, depth: int) -> int:
+        """How many parts of an 'and', read through the ruleset's functions, hold in a
+        row from the first."""
+        if isinstance(e, ast.Binary) and e.op == "and":
+            left = self._held(e.left, frame, depth)
+            if not self._truth(e.left, frame):
+                return left
+            return left + 1 + self._held(e.right, frame, depth)
+        if isinstance(e, ast.Call) and e.func in self.table.callables and depth < MAX_INLINE:
+            tree = self.rs.asts.get(("function", e.func))
+            if isinstance(tree, ast.Expr):
+                inner = self._inner_frame(e, frame)
+                if inner is not None:
+                    return self._held(tree, inner, depth + 1)
+        return 0
 
     def _inner_frame(self, e: ast.Call, frame):
         decl = self.table.callables[e.func]
