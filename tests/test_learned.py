@@ -381,3 +381,53 @@ def test_who_played_says_when_there_is_no_learned_evaluation(tmp_path):
     lines = who_played(["trained", "trained"], rs)
     assert any("hand-written evaluation (no evaluation has been trained" in line
                for line in lines)
+
+
+# ------------------------------------------------ points scored count as points
+
+def _fitted(samples, lowest=False):
+    from rulebook_games.lab.train import fit
+    names, w, v, b, m, s, lm, ls = fit(samples, 10.0, 1.0, 1.0, lowest)
+    return {n: (w[i] / s[i], v[i] / ls[i]) for i, n in enumerate(names)}
+
+
+def _samples(points_from_stock: float):
+    """Positions where the final margin is the score margin now plus what the stock
+    ``x`` still brings (``points_from_stock`` a unit), and a hand-written evaluation
+    that prices the score and the stock both (as a ruleset's may)."""
+    import random
+    from rulebook_games.lab.train import Sample
+    rng = random.Random(5)
+    out = []
+    for g in range(60):
+        for r in range(1, 9):
+            score, other, x = rng.randint(0, 40), rng.randint(0, 40), rng.randint(0, 20)
+            margin = score - other + points_from_stock * x + rng.gauss(0, 1)
+            feats = {"score": score, "score of the best other": other, "stock:x": x,
+                     "evaluation": 8 * score + 3 * x, "evaluation of the best other": 8 * other,
+                     "round": r}
+            out.append(Sample(g, r, feats, margin))
+    return out
+
+
+def test_a_point_scored_is_worth_one_point_at_any_time():
+    """The value is the score margin now (weight 1, early and late) plus what the fit
+    expects still to come: a point scored now is never worth less than the stock that
+    could have bought it, as a free fit of the score and the stock together allows."""
+    pairs = _fitted(_samples(0.25))
+    assert pairs["score"] == pytest.approx((1.0, 0.0))
+    assert pairs["score of the best other"] == pytest.approx((-1.0, 0.0))
+    # what the stock brings is learned on top: a quarter of a point a unit
+    early, late = pairs["stock:x"]
+    evaluation = pairs["evaluation"]
+    assert 3 * (evaluation[0] + evaluation[1] * 0.5) + early + late * 0.5 == \
+        pytest.approx(0.25, abs=0.05)
+
+
+def test_where_the_lowest_score_wins_a_point_counts_against():
+    samples = _samples(0.0)
+    for s in samples:
+        s.target = -s.target
+    pairs = _fitted(samples, lowest=True)
+    assert pairs["score"] == pytest.approx((-1.0, 0.0))
+    assert pairs["score of the best other"] == pytest.approx((1.0, 0.0))

@@ -18,12 +18,28 @@ names a game thing:
 - ``declared:F`` (and ``declared:F:KEY`` for a feature given ``each``, or
   ``declared:F=VALUE`` for one that names a card or an id), the ruleset's
   declared ``features:``;
+- ``vs:F`` for the public families (``stock``, ``production``, ``track``,
+  ``tile``, and ``size`` of the seats' own zones): the seat's value minus
+  the most any other seat has of it (absent in a solo game), so a linear
+  value can weigh a lead (a majority, a race) and not only a holding;
+- ``last round`` (1 in the round after which the game ends: the flow's
+  ``rounds.count`` reached, or its ``until`` already true, as the flow will
+  test it when the round is over) and, in that round only, ``last round:F``
+  for the seat's own holdings (stock, production, tracks, tiles, the sizes
+  of its zones), its declared features, its ``vs:`` features and the
+  evaluations (not a feature naming one card or space): a linear value can
+  then weigh a coin or a card in hand differently when nothing can be bought
+  with it any more;
 - ``round``, ``evaluation`` (the ruleset's hand-written ``evaluation``, the
   prior; its score so far when it has none) and ``evaluation of the best
-  other`` (the best other seat's; absent in a solo game). The score is not a
-  feature of its own: a hand-written evaluation weighs it already, and
-  working it out for every seat of every copy a search evaluates doubled
-  the cost of evaluating.
+  other`` (the best other seat's; absent in a solo game);
+- ``score`` and ``score of the best other``: the points the final scoring
+  would give now, when the reader is asked for them (``scores``: training
+  reads them, and an evaluation whose weights have them). The final margin
+  is made of them, and a hand-written evaluation that prices them by a
+  guess of the game's length lets a step of a global track move the value
+  of both seats by a jump; working them out for every seat costs about a
+  quarter of a learned evaluation.
 
 Only what the seat may know is read: its own zones only where the zone's
 visibility lets it look, other seats only through public tracks, tiles,
@@ -57,18 +73,43 @@ class Features:
             data = entry.data if isinstance(entry.data, dict) else {}
             self.declared.append((ident, "each" in data, data.get("as")))
         self.has_evaluation = ("flow", "evaluation") in rs.code
+        entry = rs.singles.get("rounds")  # (the flow's 'rounds:', as the engine reads it)
+        rounds = entry.data if entry is not None and isinstance(entry.data, dict) \
+            else {"count": 1}
+        # the most rounds a game lasts (its count, else its cap), as the flow counts them
+        self.last_count = rounds.get("count") or rounds.get("max")
+        self.until = ("flow", "rounds", "until") in rs.code
+        self.scores = False  # read each seat's score too (the score features)
 
-    def base(self, runner, seats) -> tuple[list, list | None]:
+    def base(self, runner, seats) -> tuple[list, "Shared"]:
         """Each seat's hand-written evaluation (all seats: each seat's features read the
-        best other's). A ruleset without one is evaluated by its score, as the agents
-        do without a learned evaluation. (The second list is kept for the callers' sake:
-        None.)"""
+        best other's; a ruleset without one is evaluated by its score, as the agents
+        do without a learned evaluation), and what every seat's features share, read
+        once: the last round, the seats' public holdings, and each seat's score so far
+        when the reader reads scores."""
         n = runner.game.n
-        return [float(runner.evaluate(p)) for p in range(n)], None
+        priors = [float(runner.evaluate(p)) for p in range(n)]
+        scores = [float(runner.game.score(p)) for p in range(n)] if self.scores else None
+        return priors, Shared(self, runner.game, scores)
 
-    def of(self, runner, seat: int, priors: list, scores: list) -> dict:
-        """The features of ``seat``: a dict of name -> number (missing names are 0)."""
+    def last_round(self, game) -> bool:
+        """Whether the game ends when this round is over (if nothing changes the end
+        condition first, as the flow tests it then)."""
+        st = game.state
+        if self.last_count is not None and st.round >= int(self.last_count):
+            return True
+        if self.until:
+            return bool(game.run_code(("flow", "rounds", "until"), game.frame(None)))
+        return False
+
+    def of(self, runner, seat: int, priors: list, scores=None) -> dict:
+        """The features of ``seat``: a dict of name -> number (missing names are 0).
+        ``scores`` is what :meth:`base` gave with the priors (read now when it is not)."""
         game = runner.game
+        if isinstance(scores, Shared):
+            common, scores = scores, scores.scores
+        else:
+            common = Shared(self, game, scores)
         st = game.state
         out: dict = {}
         me = st.players[seat]
@@ -125,6 +166,27 @@ class Features:
         if len(priors) > 1:
             out["evaluation of the best other"] = max(
                 v for p, v in enumerate(priors) if p != seat)
+        if scores is not None:
+            out["score"] = scores[seat]
+            if len(scores) > 1:
+                out["score of the best other"] = max(
+                    v for p, v in enumerate(scores) if p != seat)
+        if len(common.public) > 1:
+            mine = common.public[seat]
+            others = [h for p, h in enumerate(common.public) if p != seat]
+            names = dict.fromkeys(mine)  # (in a fixed order: the value's sum is then too)
+            for h in others:
+                names.update(dict.fromkeys(h))
+            for name in names:
+                d = mine.get(name, 0) - max(h.get(name, 0) for h in others)
+                if d:
+                    out["vs:" + name] = d
+        if common.last:
+            out["last round"] = 1
+            mine = common.public[seat]
+            for name, x in list(out.items()):
+                if name in mine or name.startswith(LAST_COPIED) and not sparse_name(name):
+                    out["last round:" + name] = x
         return out
 
     def _declared(self, game, seat: int, out: dict) -> None:
@@ -138,6 +200,55 @@ class Features:
             else:
                 value = game.run_code(("feature", ident), game.frame(seat))
                 _put(out, "declared:" + ident, game, value)
+
+
+# the features copied in the last round, besides the seat's public holdings (its
+# stock, production, tracks, tiles and the sizes of its zones): what the board and the
+# shared zones hold is left out, being much the same for every seat
+LAST_COPIED = ("declared:", "vs:", "evaluation")
+
+
+def sparse_name(name: str) -> bool:
+    """Whether a feature names one card or space (or one value of a declared feature):
+    one of the many, each seen rarely."""
+    return name.startswith(("card:", "resources:", "space:")) or "=" in name
+
+
+class Shared:
+    """What the features of every seat of one position share, read once: whether the
+    game ends after this round, each seat's public holdings (stock, production,
+    tracks, tiles, and the sizes of its own zones), for the ``vs:`` features, and
+    each seat's score (None when the reader does not read scores)."""
+
+    __slots__ = ("last", "public", "scores")
+
+    def __init__(self, reader: Features, game, scores: list | None = None):
+        st = game.state
+        self.scores = scores
+        self.last = reader.last_round(game)
+        public = []
+        for p in st.players:
+            h: dict = {}
+            for k, v in p.stock.items():
+                if v:
+                    h["stock:" + k] = v
+            for k, v in p.production.items():
+                if v:
+                    h["production:" + k] = v
+            for k, v in p.tracks.items():
+                if v:
+                    h["track:" + k] = v
+            public.append(h)
+        if len(public) > 1:
+            for (zone, owner), here in st.zones.items():
+                if owner != NO_OWNER and here and 0 <= owner < len(public):
+                    public[owner]["size:" + zone] = len(here)
+            for live in st.spaces.values():
+                tile, owner = live.get("tile"), live.get("owner")
+                if tile is not None and isinstance(owner, int) and 0 <= owner < len(public):
+                    name = "tile:" + str(tile)
+                    public[owner][name] = public[owner].get(name, 0) + 1
+        self.public = public
 
 
 def _key(game, value) -> str:

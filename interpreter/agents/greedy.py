@@ -21,8 +21,10 @@ class GreedyAgent(Agent):
     at random; it is scored by the ruleset's ``evaluation`` (or the score so
     far; by default the evaluation learned from the ruleset's games, see
     :mod:`.learned`). The agent picks the best action and then makes the choices of its
-    best try, as long as they fit the real decisions; other decisions are
-    random. 'End turn' or 'pass' win only when nothing improves the position.
+    best try, as long as they fit the real decisions; a choice the flow's own
+    rules ask outside any action is weighed on copies of the rule
+    (:func:`.lookahead.choose_in_rule`); other decisions are random. 'End
+    turn' or 'pass' win only when nothing improves the position.
 
     Its look-ahead has an allowance of steps per decision and per game (see
     :mod:`.lookahead`), larger in proportion when ``rollouts`` or
@@ -31,9 +33,11 @@ class GreedyAgent(Agent):
 
     name = "greedy"
     wants_view = False  # it looks ahead on a determinised copy instead
+    searches_rules = True  # the game keeps where a rule of the flow started (choose_in_rule)
 
     def __init__(self, seed: int, rollouts: int = 3, first_choices: int | None = None,
-                 eval: str = "learned"):
+                 eval: str = "learned", reward: str = "own"):
+        self.reward = reward  # own (its evaluation) or margin (less the best other seat's)
         from .lookahead import MAX_FIRST_CHOICES
         self.eval = eval  # learned (the ruleset's learned evaluation when it has one) or written
         self.rng = random.Random(seed)
@@ -53,7 +57,8 @@ class GreedyAgent(Agent):
             from .lookahead import evaluate_options
             steps, per_game = self.allowance()
             values, plans = evaluate_options(game, decision, self.rng, self.rollouts,
-                                             self.first_choices, steps, per_game, self.eval)
+                                             self.first_choices, steps, per_game, self.eval,
+                                             self.reward)
             best = max(values)
             ties = [i for i, v in enumerate(values) if v == best]
             pick = ties[0] if len(ties) == 1 else self.rng.choice(ties)
@@ -62,6 +67,17 @@ class GreedyAgent(Agent):
         if decision.kind == "action":
             self.plan = []
             return 0
+        if game.action_start is None and game.rule_start is not None:
+            # a choice the flow's own rules ask: each answer tried on copies of the rule
+            from .lookahead import choose_in_rule, evaluate
+            self.plan = []
+            steps, per_game = self.allowance()
+            answer = choose_in_rule(
+                game, decision, self.rng, self.rollouts,
+                lambda runner, seat: evaluate(runner, (seat,), self.eval)[0],
+                steps, per_game, "greedy")
+            if answer is not None:
+                return answer
         if self.plan:
             answer = self.plan.pop(0)
             if decision.check(answer) is None:

@@ -60,7 +60,8 @@ inside an action that the tree does not cover (an action taken without
 asking, or one the search never reached) is searched from the action's start
 (``Game.action_start``: the copy is dealt from the position before it and
 replays the answers given in it so far; ``inner=random`` answers it at
-random instead); a choice outside any action is answered at random. With
+random instead); a choice the flow's own rules ask outside any action is
+weighed on copies of the rule (:func:`.lookahead.choose_in_rule`). With
 ``iterations`` the agent is deterministic for its seed; ``seconds`` stops on
 the clock, so its games do not repeat.
 
@@ -405,6 +406,7 @@ class ISMCTSAgent(Agent):
 
     name = "ismcts"
     wants_view = False  # it searches determinised copies of the game instead
+    searches_rules = True  # the game keeps where a rule of the flow started (choose_in_rule)
 
     def __init__(self, seed: int, iterations: int | None = None, seconds: float | None = None,
                  playout: str = "random", depth: int = 2, c: float = 0.7, widen: float = 0.5,
@@ -465,6 +467,16 @@ class ISMCTSAgent(Agent):
             if answer is not None:
                 return answer
             self.node = None
+        if start is None and game.rule_start is not None:
+            # a choice the flow's own rules ask: each answer tried on copies of the rule
+            from .lookahead import choose_in_rule
+            steps, per_game = self.allowance()
+            answer = choose_in_rule(
+                game, decision, self.rng, max(2, (self.iterations or DEFAULT_ITERATIONS) // 20),
+                lambda runner, seat: self._rewards(runner, runner.game, seat)[seat],
+                steps, per_game, "ismcts")
+            if answer is not None:
+                return answer
         if decision.is_range:
             return self.rng.randint(decision.low, decision.high)
         return self.rng.randrange(len(decision.options))

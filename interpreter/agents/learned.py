@@ -20,7 +20,8 @@ from .features import Features
 
 PREFIXES = ("stock", "production", "track", "global", "size", "card", "resources", "tile",
             "tiles", "space", "declared")
-PLAIN = ("round", "evaluation", "evaluation of the best other")
+PLAIN = ("round", "evaluation", "evaluation of the best other", "score",
+         "score of the best other", "last round")
 EVALUATIONS = ("learned", "written")
 
 
@@ -66,6 +67,9 @@ class LearnedValue:
         self.main = main
         self.data = data
         self.fits = [main] + [_Fit(f, rs, unknown) for f in data.get("fits") or ()]
+        # the scores are read only for weights that have them (they cost)
+        self.features.scores = any("score" in f.pairs or "score of the best other" in f.pairs
+                                   for f in self.fits)
         self._for: dict = {}  # player count -> the fit used
         # the main fit's, as before files had several (and what the lab shows)
         self.info = dict(main.info, mods=data.get("mods"))
@@ -157,6 +161,10 @@ def known(rs, name: str) -> bool:
     """Whether a feature's name is one this ruleset can have (its zone and card exist)."""
     if name in PLAIN:
         return True
+    if name.startswith("last round:"):  # a feature again, in the game's last round
+        return known(rs, name[len("last round:"):])
+    if name.startswith("vs:"):  # a public feature against the other seats'
+        return known(rs, name[3:])
     head, _, rest = name.partition(":")
     if head not in PREFIXES or not rest:
         return False

@@ -202,6 +202,21 @@ def determinise(game: Game, seat: int, rng: random.Random,
     return clone
 
 
+def final_margins(runner, seats) -> list[float]:
+    """What a finished game is worth to each of ``seats``: its final score minus the best
+    other seat's (the other way round when the lowest score wins), a solo seat's
+    score. The learned evaluation predicts exactly this, so a copy that reached the
+    end is valued by it, not by a guess."""
+    game = runner.game
+    scores = [runner.score_of(p)[0] for p in range(game.n)]
+    lowest = (runner.flow.get("end") or {}).get("winner") == "lowest"
+    sign = -1 if lowest else 1
+    if game.n == 1:
+        return [float(scores[0]) for _ in seats]
+    return [float(sign * (scores[p] - max(s for q, s in enumerate(scores) if q != p)))
+            for p in seats]
+
+
 def evaluate(runner, seats, how: str = "written") -> list:
     """The evaluation of the copy for each of ``seats``, in one reading.
 
@@ -218,6 +233,8 @@ def evaluate(runner, seats, how: str = "written") -> list:
         value = learned_value(runner.game.rs)
     with reading(runner.game):
         if value is not None:
+            if runner.game.ended:  # the game is over: what the value predicts, known
+                return final_margins(runner, seats)
             return value.values(runner, seats)
         return [runner.evaluate(seat) for seat in seats]
 
@@ -253,7 +270,8 @@ MAX_FIRST_CHOICES = 8  # options of an action's first choice tried one by one
 def evaluate_options(game: Game, decision: Decision, rng: random.Random,
                      rollouts: int = 3, first_choices: int = MAX_FIRST_CHOICES,
                      steps: int = GREEDY_SEARCH_STEPS, per_game: int = GREEDY_GAME_STEPS,
-                     how: str = "written") -> tuple[list[float], list[list[int]]]:
+                     how: str = "written", reward: str = "own"
+                     ) -> tuple[list[float], list[list[int]]]:
     """For each action option: the best evaluation over a few rollouts, and its plan.
 
     A rollout performs the action on a determinised copy, answering the action's
@@ -272,6 +290,12 @@ def evaluate_options(game: Game, decision: Decision, rng: random.Random,
     from ..engine.flow import FlowRunner
     seat = decision.player
     search = SearchBudget.opened(game.budget, seat, steps, per_game)
+
+    def worth(runner) -> float:
+        if reward == "own" or game.n == 1:
+            return evaluate(runner, (seat,), how)[0]
+        values = evaluate(runner, range(game.n), how)
+        return values[seat] - max(v for p, v in enumerate(values) if p != seat)
     try:
         dealing = Dealing(game, seat)  # the real game stands still while it searches
         # the base first, as before: rng's draws stay in their order
@@ -288,7 +312,7 @@ def evaluate_options(game: Game, decision: Decision, rng: random.Random,
                 if now is None:
                     search.trial()
                     try:
-                        now = evaluate(FlowRunner(base), (seat,), how)[0]
+                        now = worth(FlowRunner(base))
                     except RuleRuntimeError as exc:
                         if not search.over():
                             raise  # the rules fail as they would in the game itself
@@ -313,8 +337,7 @@ def evaluate_options(game: Game, decision: Decision, rng: random.Random,
                 runner = FlowRunner(trial)
                 search.trial()
                 try:
-                    value = evaluate(runner, (seat,), how)[0] if runner.perform(choice, seat) \
-                        else LOSS
+                    value = worth(runner) if runner.perform(choice, seat) else LOSS
                 except (RequirementFailed, ActionRefused, RuleRuntimeError) as exc:
                     if search.over():
                         _spent(search, exc)
@@ -332,9 +355,127 @@ def evaluate_options(game: Game, decision: Decision, rng: random.Random,
         search.close()
 
 
-def _spent(search: SearchBudget, stopped: BaseException | None) -> None:
+def _spent(search: SearchBudget, stopped: BaseException | None, agent: str = "greedy") -> None:
     """The search is out of steps: fine for this decision, an error once the seat's
     searches are out of steps for the game."""
     if search.spent == "game":
         search.close()
-        raise out_of_lookahead("greedy", search, stopped)
+        raise out_of_lookahead(agent, search, stopped)
+
+
+class _Diverged(Exception):
+    """A copy replayed from a rule's start went another way than the real game."""
+
+
+class _RuleWalker(RandomAgent):
+    """Answers one copy of a rule run again: the answers given in it so far, then the
+    option tried at the decision searched, then at random."""
+
+    def __init__(self, seed: int, replay: list[int], expect: Decision, answer: int):
+        super().__init__(seed)
+        self.replay = list(replay)
+        self.expect = expect
+        self.answer = answer
+
+    def decide(self, decision, view, game):
+        if self.replay:
+            answer = self.replay.pop(0)
+            if decision.check(answer) is not None:
+                raise _Diverged
+            return answer
+        if self.expect is not None:
+            e = self.expect
+            if (decision.player, decision.kind, decision.is_range, decision.count()) != \
+                    (e.player, e.kind, e.is_range, e.count()):
+                raise _Diverged
+            self.expect = None
+            return self.answer
+        return super().decide(decision, view, game)
+
+
+RULE_OPTIONS = 12  # the options of a choice outside any action tried, at most
+
+
+def rule_candidates(decision: Decision, rng: random.Random) -> list[int]:
+    """The answers a search of a choice outside any action tries: every option (a
+    sample of :data:`RULE_OPTIONS` of a long list), or a spread of a range."""
+    if decision.is_range:
+        low, high = decision.low, decision.high
+        if high - low + 1 <= RULE_OPTIONS:
+            return list(range(low, high + 1))
+        step = (high - low) / (RULE_OPTIONS - 1)
+        return sorted({low + round(i * step) for i in range(RULE_OPTIONS)})
+    n = len(decision.options)
+    if n <= RULE_OPTIONS:
+        return list(range(n))
+    return sorted(rng.sample(range(n), RULE_OPTIONS))
+
+
+def choose_in_rule(game: Game, decision: Decision, rng: random.Random, copies: int,
+                   score, steps: int, per_game: int, agent: str) -> int | None:
+    """The answer to a choice the flow's own rules ask outside any action (a phase's
+    rule, the end of the game's), or None when it cannot be searched.
+
+    Each option is tried on the same ``copies`` copies of the game, each dealt for
+    the seat from the position before the rule (``Game.rule_start``): the rule runs
+    again with the answers given in it so far, then the option, then every later
+    answer of the rule at random. When the rule is the end of the game's, the copy
+    then finishes the game and is worth its final margin (:func:`final_margins`);
+    else ``score(runner, seat)`` values it. The option whose copies are worth most
+    on average is the answer (the first of the best, in the options' order). A copy
+    that goes another way than the real game (what the seat cannot see made it ask
+    something else) is dropped."""
+    from ..engine.flow import FlowRunner
+    start = game.rule_start
+    if start is None or game.action_start is not None:
+        return None
+    state, at, key = start
+    seat = decision.player
+    base = game.__copy__()
+    base.state = state
+    base.rule_start = None
+    replay = game.record[at:]
+    final = key == ("flow", "end", "then")
+    tried = rule_candidates(decision, rng)
+    worlds = [rng.getrandbits(32) for _ in range(copies)]
+    search = SearchBudget.opened(game.budget, seat, steps, per_game)
+    best, best_value = None, None
+    try:
+        dealing = Dealing(base, seat)
+        for answer in tried:
+            total, n = 0.0, 0
+            for w in worlds:
+                world = determinise(base, seat, random.Random(w), search, dealing)
+                if search.over():
+                    _spent(search, None, agent)
+                    break
+                world.agents = [_RuleWalker(w + 1, replay, decision, answer)] * game.n
+                runner = FlowRunner(world)
+                search.trial()
+                try:
+                    world.run_code(key, world.frame(None))
+                    if final:
+                        runner.end_rewards()
+                        world.ended = True
+                        with reading(world):
+                            value = final_margins(runner, (seat,))[0]
+                    else:
+                        value = score(runner, seat)
+                except _Diverged:
+                    continue
+                except (RequirementFailed, ActionRefused, RuleRuntimeError) as exc:
+                    if search.over():
+                        _spent(search, exc, agent)
+                        break
+                    continue
+                total += value
+                n += 1
+            if search.over():
+                break
+            if n and (best_value is None or total / n > best_value):
+                best, best_value = answer, total / n
+    finally:
+        search.close()
+    if best is None:
+        return None
+    return best

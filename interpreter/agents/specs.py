@@ -60,7 +60,8 @@ PARAMS: dict[str, dict[str, Param]] = {
     "first": {},
     "last": {},
     "greedy": {"rollouts": Param(int, 1, 1000), "first_choices": Param(int, 0, 1000),
-               "eval": Param(str, choices=("learned", "written"))},
+               "eval": Param(str, choices=("learned", "written")),
+               "reward": Param(str, choices=("own", "margin"))},
     "trained": {"rollouts": Param(int, 1, 1000), "first_choices": Param(int, 0, 1000)},
     "ismcts": {
         "iterations": Param(int, 1, 1_000_000),

@@ -117,7 +117,7 @@ class FlowRunner:
         first = 1
         if cursor is None:
             g.state.set_attr("phase", "setup")
-            g.run_code(("flow", "setup"), g.frame(None))
+            self.rule(("flow", "setup"))
             if g.check_actions:
                 from .invariants import check_invariants
                 check_invariants(g)  # the position every later check is compared with
@@ -160,8 +160,9 @@ class FlowRunner:
                 break
         g.state.set_attr("phase", "end")
         g.log("— End of the game —")
-        g.run_code(("flow", "end", "then"), g.frame(None))
+        self.rule(("flow", "end", "then"))
         self.end_rewards()
+        g.ended = True
         if g.check_actions or g.check_invariants:
             from .invariants import check_invariants
             check_invariants(g)  # the final position, fully
@@ -206,13 +207,32 @@ class FlowRunner:
             if cond is not None and not cond(g.frame(None)):
                 return
             g.log(f"· {g.phase_name(pid)}")
-            g.run_code(("phase", pid, "do"), g.frame(None))
+            self.rule(("phase", pid, "do"))
         turns = data.get("turns")
         if turns and stage in ("start", "turns"):
             self.turns(pid, turns, resume if stage == "turns" else None)
             if turns.get("style") == "simultaneous":  # everyone's turn ends together
                 self._mark("turn", None, Cursor(g.state.round, pid, "after"))
-        g.run_code(("phase", pid, "after"), g.frame(None))
+        self.rule(("phase", pid, "after"))
+
+    def rule(self, key: tuple) -> None:
+        """Run one of the flow's own rules (a phase's do or after, the setup, the end's
+        then), outside any action. When a seat's agent searches the choices such a rule
+        asks (``searches_rules``), the game keeps the position before it
+        (``Game.rule_start``), so a search can run the rule again on a copy with the
+        answers given in it so far; else nothing is kept (a copy of the state costs)."""
+        g = self.game
+        if key not in self.rs.code:
+            return
+        saved = g.rule_start
+        if any(getattr(a, "searches_rules", False) for a in g.agents):
+            g.rule_start = (g.state.clone(), len(g.record), key)
+        else:
+            g.rule_start = None
+        try:
+            g.run_code(key, g.frame(None))
+        finally:
+            g.rule_start = saved
 
     def order(self, turns: dict) -> list[int]:
         if turns.get("order") == "seat":

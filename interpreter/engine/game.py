@@ -78,6 +78,12 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self.after_turn = None
         # while an action runs: (position before it, record length then, the action, seat)
         self.action_start = None
+        # while the flow runs a rule of its own outside any action (a phase's do or after,
+        # the setup, the end's then) and a seat's agent searches such choices: (the
+        # position before the rule, as a state of its own; the record's length then; the
+        # rule's code key), so a search can run the rule again on a copy (FlowRunner.rule)
+        self.rule_start = None
+        self.ended = False  # the flow has reached the final scoring (a copy that finished)
         self._modifier_index: dict[str, dict[str, list[int]]] = {}
         self.decision_count = 0
         self.refusals = Refusals()  # what was refused at this position, not offered again

@@ -80,6 +80,7 @@ def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
     game = build_game(rs, players, seed, [kind] * players, tuple(variants))
     game.keep_log = False
     reader = Features(rs)
+    reader.scores = True  # (the score features: the fit decides what they are worth)
     picker = random.Random(seed * 7 + 3)
     dealer = random.Random(seed * 11 + 5)
     taken: list[Sample] = []
@@ -128,6 +129,9 @@ def _lowest(rs) -> bool:
 # first, so that with few games the value stays near the hand-written evaluation (the
 # prior) and what the other features add is learned on top of what they leave
 CORE = ("evaluation", "evaluation of the best other", "round")
+# the points already scored are not fitted: a position is worth its score margin now plus
+# what the fit expects still to come (see fit)
+SCORE, BEST_OTHER = "score", "score of the best other"
 CORE_DAMPING = 1.0
 SPARSE = ("card:", "resources:", "space:")  # one per card or space: many, each seen rarely
 
@@ -139,9 +143,20 @@ def sparse(name: str) -> bool:
     return name.startswith(SPARSE) or "=" in name
 
 
-def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float = 1.0):
+def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float = 1.0,
+        lowest: bool = False):
     """Ridge regression of the targets on the samples' features (and their late copies):
     (names, weights, late weights, intercept, mean, scale, late mean, late scale).
+
+    When the samples have the score features, the points already scored are not
+    fitted: the fit predicts what the final margin adds to the score margin now
+    (its score minus the best other seat's; a solo seat's score), and the value is
+    that margin, with a weight of exactly 1, plus the prediction. So a point
+    scored now is worth a point, and stock is worth only the points it was seen to
+    bring later: fitted freely, the score (inside the evaluation) and the stock
+    share the credit as the games happen to mix them, and a linear value fitted
+    so on greedy's games priced a stock above the points it buys (issue 29):
+    its agents kept the stock and passed.
 
     The :data:`CORE` features are fitted first, lightly held back; the others then
     fit what those leave unexplained, with ``damping``. Every feature is scaled to a
@@ -180,6 +195,22 @@ def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float
     factor = np.array([card_factor if sparse(n) else 1.0 for n in names] * 2)
     y_mean = float(y.mean())
     n = X.shape[0]
+    # the score margin now: a fixed part of the value, weight 1 (see above)
+    fixed = np.zeros(2 * k, dtype=bool)
+    fixed_w = np.zeros(2 * k)
+    if SCORE in index:
+        multi = BEST_OTHER in index
+        sign = -1.0 if lowest and multi else 1.0
+        i = index[SCORE]
+        offset = sign * X[:, i].toarray().ravel()
+        fixed[i], fixed_w[i] = True, sign
+        fixed[k + i] = True  # (its late weight: 0, a point is a point at any time)
+        if multi:
+            j = index[BEST_OTHER]
+            offset -= sign * X[:, j].toarray().ravel()
+            fixed[j], fixed_w[j] = True, -sign
+            fixed[k + j] = True
+        y = y - offset
 
     def solve(live, scale, target, damp):
         def matvec(v):
@@ -194,13 +225,14 @@ def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float
         return w * live, matvec
     # first the few features every ruleset has (its evaluation, the best other's, the round),
     # held back lightly; then every other feature, on what those leave unexplained
-    live1 = core & (std > 1e-9)
-    live2 = ~core & (std > 1e-9) & (factor > 0)
+    live1 = core & (std > 1e-9) & ~fixed
+    live2 = ~core & (std > 1e-9) & (factor > 0) & ~fixed
     scale = np.where(live1, std, np.where(live2, std / np.where(factor > 0, factor, 1.0), 1.0))
-    w1, predict1 = solve(live1, scale, y - y_mean, CORE_DAMPING * n / 100)
-    w2, _ = solve(live2, scale, y - y_mean - predict1(w1), damping) if live2.any() \
+    rest = float(y.mean())  # (the intercept stays the mean of the margins: y_mean)
+    w1, predict1 = solve(live1, scale, y - rest, CORE_DAMPING * n / 100)
+    w2, _ = solve(live2, scale, y - rest - predict1(w1), damping) if live2.any() \
         else (np.zeros(2 * k), None)
-    w = w1 + w2
+    w = w1 + w2 + fixed_w  # (a fixed feature's scale is 1: its weight is per point)
     return (names, w[:k], w[k:], y_mean, mean[:k], scale[:k], mean[k:], scale[k:])
 
 
@@ -246,6 +278,7 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
     per_round = [games // rounds_of_play + (1 if r < games % rounds_of_play else 0)
                  for r in range(rounds_of_play)]
     runs = TrainRun()
+    lowest = _lowest(rs)
     held: set = set()
     kept = rs.__dict__.get("_learned_value", False)
     model, rounds, damping = None, 1.0, DAMPING[2]
@@ -292,12 +325,13 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
             best = None
             for d in DAMPING:
                 for g in CARD_FACTORS:
-                    m = fit(train_set, rounds, d * len(train_set) / 100, g)
+                    m = fit(train_set, rounds, d * len(train_set) / 100, g, lowest)
                     q = quality(predict(m, test_set, rounds), test_set)
                     if best is None or q["r2"] > best[0]["r2"]:
                         best = (q, d, g)
             fit_quality, damping, card_factor = best
-            model = fit(runs.samples, rounds, damping * len(runs.samples) / 100, card_factor)
+            model = fit(runs.samples, rounds, damping * len(runs.samples) / 100, card_factor,
+                        lowest)
             say(f"round {r + 1} ({kind}, {count} games): held-out R² "
                 f"{fit_quality['r2']:.2f}, the predicted margin's sign right in "
                 f"{100 * fit_quality['sign']:.0f} % of {fit_quality['samples']:,} positions")

@@ -70,6 +70,12 @@ class SeatAgent(Agent):
     def scripted(self):
         return self.script.position < len(self.script.answers)
 
+    @property
+    def searches_rules(self) -> bool:
+        """Whether the live agent searches the choices the flow's rules ask (the game then
+        keeps where such a rule started)."""
+        return getattr(self.live, "searches_rules", False)
+
     def _catch_up(self, game) -> None:
         if not self.caught_up:
             self.caught_up = True

@@ -47,6 +47,13 @@ class _Bridge(Agent):
     def decide(self, decision, view, game):
         return self.stream._ask(decision)
 
+    @property
+    def searches_rules(self) -> bool:
+        """Whether the seat's agent, when there is one, searches the choices the flow's
+        rules ask (the game then keeps where such a rule started)."""
+        agent = self.told[self.seat] if self.told is not None else None
+        return getattr(agent, "searches_rules", False)
+
     def action_failed(self, label, reason):
         agent = self.told[self.seat] if self.told is not None else None
         if agent is not None:

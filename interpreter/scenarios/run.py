@@ -93,6 +93,12 @@ class StepAgent(Agent):
     def action_failed(self, label, reason):
         self.failed = reason
 
+    @property
+    def searches_rules(self) -> bool:
+        """Whether a step's agent searches the choices the flow's rules ask (the game then
+        keeps where such a rule started)."""
+        return any(getattr(a, "searches_rules", False) for a in self.fallback.values())
+
 
 def match_answer(decision: Decision, answer, skipped: Decision | None = None) -> int:
     """An option index from a label, or a number for a 'how many' question."""

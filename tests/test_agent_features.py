@@ -1,0 +1,165 @@
+"""The learned evaluation's features against the other seats (``vs:``) and of the
+game's last round (``last round``), and the declared features the shipped rulesets
+give it (docs/agents.md, "What it is")."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import yaml
+
+from rulebook_games import load_ruleset
+from rulebook_games.agents.base import RandomAgent
+from rulebook_games.agents.features import Features
+from rulebook_games.agents.learned import known
+from rulebook_games.engine.flow import FlowRunner
+from rulebook_games.engine.infosets import copy_game
+from rulebook_games.lang.gensupport import reading
+from rulebook_games.play.session import build_game, run
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _positions(name: str, seed: int, players: int = 2, every: int = 7):
+    """Copies of a random game at every ``every``-th decision, with the seat asked."""
+    rs = load_ruleset(name)
+    game = build_game(rs, players, seed, ["random"] * players, ())
+    game.keep_log = False
+    found, count = [], [0]
+
+    class Watch(RandomAgent):
+        def decide(self, decision, view, g):
+            count[0] += 1
+            if count[0] % every == 0:
+                found.append((copy_game(g), decision.player))
+            return super().decide(decision, view, g)
+    game.agents = [Watch(s + 1) for s in range(players)]
+    run(game)
+    return rs, found
+
+
+def _features(reader, game, seat):
+    runner = FlowRunner(game)
+    with reading(game):
+        priors, common = reader.base(runner, range(game.n))
+        return reader.of(runner, seat, priors, common)
+
+
+@pytest.mark.parametrize("name", ["timespan", "lantern_row"])
+def test_a_public_holding_is_read_against_the_most_another_seat_has(name):
+    rs, found = _positions(name, 5)
+    reader = Features(rs)
+    seen = 0
+    for game, seat in found:
+        feats = _features(reader, game, seat)
+        me, other = game.state.players[seat], game.state.players[1 - seat]
+        for r in set(me.stock) | set(other.stock):
+            assert feats.get("vs:stock:" + r, 0) == me.stock.get(r, 0) - other.stock.get(r, 0)
+            seen += me.stock.get(r, 0) != other.stock.get(r, 0)
+        for t in set(me.tracks) | set(other.tracks):
+            assert feats.get("vs:track:" + t, 0) == me.tracks.get(t, 0) - other.tracks.get(t, 0)
+        hand = len(game.state.zones.get(("hand", seat), ()))
+        theirs = len(game.state.zones.get(("hand", 1 - seat), ()))
+        assert feats.get("vs:size:hand", 0) == hand - theirs  # a count everyone sees
+    assert seen
+
+
+def test_against_the_best_of_several_others_and_none_alone():
+    rs, found = _positions("timespan", 6, players=3, every=25)
+    reader = Features(rs)
+    for game, seat in found:
+        feats = _features(reader, game, seat)
+        players = game.state.players
+        for r in ("food", "wood", "coin"):
+            best = max(p.stock.get(r, 0) for p in players if p.seat != seat)
+            assert feats.get("vs:stock:" + r, 0) == players[seat].stock.get(r, 0) - best
+    rs, found = _positions("timespan", 6, players=1, every=25)
+    for game, seat in found:
+        assert not any(n.startswith("vs:") for n in _features(Features(rs), game, seat))
+
+
+def test_the_last_round_of_a_game_of_so_many_rounds():
+    """Legacy lasts four rounds: its fourth is the last (and only it)."""
+    rs, found = _positions("legacy_gears_of_time", 3)
+    reader = Features(rs)
+    rounds = set()
+    for game, seat in found:
+        feats = _features(reader, game, seat)
+        last = game.state.round == 4
+        rounds.add(game.state.round)
+        assert ("last round" in feats) == last
+        if last:  # the seat's holdings again, not the board's or a card's
+            for name, x in feats.items():
+                if name.startswith(("stock:", "track:", "vs:", "declared:hopeful")):
+                    assert feats["last round:" + name] == x
+            assert not any(n.startswith(("last round:card:", "last round:global:"))
+                           for n in feats)
+    assert {3, 4} <= rounds
+
+
+def test_the_last_round_of_a_game_that_ends_on_a_condition():
+    """Lantern Row ends after the hour in which a stall holds six lanterns: from the
+    sixth lantern on, that hour is the last."""
+    rs, found = _positions("lantern_row", 2, every=2)
+    reader = Features(rs)
+    both = set()
+    for game, seat in found:
+        six = any(len(game.state.zones.get(("stall", p), ())) >= 6 for p in range(2))
+        empty = not game.state.zones.get(("row", -1), ())
+        feats = _features(reader, game, seat)
+        assert ("last round" in feats) == (six or empty)
+        both.add(six)
+    assert both == {True, False}
+
+
+def test_the_new_names_are_known_to_a_weights_file():
+    rs = load_ruleset("legacy_gears_of_time")
+    for name in ("last round", "vs:stock:stored_cube", "vs:size:hand",
+                 "last round:stock:stored_cube", "last round:vs:track:score",
+                 "declared:hopeless_leads", "last round:declared:contested_leads"):
+        assert known(rs, name), name
+    for name in ("vs:size:no_such_zone", "last round:declared:no_such_feature", "vs:"):
+        assert not known(rs, name), name
+
+
+def test_legacy_technologies_say_their_earliest_time_frame():
+    """A technology succeeds only with a succeeding copy of each prerequisite in a
+    strictly earlier frame: the leftmost frame where it can ever succeed is 1 for a
+    fundamental one, else one right of its latest prerequisite's."""
+    data = yaml.safe_load((ROOT / "rulesets/legacy_gears_of_time/cards/technologies.yaml")
+                          .read_text())
+    techs = {c["id"]: c.get("fields", {}) for c in data["cards"]}
+    memo: dict = {}
+
+    def earliest(i):
+        if i not in memo:
+            f = techs[i]
+            memo[i] = 1 if f.get("fundamental") else \
+                1 + max(earliest(p) for p in f["prerequisites"])
+        return memo[i]
+    for ident, fields in techs.items():
+        assert fields.get("earliest_frame", 1) == earliest(ident), ident
+    assert earliest("railroads") == 4 and earliest("fire") == 1
+
+
+def test_legacy_hopeless_leads_count_a_technology_left_of_its_earliest_frame():
+    rs, found = _positions("legacy_gears_of_time", 4)
+    reader = Features(rs)
+    checked = 0
+    for game, seat in found:
+        feats = _features(reader, game, seat)
+        st = game.state
+        expected = 0
+        for n in range(1, 11):
+            for c in st.zones.get((f"frame_{n}", -1), ()):
+                card = st.cards[c]
+                fields = game.rs.sections["cards"][card.def_id].data.get("fields", {})
+                cubes = {p: card.pieces.get(p, 0) for p in range(game.n)}
+                top = max(cubes.values())
+                if n < fields.get("earliest_frame", 1) and top > 0 and cubes[seat] == top:
+                    expected += fields.get("points", 0)
+        assert feats.get("declared:hopeless_leads", 0) == expected
+        checked += expected > 0
+    assert checked
