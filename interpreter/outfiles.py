@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -144,7 +143,7 @@ def _folder_problem(folder: Path, path, option: str) -> OutputProblem:
 
 def _probe(folder: Path, path, option: str) -> None:
     """Prove that a file can be made in ``folder`` (one is made and removed)."""
-    probe = folder / f".rulebook-{secrets.token_hex(6)}.probe"
+    probe = folder / f".rulebook-{os.urandom(6).hex()}.probe"
     try:
         os.close(os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
         os.unlink(probe)
@@ -258,7 +257,7 @@ def write_file(path, data: str | bytes, option: str, replace: Replace = NEVER) -
         mode = stat.S_IMODE(os.stat(target).st_mode)
     except OSError:
         mode = None
-    temp = target.parent / f".{target.name[:100]}.{secrets.token_hex(6)}.tmp"
+    temp = target.parent / f".{target.name[:100]}.{os.urandom(6).hex()}.tmp"
     try:
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
                      0o666)  # as any new file: the umask decides

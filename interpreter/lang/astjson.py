@@ -35,6 +35,7 @@ NODES = {name: cls for name, cls in vars(ast).items()
 # the fields the parser sets on each kind of node (the checker's notes are not among them)
 _FIELDS = {name: tuple(f.name for f in cls.__dataclass_fields__.values() if f.init)
            for name, cls in NODES.items()}
+_FIELD_SETS = {name: frozenset(fields) for name, fields in _FIELDS.items()}
 # a node's own spans (fields declared as a Span) are written as bare
 # [file, line, col, end_line, end_col], which keeps the text small and quick to read
 _SPAN_FIELDS = {name: tuple(f.name for f in cls.__dataclass_fields__.values()
@@ -103,24 +104,34 @@ class _Decoder:
         self.files = files
 
     def span(self, v) -> Span:
-        if type(v) is not list or len(v) != 5 or type(v[0]) is not int \
-                or not 0 <= v[0] < len(self.files) \
-                or not all(x is None or type(x) is int for x in v[1:]):
+        if type(v) is not list or len(v) != 5:
             raise ValueError("a position that is not one")
-        return Span(self.files[v[0]], *v[1:])
+        file, line, col, end_line, end_col = v
+        if type(file) is not int or not 0 <= file < len(self.files) \
+                or (line is not None and type(line) is not int) \
+                or (col is not None and type(col) is not int) \
+                or (end_line is not None and type(end_line) is not int) \
+                or (end_col is not None and type(end_col) is not int):
+            raise ValueError("a position that is not one")
+        return Span(self.files[file], line, col, end_line, end_col)
 
     def hook(self, d: dict) -> Any:
         if "N" in d:
             name = d.pop("N")
             cls = NODES.get(name) if type(name) is str else None
-            if cls is None or set(d) != set(_FIELDS[name]):
+            if cls is None or d.keys() != _FIELD_SETS[name]:
                 raise ValueError(f"a node that is not one the parser makes: {name!r:.40}")
             for key in _SPAN_FIELDS[name]:
                 if d[key] is not None:
                     d[key] = self.span(d[key])
+            checks = _CHECKS.get(name)
+            if checks is None:
+                raise ValueError(f"a {name} node")
+            for key, value in d.items():  # (as _check_node, before the node is made)
+                if not checks[key](value):
+                    raise ValueError(f"a {name} node's {key}")
             node = cls.__new__(cls)
             node.__dict__.update(d)
-            _check_node(node)
             return node
         if len(d) != 1:
             raise ValueError("an object the encoding does not make")
@@ -240,6 +251,16 @@ _SHAPES = {
     "Choose": {"options": _list_of(_block), "labels": _list_of(_opt(_text))},
     "Effect": {"body": _block, "source": lambda v: type(v) is str},
 }
+
+
+def _never(v) -> bool:
+    return False
+
+
+# each node's test of each field, "span" included: what _check_node asks, looked up once
+_CHECKS = {name: {key: shape.get(key, _span if key == "span" else _never)
+                  for key in _FIELDS[name]}
+           for name, shape in _SHAPES.items() if name in _FIELDS}
 
 
 def _check_node(node: ast.Node) -> None:

@@ -162,6 +162,9 @@ class Compiler:
         # every declared procedure's and function's tree met so far, by key (what the
         # generator looks into to learn what a call may do)
         self.declared: dict[tuple, Any] = {}
+        # every declared function's value expression met so far (what the generator may
+        # write out where it is called): a later module inlines as the first one does
+        self._bodies: dict[tuple, Any] = {}
 
     # ------------------------------------------------------------- entry points
     def effect(self, effect: ast.Effect) -> Code:
@@ -201,6 +204,8 @@ class Compiler:
             if p.kind == "expression" and p.key is not None and len(p.key) == 2 \
                     and p.key[0] == "function":
                 bodies[p.key] = p.node
+        self._bodies.update(bodies)
+        bodies = dict(self._bodies)
         src = Source()
         filename = f"<{self.label} {next(_numbers)}>"
         namespace: dict[str, Any] = {"__builtins__": _BUILTINS, "__name__": filename}
@@ -216,7 +221,7 @@ class Compiler:
         # declared procedures and functions of an earlier module
         for key, value in self.code.items():
             if len(key) == 2 and key[0] in ("procedure", "function"):
-                namespace.setdefault(pyname(*key), _adapt(value))
+                namespace.setdefault(pyname(*key), _adapt(value, namespace, pyname(*key)))
         for name, decl in self.table.callables.items():
             namespace.setdefault(pyname(decl.kind, name), G.missing(name))
 
@@ -265,21 +270,34 @@ class Compiler:
         return lambda f: f"needs {text}"
 
 
-def _adapt(code):
-    """An entry of another module, called the way generated code calls bodies."""
+def _adapt(code, namespace: dict | None = None, name: str | None = None):
+    """An entry of another module, called the way generated code calls bodies; once its
+    body is known, ``namespace[name]`` is that body, called directly from then on (as a
+    module's own procedures are, after their first call)."""
     def body(rt, B, d, V, at=None):
         if isinstance(code, _Pending):
             fn = code.ready().direct
         else:
             fn = getattr(code, "direct", None)
         if fn is not None:
+            if namespace is not None and namespace.get(name) is body:
+                namespace[name] = fn
             return fn(rt, B, d, V, at)
         return code.plain(Frame(rt, V, d, B))
     return body
 
 
+def _complete(ruleset) -> None:
+    """The implied checks a loader works out when first asked for, all worked out now."""
+    complete = getattr(getattr(ruleset, "implied", None), "complete", None)
+    if complete is not None:
+        complete()
+
+
 def compile_whole(ruleset) -> None:
-    """Compile every rule of a loaded ruleset now rather than when it first runs."""
+    """Compile every rule of a loaded ruleset now rather than when it first runs (the
+    checks its actions and cards imply included, worked out first)."""
+    _complete(ruleset)
     for value in ruleset.code.values():
         compiler = getattr(value, "compiler", None)
         if compiler is not None:

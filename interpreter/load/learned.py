@@ -101,10 +101,9 @@ def read_learned(path, rs) -> Learned:
         diags.error("RB101", f"cannot read the learned evaluation '{shown}': "
                     f"{exc.strerror or exc}", Span(shown, 1, 1))
         raise RulebookError(diags) from None
-    from .schema import file_validator
-    if isinstance(data, dict) and not any(True for _ in file_validator(SCHEMA).iter_errors(data)) \
-            and _consistent(data):
-        doc = None  # the usual case, checked without working out every value's place
+    from .schema import surely_valid
+    if surely_valid(data, SCHEMA) and _consistent(data):
+        doc = None  # the usual case, checked by hand (no jsonschema), without places
     else:  # read again, as YAML (JSON is YAML), to say where each problem is
         doc = load_yaml(path, diags, text=text)
         if doc is None:

@@ -244,6 +244,110 @@ def _load_cached(manifest_path: Path, mods: list[str]) -> Ruleset | None:
     return None if diags.errors else ruleset
 
 
+class ImpliedChecks(dict):
+    """{key: [(Implied, compiled condition or None)]}, the checks implied by a card's play
+    or an action's effect (see :attr:`Ruleset.implied`), each worked out and compiled
+    when first asked for rather than at load: a game's first question needs few of
+    them, and TM's take a third of a warm load. Only keys with checks are in it (``get``
+    gives None for the others, ``[]`` raises KeyError); iterating it, or
+    :meth:`complete`, works out every one (in the order they were worked out, the rest
+    in the order of the declarations). What each key holds does not depend on when or
+    in which order it is asked for (what is memoised is per tree or per card facts).
+    Safe to ask from several threads."""
+
+    __slots__ = ("_make", "_work", "_order", "_keys", "_done", "_finish", "_lock")
+
+    def __init__(self, make: Callable[[], Callable[[tuple], list | None]], keys: list[tuple],
+                 finish: Callable[[], None]):
+        super().__init__()
+        import threading
+        self._make = make  # makes what works out the checks of one key (None: none)
+        self._work = None
+        self._order = tuple(keys)  # every key that may have checks, in declaration order
+        self._keys = frozenset(keys)
+        self._done: set = set()
+        self._finish = finish  # compiles the conditions made so far
+        self._lock = threading.Lock()
+
+    def get(self, key, default=None):
+        found = dict.get(self, key)
+        if found is not None or key in self._done or self._make is None:
+            return default if found is None else found
+        with self._lock:
+            if key not in self._done and self._make is not None:
+                checks = self._working()(key) if key in self._keys else None
+                self._finish()
+                if checks:
+                    dict.__setitem__(self, key, checks)
+                self._done.add(key)
+        found = dict.get(self, key)
+        return default if found is None else found
+
+    def _working(self) -> Callable[[tuple], list | None]:
+        if self._work is None:
+            self._work = self._make()
+        return self._work
+
+    def __getitem__(self, key):
+        found = self.get(key)
+        if found is None:
+            raise KeyError(key)
+        return found
+
+    def __contains__(self, key) -> bool:
+        return self.get(key) is not None
+
+    def __bool__(self) -> bool:  # (without working anything out: any key may have checks)
+        return bool(self._keys) or dict.__len__(self) > 0
+
+    def complete(self) -> None:
+        """Work out every key's checks now (then compile them, in one module)."""
+        with self._lock:
+            if self._make is None:
+                return
+            found = {}
+            for key in self._order:
+                if key not in self._done:
+                    checks = self._working()(key)
+                    if checks:
+                        found[key] = checks
+            self._finish()
+            dict.update(self, found)  # (added, never removed: another thread may be reading)
+            self._done.update(self._order)
+            # nothing more to work out: let the builder go
+            self._make = self._work = self._finish = None
+
+    def __iter__(self):
+        self.complete()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self.complete()
+        return dict.__len__(self)
+
+    def keys(self):
+        self.complete()
+        return dict.keys(self)
+
+    def values(self):
+        self.complete()
+        return dict.values(self)
+
+    def items(self):
+        self.complete()
+        return dict.items(self)
+
+    def __eq__(self, other) -> bool:
+        self.complete()
+        return dict.__eq__(self, other)
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        self.complete()
+        return dict.__repr__(self)
+
+
 class _Builder:
     def __init__(self, asm: Assembler, diags: Diagnostics, manifest_path: Path):
         self.asm = asm
@@ -324,7 +428,7 @@ class _Builder:
         self.parsed = cached.trees() if cached is not None else None
         self.check_references()
         self.check_effects()
-        implied = self.implied_requirements() if not self.diags.errors else {}
+        implied = self.implied_requirements() if not self.diags.errors else {}  # (when used)
         self.compiler.finish()  # one Python module for the whole ruleset
         m = manifest.data
         players = m["players"]
@@ -823,34 +927,27 @@ class _Builder:
         check_view(self)
         self.checker.finish()  # what needs an acting player, run where there is none
 
-    def implied_requirements(self) -> dict[tuple, list]:
+    def implied_requirements(self) -> ImpliedChecks:
         """The requirements implied by each card's play and each action's effect (see
-        :mod:`rulebook_games.lang.implied`), a condition compiled."""
-        out: dict[tuple, list] = {}
+        :mod:`rulebook_games.lang.implied`), a condition compiled: each worked out when
+        first asked for (:class:`ImpliedChecks`)."""
+        keys = [("action", ident) for ident in self.sections["actions"]]
+        for ident, e in self.sections["cards"].items():
+            if ("card", ident, "play") in self.asts:
+                keys.append(("card", ident))
+            keys += [("card", ident, "action", i)
+                     for i, _ in enumerate(e.data.get("actions", []) or [])]
+        return ImpliedChecks(self._implied_work, keys, self.compiler.finish)
+
+    def _implied_work(self) -> Callable[[tuple], list | None]:
+        """What works out one key's implied checks (what every key shares, made first)."""
         constants = {k: e.data for k, e in self.constants.items()}
         # a card is chosen, then played by rules that may set off triggers (and run
         # other rules) before its effect: what those may change is not checked
         # beforehand. Only what runs before the card's block counts, and only the
-        # triggers of the events emitted on the way.
-        runs = {}  # what runs before a card's block, by the name the card has there
-        for k, t in self.asts.items():
-            if isinstance(t, ast.Effect) and k[-1] != "play":
-                run = next((n for n in ast.walk(t) if isinstance(n, ast.Run)
-                            and n.block == "play"), None)
-                if run is not None:
-                    name = run.card.id if isinstance(run.card, ast.Name) else ""
-                    runs.setdefault(name, []).append(before_run(t.body))
-        listening: dict[str, list] = {}
-        for tid, e in self.sections["triggers"].items():
-            listening.setdefault(str(e.data.get("on")), []).append(
-                (self.asts.get(("trigger", tid, "do")), self.asts.get(("trigger", tid, "if"))))
-        for ident, e in self.sections["cards"].items():
-            for i, trig in enumerate(e.data.get("triggers", []) or []):
-                listening.setdefault(str(trig.get("on")), []).append(
-                    (self.asts.get(("card", ident, "trigger", i, "do")),
-                     self.asts.get(("card", ident, "trigger", i, "if"))))
-        track_events = tuple(sorted({str(e.data["emits"]) for e in self.sections.get(
-            "tracks", {}).values() if isinstance(e.data, dict) and e.data.get("emits")}))
+        # triggers of the events emitted on the way. (Worked out when a card's checks
+        # are first asked for: an action's need none of it.)
+        shared: dict = {}
 
         def called(name: str):
             return self.asts.get(("procedure", name)) or self.asts.get(("function", name))
@@ -858,11 +955,39 @@ class _Builder:
         def triggers(event: str):
             record = self.table.events.get(event)
             return ([n for n, _ in record.fields] if record is not None else [],
-                    listening.get(event, []))
-        tiles = [t for k, t in self.asts.items() if k[0] == "tile"]
-        rewards = [t for k, t in self.asts.items() if k[0] == "track"]
-        overflow = {z: str(e.data["overflow"]) for z, e in self.sections["zones"].items()
-                    if isinstance(e.data, dict) and e.data.get("overflow")}
+                    shared["listening"].get(event, []))
+
+        def share() -> dict:
+            if shared:
+                return shared
+            runs = {}  # what runs before a card's block, by the name the card has there
+            for k, t in self.asts.items():
+                if isinstance(t, ast.Effect) and k[-1] != "play":
+                    run = next((n for n in ast.walk(t) if isinstance(n, ast.Run)
+                                and n.block == "play"), None)
+                    if run is not None:
+                        name = run.card.id if isinstance(run.card, ast.Name) else ""
+                        runs.setdefault(name, []).append(before_run(t.body))
+            listening: dict[str, list] = {}
+            for tid, e in self.sections["triggers"].items():
+                listening.setdefault(str(e.data.get("on")), []).append(
+                    (self.asts.get(("trigger", tid, "do")),
+                     self.asts.get(("trigger", tid, "if"))))
+            for ident, e in self.sections["cards"].items():
+                for i, trig in enumerate(e.data.get("triggers", []) or []):
+                    listening.setdefault(str(trig.get("on")), []).append(
+                        (self.asts.get(("card", ident, "trigger", i, "do")),
+                         self.asts.get(("card", ident, "trigger", i, "if"))))
+            shared.update(
+                runs=runs, listening=listening,
+                track_events=tuple(sorted({str(e.data["emits"]) for e in self.sections.get(
+                    "tracks", {}).values() if isinstance(e.data, dict)
+                    and e.data.get("emits")})),
+                tiles=[t for k, t in self.asts.items() if k[0] == "tile"],
+                rewards=[t for k, t in self.asts.items() if k[0] == "track"],
+                overflow={z: str(e.data["overflow"]) for z, e in self.sections["zones"].items()
+                          if isinstance(e.data, dict) and e.data.get("overflow")})
+            return shared
         unsafe_for: dict = {}
         walked: dict = {}  # what each tree called with no card in particular changes
 
@@ -878,9 +1003,11 @@ class _Builder:
                    tuple(sorted(facts.items(), key=str)))
             if key not in unsafe_for:
                 out: set = set()
-                for name, parts in runs.items():
-                    out |= raised(parts, called, tiles, rewards, triggers, track_events,
-                                  card=(name, facts), overflow=overflow, memo=walked)
+                sh = share()
+                for name, parts in sh["runs"].items():
+                    out |= raised(parts, called, sh["tiles"], sh["rewards"], triggers,
+                                  sh["track_events"], card=(name, facts),
+                                  overflow=sh["overflow"], memo=walked)
                 unsafe_for[key] = out
             return unsafe_for[key]
 
@@ -897,9 +1024,9 @@ class _Builder:
                 return None
             return list((entry.data.get("params") or {}).keys()), tree.body
 
-        def add(key: tuple, tree, card: str | None, gap: set, given=None) -> None:
+        def add(key: tuple, tree, card: str | None, gap: set, given=None) -> list | None:
             if not isinstance(tree, ast.Effect):
-                return
+                return None
 
             def block(name: str):
                 inner = self.asts.get(("card", card, "block", name)) if card else None
@@ -910,19 +1037,17 @@ class _Builder:
                 asked = set(_conjuncts(given))
                 found = [i for i in found if i.kind not in ("require", "choose")
                          or i.variables or _said(i) not in asked]
-            if found:
-                out[key] = [self._implied_entry(i) for i in found]
-        for ident in self.sections["actions"]:
-            add(("action", ident), self.asts.get(("action", ident, "do")), None, set(),
-                self.asts.get(("action", ident, "if")))
-        for ident, e in self.sections["cards"].items():
-            if ("card", ident, "play") in self.asts:
-                add(("card", ident), self.asts.get(("card", ident, "play")), ident,
-                    unsafe(ident))
-            for i, _ in enumerate(e.data.get("actions", []) or []):
-                key = ("card", ident, "action", i)
-                add(key, self.asts.get(key + ("do",)), ident, set())
-        return out
+            return [self._implied_entry(i) for i in found] if found else None
+
+        def work(key: tuple) -> list | None:
+            """The checks of one key (None when there are none)."""
+            if key[0] == "action":
+                return add(key, self.asts.get(key + ("do",)), None, set(),
+                           self.asts.get(key + ("if",)))
+            if len(key) == 2:
+                return add(key, self.asts.get(key + ("play",)), key[1], unsafe(key[1]))
+            return add(key, self.asts.get(key + ("do",)), key[1], set())
+        return work
 
     def _implied_entry(self, i) -> tuple:
         """An implied check with its compiled condition: a require's, a placement's (read
