@@ -94,9 +94,9 @@ def test_a_number_question_says_its_facts_in_their_own_words(tmp_path):
     agent = Watching()
     act(rs, "spend", agent)
     prompt = agent.asked[0].prompt
-    # an amount text where there is one ('{n} coins a gold', '3 gold': the stock's own),
-    # the phrase and the value where there is none
-    assert prompt.endswith("(2 coins a gold · what is owed: 7 · 3 gold)"), prompt
+    # an amount text where there is one ('{n} coins a gold'; the player's own stock says
+    # whose it is: 'you have 3 gold'), the phrase and the value where there is none
+    assert prompt.endswith("(2 coins a gold · what is owed: 7 · you have 3 gold)"), prompt
     assert "owed(" not in prompt and "gold_worth" not in prompt
 
 

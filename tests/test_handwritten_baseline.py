@@ -81,9 +81,11 @@ def test_baseline_refuses_card_effects_it_does_not_implement(handwritten, tmp_pa
         target.parent.mkdir(parents=True, exist_ok=True)
         text = path.read_text(encoding="utf-8")
         if path.name == "technologies.yaml":
-            text = text.replace("    fields: {points: 2, prerequisites: [basic_science]}\n",
-                                "    fields: {points: 2, prerequisites: [basic_science]}\n"
-                                "    blocks:\n      completion: draw(1, deck, hand)\n", 1)
+            line = ("    fields: {points: 2, prerequisites: [basic_science], "
+                    "earliest_frame: 2}\n")
+            assert line in text  # Mathematics's fields, the first such line
+            text = text.replace(line, line + "    blocks:\n"
+                                "      completion: draw(1, deck, hand)\n", 1)
         target.write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match="mathematics"):
         handwritten.RulesetData(str(tmp_path))

@@ -4,9 +4,9 @@ then the typed 3 placed a tile; Legacy "Travel to the past → 1 (taken for you)
 the typed 1 started an action from the menu).
 
 The rule, at a person's terminal: the first answer after a question was taken for
-you, with nobody else deciding in between, is not taken when it would also have
-answered the taken question; you are told so and asked again, and typing it again
-answers. Any other answer is taken at once, and a script is never asked twice.
+you, with nobody else deciding in between, is not taken when it comes at once (too
+soon to have read the new question) and would also have answered the taken question;
+you are told so and asked again, and typing it again answers. Any other answer is taken at once, and a script is never asked twice.
 """
 
 from __future__ import annotations
@@ -113,3 +113,17 @@ def test_a_script_is_read_as_written(legacy):
     human.input = script
     game._ask(FRAME)
     assert game._ask(_menu()) == 0 and script.prompts == 1
+
+
+def test_an_answer_given_once_the_question_could_be_read_is_taken(legacy, monkeypatch):
+    # the Legacy playtester of the next day read the question on the screen, typed 1,
+    # and was told it "would have answered" the one taken for them: three times in one
+    # game. Only an answer that comes at once after the question is drawn (typed before
+    # it could be read) is asked for again.
+    import rulebook_games.play.terminal as terminal
+    clock = iter([100.0, 100.0 + terminal.TAKEN_GRACE + 0.5])
+    monkeypatch.setattr(terminal, "_now", lambda: next(clock))
+    game, human, out, keyboard = _seat(legacy, ["1"])
+    assert game._ask(FRAME) == 0  # taken: not asked
+    assert game._ask(_menu()) == 0  # read, then answered: taken at once
+    assert keyboard.prompts == 1 and "would have answered" not in out.getvalue()

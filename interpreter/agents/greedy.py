@@ -67,7 +67,7 @@ class GreedyAgent(Agent):
         if decision.kind == "action":
             self.plan = []
             return 0
-        if game.action_start is None and game.rule_start is not None:
+        if game is not None and game.action_start is None and game.rule_start is not None:
             # a choice the flow's own rules ask: each answer tried on copies of the rule
             from .lookahead import choose_in_rule, evaluate
             self.plan = []

@@ -9,6 +9,8 @@ decisions through the same interface as every agent.
 
 from __future__ import annotations
 
+import time
+
 from ..numtext import NumberProblem, whole
 from ..safe_text import visible
 from ..agents.base import Agent
@@ -48,8 +50,13 @@ undo goes back to your previous decision when nobody else has decided since and
 nothing hidden or random has come out since (no card drawn, nothing shuffled).
 Arrow keys edit the line and recall earlier answers; Tab completes commands,
 keys, options and card names. What is typed before a question shows is ignored;
-an answer typed just after a question was taken for you, that would have answered
-that one, is asked for again (type it again to answer the question shown)."""
+an answer typed at once after a question was taken for you, that would have
+answered that one, is asked for again (type it again to answer the question shown)."""
+
+# an answer that comes this soon (seconds) after a question that follows one taken for
+# you was typed before the new question could be read: it may be meant for the taken one
+TAKEN_GRACE = 1.5
+_now = time.monotonic  # (a test sets its own clock here)
 
 
 # commands that show one part of the view model (play/render.py draws it)
@@ -222,6 +229,7 @@ class HumanAgent(Agent):
         skipped = [s for s in self.skipped if all(d == decision.player
                                                   for d in game.deciders[s[2]:])]
         self.skipped = []
+        asked = _now()
         while True:
             if self.script is not None:
                 c.print("> ", end="")  # a script's answer is echoed after it
@@ -246,7 +254,8 @@ class HumanAgent(Agent):
                                               decision, raw, problem)
                 if not decision.is_range:
                     c.print(f"  [dim]→ {_shown(decision.options[answer].label)}[/dim]")
-            if problem is None and skipped and self.script is None:
+            if problem is None and skipped and self.script is None \
+                    and _now() - asked < TAKEN_GRACE:
                 meant = self._meant_for_taken(raw, skipped)
                 skipped = []  # (typed again, it answers)
                 if meant is not None:
