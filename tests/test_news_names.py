@@ -74,7 +74,8 @@ def test_a_headline_cut_from_its_effects_still_names_the_card():
     news = [g.lines() for g in summarise(PLAY + ["Ann: Pass", "  Ann: +1 coin (now 3)"] * 3,
                                          WORDS)]
     shown = [t.plain for t in fit_news(console, news, 6)]
-    assert "Bob (ai): Play a card: Oak Mill" in shown
+    # (a headline cut from its effects says how many lines 'news' shows under it)
+    assert "Bob (ai): Play a card: Oak Mill  (+4 lines: type news)" in shown
 
 
 @pytest.mark.slow

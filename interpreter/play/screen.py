@@ -188,8 +188,9 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
     that are that player's own action, or that changed their things (an income
     phase: a line of theirs, or one that says 'your'), keep their effects longest (what
     you gained and lost stays on the screen): first the others' groups are cut to
-    their headlines (the newest too), then your own older ones; then the oldest lines are
-    left out, the others' before yours, with a line that says so."""
+    their headlines (the newest too), then your own older ones, each headline saying
+    how many lines ``news`` shows under it; then the oldest lines are left out, the
+    others' before yours, with a line that says so."""
     groups = [list(g) for g in news]
 
     def mine(g: list[str]) -> bool:  # your action, or a phase that changed your things
@@ -206,8 +207,10 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
     # matter more to you than their latest effects); then your own older ones
     theirs = [g for g in (groups if you else older) if not mine(g)]
     for g in theirs + [g for g in older if mine(g)]:
-        if len(g) > 1 and not g[0].startswith(" "):  # their headlines alone
-            del g[1:]
+        if len(g) > 1 and not g[0].startswith(" "):  # their headlines alone, saying so
+            more = len(g) - 1
+            g[1:] = []
+            g[0] += f"  (+{more} line{'s' if more != 1 else ''}: type news)"
             if height(console, lines()) <= room:
                 return lines()
     left = 0
