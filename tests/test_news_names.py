@@ -185,3 +185,19 @@ def test_cards_moved_that_the_headline_says_are_not_said_again_below_it():
              "  Rain → your hand"]
     assert news_lines(summarise(lines, WORDS)) == [
         "Ann: Buy cards: 2 cards → your hand: Oak Mill, Rain", "  Ann: −3 coins (now 9)"]
+
+
+def test_pieces_put_on_a_card_say_the_movers_and_everyone_s():
+    # Legacy playtest: "1 stored cube → Railroads (now 4 there)" while 7 cubes stood
+    # on Railroads: the number read as the card's total
+    rs = load_ruleset("legacy_gears_of_time")
+    game = build_game(rs, 2, 1, ["random", "random"])
+    game.keep_log = True
+    card = next(iter(game.state.cards))
+    game.place_pieces(3, card, 1, None)
+    game.place_pieces(4, card, 0, None)
+    game.place_pieces(1, card, 0, None)
+    said = [line for line in game.log_lines if "→" in line][-3:]
+    assert said[0].endswith("(now 3 there)")  # nobody else has any there
+    assert said[1].endswith("(now 4 of theirs there, 7 in all)")
+    assert said[2].endswith("(now 5 of theirs there, 8 in all)")

@@ -172,8 +172,12 @@ class StocksMixin:
         if self.logging:
             what = self.amount_words(stock, count) if stock is not None else \
                 f"{count} {self.rs.words.pieces(count)}"
+            mine, total = pieces[player], sum(v for v in pieces.values() if v)
+            # (the mover's pieces there; the others' too, when they have some there)
+            now = f"now {mine} there" if total == mine else \
+                f"now {mine} of theirs there, {total} in all"
             self.log(f"  {self.state.players[player].name}: {what} → {self.card_name(card)} "
-                     f"(now {pieces[player]} there)")
+                     f"({now})")
 
     def take_pieces(self, count, card, player, stock):
         pieces = self.state.cards[card].pieces
