@@ -38,8 +38,8 @@ GOLDEN = {
         "Requires at least one of the technologies on the timeline that is not fundamental.",
         LASTING,
         "Choose a technology on the timeline that is not fundamental: until the end of the "
-        "round it fails, whatever its prerequisites, and so do the technologies that rely "
-        "on it.",
+        "round it fails, whatever its prerequisites or an earlier Will Into Existence, and "
+        "so do the technologies that rely on it.",
     ],
     "will_into_existence": [
         "Requires at least one of the technologies on the timeline that is marked failed.",
