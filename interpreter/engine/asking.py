@@ -379,7 +379,7 @@ class AskingMixin:
                 text = w.amount(expr, str(value), value, Ctx(ask[2]))
                 if text and isinstance(expr, ast.Call) and expr.func == "stock" and \
                         len(expr.args) < 2 and "player" not in expr.kwargs:
-                    text = f"you have {text}"  # (a bare '31 M€' says not whose it is)
+                    text = f"you have {text}"  # (a bare '31 gold' says not whose it is)
                 if not text:  # its phrase, as written (not its value again), and the value
                     text = f"{w.expr(expr, Ctx())}: {value}"
             except Exception:  # words must never stop a game

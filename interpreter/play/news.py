@@ -23,7 +23,7 @@ cards → Ann's hand'), a choice of the mover's, asked or the only one ('Bob:
 Hire a guide: Ada'; what the mover then put on it says more: 'Bob: Influence:
 2 cubes → Rain (now 4 there)'), an answer taken for the seat reading ('… →
 Rain (the only choice, taken for you)'), or a marker or track of the mover's
-that moved before anything else did ('Bob: Travel: Time frame 5 → 2'; not a
+that moved before anything else did ('Bob: Climb: Height 5 → 2'; not a
 worker put where the move is made). Hidden cards moved are counted only
 when no line after them says more: 'Bob: Draw two, keep one: Rain → Discard
 pile' (the card let go, where it went; not the one kept). Nothing is
@@ -277,7 +277,7 @@ class _Folder:
 
     def _said(self, line: str, mover: str, pieces: bool = False) -> tuple[str | None, bool]:
         """What an effect line says the mover chose (and True), or did to their own marker
-        or track ('Time frame 5 → 2') (and False); with ``pieces``, also the pieces they
+        or track ('Height 5 → 2') (and False); with ``pieces``, also the pieces they
         put somewhere ('2 cubes → Rain (now 4 there)'); None for a line of anything else
         (a worker put on a card says where the move was made, not what it did)."""
         taken = _TAKEN.match(line)
