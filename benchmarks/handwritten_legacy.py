@@ -507,6 +507,7 @@ def _frames_where(g: Game, test) -> list[int]:
 def _not_what_we_hoped_for(g: Game, seat: int) -> None:
     era = g.ask(seat, _frames_where(g, lambda c: not c.d.fundamental))
     target = g.ask(seat, [c for c in g.frames[era] if not c.d.fundamental])
+    target.willed = False  # the later of this card and Will Into Existence counts
     target.doomed = True
     g.mark_failures()
 

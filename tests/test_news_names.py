@@ -201,3 +201,14 @@ def test_pieces_put_on_a_card_say_the_movers_and_everyone_s():
     assert said[0].endswith("(now 3 there)")  # nobody else has any there
     assert said[1].endswith("(now 4 of theirs there, 7 in all)")
     assert said[2].endswith("(now 5 of theirs there, 8 in all)")
+
+
+def test_a_number_taken_for_you_does_not_hide_the_move_that_follows():
+    # a greedy game of the retrained weights: the reader's own travel, its frame taken
+    # for them, was headed 'Travel to the past' alone
+    lines = ["Bob (ai): Travel to the past",
+             "  Travel to the past: Travel to which time frame? → 1 (the only choice, "
+             "taken for you)",
+             "  Bob (ai): Time frame 2 → 1"]
+    heads = [g.headline for g in summarise(lines, WORDS) if g.headline]
+    assert heads == ["Bob (ai): Travel to the past: Time frame 2 → 1"]

@@ -248,7 +248,10 @@ class _Folder:
             elif kind == "other":
                 subject, chosen = self._said(key, mover)
                 if subject is None or not chosen and settled:
-                    settled = settled or not self._movers(key, mover)
+                    # (an answer taken for you that names nothing, a number, changes
+                    # nothing of the world's: the mover's own line after it still counts)
+                    if not _TAKEN.match(key):
+                        settled = settled or not self._movers(key, mover)
                     continue
                 if chosen:  # what the mover then did with it says more: '2 cubes → Rain'
                     named = re.compile(rf"(?<!\w){re.escape(subject)}(?!\w)")
