@@ -111,17 +111,7 @@ class Features:
         else:
             common = Shared(self, game, scores)
         st = game.state
-        out: dict = {}
-        me = st.players[seat]
-        for k, v in me.stock.items():
-            if v:
-                out["stock:" + k] = v
-        for k, v in me.production.items():
-            if v:
-                out["production:" + k] = v
-        for k, v in me.tracks.items():
-            if v:
-                out["track:" + k] = v
+        out = holdings(st.players[seat])
         for k, v in st.tracks.items():
             if v:
                 out["global:" + k] = v
@@ -226,19 +216,7 @@ class Shared:
         st = game.state
         self.scores = scores
         self.last = reader.last_round(game)
-        public = []
-        for p in st.players:
-            h: dict = {}
-            for k, v in p.stock.items():
-                if v:
-                    h["stock:" + k] = v
-            for k, v in p.production.items():
-                if v:
-                    h["production:" + k] = v
-            for k, v in p.tracks.items():
-                if v:
-                    h["track:" + k] = v
-            public.append(h)
+        public = [holdings(p) for p in st.players]
         if len(public) > 1:
             for (zone, owner), here in st.zones.items():
                 if owner != NO_OWNER and here and 0 <= owner < len(public):
@@ -249,6 +227,22 @@ class Shared:
                     name = "tile:" + str(tile)
                     public[owner][name] = public[owner].get(name, 0) + 1
         self.public = public
+
+
+def holdings(player) -> dict:
+    """A player's stocks, production and tracks that are not 0, as features, in that
+    order (the order the weights are summed in: the same in every reading)."""
+    out: dict = {}
+    for k, v in player.stock.items():
+        if v:
+            out["stock:" + k] = v
+    for k, v in player.production.items():
+        if v:
+            out["production:" + k] = v
+    for k, v in player.tracks.items():
+        if v:
+            out["track:" + k] = v
+    return out
 
 
 def _key(game, value) -> str:
