@@ -80,6 +80,8 @@ class Features:
         self.last_count = rounds.get("count") or rounds.get("max")
         self.until = ("flow", "rounds", "until") in rs.code
         self.scores = False  # read each seat's score too (the score features)
+        # read 'turn ahead' too: only for weights that have it (trained at turns' ends)
+        self.tempo = False
 
     def base(self, runner, seats) -> tuple[list, "Shared"]:
         """Each seat's hand-written evaluation (all seats: each seat's features read the
@@ -171,6 +173,9 @@ class Features:
                 d = mine.get(name, 0) - max(h.get(name, 0) for h in others)
                 if d:
                     out["vs:" + name] = d
+        ahead = common.ahead[seat] if common.ahead is not None else 0
+        if ahead:
+            out["turn ahead"] = ahead
         if common.last:
             out["last round"] = 1
             mine = common.public[seat]
@@ -210,7 +215,7 @@ class Shared:
     tracks, tiles, and the sizes of its own zones), for the ``vs:`` features, and
     each seat's score (None when the reader does not read scores)."""
 
-    __slots__ = ("last", "public", "scores")
+    __slots__ = ("last", "public", "scores", "ahead")
 
     def __init__(self, reader: Features, game, scores: list | None = None):
         st = game.state
@@ -227,6 +232,26 @@ class Shared:
                     name = "tile:" + str(tile)
                     public[owner][name] = public[owner].get(name, 0) + 1
         self.public = public
+        self.ahead = turn_ahead(st) if reader.tempo and len(public) > 1 else None
+
+
+def turn_ahead(st) -> list | None:
+    """For each seat, its turns begun in this round (the one running counts) minus the
+    most any other seat has begun: at two players the seat moving first is 1 ahead from
+    its turn until the other's begins (the other then -1), and both are level after.
+    None outside a turn, or when the seat in turn is not in the round's turn order."""
+    order, now = st.turn_order, st.turn_seat
+    if now not in order or len(order) < 2:
+        return None
+    at = order.index(now)
+    began = [0] * len(st.players)
+    for i, p in enumerate(order):
+        if 0 <= p < len(began):
+            began[p] = 1 if i <= at else 0
+    out = []
+    for p, b in enumerate(began):
+        out.append(b - max(x for q, x in enumerate(began) if q != p))
+    return out
 
 
 def holdings(player) -> dict:

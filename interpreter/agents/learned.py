@@ -70,6 +70,7 @@ class LearnedValue:
         # the scores are read only for weights that have them (they cost)
         self.features.scores = any("score" in f.pairs or "score of the best other" in f.pairs
                                    for f in self.fits)
+        self.features.tempo = any("turn ahead" in f.pairs for f in self.fits)
         self._for: dict = {}  # player count -> the fit used
         # the main fit's, as before files had several (and what the lab shows)
         self.info = dict(main.info, mods=data.get("mods"))

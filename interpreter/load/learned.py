@@ -166,6 +166,8 @@ def train_command(data: dict, extra_players: int | None = None) -> str:
         words += ["-p", ",".join(str(c) for c in counts if c is not None)]
     if data.get("target", "margin") != "margin":
         words += ["--target", str(data["target"])]
+    if data.get("positions", "decisions") != "decisions":
+        words += ["--positions", str(data["positions"])]
     return shlex.join(words)
 
 
