@@ -103,7 +103,8 @@ def test_a_weights_file_that_predates_a_rule_change_is_said_in_words(tmp_path, c
     code, text, err = _cli(capsys, "simulate", folder, "-n", "1", "--agents", "greedy")
     assert code == 0, err
     assert "note: the weights in" in err and "predate a change to Lantern Row's rule files" in err
-    assert "rulebook train lantern_row -n 600 --rounds 3 --seed 1 -p 2" in err
+    assert "rulebook train lantern_row -n 600 --rounds 3 --seed 1 -p 2 --positions turn-ends" \
+        in err
 
 
 # ---------------------------------------------------------------- a fit per player count

@@ -21,7 +21,7 @@ from .features import Features
 PREFIXES = ("stock", "production", "track", "global", "size", "card", "resources", "tile",
             "tiles", "space", "declared")
 PLAIN = ("round", "evaluation", "evaluation of the best other", "score",
-         "score of the best other", "last round")
+         "score of the best other", "last round", "turn ahead")
 EVALUATIONS = ("learned", "written")
 
 
