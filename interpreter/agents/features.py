@@ -180,8 +180,7 @@ class Features:
             out["last round"] = 1
             mine = common.public[seat]
             for name, x in list(out.items()):
-                if name in mine or name.startswith(LAST_COPIED) and not sparse_name(name) \
-                        or self.tempo and name.startswith("card:"):
+                if name in mine or name.startswith(LAST_COPIED) and not sparse_name(name):
                     out["last round:" + name] = x
         return out
 
