@@ -12,7 +12,9 @@ effects folded:
   gained and what was lost of one resource both said, in the order they
   came: '+3 coins, then −1 (now 10)');
 - cards moved to the same place counted, named where this seat may read the
-  names ('6 cards → your hand: …', '4 cards → Bob's hand');
+  names ('6 cards → your hand: …', '4 cards → Bob's hand'), and only counted
+  when more than :data:`NAMES_LISTED` go anywhere but the reader's own places
+  ('42 cards → Out of the game');
 - any other line kept as it is (repeated lines once, with '(×N)').
 
 A player's move names in its headline what it was about, so that a screen
@@ -44,6 +46,9 @@ import re
 from dataclasses import dataclass, field
 
 MINUS = "−"  # the engine's minus sign in log lines
+# the most cards a news line names when they go anywhere but the reader's own places
+# (a deck's undealt cards leaving the game are counted: '42 cards → Out of the game')
+NAMES_LISTED = 8
 
 _TIMES = re.compile(r"^(.*) \(×(\d+)\)$")
 _PROD = re.compile(r"^(?P<what>.+) production (?P<sign>[+−-])(?P<n>\d+) \(now (?P<now>-?\d+)\)$")
@@ -308,7 +313,7 @@ class _Folder:
         if n == 1 and names:
             return f"{names[0]} → {to}"
         text = f"{n} card{'s' if n != 1 else ''} → {to}"
-        if names:
+        if names and (len(names) <= NAMES_LISTED or to.startswith("your ")):
             unnamed = n - len(names)
             text += ": " + ", ".join(names) + (f" and {unnamed} more" if unnamed > 0 else "")
         return text
