@@ -39,7 +39,7 @@ HELP = """commands at any prompt:
   players                         every player's panel side by side
   standings                       the goals players race for, with each value
   card NAME                       the text of a card
-  more N                          option N with its whole text
+  more N                          option N whole (an action: also what it does)
   why                             the options not available now, and why
   news                            what changed since your last decision, all of it
   log [N]                         the last N lines of the game log (default 30)
@@ -338,8 +338,13 @@ class HumanAgent(Agent):
             n = int(rest.strip())
             if 1 <= n <= len(rows):
                 row = rows[n - 1]
+                told = [str(row[-1])] if row[-1] else []
+                action = getattr(decision.options[n - 1].value, "action", None)
+                if isinstance(action, dict) and action.get("description"):
+                    told.append(" ".join(str(action["description"]).split()))  # what it does
                 c.print(Text(visible(f"{n}. {row[-2]}"), style="bold"))
-                c.print(Text(visible(f"   {row[-1]}" if row[-1] else "   (nothing more)")))
+                for line in told or ["(nothing more)"]:
+                    c.print(Text(visible(f"   {line}")))
             else:
                 c.print(f"[red]there is no option {n}: choose from 1 to {len(rows)}[/red]")
             return True
