@@ -114,3 +114,14 @@ def test_more_on_an_action_says_what_it_does():
     assert "Play a historical card into your timeline" in out
     assert "(nothing more)" not in out
     assert "it enters slot 1 and the others shift right" in out.replace("\n   ", " ")
+
+
+def test_a_card_asked_for_by_part_of_its_name_or_misspelt_is_named_as_written():
+    """`card River Kingdom` → "did you mean 'the river kingdom'?" (lower-cased)."""
+    from rulebook_games.engine.game import Game
+    from rulebook_games.agents.base import Agent
+    from rulebook_games.play.terminal import card_text_for
+    game = Game(load_ruleset("timespan"), 2, 1, [Agent(), Agent()])
+    assert card_text_for(game, "River Kingdom").startswith("The River Kingdom")
+    hint = card_text_for(game, "The Rivr Kingdom")
+    assert "did you mean 'The River Kingdom'?" in hint, hint

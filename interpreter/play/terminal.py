@@ -502,10 +502,17 @@ def card_text_for(game, name: str, seat: int | None = None) -> str:
     cid = by_name.get(name.lower()) or (name if name in rs.cards else None)
     if cid is None:
         matches = [n for n in by_name if n.startswith(name.lower())]
+        if not matches and name.strip():  # 'River Kingdom': 'The River Kingdom'
+            matches = [n for n in by_name if f" {name.lower()}" in f" {n}"]
         if len(matches) == 1:
             cid = by_name[matches[0]]
     if cid is None:
         hint = suggest(name.lower(), list(by_name))
+        if hint:  # the names as the game writes them, not lower-cased
+            written = {str(e.data.get("name", c)).lower(): str(e.data.get("name", c))
+                       for c, e in rs.cards.items()}
+            for low in sorted(written, key=len, reverse=True):
+                hint = hint.replace(f"'{low}'", f"'{written[low]}'")
         return f"no card is called '{name}'" + (f"; {hint}" if hint else "")
     entry = catalogue_entry(rs, cid)
     price = None
