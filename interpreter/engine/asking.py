@@ -250,7 +250,10 @@ class AskingMixin:
                      private)
             return
         if self._public_choice(decision, option):
-            self.log(f"  {who} chooses {told(option.label)}")  # (the log is everyone's)
+            # a thing by its name ('chooses Rain'); one of several things to do, after a
+            # colon ('chooses: deliver 1 gem onto …', not 'chooses deliver 1 gem')
+            branch = decision.kind == "option" and type(option.value) is int
+            self.log(f"  {who} chooses{':' if branch else ''} {told(option.label)}")
 
     def _public_choice(self, decision: Decision, option: Option) -> bool:
         value = option.value

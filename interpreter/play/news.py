@@ -23,7 +23,9 @@ tell, when that is cards moved ('Bob: Play a card: Oak Mill'; 'Ann: Buy cards:
 2 cards → your hand: Oak Mill, Rain', and to the others 'Ann: Buy cards: 2
 cards → Ann's hand'), a choice of the mover's, asked or the only one ('Bob:
 Hire a guide: Ada'; what the mover then put on it says more: 'Bob: Influence:
-2 cubes → Rain (now 4 there)'), an answer taken for the seat reading ('… →
+2 cubes → Rain (now 4 there)', and so does a card the mover chose after a kind
+of thing: 'Bob: Move a camel: Pyramids', not 'a public wonder'), an answer
+taken for the seat reading ('… →
 Rain (the only choice, taken for you)'), or a marker or track of the mover's
 that moved before anything else did ('Bob: Climb: Height 5 → 2'; not a
 worker put where the move is made). Hidden cards moved are counted only
@@ -53,7 +55,7 @@ NAMES_LISTED = 8
 _TIMES = re.compile(r"^(.*) \(×(\d+)\)$")
 _PROD = re.compile(r"^(?P<what>.+) production (?P<sign>[+−-])(?P<n>\d+) \(now (?P<now>-?\d+)\)$")
 _STOCK = re.compile(r"^(?P<verb>gains|pays|loses) (?P<n>\d+) (?P<what>.+) \(now (?P<now>-?\d+)\)$")
-_CHOSE = re.compile(r"^(?:chooses|takes) (.+?)(?: \(the only choice\))?$")
+_CHOSE = re.compile(r"^(?:chooses|takes):? (.+?)(?: \(the only choice\))?$")
 # your own answer taken for you: 'Unlock a technology: Which one? → Rain (the only …)'
 _TAKEN = re.compile(r"^.+ → (.+) \(the only choice, taken for you\)$")
 _DRAW = re.compile(r"^(?P<n>\d+) cards? from (?P<src>.+?) → (?P<to>.+?)(?:: (?P<names>.+))?$")
@@ -258,6 +260,15 @@ class _Folder:
                     if not _TAKEN.match(key):
                         settled = settled or not self._movers(key, mover)
                     continue
+                if chosen and subject not in self.w.cards:
+                    # a kind of thing chosen ('a public wonder, for 1 coin'; 'deliver 1
+                    # gem onto …'), then the card: the card says more ('Mausoleum')
+                    card = next((said for said, was_chosen in
+                                 (self._said(k, mover) for kind2, k in self.order[i + 1:]
+                                  if kind2 == "other")
+                                 if was_chosen and said in self.w.cards), None)
+                    if card is not None:
+                        subject = card
                 if chosen:  # what the mover then did with it says more: '2 cubes → Rain'
                     named = re.compile(rf"(?<!\w){re.escape(subject)}(?!\w)")
                     later = (self._said(k, mover, pieces=True)
