@@ -98,18 +98,30 @@ class CardsMixin:
 
     def card_state(self, card: int) -> str:
         """What lies on a card now, for people choosing it, as the table shows it: its
-        marks, the resources on it and each player's pieces ('failed · Player 2 3 cubes,
-        Player 3 1 cube'); '' when nothing does."""
+        marks, the resources on it and each player's pieces by what they are ('failed ·
+        Player 2 3 cubes, Player 3 1 cube'); '' when nothing does."""
         c = self.state.cards[card]
         words = self.rs.words
         parts = [words.thing("marker", m) for m in sorted(c.markers)]
         parts += [f"{v} {words.thing('card_resource', k, v)}"
                   for k, v in c.resources.items() if v]
-        pieces = [f"{self.state.players[s].name} {v} {words.pieces(v)}"
+        pieces = [f"{self.state.players[s].name} {self._pieces_words(c, s, v)}"
                   for s, v in sorted(c.pieces.items()) if v]
         if pieces:
             parts.append(", ".join(pieces))
         return " · ".join(parts)
+
+    def _pieces_words(self, c, seat: int, count: int) -> str:
+        """A player's pieces on a card by what they are ('1 population, 1 camel'), as
+        far as it is known (pieces a scenario put there are 'pieces')."""
+        known = [(k, n) for (s, k), n in sorted(c.kinds.items()) if s == seat and n]
+        rest = count - sum(n for _, n in known)
+        if rest < 0:
+            known, rest = [], count
+        parts = [self.amount_words(k, n) for k, n in known]
+        if rest:
+            parts.append(f"{rest} {self.rs.words.pieces(rest)}")
+        return ", ".join(parts)
 
     def zone_state(self, zone: str, seat: int) -> str:
         """A shared zone offered as an option: the cards in it that ``seat`` sees, each
