@@ -96,6 +96,12 @@ class CardsMixin:
             return text
         return " · ".join(p for p in [facts_line(entry, price)] + entry["lines"] if p)
 
+    def card_fact(self, card: int, fid: str) -> str | None:
+        """The sentence a printed field of the card gives ('Discard it from your hand
+        for 1 wood + 1 stone.'), or None."""
+        from ..lang.words.cards import field_fact
+        return field_fact(self.rs, self.state.cards[card].def_id, fid)
+
     def card_state(self, card: int) -> str:
         """What lies on a card now, for people choosing it, as the table shows it: its
         marks, the resources on it and each player's pieces by what they are ('failed ·
@@ -112,7 +118,7 @@ class CardsMixin:
         return " · ".join(parts)
 
     def _pieces_words(self, c, seat: int, count: int) -> str:
-        """A player's pieces on a card by what they are ('1 population, 1 camel'), as
+        """A player's pieces on a card by what they are ('1 worker, 2 cubes'), as
         far as it is known (pieces a scenario put there are 'pieces')."""
         known = [(k, n) for (s, k), n in sorted(c.kinds.items()) if s == seat and n]
         rest = count - sum(n for _, n in known)

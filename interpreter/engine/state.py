@@ -52,7 +52,7 @@ class CardState:
     resources: dict = field(default_factory=dict)
     pieces: dict = field(default_factory=dict)  # seat -> count
     # (seat, the resource they came from) -> count: what the pieces are, for people
-    # ('1 camel', '2 population'); not in the digest, which counts pieces per seat
+    # ('1 worker', '2 cubes'); not in the digest, which counts pieces per seat
     kinds: dict = field(default_factory=dict)
 
 

@@ -168,7 +168,7 @@ class StocksMixin:
             self.state.set_player(player, "stock", stock, have - count)
         pieces = self.state.cards[card].pieces
         self.state.set_on_card(card, "pieces", player, pieces.get(player, 0) + count)
-        if stock is not None:  # what they are, for people: '1 camel', not '1 piece'
+        if stock is not None:  # what they are, for people: '1 worker', not '1 piece'
             kinds = self.state.cards[card].kinds
             self.state.set_on_card(card, "kinds", (player, stock),
                                    kinds.get((player, stock), 0) + count)

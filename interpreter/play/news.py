@@ -24,7 +24,7 @@ tell, when that is cards moved ('Bob: Play a card: Oak Mill'; 'Ann: Buy cards:
 cards → Ann's hand'), a choice of the mover's, asked or the only one ('Bob:
 Hire a guide: Ada'; what the mover then put on it says more: 'Bob: Influence:
 2 cubes → Rain (now 4 there)', and so does a card the mover chose after a kind
-of thing: 'Bob: Move a camel: Pyramids', not 'a public wonder'), an answer
+of thing: 'Bob: Visit a site: Old Mill', not 'a public site'), an answer
 taken for the seat reading ('… →
 Rain (the only choice, taken for you)'), or a marker or track of the mover's
 that moved before anything else did ('Bob: Climb: Height 5 → 2'; not a
@@ -261,8 +261,8 @@ class _Folder:
                         settled = settled or not self._movers(key, mover)
                     continue
                 if chosen and subject not in self.w.cards:
-                    # a kind of thing chosen ('a public wonder, for 1 coin'; 'deliver 1
-                    # gem onto …'), then the card: the card says more ('Mausoleum')
+                    # a kind of thing chosen ('a public site, for 1 coin'; 'deliver 1
+                    # gem onto …'), then the card: the card says more ('Old Mill')
                     card = next((said for said, was_chosen in
                                  (self._said(k, mover) for kind2, k in self.order[i + 1:]
                                   if kind2 == "other")
