@@ -318,3 +318,23 @@ def test_each_exploration_set_shows_its_discovery_tile():
         assert tiles
         for tile in tiles:
             assert row[-1].startswith(f"with {tile} ("), row
+
+
+def test_the_panels_name_pieces_by_kind_too():
+    """'Timeline: …, Sun Temple [Player 1 (human) 1, …]': the table says what they are."""
+    game = _played(5)
+    pieces = [p for card in _walk_cards(game.view_model(0)) for p in card["pieces"]]
+    assert pieces and all(p["what"].endswith(("camel", "camels", "population"))
+                          for p in pieces), pieces
+
+
+def _walk_cards(node):
+    if isinstance(node, dict):
+        if isinstance(node.get("pieces"), list) and "name" in node and \
+                all(isinstance(p, dict) and "player" in p for p in node["pieces"]):
+            yield node
+        for v in node.values():
+            yield from _walk_cards(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _walk_cards(v)

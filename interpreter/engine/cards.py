@@ -111,13 +111,13 @@ class CardsMixin:
         parts = [words.thing("marker", m) for m in sorted(c.markers)]
         parts += [f"{v} {words.thing('card_resource', k, v)}"
                   for k, v in c.resources.items() if v]
-        pieces = [f"{self.state.players[s].name} {self._pieces_words(c, s, v)}"
+        pieces = [f"{self.state.players[s].name} {self.pieces_words(c, s, v)}"
                   for s, v in sorted(c.pieces.items()) if v]
         if pieces:
             parts.append(", ".join(pieces))
         return " · ".join(parts)
 
-    def _pieces_words(self, c, seat: int, count: int) -> str:
+    def pieces_words(self, c, seat: int, count: int) -> str:
         """A player's pieces on a card by what they are ('1 worker, 2 cubes'), as
         far as it is known (pieces a scenario put there are 'pieces')."""
         known = [(k, n) for (s, k), n in sorted(c.kinds.items()) if s == seat and n]

@@ -237,7 +237,9 @@ class _Table:
             out["resources"] = [{"name": g.rs.words.thing("card_resource", k, v), "amount": v}
                                 for k, v in c.resources.items() if v]
         if c.pieces:
-            out["pieces"] = [{"player": g.state.players[s].name, "amount": v}
+            # 'what': the pieces by kind ('1 worker, 2 cubes'), as card options say them
+            out["pieces"] = [{"player": g.state.players[s].name, "amount": v,
+                              "what": g.pieces_words(c, s, v)}
                              for s, v in sorted(c.pieces.items()) if v]
         used = self.used_actions(number)
         if used:

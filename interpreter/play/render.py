@@ -139,7 +139,7 @@ def _tracks(t: dict) -> list:
 def _card_words(card: dict, price: bool = False) -> str:
     extra = list(card.get("marks", []))
     extra += [f"{r['amount']} {r['name']}" for r in card.get("resources", [])]
-    extra += [f"{p['player']} {p['amount']}" for p in card.get("pieces", [])]
+    extra += [f"{p['player']} {p.get('what') or p['amount']}" for p in card.get("pieces", [])]
     extra += [f"used: {a}" for a in card.get("used", [])]
     head = card["name"]
     if price and card.get("price") is not None:
