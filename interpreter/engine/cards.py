@@ -119,7 +119,11 @@ class CardsMixin:
 
     def pieces_words(self, c, seat: int, count: int) -> str:
         """A player's pieces on a card by what they are ('1 worker, 2 cubes'), as
-        far as it is known (pieces a scenario put there are 'pieces')."""
+        far as it is known (pieces a scenario put there are 'pieces'); pieces whose kinds
+        share one word are called by it ('Stored cubes', 'Supply cubes': '3 cubes')."""
+        shared = self.rs.words.pieces(count)
+        if shared not in ("piece", "pieces"):
+            return f"{count} {shared}"
         known = [(k, n) for (s, k), n in sorted(c.kinds.items()) if s == seat and n]
         rest = count - sum(n for _, n in known)
         if rest < 0:
