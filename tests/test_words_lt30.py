@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from test_news_names import WORDS
 
+from rulebook_games import load_ruleset
+from rulebook_games.agents import Agent
+from rulebook_games.agents.registry import make_agent
 from rulebook_games.play.news import news_lines, summarise
+from rulebook_games.play.session import build_game, run
 
 
 def test_the_card_a_fate_card_is_played_on_is_in_its_headline():
@@ -31,3 +35,40 @@ def test_a_choice_the_headline_names_is_not_echoed_below_it():
         assert news_lines(summarise(lines, WORDS)) == [
             "Bob (ai): Influence a technology in their time frame: "
             "2 stored cubes → Rain (now 2 there)"]
+
+
+def _prompts(players: int, seeds: range, agent: str = "random") -> set[str]:
+    """Every question asked (or taken for a seat) in a few Legacy games."""
+    rs = load_ruleset("legacy_gears_of_time")
+    asked: set[str] = set()
+
+    class Spy(Agent):
+        def __init__(self, inner):
+            self.inner = inner
+            self.wants_view = getattr(inner, "wants_view", True)
+
+        def decide(self, decision, view, game):
+            asked.add(decision.prompt)
+            return self.inner.decide(decision, view, game)
+
+        def taken(self, decision, game):
+            asked.add(decision.prompt)
+
+    for seed in seeds:
+        spies = [Spy(make_agent(agent, i + 1)) for i in range(players)]
+        run(build_game(rs, players, seed, [agent] * players, live_agents=spies))
+    return asked
+
+
+def test_the_fate_cards_and_the_turn_order_ask_in_the_game_s_words():
+    """play30, items 2 and 3: 'Choose a time frame among the time frames with at least one
+    of the technologies in it that is not fundamental.', 'Choose one among the free places
+    in the next turn order.': questions, in the game's words, not a list's definition."""
+    asked = _prompts(3, range(1, 7))
+    fates = [p for p in asked if p.startswith("Play a fate card · ")]
+    assert fates and all("?" in p and " among " not in p for p in fates), fates
+    assert not [p for p in asked if p.startswith(("Choose ", "Play a fate card · ")) and
+                "Choose " in p and "action" not in p], asked
+    assert "Play a fate card · Not What We Hoped For: Which technology fails until the end " \
+        "of the round, whatever its prerequisites?" in asked
+    assert "Which place do you take in the next turn order?" in asked
