@@ -263,6 +263,7 @@ for c in cards_in(frame_2):
     game.context = "Play a fate card"
     game.run_code(("action", "play_fate", "do"), game.frame(0))
     prompts = [d.prompt for d in seen]
-    assert any("to take up to 2 of Player 2's cubes off that technology" in p
+    # (play30: the question the ruleset writes, naming whose cubes and where)
+    assert any("Take up to 2 cubes of Player 2 off which technology in time frame 2?" in p
                for p in prompts), prompts
     assert not any("smallest" in p for p in prompts), prompts

@@ -6,6 +6,8 @@ player should have read where they read something else.
 
 from __future__ import annotations
 
+import re
+
 from test_news_names import WORDS
 
 from rulebook_games import load_ruleset
@@ -69,6 +71,48 @@ def test_the_fate_cards_and_the_turn_order_ask_in_the_game_s_words():
     assert fates and all("?" in p and " among " not in p for p in fates), fates
     assert not [p for p in asked if p.startswith(("Choose ", "Play a fate card · ")) and
                 "Choose " in p and "action" not in p], asked
-    assert "Play a fate card · Not What We Hoped For: Which technology fails until the end " \
-        "of the round, whatever its prerequisites?" in asked
+    assert any(re.fullmatch(r"Play a fate card · Not What We Hoped For: Which technology in "
+                            r"time frame \d fails until the end of the round, whatever its "
+                            r"prerequisites\?", p) for p in asked), fates
     assert "Which place do you take in the next turn order?" in asked
+
+
+def test_a_procedure_s_prompt_names_the_values_of_its_parameters(tmp_path):
+    """play30, item 2: 'Which technology in time frame 4 fails …?': a procedure's own
+    words may name an argument's value, '{z}', as a person calls it."""
+    from test_primitives import _tiny_variant, card, game
+    from rulebook_games.agents import ScriptedAgent
+    from rulebook_games.engine.flow import FlowRunner
+    rs = _tiny_variant(tmp_path, flow_extra=(
+        "procedures:\n  - id: take_from\n    prompt: \"Which card in {z} goes to {who}?\"\n"
+        "    params: {z: zone, who: player}\n"
+        "    do: put(choose(x in cards_in(z)), tableau)\n"), action=(
+        "  - id: pick\n    name: Pick\n    do: take_from(row, you)\n"))
+    g = game(rs)
+    for c in (card(g, "statue"), card(g, "coupon")):
+        g.put(c, "row", None, 0)
+    asked = []
+
+    class Watch(ScriptedAgent):
+        def decide(self, decision, view, game):
+            asked.append(decision.prompt)
+            return 0
+    g.agents = [Watch([])] * 2
+    runner = FlowRunner(g)
+    choices = runner.available("work", 0, {"card_actions": False}, True)
+    assert runner.perform(choices["action:pick"], 0)
+    row = rs.words.thing("zone", "row")
+    assert asked == [f"Pick: Which card in {row} goes to {g.state.players[0].name}?"]
+
+
+def test_a_prompt_naming_no_parameter_is_an_error_at_its_place(tmp_path):
+    import pytest
+    from test_primitives import _tiny_dir
+    from rulebook_games import RulebookError
+    work = _tiny_dir(tmp_path, flow_extra=(
+        "procedures:\n  - id: take_from\n    prompt: \"Which card in {zone} goes?\"\n"
+        "    params: {z: zone}\n    do: put(choose(x in cards_in(z)), tableau)\n"))
+    with pytest.raises(RulebookError) as info:
+        load_ruleset(work)
+    (d,) = info.value.diagnostics
+    assert d.code == "RB401" and "'zone'" in d.message and d.span.line > 30
