@@ -116,3 +116,45 @@ def test_a_prompt_naming_no_parameter_is_an_error_at_its_place(tmp_path):
         load_ruleset(work)
     (d,) = info.value.diagnostics
     assert d.code == "RB401" and "'zone'" in d.message and d.span.line > 30
+
+
+def _greedy_game(seed: int = 3, players: int = 2):
+    rs = load_ruleset("legacy_gears_of_time")
+    game = build_game(rs, players, seed, ["greedy"] * players,
+                      live_agents=[make_agent("greedy", i + 1) for i in range(players)])
+    game.keep_log = True
+    run(game)
+    return game
+
+
+def test_the_two_cards_drawn_read_as_cards_to_choose_from():
+    """play30, item 3: '2 cards → your cards being looked at: Optics, Railroads'."""
+    game = _greedy_game()
+    lines = [game.log_line_for(i, 0) for i in range(len(game.log_lines))]
+    drawn = [x for x in lines if x and "2 cards from Draw pile → " in x]
+    assert drawn and not [x for x in lines if x and "being looked at" in x]
+    assert any(x.strip() == "2 cards from Draw pile → your cards to choose from"
+               or x.strip().startswith("2 cards from Draw pile → your cards to choose from:")
+               for x in drawn), drawn
+
+
+def test_the_cubeless_warning_and_the_travel_refusal_read_as_the_game_says():
+    """play30, item 3: '(when the timeline is clarified, with the cubes of nobody on them;
+    influence one from its time frame to keep it)', and 'Travel to the past (not now:
+    needs your time frame to be at least 2; it …'."""
+    from rulebook_games.engine.flow import FlowRunner
+    rs = load_ruleset("legacy_gears_of_time")
+    game = build_game(rs, 2, 3, ["random", "random"])
+    game.state.phase, game.state.round = "player_turns", 1
+    game.state.players[0].tracks["frame"] = 1
+    refused = FlowRunner(game).available("player_turns", 0, {"card_actions": False},
+                                         True)["__refused__"]
+    why = refused["Travel to the past"]
+    assert (why() if callable(why) else why) == \
+        "you are in time frame 1: there is no earlier time frame"
+    tech = next(c for c in game.state.zones[("deck", -1)]
+                if rs.cards[game.state.cards[c].def_id].data.get("type") == "technology")
+    game.put(tech, "frame_1", None, 0)
+    (warning,) = [w for w in game.view_warnings(0) if w["label"].startswith("No cubes")]
+    text = " ".join(str(warning.get("text", "")).split())
+    assert "nobody" not in text and "no cube" in text and "to keep it" in text, warning
