@@ -158,3 +158,24 @@ def test_the_cubeless_warning_and_the_travel_refusal_read_as_the_game_says():
     (warning,) = [w for w in game.view_warnings(0) if w["label"].startswith("No cubes")]
     text = " ".join(str(warning.get("text", "")).split())
     assert "nobody" not in text and "no cube" in text and "to keep it" in text, warning
+
+
+def test_every_technology_says_its_earliest_time_frame():
+    """play30, item 7: players miss, when placing, where a technology can ever succeed:
+    one time frame right of its latest prerequisite's earliest (1 when fundamental)."""
+    from rulebook_games.lang.words.cards import catalogue_entry
+    rs = load_ruleset("legacy_gears_of_time")
+    techs = {cid: c.data.get("fields", {}) for cid, c in rs.cards.items()
+             if c.data.get("type") == "technology"}
+
+    def earliest(cid: str) -> int:
+        need = techs[cid].get("prerequisites", [])
+        return 1 if techs[cid].get("fundamental") or not need else \
+            1 + max(earliest(n) for n in need)
+    for cid in techs:
+        facts = catalogue_entry(rs, cid)["facts"]
+        said = [f for f in facts if "time frame" in f]
+        if earliest(cid) == 1:
+            assert not said, (cid, facts)  # (fundamental: 'it always succeeds' says it)
+        else:
+            assert said == [f"Can succeed from time frame {earliest(cid)} on."], (cid, facts)
