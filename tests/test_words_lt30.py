@@ -179,3 +179,50 @@ def test_every_technology_says_its_earliest_time_frame():
             assert not said, (cid, facts)  # (fundamental: 'it always succeeds' says it)
         else:
             assert said == [f"Can succeed from time frame {earliest(cid)} on."], (cid, facts)
+
+
+def _established(setup: str, seat_frame: int = 1):
+    """A 2-player Legacy game set up by ``setup`` (effect code, as player 1), then player 1
+    establishes the first technology of their hand in their time frame: the log lines."""
+    from lang_helpers import compile_ok
+    from rulebook_games.engine.game import Game
+    from rulebook_games.lang import types as T
+
+    class First(Agent):
+        wants_view = False
+
+        def decide(self, decision, view, game):
+            return decision.low if decision.is_range else 0
+    rs = load_ruleset("legacy_gears_of_time")
+    game = Game(rs, 2, 1, [First(), First()])
+    game.keep_log = True
+    game.state.turn_seat = 0
+    compile_ok(rs, "for p in players():\n    for c in cards_in(hand, p):\n        put(c, deck)\n"
+               + setup + f"\nset frame = {seat_frame}", variables={"you": T.PLAYER})(game.frame(0))
+    start = len(game.log_lines)
+    game.context = "Establish a technology in your time frame"
+    game.run_code(("action", "establish", "do"), game.frame(0))
+    return [line.strip() for line in game.log_lines[start:]]
+
+
+def test_a_technology_that_starts_to_succeed_is_told_as_one_that_fails_is():
+    """play30, item 6: The Wheel established in time frame 1 made Combustion Engine (time
+    frame 3, needs The Wheel and Fire) succeed, and the log said nothing; it says when
+    one fails."""
+    said = _established("""
+put(card_named(fire, deck), frame_1)
+put(card_named(combustion_engine, deck), frame_3)
+mark(top(frame_3), failed)
+put(card_named(the_wheel, deck), hand)
+put(card_named(law, deck), hand)""")
+    assert any(line.startswith("Combustion Engine (time frame 3) now succeeds") and
+               "The Wheel" in line for line in said), said
+    # and the other way: Combustion Engine put where The Wheel is not earlier fails, said once
+    said = _established("""
+put(card_named(fire, deck), frame_1)
+put(card_named(combustion_engine, deck), hand)
+put(card_named(law, deck), hand)
+put(card_named(writing, deck), hand)
+put(card_named(the_wheel, deck), hand)""", seat_frame=2)
+    fails = [line for line in said if line.startswith("Combustion Engine (time frame 2) fails")]
+    assert len(fails) == 1 and "The Wheel" in fails[0], said
