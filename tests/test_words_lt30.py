@@ -226,3 +226,28 @@ put(card_named(writing, deck), hand)
 put(card_named(the_wheel, deck), hand)""", seat_frame=2)
     fails = [line for line in said if line.startswith("Combustion Engine (time frame 2) fails")]
     assert len(fails) == 1 and "The Wheel" in fails[0], said
+
+
+def test_a_phase_split_by_an_answer_taken_for_you_is_headed_once():
+    """play30, item 5: the live screen printed '· V. Prepare the next round' twice at the
+    start of round 4, once before the turn order line taken for the player and once
+    after it; the headline right above on the screen is not printed again."""
+    import io
+    from rich.console import Console
+    from rulebook_games.play.terminal import HumanAgent
+    from rulebook_games.engine.decisions import Decision, Option
+    out = io.StringIO()
+    human = HumanAgent(Console(file=out, width=100), lambda prompt: "1")
+    game = build_game(load_ruleset("legacy_gears_of_time"), 2, 3, ["human", "random"])
+    game.agents[0] = human
+    game.keep_log = True
+    human.news(game, 0)  # everything before is seen
+    game.log("· V. Prepare the next round")
+    game.log("  Present day 5 → 6")
+    only = Decision(0, "item", "Which place do you take?", [Option("1st", "1st", "1st")])
+    assert game._ask(only) == 0
+    game.log("  Player 1 (human): Place in turn order 2 → 1")
+    human.news(game, 0)
+    shown = out.getvalue()
+    assert shown.count("· V. Prepare the next round") == 1, shown
+    assert "Place in turn order 2 → 1" in shown
