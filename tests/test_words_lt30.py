@@ -251,3 +251,19 @@ def test_a_phase_split_by_an_answer_taken_for_you_is_headed_once():
     shown = out.getvalue()
     assert shown.count("· V. Prepare the next round") == 1, shown
     assert "Place in turn order 2 → 1" in shown
+
+
+def test_a_value_that_reads_like_a_placeholder_is_not_filled_again():
+    from rulebook_games.lang.gensupport import FilledPrompt
+
+    class Words:
+        @staticmethod
+        def value_words(value, typ, rt):
+            return str(value)
+
+    class Rt:
+        class rs:
+            words = Words()
+    said = FilledPrompt(Rt(), "Take {who}'s cubes off which card in {z}?",
+                        (("who", True), ("z", False)), {"who": "{z}", "z": "the row"})
+    assert str(said) == "Take {z}'s cubes off which card in the row?"

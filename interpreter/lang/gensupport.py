@@ -294,15 +294,15 @@ class FilledPrompt:
 
     def __str__(self) -> str:
         from . import types as T
-        text = self.text
+        said = {}
         for name, player in self.names:
             try:
-                said = self.rt.rs.words.value_words(self.values[name],
-                                                    T.PLAYER if player else None, self.rt)
+                said[name] = self.rt.rs.words.value_words(self.values[name],
+                                                          T.PLAYER if player else None, self.rt)
             except Exception:  # words must never stop a game
-                said = str(self.values[name])
-            text = text.replace("{" + name + "}", said)
-        return text
+                said[name] = str(self.values[name])
+        # one pass: a name that reads like a placeholder ('{era}') stays as it is
+        return re.sub(r"\{(\w+)\}", lambda m: said.get(m.group(1), m.group(0)), self.text)
 
 
 def call_asking(fn, rt, B, d, V, at, own_prompt, about, priced=None):
