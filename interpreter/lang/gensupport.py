@@ -301,7 +301,7 @@ class FilledPrompt:
                                                           T.PLAYER if player else None, self.rt)
             except Exception:  # words must never stop a game
                 said[name] = str(self.values[name])
-        # one pass: a name that reads like a placeholder ('{era}') stays as it is
+        # one pass: a name that reads like a placeholder ('{z}') stays as it is
         return re.sub(r"\{(\w+)\}", lambda m: said.get(m.group(1), m.group(0)), self.text)
 
 
