@@ -267,3 +267,11 @@ def test_a_value_that_reads_like_a_placeholder_is_not_filled_again():
     said = FilledPrompt(Rt(), "Take {who}'s cubes off which card in {z}?",
                         (("who", True), ("z", False)), {"who": "{z}", "z": "the row"})
     assert str(said) == "Take {z}'s cubes off which card in the row?"
+
+
+def test_a_choice_the_headline_names_itself_is_not_echoed_below_it():
+    """play30, item 4, the same for a choice the headline names as it is."""
+    for chose in ("  Bob (ai)'s only choice: Miner", "  Bob (ai) chooses Miner"):
+        lines = ["Bob (ai): Fund an award", chose, "  Bob (ai) pays 8 coins (now 22)"]
+        assert news_lines(summarise(lines, WORDS)) == [
+            "Bob (ai): Fund an award: Miner", "  Bob (ai): −8 coins (now 22)"]

@@ -22,7 +22,7 @@ mover then chose, 'Bob: Play a card: Oak Mill on Rain'; 'Ann: Buy cards:
 2 cards → your hand: Oak Mill, Rain', and to the others 'Ann: Buy cards: 2
 cards → Ann's hand'), a choice of the mover's, asked or the only one ('Bob:
 Hire a guide: Ada'; what the mover then put on it says more: 'Bob: Influence:
-2 cubes → Rain (now 4 there)', and the choice is not said again below it), an
+2 cubes → Rain (now 4 there)'; the choice is not said again below it), an
 answer taken for the seat reading ('… →
 Rain (the only choice, taken for you)'), or a marker or track of the mover's
 that moved before anything else did ('Bob: Climb: Height 5 → 2'; not a
@@ -263,9 +263,9 @@ class _Folder:
                              for kind2, k in self.order[i + 1:] if kind2 == "other")
                     did = next((did for did, was_chosen in later
                                 if did and not was_chosen and named.search(did)), None)
-                    if did is not None:  # (the choice is said there: not again below)
+                    if did is not None:
                         subject = did
-                        self.told.add(("other", key))
+                    self.told.add(("other", key))  # (said in the headline: not again below)
             else:
                 continue
             if not subject or subject in move:
