@@ -31,6 +31,9 @@ HELP = """commands at any prompt:
                                   (it stays with its option; numbers move), or
                                   the start of its words
   pass                            end your turn, or decline (no, none)
+  done                            end a pick of several (1 3, then done; or 1 3
+                                  done); it ends by itself only when no more may
+                                  be picked; pass does not end it
   state                           everything you may see now
   board                           the boards, tracks, shared rows and game facts
   map                             the boards alone (a map with its key)
@@ -123,9 +126,8 @@ class HumanAgent(Agent):
         elif numbers:
             head.append(Text("  enter one of the numbers "
                              f"{', '.join(o.key for o in decision.options)}"))
-        elif decision.some > 1:
-            head.append(Text("  several at once: their numbers or keys (1 3); done when "
-                             "you want no more", style="dim"))
+        elif decision.some:
+            head.append(Text(pick_words(decision), style="dim"))
         tail = []
         if not self.helped and self.script is None:
             tail.append(Text("  (a number or a key answers; type help for commands, save to "
@@ -280,8 +282,10 @@ class HumanAgent(Agent):
         return None
 
     def _set_typed(self, decision, raw: str, game) -> tuple[int | None, str | None]:
-        """Several picks of a set typed at once ('1 3 5', 'oa ic'): the first is the
-        answer, the rest answer the set's next questions, then 'done' if room is left."""
+        """Several picks of a set typed at once ('1 3 5', 'oa ic', '1 3 done'): the first
+        is the answer, the rest answer the set's next questions. The set goes on after
+        them (asked again, with what is chosen) until 'done' or until no more may be
+        picked: the same rule as for one pick typed at a time."""
         shorts = short_keys(game, decision)
         picks = []
         for word in raw.replace(",", " ").split():
@@ -298,9 +302,8 @@ class HumanAgent(Agent):
         if len(chosen) > decision.some:
             return None, (f"you may choose at most {decision.some} now; you named "
                           f"{len(chosen)}")
-        items = sum(1 for o in decision.options if o.value is not None)
-        more = len(chosen) < decision.some and len(chosen) < items
-        self.queued = values[1:] + ([None] if more and values[-1] is not None else [])
+        # (no 'done' added: a pick ends on done, typed, or when no more can be picked)
+        self.queued = values[1:]
         self.queued_for = decision.player
         return picks[0], None
 
@@ -456,6 +459,16 @@ class HumanAgent(Agent):
         self._quiet()
         self.console.print(f"[red]{_shown(label)} could not be done: {_shown(reason)}. "
                            "Choose again.[/red]")
+
+
+def pick_words(decision) -> str:
+    """How a pick of a set ends, said under its question: on 'done', or by itself when no
+    more may be picked (the one rule, whether the picks are typed one at a time or
+    several at once)."""
+    left = min(decision.some, sum(1 for o in decision.options if o.value is not None))
+    if left <= 1:
+        return "  the last you may pick: it ends the pick; done ends it without one"
+    return f"  several at once: 1 3; type done to finish (it ends by itself after {left} more)"
 
 
 def taken_words(decision) -> str:
