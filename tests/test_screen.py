@@ -144,9 +144,29 @@ def test_the_status_lines_fit_the_width_and_keep_your_own_tracks():
         me.stock[key], me.production[key] = 54, 15
     lines = [t.plain for t in status_lines(game.view(0), game, 80)]
     assert len(lines) <= 3 and all(len(line) <= 80 for line in lines)
-    assert "Terraform rating 20" in " ".join(lines)
+    # your own track by its name, or the short name the ruleset declares for it
+    assert "Terraform rating 20" in " ".join(lines) or "you: TR 20" in " ".join(lines)
+    assert "-10 °C" in " ".join(lines)  # (issue 30) its unit kept
     # (issue 29) nothing cut: a line too long for the width goes on to the next
     assert "54 heat +15" in " ".join(lines) and not any("…" in x for x in lines)
+
+
+def test_a_long_status_line_keeps_the_units_of_its_tracks():
+    """(issue 30) 'Temperature -18, Oxygen 10' drops what the numbers count: a track's
+    unit is part of its value; the line is shortened elsewhere, or wrapped."""
+    from rulebook_games.play.render import status_lines
+    rs = load_ruleset("terraforming_mars")
+    game = Game(rs, 2, 1, [Agent(), Agent()])
+    game.state.round = game.state.tracks["generation"] = 7
+    game.state.tracks.update({"temperature": -18, "oxygen": 10, "oceans": 6})
+    game.state.players[0].tracks["tr"] = 37
+    for width in (80, 60, 40):
+        lines = [t.plain for t in status_lines(game.view(0), game, width)]
+        text = " ".join(lines)
+        assert "-18 °C" in text and "10 %" in text, (width, lines)
+        assert all(len(line) <= width for line in lines) and "37" in text
+        # shortened by the words the ruleset declares (tr: short: TR), not by a cut
+        assert "Terraform rating 37" in text or "TR 37" in text
 
 
 def test_card_texts_stay_when_the_question_is_about_a_few_cards():
