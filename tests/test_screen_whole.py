@@ -32,6 +32,20 @@ def _flat(lines):
     return " ".join(" ".join(t.plain.split()) for t in lines)
 
 
+def _pages(rows, news=(), status=("You: 3 coins",), question="Where?"):
+    """Every page of the list as layout draws it, each page's lines (issue 30: a list
+    too long for the screen is shown a page at a time)."""
+    pages, at = [], 0
+    while True:
+        paged = []
+        lines = layout(_console(), [list(g) for g in news], [Text(x) for x in status],
+                       [Text(question)], rows, page=at, paged=paged)
+        pages.append(lines)
+        at += 1
+        if at >= paged[0]:
+            return pages
+
+
 def test_short_spaces_go_in_columns_whole():
     lines = layout(_console(), [], [Text("You: 3 coins")], [Text("Where?")],
                    _spaces(lambda i: "Land · bonus 2 Plants"))
@@ -48,29 +62,56 @@ def test_a_few_long_ones_wrap_in_their_column():
     rows = [(str(i), f"a{i:02}", f"Tharsis Tholus #{i:02}" if i % 10 == 4 else f"#{i:02}",
              Facts(volcanic if i % 10 == 4 else "Land · bonus 2 Plants"))
             for i in range(1, 43)]
-    lines = layout(_console(), [], [Text("You: 3 coins")], [Text("Where?")], rows)
-    text = [t.plain for t in lines]
+    pages = _pages(rows)
+    text = [t.plain for lines in pages for t in lines]
     assert all(len(line) <= 80 for line in text) and not any("…" in x for x in text)
-    assert len(text) < 2 + 42  # in two columns
-    flat = _flat(lines)
-    assert flat.count("Tharsis Tholus") == 4 and flat.count(volcanic) == 4, flat
+    assert len(text) < 2 * len(pages) + 42 + len(pages)  # in two columns
+    flat = " ".join(_flat(lines) for lines in pages)
+    # (two wrapped side by side interleave their lines here: their parts are counted)
+    assert flat.count("Tharsis Tholus") == 4 and flat.count("Volcanic area") == 4
+    assert flat.count("next to Ocean") == 4, flat
 
 
 def test_spaces_whose_neighbours_do_not_fit_a_column_are_one_a_line_and_whole():
     near = "Land · next to Greenery (Player 1 (human)), City (Player 2 (greedy))"
     far = ("Land · bonus 1 Plants · next to Greenery (Player 1 (human)), Greenery "
            "(Player 1 (human)), Greenery (Player 1 (human)), Ocean")
-    lines = layout(_console(), [], [Text("You: 3 coins")], [Text("Where?")],
-                   _spaces(lambda i: far if i == 7 else near))
-    text = [t.plain for t in lines]
+    pages = _pages(_spaces(lambda i: far if i == 7 else near))
+    text = [t.plain for lines in pages for t in lines]
     assert all(len(line) <= 80 for line in text)
     assert not any("…" in line for line in text)
     # one option a line (its number at the left), none beside another
     assert sum(bool(re.match(r"\s+\d+\. a\d\d ", line)) for line in text) == 42
     assert not any(len(re.findall(r"\d+\. a\d\d", line)) > 1 for line in text)
-    flat = _flat(lines)
+    flat = " ".join(_flat(lines) for lines in pages)
     assert flat.count(near) == 41 and far in flat  # the long one wrapped, whole
-    assert text[-1] == "Where?"  # the list runs past the screen: the question again
+    # (issue 30) each page fits the screen, the question on it, and says what follows
+    assert all(len(lines) <= 23 and lines[1].plain == "Where?" for lines in pages)
+    assert "type next" in pages[0][-1].plain
+
+
+def test_a_list_taller_than_the_screen_is_shown_a_page_at_a_time():
+    """Issue 30 (Cupola City, 47 spaces): a list taller than 24 rows scrolled its first
+    options off the top. Each page fits the screen with the question, every option is on
+    one page, in order, and the last line says which are shown and how to see the next."""
+    facts = ["Land", "Land · bonus 2 steel", "Land · next to an ocean",
+             "Land · bonus 1 plant · next to a greenery of Player 2 (ismcts)"]
+    rows = [(str(i), f"a{i:02}", f"Tharsis Tholus #{i:02}" if i % 9 == 4 else f"#{i:02}",
+             Facts(facts[i % 4])) for i in range(1, 48)]
+    news = [["Player 2 (ismcts): Fund an award: Banker", "  Player 2 (ismcts): −8 M€"]]
+    status = ("You: 1 M€ +2, 0 steel +1, 1 titanium +1, 4 plants +1, 2 energy +3",
+              "Generation 3, Temperature -28 °C, Oxygen 3 %, Oceans 3")
+    pages = _pages(rows, news, status, "Play a card · Cupola City: where do you place a city?")
+    assert len(pages) > 1
+    seen = []
+    for lines in pages:
+        assert len(lines) + 1 <= 24  # and the answer line
+        assert any(t.plain.startswith("Play a card · Cupola City") for t in lines)
+        seen += [int(n) for t in lines for n in re.findall(r"(\d+)\. a\d\d", t.plain)]
+    assert sorted(seen) == list(range(1, 48))  # each once (down the columns of a page)
+    assert pages[0][-1].plain.strip().startswith("options 1–")
+    assert "of 47: type next for" in pages[0][-1].plain
+    assert "type next for 1–" in pages[-1][-1].plain  # the last one goes round
 
 
 def test_a_cards_long_text_is_still_cut_at_the_edge():

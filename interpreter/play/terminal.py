@@ -43,6 +43,8 @@ HELP = """commands at any prompt:
   standings                       the goals players race for, with each value
   card NAME                       the text of a card
   more N                          option N with its whole text
+  next                            the next page of a list too long for the screen
+                                  (any option's number or key answers from any page)
   why                             the options not available now, and why
   news                            what changed since your last decision, all of it
   log [N]                         the last N lines of the game log (default 30)
@@ -105,6 +107,10 @@ class HumanAgent(Agent):
         # the questions taken for this seat since its last answer: (the decision, its
         # keys, how many decisions the game had then); see _meant_for_taken
         self.skipped: list[tuple] = []
+        # the page of a list of options too long for the screen ('next' turns it), and
+        # how many pages the question's list has (screen.py: layout)
+        self.page = 0
+        self.pages = 1
 
     def show(self, decision, view, game, full: bool = False):
         """Print what a person sees before answering: news, status, the prompt, the options.
@@ -141,8 +147,11 @@ class HumanAgent(Agent):
         else:
             news = self.news_groups(game, view["you"])
             status = status_lines(view, game, c.width) + warning_lines(game, view["you"])
+            paged: list[int] = []
             lines = layout(c, news, status, head, rows, numbers, tail,
-                           you=game.state.players[view["you"]].name)
+                           you=game.state.players[view["you"]].name, page=self.page,
+                           paged=paged)
+            self.pages = paged[0] if paged else 1
         self.seen = len(game.log_lines)
         for line in lines:
             c.print(line)
@@ -219,6 +228,7 @@ class HumanAgent(Agent):
             answer = self._from_set(decision, game)
             if answer is not None:
                 return answer
+        self.page = 0
         self.show(decision, view, game)
         mark = (len(game.record), game.state.rng.getstate(), game.reveals)
         if self.terminal is not None:  # what was typed before this question: not for it
@@ -242,7 +252,7 @@ class HumanAgent(Agent):
             if self.script is not None:
                 c.print(_shown(raw))  # so the transcript shows what was answered
             if self.command(raw, decision, view, game):
-                if raw.split()[0].lower() != "state":  # ('state' shows the question too)
+                if raw.split()[0].lower() not in ("state", "next"):  # (they show it too)
                     c.print(f"[bold]{_shown(decision.prompt)}[/bold]")  # the question again
                 continue
             answer, problem = self.parse(decision, raw, short_keys(game, decision),
@@ -349,6 +359,10 @@ class HumanAgent(Agent):
         if word == "state" and not rest:
             self.show(decision, view, game, full=True)
             return True
+        if word == "next" and not rest and self.pages > 1:  # the list's next page
+            self.page = (self.page + 1) % self.pages
+            self.show(decision, view, game)
+            return True
         if word in PARTS and not rest:
             from .render import render_view
             c.print(render_view(game.view_model(decision.player), game, (PARTS[word],)))
@@ -398,7 +412,7 @@ class HumanAgent(Agent):
         cards = sorted({game.card_name(CardRef(n)) for n in game.state.cards
                         if game.card_visible_to(CardRef(n), seat)})
         commands = ["help", "state", "card ", "log", "undo", "save", "quit", "pass", "why",
-                    *PARTS]
+                    "next", "done", *PARTS]
         return completions(text, commands, keys, labels, cards)
 
     def undo_problem(self, game) -> str | None:
