@@ -178,3 +178,35 @@ def test_a_long_news_line_wraps_between_names_under_itself():
     assert shown[1].startswith("      ") and "Sun Wheel" in shown[1]
     assert " ".join(x.strip() for x in shown) == line.strip()
     assert news_text("  Player 2: +1 coin (now 4)", 80).plain == "  Player 2: +1 coin (now 4)"
+
+
+def test_a_few_options_beside_many_cards_are_whole_and_the_cards_named():
+    """Issue 30 (the corporation screen): three corporations with ten starting cards
+    beside them; the corporations' texts, what tells them apart, were cut at 80 columns.
+    They are whole, the cards the question is about named (card NAME shows one)."""
+    corp = ("corporation · building · Whenever a tile is placed by you, if the space's "
+            "bonus includes steel or titanium: Gain 1 steel production. · Gain 30 M€; "
+            "gain 5 steel; gain 1 steel production.")
+    card = "cost 13 · active · building · Action (Process ore), once per generation: " * 2
+    rows = [("", "", f"Card {i}", card) for i in range(1, 11)] + \
+        [(str(i), f"co{i}", f"Corporation {i}", corp) for i in range(1, 4)]
+    news = [["Player 2 (ismcts): Choose", "  10 cards → your cards on offer"]] * 3
+    lines = layout(_console(), news, [Text("You: 0 M€"), Text("Generation 1")],
+                   [Text("Which corporation do you take?")], rows)
+    text = [t.plain for t in lines]
+    assert len(text) + 1 <= 24 and not any("…" in x for x in text), text
+    flat = _flat(lines)
+    assert flat.count(corp) == 3  # each corporation whole
+    assert all(f"Card {i}" in flat for i in range(1, 11))
+
+
+def test_a_text_cut_at_the_edge_says_how_to_read_it_whole():
+    """Issue 30: the ten starting cards cut at 80 columns; a new player must be told
+    where the rest is."""
+    text = "cost 3 · a long card text " * 4
+    rows = [(str(i), f"c{i}", f"Card {i}", text) for i in range(1, 12)]
+    lines = layout(_console(), [["Ann: Draw"]], [Text("You: 3 coins")],
+                   [Text("Choose up to 10 cards")], rows)
+    shown = [t.plain for t in lines]
+    assert any("…" in x for x in shown) and len(shown) + 1 <= 24
+    assert any("more N shows option N whole" in x for x in shown)

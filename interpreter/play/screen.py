@@ -8,8 +8,10 @@ and the options that are not available) and lays them out in a screen of
 1. the options as they are, each card with its whole text, when everything
    fits (a question about cards, such as a set of cards to buy or keep, keeps
    its texts whenever they fit with a few lines of news);
+1b. a few options beside many cards the question is about (a corporation
+   chosen with the cards dealt): the options whole, the cards by name;
 2. otherwise one line an option, a card's text cut to the width (``card NAME``
-   and ``more N`` show the whole text); what tells options apart (the label,
+   and ``more N`` show the whole text, a line under the options says so); what tells options apart (the label,
    and a detail that is :class:`Facts`, such as a space's neighbours) is never
    cut: it wraps under the label; many short options in columns, when that
    is shorter (an option too long for its column wraps in it);
@@ -288,7 +290,21 @@ def layout(console, news: list[list[str]], status: list[Text], head: list[Text],
     full = option_lines(rows, console, False, numbers)
     options = full
     pages = 1
-    if fixed + height(console, full) + min(news_h, MIN_NEWS_WHOLE) > screen:
+    about = [r for r in _rows(rows) if r[0] == ""]
+    least = MIN_NEWS_WHOLE  # the news lines kept when the options are whole
+    if about and fixed + height(console, full) + min(news_h, MIN_NEWS_WHOLE) > screen:
+        # the cards the question is about cut to a line each, the options whole: what
+        # tells the options apart (a corporation's text) before what is shown beside them
+        # (by name, on as few lines as they take: 'card NAME' shows one)
+        named = news_text("  " + ", ".join(r[2] for r in about), width)
+        named.stylize("bold")
+        mixed = [named] + option_lines([r for r in _rows(rows) if r[0] != ""], console,
+                                       False, numbers)
+        # (the news then down to a line that says where it is, when it must)
+        if fixed - 1 + height(console, mixed) + min(news_h, 1) <= screen:
+            full = options = mixed
+            least = 1
+    if fixed - (least < MIN_NEWS_WHOLE) + height(console, full) + min(news_h, least) > screen:
         options = _compact(console, rows, numbers,
                            lambda n: fixed + n + min(news_h, MIN_NEWS) <= screen)
         # (the blank line above the news may scroll away; nothing else)
@@ -301,10 +317,14 @@ def layout(console, news: list[list[str]], status: list[Text], head: list[Text],
                 at = page % pages
                 options = _compact(console, split[at], numbers) + [
                     _pager_line(split, at, width)]
+    whole = options is full
+    if any(t.plain.endswith("…") for t in options):  # where the rest of a text is
+        options = options + [Text("  (a text ending in … goes on: more N shows option N "
+                                  "whole, card NAME any card)", style="dim")]
     if paged is not None:
         paged.append(pages)
-    room = max(screen - fixed - height(console, options),
-               MIN_NEWS_WHOLE if options is full or pages > 1 else MIN_NEWS)
+    room = max(screen - fixed + (least < MIN_NEWS_WHOLE) - height(console, options),
+               least if whole else MIN_NEWS_WHOLE if pages > 1 else MIN_NEWS)
     lines = fit_news(console, news, room, you) + status + head + options + \
         refused_lines(rows, width)
     if head and height(console, lines + tail) + 1 > screen:  # the question scrolled away:
