@@ -231,3 +231,20 @@ def test_your_own_results_stay_when_the_others_moves_fold():
             news[1]]
     text = [t.plain for t in fit_news(_console(), news, 4, you="Ann")]
     assert "  Ann: +3 food (now 4)" in text, text
+
+
+def test_what_you_paid_stays_when_your_older_move_must_fold():
+    """Issue 30: "Buy research cards: Cloud Seeding" was shown with no cost line, the
+    move folded to its headline when a long action list left 5 lines of news. Your
+    own move loses its other lines first; what you paid and gained goes last."""
+    from rulebook_games.play.screen import fit_news
+    you = "Player 1 (human)"
+    news = [[f"{you}: Buy research cards: Cloud Seeding", f"  {you}: −3 M€ (now 33)",
+             "  Cloud Seeding → your hand", "  3 cards → Discard pile"],
+            ["Player 2 (ismcts): Buy research cards: 4 cards → Discard pile"], ["· Action"]]
+    shown = [t.plain for t in fit_news(_console(), news, 5, you)]
+    assert len(shown) <= 5 and f"  {you}: −3 M€ (now 33)" in shown, shown
+    assert shown[0].startswith(f"{you}: Buy research cards: Cloud Seeding")
+    assert "type news" in shown[0]  # what is left out is said
+    shown = [t.plain for t in fit_news(_console(), news, 4, you)]
+    assert len(shown) <= 4 and f"  {you}: −3 M€ (now 33)" in shown, shown

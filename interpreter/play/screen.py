@@ -26,7 +26,8 @@ and the options that are not available) and lays them out in a screen of
    has scrolled away);
 5. the news in the room left, at least :data:`MIN_NEWS` lines: the older
    groups cut to their headlines first (the other players' before your own,
-   so what you gained and lost stays), then the oldest lines left out, with
+   so what you gained and lost stays; your own lose their other lines before
+   the line of what you paid and gained), then the oldest lines left out, with
    a line that says so (``news`` shows it all, ``log`` the whole log).
 
 It measures each line as rich wraps it at the console's width. Nothing here
@@ -213,11 +214,24 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
     # the others' groups first, the newest too when you are looking (your own results
     # matter more to you than their latest effects); then your own older ones
     theirs = [g for g in (groups if you else older) if not mine(g)]
+    def fold(g: list[str], keep: list[str]) -> None:  # the headline, keep, and a count
+        more = len(g) - 1 - len(keep)
+        g[1:] = keep
+        g[0] += f"  (+{more} line{'s' if more != 1 else ''}: type news)"
     for g in theirs + [g for g in older if mine(g)]:
         if len(g) > 1 and not g[0].startswith(" "):  # their headlines alone, saying so
-            more = len(g) - 1
-            g[1:] = []
-            g[0] += f"  (+{more} line{'s' if more != 1 else ''}: type news)"
+            if mine(g):  # your own: what you paid and gained is the last to go
+                paid = [x for x in g[1:] if x.strip().startswith(f"{you}:")]
+                rest = [x for x in g[1:] if x not in paid]
+                while rest and paid:
+                    rest.pop()
+                    trial = [list(x) for x in groups]
+                    fold(trial[groups.index(g)], [x for x in g[1:] if x in paid or x in rest])
+                    if height(console, [news_text(line, console.width)
+                                        for t in trial for line in t]) <= room:
+                        fold(g, [x for x in g[1:] if x in paid or x in rest])
+                        return lines()
+            fold(g, [])
             if height(console, lines()) <= room:
                 return lines()
     left = 0
