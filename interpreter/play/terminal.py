@@ -31,9 +31,9 @@ HELP = """commands at any prompt:
                                   (it stays with its option; numbers move), or
                                   the start of its words
   pass                            end your turn, or decline (no, none)
-  done                            end a pick of several (1 3, then done; or 1 3
-                                  done); it ends by itself only when no more may
-                                  be picked; pass does not end it
+  done                            end a pick of several (1 3, then done; or
+                                  1 3 done); it ends by itself only when no
+                                  more may be picked; pass does not end it
   state                           everything you may see now
   board                           the boards, tracks, shared rows and game facts
   map                             the boards alone (a map with its key)
@@ -43,8 +43,8 @@ HELP = """commands at any prompt:
   standings                       the goals players race for, with each value
   card NAME                       the text of a card
   more N                          option N with its whole text
-  next                            the next page of a list too long for the screen
-                                  (any option's number or key answers from any page)
+  next                            the next page of a list too long for
+                                  the screen (any option answers from any page)
   why                             the options not available now, and why
   news                            what changed since your last decision, all of it
   log [N]                         the last N lines of the game log (default 30)
