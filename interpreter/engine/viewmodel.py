@@ -84,7 +84,7 @@ class ViewModelMixin:
 
     def idle_steps(self, choice, seat: int) -> str:
         """What the steps an action always takes would not do now, in words, for the
-        option's note ('Oxygen is at its maximum: raising it does nothing'); ''
+        option's note ('Heat is at its maximum: raising it does nothing'); ''
         when each would do something. The rules let such an action be taken (its cost
         paid for nothing), so it stays on the menu: a person is told before choosing.
 

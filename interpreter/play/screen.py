@@ -8,7 +8,7 @@ and the options that are not available) and lays them out in a screen of
 1. the options as they are, each card with its whole text, when everything
    fits (a question about cards, such as a set of cards to buy or keep, keeps
    its texts whenever they fit with a few lines of news);
-1b. a few options beside many cards the question is about (a corporation
+1b. a few options beside many cards the question is about (a faction
    chosen with the cards dealt): the options whole, the cards by name;
 2. otherwise one line an option, a card's text cut to the width (``card NAME``
    and ``more N`` show the whole text, a line under the options says so); what tells options apart (the label,
@@ -308,7 +308,7 @@ def layout(console, news: list[list[str]], status: list[Text], head: list[Text],
     least = MIN_NEWS_WHOLE  # the news lines kept when the options are whole
     if about and fixed + height(console, full) + min(news_h, MIN_NEWS_WHOLE) > screen:
         # the cards the question is about cut to a line each, the options whole: what
-        # tells the options apart (a corporation's text) before what is shown beside them
+        # tells the options apart (a faction's text) before what is shown beside them
         # (by name, on as few lines as they take: 'card NAME' shows one)
         named = news_text("  " + ", ".join(r[2] for r in about), width)
         named.stylize("bold")
