@@ -11,9 +11,9 @@ and the options that are not available) and lays them out in a screen of
 1b. a few options beside many cards the question is about (a faction
    chosen with the cards dealt): the options whole, the cards by name;
 2. otherwise one line an option, a card's text cut to the width (``card NAME``
-   and ``more N`` show the whole text, a line under the options says so); what tells options apart (the label,
-   and a detail that is :class:`Facts`, such as a space's neighbours) is never
-   cut: it wraps under the label; many short options in columns, when that
+   and ``more N`` show the whole text, a line under the options says so); what
+   tells options apart (the label, and a detail that is :class:`Facts`, such as
+   a space's neighbours) is never cut: it wraps under the label; many short options in columns, when that
    is shorter (an option too long for its column wraps in it);
    when even that is taller than the screen, a page at a time (``page``): each
    page fits with the question and at least :data:`MIN_NEWS_WHOLE` lines of
