@@ -210,3 +210,32 @@ def test_a_text_cut_at_the_edge_says_how_to_read_it_whole():
     shown = [t.plain for t in lines]
     assert any("…" in x for x in shown) and len(shown) + 1 <= 24
     assert any("more N shows option N whole" in x for x in shown)
+
+
+def test_next_turns_the_page_and_a_number_from_another_page_answers():
+    """At the terminal (issue 30): 'next' shows the following options of a list too long
+    for the screen, and any option's number answers, whichever page is shown."""
+    from rulebook_games import load_ruleset
+    from rulebook_games.agents import Agent
+    from rulebook_games.engine.decisions import Decision, Option
+    from rulebook_games.engine.game import Game
+    from rulebook_games.play.terminal import HumanAgent
+    game = Game(load_ruleset("terraforming_mars"), 2, 1, [Agent(), Agent()])
+    spaces = [s for s, d in game.space_decl.items() if d.get("type") == "land"]
+    assert len(spaces) > 40
+    decision = Decision(0, "space", "Where do you place a city?",
+                        [Option(game.space_name(s), s, s) for s in spaces])
+    from rulebook_games.engine.keys import short_keys
+    last = short_keys(game, decision)[-1]  # (its number is also a space's name: its key)
+    out = io.StringIO()
+    typed = ["next", last]
+    human = HumanAgent(Console(file=out, width=80, color_system=None),
+                       lambda prompt="": typed.pop(0))
+    answer = human.decide(decision, game.view(0), game)
+    assert answer == len(spaces) - 1 and typed == []
+    shown = out.getvalue()
+    first, second = shown.split("options 1–")[1].split("\n", 1)  # page 1, then page 2
+    after = re.search(r"type next for (\d+)–", first).group(1)
+    # (the pages stay the same from one showing to the next, the help line or not)
+    assert f"options {after}–" in second and f" {len(spaces)}. {last} " in second
+    assert f" {len(spaces)}. " not in shown.split("options 1–")[0]  # not on page 1

@@ -324,8 +324,10 @@ def layout(console, news: list[list[str]], status: list[Text], head: list[Text],
         # (the blank line above the news may scroll away; nothing else)
         if fixed - 1 + len(options) + min(news_h, MIN_NEWS_WHOLE) > screen and not numbers:
             # too many even in columns: a page at a time, the same pages at every
-            # showing (their room does not hang on the news), the last line saying so
-            split = _pages(console, rows, numbers, screen - fixed - MIN_NEWS_WHOLE - 1)
+            # showing (their room hangs neither on the news nor on a tail shown once:
+            # a line is kept for it), the last line saying so
+            steady = fixed - height(console, tail) + 1
+            split = _pages(console, rows, numbers, screen - steady - MIN_NEWS_WHOLE - 1)
             if len(split) > 1:
                 pages = len(split)
                 at = page % pages
