@@ -483,7 +483,8 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
                          "card text leaves out. See docs/words.md."),
             "prompt": string("Asked instead of the generated prompt at the first decision a "
                              "call of it makes, e.g. 'Travel how many time frames to the "
-                             "left?'."),
+                             "left?'; {param} names the value of that parameter, e.g. "
+                             "'Which technology in {era} fails?'."),
             "price": ref("expression", "What each card a question of it offers costs the "
                          "player choosing ('card' is the card, the parameters are in "
                          "scope), shown beside the printed cost: 'cost 3, 1 for you', e.g. "

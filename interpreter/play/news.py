@@ -17,11 +17,13 @@ effects folded:
 
 A player's move names in its headline what it was about, so that a screen
 that cuts a group to its headline still says it: the first thing its effects
-tell, when that is cards moved ('Bob: Play a card: Oak Mill'; 'Ann: Buy cards:
+tell, when that is cards moved ('Bob: Play a card: Oak Mill', and the cards the
+mover then chose, 'Bob: Play a card: Oak Mill on Rain'; 'Ann: Buy cards:
 2 cards → your hand: Oak Mill, Rain', and to the others 'Ann: Buy cards: 2
 cards → Ann's hand'), a choice of the mover's, asked or the only one ('Bob:
 Hire a guide: Ada'; what the mover then put on it says more: 'Bob: Influence:
-2 cubes → Rain (now 4 there)'), an answer taken for the seat reading ('… →
+2 cubes → Rain (now 4 there)'; the choice is not said again below it), an
+answer taken for the seat reading ('… →
 Rain (the only choice, taken for you)'), or a marker or track of the mover's
 that moved before anything else did ('Bob: Climb: Height 5 → 2'; not a
 worker put where the move is made). Hidden cards moved are counted only
@@ -245,6 +247,8 @@ class _Folder:
                 # pile', not as if it were the card kept); several: how many went where,
                 # by name where this seat may read them ('2 cards → your hand: …')
                 subject = names[0] if n == 1 and hidden is None else self._move_line(key)
+                if subject == names[0]:  # the card played: the cards the mover then chose
+                    subject += self._targets(i, mover)  # are what it was played on
             elif kind == "other":
                 subject, chosen = self._said(key, mover)
                 if subject is None or not chosen and settled:
@@ -257,8 +261,11 @@ class _Folder:
                     named = re.compile(rf"(?<!\w){re.escape(subject)}(?!\w)")
                     later = (self._said(k, mover, pieces=True)
                              for kind2, k in self.order[i + 1:] if kind2 == "other")
-                    subject = next((did for did, was_chosen in later
-                                    if did and not was_chosen and named.search(did)), subject)
+                    did = next((did for did, was_chosen in later
+                                if did and not was_chosen and named.search(did)), None)
+                    if did is not None:
+                        subject = did
+                    self.told.add(("other", key))  # (said in the headline: not again below)
             else:
                 continue
             if not subject or subject in move:
@@ -272,6 +279,17 @@ class _Folder:
             return headline
         self.told.add(("move", hidden_key))
         return f"{headline}: {hidden}"
+
+    def _targets(self, i: int, mover: str) -> str:
+        """' on Rain': the cards the mover chose after the card they played (at ``i`` in
+        the order), told in the headline and so not again below it; '' when none."""
+        chosen = []
+        for kind, key in self.order[i + 1:]:
+            said, was_chosen = self._said(key, mover) if kind == "other" else (None, False)
+            if was_chosen and said in self.w.cards:
+                chosen.append(said)
+                self.told.add(("other", key))
+        return f" on {', '.join(chosen)}" if chosen else ""
 
     def _movers(self, line: str, mover: str) -> bool:
         """Whether a line is the mover's own ('Bob: …', 'Bob's only choice: …')."""

@@ -111,6 +111,12 @@ class HumanAgent(Agent):
         # how many pages the question's list has (screen.py: layout)
         self.page = 0
         self.pages = 1
+        # the log line of the headline printed last by news(), while nothing but the line
+        # of an answer taken for this seat has been printed under it (see news_groups)
+        self.head_above: int | None = None
+        # (log line, words, still above) of the last headline of the news: 'still above'
+        # when it is the one right above on the screen, so not printed again
+        self.last_head: tuple | None = None
 
     def show(self, decision, view, game, full: bool = False):
         """Print what a person sees before answering: news, status, the prompt, the options.
@@ -162,11 +168,18 @@ class HumanAgent(Agent):
         from .news import NewsWords, summarise
         lines = [game.log_line_for(i, seat) for i in range(self.seen, len(game.log_lines))]
         first = next((x for x in lines if x), "")
+        above, self.head_above = self.head_above, None
+        self.last_head = next(((self.seen + k, x, False)
+                               for k, x in reversed(list(enumerate(lines)))
+                               if x and not x.startswith(" ")), None)
         if first.startswith(" "):  # a move that went on after a question: under its headline
             for i in range(self.seen - 1, -1, -1):
                 head = game.log_line_for(i, seat)
                 if head and not head.startswith(" "):
-                    lines.insert(0, head)
+                    if i != above:  # (not when it is right above, on the screen)
+                        lines.insert(0, head)
+                    if self.last_head is None:
+                        self.last_head = (i, head, i == above)
                     break
         for line in [x for x in lines if x and x in self.announced]:  # shown when it was taken
             self.announced.remove(line)
@@ -184,19 +197,18 @@ class HumanAgent(Agent):
         game is replayed too, and what was shown before stays shown.)"""
         self.seen = max(self.seen, seen)
 
-    def news(self, game, seat: int, room: int | None = None) -> None:
+    def news(self, game, seat: int, room: int | None = None) -> list:
         """Print what changed since this person last looked, folded; in ``room`` lines
-        (the oldest left out, 'news' shows them) when given."""
+        (the oldest left out, 'news' shows them) when given; the lines printed."""
         from rich.text import Text
         from .screen import fit_news, news_text
         groups = self.news_groups(game, seat)
-        if room is not None:
-            for line in fit_news(self.console, groups, room, game.state.players[seat].name):
-                self.console.print(line)
-            return
-        for group in groups:
-            for line in group:
-                self.console.print(news_text(line, self.console.width))
+        shown = fit_news(self.console, groups, room, game.state.players[seat].name) \
+            if room is not None else [news_text(line, self.console.width)
+                                      for group in groups for line in group]
+        for line in shown:
+            self.console.print(line)
+        return shown
 
     def taken(self, decision, game) -> None:
         """A question of this seat the engine answered by itself: shown now, in place,
@@ -213,8 +225,14 @@ class HumanAgent(Agent):
         # announced before the news is shown: the log may tell it already (then the
         # news would print it, and this line again), or later; either way, once
         self.announced = self.announced[-50:] + [line]
-        self.news(game, decision.player, MIN_NEWS)  # what came before it ('news': all)
+        shown = self.news(game, decision.player, MIN_NEWS)  # what came before it
         self.console.print(Text(visible(line), style="cyan"))
+        # the last headline on the screen now (printed, whole or cut from its effects, or
+        # still above): what its move or phase does after this answer goes on under it,
+        # not under the same headline again (play30: '· V. Prepare the next round' twice)
+        head = self.last_head
+        if head is not None and (head[2] or any(t.plain.startswith(head[1]) for t in shown)):
+            self.head_above = head[0]
 
     def _quiet(self) -> None:
         """The agents' 'is thinking…' line erased before this seat prints."""
