@@ -907,6 +907,11 @@ LEARNED = obj(
                    "predicts: margin, the seat's final score minus the best other seat's "
                    "(solo: its final score); evaluation, the same of the ruleset's "
                    "hand-written evaluation of the final position (solo: its own)."},
+        "positions": {"enum": ["decisions", "turn-ends"], "description": "Which positions "
+                      "of the training games were fitted: decisions, a share of the "
+                      "decisions, every seat at each (a file without this field); turn-ends, "
+                      "the end of each turn for the seat whose turn it was, and the final "
+                      "position for every seat."},
         **LEARNED_FIT,
         "fits": arr("Fits trained at other player counts (rulebook train --players 2,3): a "
                     "game uses the fit of its player count, else the one of the nearest "
