@@ -144,3 +144,37 @@ def test_declared_features_are_the_rules_values_for_each_item(name):
                         want[key] = v
         numbers = {k: v for k, v in got.items() if "=" not in k}
         assert numbers == want
+
+
+def _legacy_midgame():
+    _, positions = _positions("legacy_gears_of_time", 3, players=3, every=5)
+    for game, _ in positions[len(positions) // 2:]:
+        if game.run_code(("function", "timeline_techs"), game.frame(0)):
+            return game
+    raise AssertionError("no position with technologies on the timeline")
+
+
+def test_a_functions_filter_without_its_parameters_is_worked_out_once_for_every_seat():
+    # projected_points(p): the technologies that would score (cubes on them, not failed,
+    # the copy kept) do not depend on p, nor on who reads them
+    game = _legacy_midgame()
+
+    def code(frame):
+        return game.run_code(("function", "projected_points"), frame)
+    marks = []
+    real = game.is_marked
+    game.is_marked = lambda card, marker: marks.append(card) or real(card, marker)
+    plain = {}
+    for you in range(game.n):
+        for p in range(game.n):
+            plain[you, p] = code(game.frame(you, p=p))
+    alone = len(marks) // (game.n * game.n)  # the same work for each call
+    assert alone > 0
+    marks.clear()
+    with reading(game):
+        kept = {(you, p): code(game.frame(you, p=p)) for you in range(game.n)
+                for p in range(game.n)}
+    assert kept == plain
+    # the filter once for the nine calls, whoever reads for whom (what depends on p is
+    # still read for each p): not nine times
+    assert len(marks) < 3 * alone

@@ -1105,11 +1105,20 @@ class CodeGen:
         """A costly part of a pure function that does not depend on its parameters."""
         if not isinstance(e, ast.Comprehension) or not _pure(e, self.table):
             return None
-        if _uses(e, scope.params | {"this"}):
-            return None
+        used = _free(e) & (scope.params | {"this"})
+        if used:
+            # a part that reads some of the parameters is kept for their values, when
+            # each is a plain value (a card, a player, a number, an id: not a list)
+            decl = self.table.callables.get(scope.pure_fn)
+            types = {p[0]: p[1] for p in decl.params} if decl is not None else {}
+            if "this" in used or len(used) == len(scope.params) or any(
+                    isinstance(types.get(n), (T.ListType, T.RecordType)) or
+                    types.get(n) in (None, T.ANY) for n in used):
+                return None  # (reading every parameter: the whole call, which does not pay)
         key = self.src.const((scope.pure_fn, id(e)), "M")
         code = getattr(self, "e_" + type(e).__name__)(e, replace(scope, pure_fn=None))
-        return f"_memo(rt, ({key}, {self._memo_you(e, scope)}), lambda: {code})"
+        values = "".join(f", {scope.V}[{n!r}]" for n in sorted(used))
+        return f"_memo(rt, ({key}, {self._memo_you(e, scope)}{values}), lambda: {code})"
 
 
 _INLINE_NODES = 40
