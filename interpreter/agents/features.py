@@ -85,6 +85,7 @@ class Features:
         # feature's for an item that is a plain id ((ident, item) -> name)
         self._card_names: dict = {}
         self._item_names: dict = {}
+        self._vs_names: dict = {}  # a public feature's name -> its 'vs:' name
 
     def base(self, runner, seats) -> tuple[list, "Shared"]:
         """Each seat's hand-written evaluation (all seats: each seat's features read the
@@ -175,10 +176,21 @@ class Features:
             names = dict.fromkeys(mine)  # (in a fixed order: the value's sum is then too)
             for h in others:
                 names.update(dict.fromkeys(h))
-            for name in names:
-                d = mine.get(name, 0) - max(h.get(name, 0) for h in others)
-                if d:
-                    out["vs:" + name] = d
+            vs = self._vs_names
+            if len(others) == 1:  # (the most of one other seat is its own)
+                get = others[0].get
+                for name in names:
+                    d = mine.get(name, 0) - get(name, 0)
+                    if d:
+                        key = vs.get(name)
+                        if key is None:
+                            key = vs[name] = "vs:" + name
+                        out[key] = d
+            else:
+                for name in names:
+                    d = mine.get(name, 0) - max(h.get(name, 0) for h in others)
+                    if d:
+                        out["vs:" + name] = d
         if common.last:
             out["last round"] = 1
             mine = common.public[seat]
