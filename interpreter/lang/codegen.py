@@ -1037,7 +1037,7 @@ class CodeGen:
     def _kept_filter(self, e: ast.Comprehension, scope: Scope) -> str | None:
         """A comprehension of a pure function whose list and first conditions do not
         depend on the function's parameters, though its value or later conditions do
-        (``sum(t in timeline() where cubes(t) > 0 : share(t, p))``): while the engine
+        (``sum(x in items() where ready(x) : share(x, p))``): while the engine
         only reads, the items that pass those conditions are found once for every
         call (as :meth:`_memo` keeps a whole part), and each call goes over them
         alone. The conditions are pure, so the items, their order and the value are
