@@ -117,3 +117,25 @@ def test_the_file_field_is_checked_and_given_in_the_command(tmp_path):
     bad = _ruleset_with_file(tmp_path / "bad", {"shrunk": 10})
     with pytest.raises(RulebookError, match="unknown key 'shrunk' in search"):
         read_learned(bad.root / "learned.json", bad)
+
+
+def test_train_with_shrink_writes_the_same_weights_and_the_setting(tmp_path, capsys):
+    """`rulebook train … --shrink K` trains the same weights as without it (the games are
+    greedy's) and adds the setting; the command the file's fields give makes it again."""
+    import shlex
+    from rulebook_games.cli import main
+    folder = copy_ruleset(tmp_path)
+
+    def train(*words) -> bytes:
+        out = tmp_path / "w.json"
+        with pytest.raises(SystemExit) as info:
+            main(["train", str(folder), *words, "--out", str(out)])
+        assert info.value.code == 0, capsys.readouterr().err
+        return out.read_bytes()
+    plain = json.loads(train("-n", "4", "--seed", "5"))
+    shrunk = train("-n", "4", "--seed", "5", "--shrink", "10")
+    data = json.loads(shrunk)
+    assert data.pop("search") == {"shrink": 10}
+    assert data == plain
+    words = shlex.split(train_command(json.loads(shrunk)))
+    assert train(*words[3:]) == shrunk
