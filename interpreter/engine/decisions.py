@@ -62,6 +62,9 @@ class Decision:
     # what a number question says with it ('2 coins a gold'): a function of no arguments
     # making the words, kept when an author's own prompt replaces the made one
     facts: Any = field(default=None, repr=False, compare=False)
+    # the printed card fields the question's condition reads ('discard_goods' for 'which
+    # card do you discard for goods?'): each card option says them first
+    lead: tuple = field(default=(), repr=False, compare=False)
 
     @property
     def prompt(self) -> str:

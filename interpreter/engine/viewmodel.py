@@ -92,6 +92,15 @@ class ViewModelMixin:
         offered = set(getattr(o, "value", None) for o in options)
         return [c for c in cards if c not in offered and self.card_visible_to(c, seat)]
 
+    def with_each(self, seat: int, card) -> list:
+        """The cards the view names with one card offered by the action running now (its
+        ``alongside``'s ``with_each``): those ``seat`` may see."""
+        i = self.showing
+        if i is None:
+            return []
+        cards = self.view_value(("alongside", i, "with_each"), seat, card=card) or []
+        return [c for c in cards if c != card and self.card_visible_to(c, seat)]
+
     def view_model(self, seat: int) -> dict:
         base = self.view(seat)
         budget, rng = self.budget, self.state.rng.getstate()
@@ -228,7 +237,9 @@ class _Table:
             out["resources"] = [{"name": g.rs.words.thing("card_resource", k, v), "amount": v}
                                 for k, v in c.resources.items() if v]
         if c.pieces:
-            out["pieces"] = [{"player": g.state.players[s].name, "amount": v}
+            # 'what': the pieces by kind ('1 worker, 2 cubes'), as card options say them
+            out["pieces"] = [{"player": g.state.players[s].name, "amount": v,
+                              "what": g.pieces_words(c, s, v)}
                              for s, v in sorted(c.pieces.items()) if v]
         used = self.used_actions(number)
         if used:

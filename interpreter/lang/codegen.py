@@ -737,6 +737,9 @@ class CodeGen:
             about = next((n for n, t, _ in decl.params if t is T.CARD), None) \
                 if decl.kind == "procedure" else None
             own_prompt = decl.prompt if decl.kind == "procedure" else None
+            if own_prompt and "{" in own_prompt:  # its arguments' values named in it
+                own_prompt = (own_prompt, tuple((n, t is T.PLAYER) for n, t, _ in decl.params
+                                                if "{" + n + "}" in own_prompt))
             priced = e.func if decl.kind == "procedure" and decl.price else None
             if about is None and own_prompt is None and priced is None:
                 return f"{fn}(rt, B, d + 1, {args}, {span})"

@@ -139,7 +139,7 @@ def _tracks(t: dict) -> list:
 def _card_words(card: dict, price: bool = False) -> str:
     extra = list(card.get("marks", []))
     extra += [f"{r['amount']} {r['name']}" for r in card.get("resources", [])]
-    extra += [f"{p['player']} {p['amount']}" for p in card.get("pieces", [])]
+    extra += [f"{p['player']} {p.get('what') or p['amount']}" for p in card.get("pieces", [])]
     extra += [f"used: {a}" for a in card.get("used", [])]
     head = card["name"]
     if price and card.get("price") is not None:
@@ -462,8 +462,8 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
     left out when there are many; the second is the round and the shared
     tracks, then your own tracks ('you: ...'). Your own tracks go on the
     first line instead when they fit there. With ``width``, each is one line
-    of at most that many characters where it can: shorter words first ('You:'
-    for 'You, NAME:', the phase left out, since the question names it; a
+    of at most that many characters where it can: shorter words first (the
+    phase left out, since the question names it; a
     track's name without its parenthesis, the shared tracks without their
     units, then each name's first word); where it cannot, it goes on over more
     lines, broken between two things, never cut. The things of a line are
@@ -500,8 +500,9 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
     def shared(level: int) -> list[str]:
         return [f"{_track_name(game, k, level - (level >= 2))} {view['tracks'][k]}"
                 + (_unit(game, k) if level < 2 else "") for k in shared_keys]
-    mine = [f"You, {me['name']}: " + SEP.join(parts), "You: " + SEP.join(parts),
-            "You: " + SEP.join(short)]
+    # one label at every prompt ('You:'; who you are is in the board's heading): a
+    # label that flips with the width of the line reads as if something changed
+    mine = ["You: " + SEP.join(parts), "You: " + SEP.join(short)]
     if width is None:
         tracks = SEP.join([head] + ([phase] if phase else []) + shared(0))
         return [_one_line([mine[0] + (SEP if parts else "") + SEP.join(own(0))

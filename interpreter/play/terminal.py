@@ -39,7 +39,7 @@ HELP = """commands at any prompt:
   players                         every player's panel side by side
   standings                       the goals players race for, with each value
   card NAME                       the text of a card
-  more N                          option N with its whole text
+  more N                          option N whole (an action: also what it does)
   why                             the options not available now, and why
   news                            what changed since your last decision, all of it
   log [N]                         the last N lines of the game log (default 30)
@@ -102,6 +102,12 @@ class HumanAgent(Agent):
         # the questions taken for this seat since its last answer: (the decision, its
         # keys, how many decisions the game had then); see _meant_for_taken
         self.skipped: list[tuple] = []
+        # the log line of the headline printed last by news(), while nothing but the line
+        # of an answer taken for this seat has been printed under it (see news_groups)
+        self.head_above: int | None = None
+        # (log line, words, still above) of the last headline of the news: 'still above'
+        # when it is the one right above on the screen, so not printed again
+        self.last_head: tuple | None = None
 
     def show(self, decision, view, game, full: bool = False):
         """Print what a person sees before answering: news, status, the prompt, the options.
@@ -151,11 +157,18 @@ class HumanAgent(Agent):
         from .news import NewsWords, summarise
         lines = [game.log_line_for(i, seat) for i in range(self.seen, len(game.log_lines))]
         first = next((x for x in lines if x), "")
+        above, self.head_above = self.head_above, None
+        self.last_head = next(((self.seen + k, x, False)
+                               for k, x in reversed(list(enumerate(lines)))
+                               if x and not x.startswith(" ")), None)
         if first.startswith(" "):  # a move that went on after a question: under its headline
             for i in range(self.seen - 1, -1, -1):
                 head = game.log_line_for(i, seat)
                 if head and not head.startswith(" "):
-                    lines.insert(0, head)
+                    if i != above:  # (not when it is right above, on the screen)
+                        lines.insert(0, head)
+                    if self.last_head is None:
+                        self.last_head = (i, head, i == above)
                     break
         for line in [x for x in lines if x and x in self.announced]:  # shown when it was taken
             self.announced.remove(line)
@@ -173,19 +186,18 @@ class HumanAgent(Agent):
         game is replayed too, and what was shown before stays shown.)"""
         self.seen = max(self.seen, seen)
 
-    def news(self, game, seat: int, room: int | None = None) -> None:
+    def news(self, game, seat: int, room: int | None = None) -> list:
         """Print what changed since this person last looked, folded; in ``room`` lines
-        (the oldest left out, 'news' shows them) when given."""
+        (the oldest left out, 'news' shows them) when given; the lines printed."""
         from rich.text import Text
         from .screen import fit_news, news_text
         groups = self.news_groups(game, seat)
-        if room is not None:
-            for line in fit_news(self.console, groups, room, game.state.players[seat].name):
-                self.console.print(line)
-            return
-        for group in groups:
-            for line in group:
-                self.console.print(news_text(line, self.console.width))
+        shown = fit_news(self.console, groups, room, game.state.players[seat].name) \
+            if room is not None else [news_text(line, self.console.width)
+                                      for group in groups for line in group]
+        for line in shown:
+            self.console.print(line)
+        return shown
 
     def taken(self, decision, game) -> None:
         """A question of this seat the engine answered by itself: shown now, in place,
@@ -202,8 +214,14 @@ class HumanAgent(Agent):
         # announced before the news is shown: the log may tell it already (then the
         # news would print it, and this line again), or later; either way, once
         self.announced = self.announced[-50:] + [line]
-        self.news(game, decision.player, MIN_NEWS)  # what came before it ('news': all)
+        shown = self.news(game, decision.player, MIN_NEWS)  # what came before it
         self.console.print(Text(visible(line), style="cyan"))
+        # the last headline on the screen now (printed, whole or cut from its effects, or
+        # still above): what its move or phase does after this answer goes on under it,
+        # not under the same headline again (play30: '· V. Prepare the next round' twice)
+        head = self.last_head
+        if head is not None and (head[2] or any(t.plain.startswith(head[1]) for t in shown)):
+            self.head_above = head[0]
 
     def _quiet(self) -> None:
         """The agents' 'is thinking…' line erased before this seat prints."""
@@ -338,8 +356,13 @@ class HumanAgent(Agent):
             n = int(rest.strip())
             if 1 <= n <= len(rows):
                 row = rows[n - 1]
+                told = [str(row[-1])] if row[-1] else []
+                action = getattr(decision.options[n - 1].value, "action", None)
+                if isinstance(action, dict) and action.get("description"):
+                    told.append(" ".join(str(action["description"]).split()))  # what it does
                 c.print(Text(visible(f"{n}. {row[-2]}"), style="bold"))
-                c.print(Text(visible(f"   {row[-1]}" if row[-1] else "   (nothing more)")))
+                for line in told or ["(nothing more)"]:
+                    c.print(Text(visible(f"   {line}")))
             else:
                 c.print(f"[red]there is no option {n}: choose from 1 to {len(rows)}[/red]")
             return True
@@ -497,10 +520,17 @@ def card_text_for(game, name: str, seat: int | None = None) -> str:
     cid = by_name.get(name.lower()) or (name if name in rs.cards else None)
     if cid is None:
         matches = [n for n in by_name if n.startswith(name.lower())]
+        if not matches and name.strip():  # 'River Kingdom': 'The River Kingdom'
+            matches = [n for n in by_name if f" {name.lower()}" in f" {n}"]
         if len(matches) == 1:
             cid = by_name[matches[0]]
     if cid is None:
         hint = suggest(name.lower(), list(by_name))
+        if hint:  # the names as the game writes them, not lower-cased
+            written = {str(e.data.get("name", c)).lower(): str(e.data.get("name", c))
+                       for c, e in rs.cards.items()}
+            for low in sorted(written, key=len, reverse=True):
+                hint = hint.replace(f"'{low}'", f"'{written[low]}'")
         return f"no card is called '{name}'" + (f"; {hint}" if hint else "")
     entry = catalogue_entry(rs, cid)
     price = None

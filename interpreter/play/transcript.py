@@ -37,9 +37,16 @@ def option_rows(decision: Decision, game) -> list[tuple[str, str, str, str]]:
     for i, opt in enumerate(decision.options, 1):
         summary = ""
         if isinstance(opt.value, CardRef):
-            # what lies on it first: a long text is cut at the screen's edge
-            summary = " · ".join(p for p in (game.card_state(opt.value),
-                                             game.card_summary(opt.value, decision.player))
+            # what lies on it first, then what the question is about (the printed facts
+            # its condition reads: what a discard gives): a long text is cut at the edge
+            text = game.card_summary(opt.value, decision.player)
+            lead = [f for f in (game.card_fact(opt.value, fid) for fid in decision.lead) if f]
+            if lead:
+                text = " · ".join(p for p in text.split(" · ") if p not in lead)
+            # and the cards that go with it (a set's discovery tile), each with its text
+            along = [f"with {game.card_name(c)} ({game.card_summary(c, decision.player)})"
+                     for c in game.with_each(decision.player, opt.value)]
+            summary = " · ".join(p for p in (game.card_state(opt.value), *along, *lead, text)
                                  if p)
         elif isinstance(opt.value, str) and opt.value in game.zone_decl:
             summary = Facts(game.zone_state(opt.value, decision.player))
