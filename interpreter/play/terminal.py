@@ -31,6 +31,9 @@ HELP = """commands at any prompt:
                                   (it stays with its option; numbers move), or
                                   the start of its words
   pass                            end your turn, or decline (no, none)
+  done                            end a pick of several (1 3, then done; or
+                                  1 3 done); it ends by itself only when no
+                                  more may be picked; pass does not end it
   state                           everything you may see now
   board                           the boards, tracks, shared rows and game facts
   map                             the boards alone (a map with its key)
@@ -40,6 +43,8 @@ HELP = """commands at any prompt:
   standings                       the goals players race for, with each value
   card NAME                       the text of a card
   more N                          option N whole (an action: also what it does)
+  next                            the next page of a list too long for
+                                  the screen (any option answers from any page)
   why                             the options not available now, and why
   news                            what changed since your last decision, all of it
   log [N]                         the last N lines of the game log (default 30)
@@ -102,6 +107,10 @@ class HumanAgent(Agent):
         # the questions taken for this seat since its last answer: (the decision, its
         # keys, how many decisions the game had then); see _meant_for_taken
         self.skipped: list[tuple] = []
+        # the page of a list of options too long for the screen ('next' turns it), and
+        # how many pages the question's list has (screen.py: layout)
+        self.page = 0
+        self.pages = 1
         # the log line of the headline printed last by news(), while nothing but the line
         # of an answer taken for this seat has been printed under it (see news_groups)
         self.head_above: int | None = None
@@ -129,9 +138,8 @@ class HumanAgent(Agent):
         elif numbers:
             head.append(Text("  enter one of the numbers "
                              f"{', '.join(o.key for o in decision.options)}"))
-        elif decision.some > 1:
-            head.append(Text("  several at once: their numbers or keys (1 3); done when "
-                             "you want no more", style="dim"))
+        elif decision.some:
+            head.append(Text(pick_words(decision), style="dim"))
         tail = []
         if not self.helped and self.script is None:
             tail.append(Text("  (a number or a key answers; type help for commands, save to "
@@ -145,8 +153,11 @@ class HumanAgent(Agent):
         else:
             news = self.news_groups(game, view["you"])
             status = status_lines(view, game, c.width) + warning_lines(game, view["you"])
+            paged: list[int] = []
             lines = layout(c, news, status, head, rows, numbers, tail,
-                           you=game.state.players[view["you"]].name)
+                           you=game.state.players[view["you"]].name, page=self.page,
+                           paged=paged)
+            self.pages = paged[0] if paged else 1
         self.seen = len(game.log_lines)
         for line in lines:
             c.print(line)
@@ -235,6 +246,7 @@ class HumanAgent(Agent):
             answer = self._from_set(decision, game)
             if answer is not None:
                 return answer
+        self.page = 0
         self.show(decision, view, game)
         mark = (len(game.record), game.state.rng.getstate(), game.reveals)
         if self.terminal is not None:  # what was typed before this question: not for it
@@ -258,7 +270,7 @@ class HumanAgent(Agent):
             if self.script is not None:
                 c.print(_shown(raw))  # so the transcript shows what was answered
             if self.command(raw, decision, view, game):
-                if raw.split()[0].lower() != "state":  # ('state' shows the question too)
+                if raw.split()[0].lower() not in ("state", "next"):  # (they show it too)
                     c.print(f"[bold]{_shown(decision.prompt)}[/bold]")  # the question again
                 continue
             answer, problem = self.parse(decision, raw, short_keys(game, decision),
@@ -298,8 +310,10 @@ class HumanAgent(Agent):
         return None
 
     def _set_typed(self, decision, raw: str, game) -> tuple[int | None, str | None]:
-        """Several picks of a set typed at once ('1 3 5', 'oa ic'): the first is the
-        answer, the rest answer the set's next questions, then 'done' if room is left."""
+        """Several picks of a set typed at once ('1 3 5', 'oa ic', '1 3 done'): the first
+        is the answer, the rest answer the set's next questions. The set goes on after
+        them (asked again, with what is chosen) until 'done' or until no more may be
+        picked: the same rule as for one pick typed at a time."""
         shorts = short_keys(game, decision)
         picks = []
         for word in raw.replace(",", " ").split():
@@ -316,9 +330,8 @@ class HumanAgent(Agent):
         if len(chosen) > decision.some:
             return None, (f"you may choose at most {decision.some} now; you named "
                           f"{len(chosen)}")
-        items = sum(1 for o in decision.options if o.value is not None)
-        more = len(chosen) < decision.some and len(chosen) < items
-        self.queued = values[1:] + ([None] if more and values[-1] is not None else [])
+        # (no 'done' added: a pick ends on done, typed, or when no more can be picked)
+        self.queued = values[1:]
         self.queued_for = decision.player
         return picks[0], None
 
@@ -369,6 +382,10 @@ class HumanAgent(Agent):
         if word == "state" and not rest:
             self.show(decision, view, game, full=True)
             return True
+        if word == "next" and not rest and self.pages > 1:  # the list's next page
+            self.page = (self.page + 1) % self.pages
+            self.show(decision, view, game)
+            return True
         if word in PARTS and not rest:
             from .render import render_view
             c.print(render_view(game.view_model(decision.player), game, (PARTS[word],)))
@@ -418,7 +435,7 @@ class HumanAgent(Agent):
         cards = sorted({game.card_name(CardRef(n)) for n in game.state.cards
                         if game.card_visible_to(CardRef(n), seat)})
         commands = ["help", "state", "card ", "log", "undo", "save", "quit", "pass", "why",
-                    *PARTS]
+                    "next", "done", *PARTS]
         return completions(text, commands, keys, labels, cards)
 
     def undo_problem(self, game) -> str | None:
@@ -479,6 +496,16 @@ class HumanAgent(Agent):
         self._quiet()
         self.console.print(f"[red]{_shown(label)} could not be done: {_shown(reason)}. "
                            "Choose again.[/red]")
+
+
+def pick_words(decision) -> str:
+    """How a pick of a set ends, said under its question: on 'done', or by itself when no
+    more may be picked (the one rule, whether the picks are typed one at a time or
+    several at once)."""
+    left = min(decision.some, sum(1 for o in decision.options if o.value is not None))
+    if left <= 1:
+        return "  the last you may pick: it ends the pick; done ends it without one"
+    return f"  several at once: 1 3; type done to finish (it ends by itself after {left} more)"
 
 
 def taken_words(decision) -> str:

@@ -52,9 +52,11 @@ def option_rows(decision: Decision, game) -> list[tuple[str, str, str, str]]:
             summary = Facts(game.zone_state(opt.value, decision.player))
         elif isinstance(opt.value, str) and opt.value in game.space_decl:
             summary = Facts(game.space_summary(opt.value, decision.player))  # (never cut)
-        elif isinstance(opt.value, ActionChoice) and game.action_notes \
-                and opt.value.key.startswith("action:"):
-            summary = Facts(game.action_note(opt.value.key.split(":")[1], decision.player))
+        elif isinstance(opt.value, ActionChoice):
+            note = game.action_note(opt.value.key.split(":")[1], decision.player) \
+                if game.action_notes and opt.value.key.startswith("action:") else ""
+            idle = game.idle_steps(opt.value, decision.player)  # (it stays allowed)
+            summary = Facts(" · ".join(x for x in (note, idle) if x))
         rows.append((str(i), keys[i - 1] if keys else "", opt.label, summary))
     for label, reason in decision.refused.items():
         rows.append(("--", "", label, f"not now: {reason}"))
