@@ -43,6 +43,9 @@ __all__ = ["BIG", "NO_OWNER", "CardRef", "CardState", "Game", "GameOver", "Playe
            "State"]
 
 
+_SCORE = object()  # a player's score, kept while the engine only reads (Game.score)
+
+
 class GameOver(Exception):
     pass
 
@@ -345,6 +348,21 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         return self.state.players[player].name
 
     def score(self, player):
+        """The player's score so far: the sum of the scoring categories. While the engine
+        only reads the state (``gensupport.reading``: an agent's evaluation reads each
+        seat's score, and so may the ruleset's evaluation), it is worked out once per
+        player and kept until the reading ends."""
+        found = self.memo
+        if found is not None and found[0] is self.state:
+            table = found[1]
+            key = (_SCORE, player)
+            total = table.get(key)
+            if total is None:
+                total = table[key] = self._score(player)
+            return total
+        return self._score(player)
+
+    def _score(self, player):
         total = 0
         for sid in self.rs.sections["scoring"]:
             total += self.run_code(("scoring", sid), self.frame(player))
