@@ -215,6 +215,10 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
             "start": integer("The starting value."),
             "step": integer("How much one step changes the value (default 1)."),
             "unit": string("How values are shown, e.g. '°C' or '%'.", maxLength=10),
+            "short": string("A shorter name for the status line before each decision, used "
+                            "when the line does not fit the screen with the whole name (e.g. "
+                            "'TR' for 'Terraform rating'); elsewhere the name is whole.",
+                            maxLength=12),
             "amount": string("How an amount of it reads, {n} the number and {s} an 's' "
                              "unless n is 1, e.g. '{n} culture' (default: with the unit, or "
                              "'your <name> is at least n')."),
