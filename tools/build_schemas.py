@@ -215,6 +215,10 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
             "start": integer("The starting value."),
             "step": integer("How much one step changes the value (default 1)."),
             "unit": string("How values are shown, e.g. '°C' or '%'.", maxLength=10),
+            "short": string("A shorter name for the status line before each decision, used "
+                            "when the line does not fit the screen with the whole name (e.g. "
+                            "'TR' for 'Terraform rating'); elsewhere the name is whole.",
+                            maxLength=12),
             "amount": string("How an amount of it reads, {n} the number and {s} an 's' "
                              "unless n is 1, e.g. '{n} culture' (default: with the unit, or "
                              "'your <name> is at least n')."),
@@ -913,6 +917,12 @@ LEARNED = obj(
                       "the end of each turn for the seat whose turn it was, and the final "
                       "position for every seat."},
         **LEARNED_FIT,
+        "search": obj("Settings the ismcts agent searches with when it plays with this "
+                      "file and its spec does not give them (written by 'rulebook train "
+                      "--shrink').",
+                      {"shrink": _number("ismcts's shrink: an option's worth weighed "
+                                         "against its node's mean as if it had this many "
+                                         "more tries at that mean.", 0, 1_000_000)}),
         "fits": arr("Fits trained at other player counts (rulebook train --players 2,3): a "
                     "game uses the fit of its player count, else the one of the nearest "
                     "count (the fewer players when two are as near).",
