@@ -163,3 +163,52 @@ def test_legacy_hopeless_leads_count_a_technology_left_of_its_earliest_frame():
         assert feats.get("declared:hopeless_leads", 0) == expected
         checked += expected > 0
     assert checked
+
+
+
+@pytest.mark.parametrize("seed", [3, 8, 5])
+def test_timespan_income_lost_is_what_the_next_income_loses_at_the_limit(seed):
+    """Timespan's ``income_lost``: when a seat ends its actions of a round, what the
+    next income phase then loses of its goods and coins at the storage limit (the game's
+    own news says it: "gains no coins: 1 coin would not fit", "(now 6; 2 more did not
+    fit)"); in the last round no income follows, so nothing."""
+    import re
+    rs = load_ruleset("timespan")
+    game = build_game(rs, 2, seed, ["random"] * 2, ())
+    reader = Features(rs)
+    seen: list = []  # (the news's length, seat, the feature) at each decision of the actions
+
+    class Watch(RandomAgent):
+        def decide(self, decision, view, g):
+            answer = super().decide(decision, view, g)
+            if g.state.phase == "actions" and decision.kind == "action" \
+                    and decision.options[answer].key == "end":  # (its last of the round)
+                value = _features(reader, copy_game(g), decision.player)
+                seen.append((len(g.log_lines), decision.player,
+                             value.get("declared:income_lost", 0)))
+            return answer
+    game.agents = [Watch(s + 1) for s in range(2)]
+    run(game)
+    lines = [game.log_line_for(i, 0) for i in range(len(game.log_lines))]
+    incomes = [i for i, line in enumerate(lines) if line == "· Income"]
+    assert len(incomes) == 4  # rounds 2 to 5
+    checked = 0
+    for start in incomes:
+        end = next((j for j in range(start + 1, len(lines)) if lines[j].startswith(("· ", "—"))),
+                   len(lines))
+        for seat in range(2):
+            lost = 0
+            for line in lines[start + 1:end]:
+                if line.strip().startswith(f"Player {seat + 1} (random) gains"):
+                    m = re.search(r"gains no \w+: (\d+) \w+ would not fit", line) \
+                        or re.search(r"(\d+) more did not fit", line)
+                    lost += int(m.group(1)) if m else 0
+            said = [(at, v) for at, p, v in seen if p == seat and at <= start]
+            if not said or said[-1][0] < max(i for i in incomes + [0] if i < start):
+                continue  # the seat did not end its actions itself (it had none left)
+            assert said[-1][1] == lost, (start, seat, said[-1], lost)
+            checked += lost > 0
+    # the last round's actions: no income follows
+    last = [v for at, p, v in seen if at > incomes[-1]]
+    assert last and not any(last)
+    assert checked

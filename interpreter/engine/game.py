@@ -73,7 +73,7 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self.keep_log = True  # write the log even when nobody listens (simulations turn it off)
         self.log_kept = 0  # characters the log holds (see gamelog.MAX_LOG_KEPT)
         self._hidden_moves = 0  # inside a draw: hidden cards are told as one line
-        self._last_stock = None  # (what, amount, line) of the last stock line, to add to it
+        self._last_stock = None  # (what, amount, line, lost) of the last stock line, to add to it
         self.held: list[str] | None = None  # lines of an action still running
         # a flow step's heading, written before its first effect line (none if it has none)
         self.pending_heading: str | None = None

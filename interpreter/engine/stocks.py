@@ -96,10 +96,11 @@ class StocksMixin:
             moved = abs(p.stock[resource] - have)
             key = ("stock", player, resource, verb)
             last = self._last_stock if not self.listeners else None  # printed lines stay
-            if last is not None and last[0] == key and self._last_line() == last[2]:
-                moved += last[1]  # 1 gold and 1 gold more, in a row: one line, '2 gold'
             words = {"gain": "gains", "pay": "pays", "lose": "loses"}[verb]
             lost = amount - (p.stock[resource] - have) if verb == "gain" else 0
+            if last is not None and last[0] == key and self._last_line() == last[2]:
+                moved += last[1]  # 1 gold and 1 gold more, in a row: one line, '2 gold'
+                lost += last[3]  # and what did not fit of each
             room = f"; {lost} more did not fit" if lost > 0 else ""  # over the capacity
             line = f"  {p.name} {words} {self.amount_words(resource, moved)} " \
                    f"(now {p.stock[resource]}{room})"
@@ -111,7 +112,7 @@ class StocksMixin:
                 self._replace_last_line(line)
             else:
                 self.log(line)
-            self._last_stock = (key, moved, line)
+            self._last_stock = (key, moved, line, lost)
 
     def amount_words(self, resource, n) -> str:
         """'3 apples', '1 apple', '18 coins'."""
