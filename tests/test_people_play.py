@@ -181,8 +181,29 @@ def test_a_gain_that_does_not_fit_says_nothing_came_in():
     assert game.log_lines[-1] == f"  {me.name} gains no food: 3 food would not fit " \
                                  f"(stays at {room})"
     me.stock["food"] = room - 1
+    game.log("  (another line)")  # (not one more gain of the same line)
     game.change_stock(0, "food", 3, "gain")
     assert game.log_lines[-1] == f"  {me.name} gains 1 food (now {room}; 2 more did not fit)"
+
+
+def test_gains_in_a_row_say_all_that_did_not_fit():
+    # two gains in a row make one line ("1 food and 1 food more": 2 food); what did not
+    # fit is added up the same way (an income of 1 food and then 4 food from delivered
+    # pottery into a full store loses 5, and the line said 4)
+    rs = load_ruleset("timespan")
+    game = Game(rs, 2, 1, [Agent(), Agent()])
+    me = game.state.players[0]
+    room = game.capacity(0, "food")
+    me.stock["food"] = room
+    game.change_stock(0, "food", 1, "gain")
+    game.change_stock(0, "food", 4, "gain")
+    assert game.log_lines[-1] == f"  {me.name} gains no food: 5 food would not fit " \
+                                 f"(stays at {room})"
+    me.stock["food"] = room - 2
+    game.log("  (another line)")
+    game.change_stock(0, "food", 1, "gain")
+    game.change_stock(0, "food", 3, "gain")
+    assert game.log_lines[-1] == f"  {me.name} gains 2 food (now {room}; 2 more did not fit)"
 
 
 def test_the_only_hidden_card_is_taken_without_a_line_for_the_others():
