@@ -6,7 +6,9 @@ seeds, the measured spec sits first), watched as they are played, for each side:
 - stored cubes left when the seat's last action of round 1 is done (of 8), and
   how many the seat put on technologies in round 1;
 - technologies the seat established left of their earliest time frame, where
-  they can never succeed (``earliest_frame``, see the ruleset's README);
+  they can never succeed (``earliest_frame``, see the ruleset's README); the
+  names list marks its character's sought technology with ``*`` (its crown
+  counts whether it succeeds or not, so that one is no fault);
 - cards in hand at the end of the game;
 - draw actions in the last round.
 
@@ -55,8 +57,16 @@ class Watch:
                 self.seen.add(c)
                 if n < int(fields["earliest_frame"]):
                     for seat in card.pieces:  # (only the establisher has cubes at first)
-                        self.hopeless[seat] += 1
-                        self.hopeless_names[seat].append(f"{card.def_id}@{n}")
+                        crown = card.def_id == self.sought(game, seat)
+                        self.hopeless[seat] += not crown
+                        self.hopeless_names[seat].append(f"{card.def_id}{'*' if crown else ''}@{n}")
+
+    def sought(self, game, seat: int):
+        st = game.state
+        for c in st.zones.get(("character_card", seat), ()):
+            data = self.rs.sections["cards"][st.cards[c].def_id].data or {}
+            return data.get("fields", {}).get("sought")
+        return None
 
     def wrap(self, agent, seat: int) -> None:
         inner = agent.decide
@@ -89,7 +99,7 @@ def one(seed: int, kinds: list[str], rs) -> dict:
     st = game.state
     hands = [len(st.zones[("hand", s)]) for s in range(2)]
     return {"seed": seed, "scores": result.scores, "winners": result.winners,
-            "stored_r1": watch.stored_r1, "hopeless": watch.hopeless,
+            "stored_r1": watch.stored_r1, "hopeless": watch.hopeless,  # (the crown's own left out)
             "hopeless_names": watch.hopeless_names, "hands": hands,
             "last_draws": watch.last_draws, "spent": time.process_time() - start}
 
