@@ -143,6 +143,28 @@ def cards_played(game) -> list[int]:
     return out
 
 
+def cards_dropped(game) -> list[int]:
+    """How many cards each seat gained into a hand (zones that record 'gained') and let
+    go unplayed: neither entered play (zones that record 'played') nor still held at the
+    end (in Terraforming Mars: the cards sold or discarded)."""
+    gained = [Counter() for _ in range(game.n)]
+    for (what, seat, ident), times in game.state.tally.items():
+        if what == "gained" and 0 <= seat < game.n:
+            gained[seat][ident] += times
+    for (what, seat, ident), times in game.state.tally.items():
+        if what == "played" and 0 <= seat < game.n and ident in gained[seat]:
+            gained[seat][ident] -= min(times, gained[seat][ident])
+    records = {z: (e.data or {}).get("records") for z, e in game.rs.sections["zones"].items()
+               if isinstance(e.data, dict)}
+    for (zone, owner), here in game.state.zones.items():
+        if records.get(zone) == "gained" and 0 <= owner < game.n:
+            for c in here:
+                ident = game.state.cards[c].def_id
+                if gained[owner][ident]:
+                    gained[owner][ident] -= 1
+    return [sum(g.values()) for g in gained]
+
+
 _RULESETS: dict = {}
 
 
@@ -161,7 +183,8 @@ def one_game(job: tuple) -> dict:
     return {"seed": seed, "scores": result.scores, "winners": result.winners,
             "solo_won": result.solo_won, "rank": result.ranks[0] if result.ranks else None,
             "spent": spent, "clock": (clock.decisions, clock.seconds, clock.iterations),
-            "habits": habits.summary(), "played": cards_played(game)}
+            "habits": habits.summary(), "played": cards_played(game),
+            "dropped": cards_dropped(game)}
 
 
 def played(jobs: list[tuple], workers: int, clock: Clock):
@@ -186,6 +209,7 @@ def duel(name: str, spec: str, against: str, games: int, clock: Clock, workers: 
     wins, seconds, errors = 0.0, [], 0
     habits = [[], []]  # per side (0: the spec, 1: against), one summary per game
     entered = [0, 0]  # cards entered play: the measured agent's, the other's
+    dropped = [0, 0]  # cards gained into a hand and let go unplayed (sold)
     seeds = range(first_seed, first_seed + games)
     jobs = [(name, 2, seed, [spec, against] if seed % 2 == 1 else [against, spec], ())
             for seed in seeds]
@@ -201,10 +225,13 @@ def duel(name: str, spec: str, against: str, games: int, clock: Clock, workers: 
         habits[1].append(out["habits"][1 - me])
         entered[0] += out["played"][me]
         entered[1] += out["played"][1 - me]
+        dropped[0] += out["dropped"][me]
+        dropped[1] += out["dropped"][1 - me]
         if me in out["winners"]:
             wins += 1 / len(out["winners"])
         print(f"  {name} seed {seed}: seat {me + 1} {spec}, scores {out['scores']}, "
               f"winners {[w + 1 for w in out['winners']]}, cards played {out['played']}, "
+              f"gained and let go {out['dropped']}, "
               f"{out['spent']:.1f} CPU-s", flush=True)
     n = len(seconds)
     low, high = wilson(wins, n)
@@ -212,7 +239,8 @@ def duel(name: str, spec: str, against: str, games: int, clock: Clock, workers: 
             "low": low, "high": high, "errors": errors,
             "seconds": sum(seconds) / n if n else 0.0, "max_seconds": max(seconds or [0]),
             "habits": habits, "played": entered[0] / n if n else 0.0,
-            "played_other": entered[1] / n if n else 0.0}
+            "played_other": entered[1] / n if n else 0.0,
+            "dropped": dropped[0] / n if n else 0.0, "dropped_other": dropped[1] / n if n else 0.0}
 
 
 def habits_report(name: str, sides: list[str], habits: list[list[dict]]) -> None:
@@ -284,12 +312,14 @@ def main(argv=None) -> None:
     for r in rows:
         habits_report(r["ruleset"], [args.spec, args.against], r["habits"])
     print("| ruleset | games | wins | win rate | Wilson 95 % | CPU-s per game (max) | "
-          "cards played per game (the other's) |")
-    print("|---|---|---|---|---|---|---|")
+          "cards played per game (the other's) | cards gained and let go per game (the "
+          "other's) |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['ruleset']} | {r['games']} | {r['wins']:g} | {100 * r['rate']:.0f} % | "
               f"{100 * r['low']:.0f}–{100 * r['high']:.0f} % | {r['seconds']:.1f} "
-              f"({r['max_seconds']:.1f}) | {r['played']:.1f} ({r['played_other']:.1f}) |"
+              f"({r['max_seconds']:.1f}) | {r['played']:.1f} ({r['played_other']:.1f}) | "
+              f"{r['dropped']:.1f} ({r['dropped_other']:.1f}) |"
               + (f" {r['errors']} errors" if r["errors"] else ""))
     if solos:
         print("\n| solo | games | won | Wilson 95 % | ranks |")

@@ -27,6 +27,12 @@ def rs():
 LASTING = "Stays in play until the end of the round."
 BONUS = "Completion bonus, when it succeeds as you establish it: "
 FUNDAMENTAL = "Fundamental technology: it always succeeds."
+
+
+def FROM(frame: int) -> str:  # (play30: where it can ever succeed, said when placing)
+    return f"Can succeed from time frame {frame} on."
+
+
 CROWN = (" at each round's scoring if you have the most cubes on the technology it "
          "seeks, whether that succeeds or not; when tied, the crown divided by the number "
          "of tied players, rounded down.")
@@ -79,28 +85,28 @@ GOLDEN = {
     "the_wheel": [FUNDAMENTAL, "2 points."],
     "basic_tools": [FUNDAMENTAL, "1 point."],
     "law": [FUNDAMENTAL, "2 points."],
-    "agriculture": ["Needs Basic Tools.", "2 points.",
+    "agriculture": ["Needs Basic Tools.", FROM(2), "2 points.",
                     BONUS + "put up to 1 of your cubes on this card, taken from supply "
                     "cubes."],
-    "writing": ["Needs Law.", "2 points.",
+    "writing": ["Needs Law.", FROM(2), "2 points.",
                 BONUS + "draw 1 card from the draw pile into your hand."],
-    "currency": ["Needs Law.", "1 point.",
+    "currency": ["Needs Law.", FROM(2), "1 point.",
                  BONUS + "move 1 cube from your supply to your storage."],
-    "cartography": ["Needs Writing.", "3 points.",
+    "cartography": ["Needs Writing.", FROM(3), "3 points.",
                     BONUS + "you may move your player marker any number of time frames to "
                     "the left; draw 1 card from the draw pile into your hand."],
-    "banking": ["Needs Currency and Mathematics.", "3 points.",
+    "banking": ["Needs Currency and Mathematics.", FROM(3), "3 points.",
                 BONUS + "move 2 cubes from your supply to your storage."],
-    "printing_press": ["Needs Writing and Metallurgy.", "3 points.",
+    "printing_press": ["Needs Writing and Metallurgy.", FROM(3), "3 points.",
                        BONUS + "draw 2 cards, keep 1 and discard the other."],
-    "combustion_engine": ["Needs The Wheel and Fire.", "3 points."],
-    "navigation": ["Needs Cartography and Astronomy.", "3 points.",
+    "combustion_engine": ["Needs The Wheel and Fire.", FROM(2), "3 points."],
+    "navigation": ["Needs Cartography and Astronomy.", FROM(4), "3 points.",
                    BONUS + "you may move your player marker any number of time frames to "
                    "the left; draw 2 cards from the draw pile into your hand."],
-    "railroads": ["Needs Steam Engine and The Wheel.", "4 points."],
-    "internet": ["Needs Computers, Telephone and Electricity.", "3 points.",
+    "railroads": ["Needs Steam Engine and The Wheel.", FROM(4), "4 points."],
+    "internet": ["Needs Computers, Telephone and Electricity.", FROM(5), "3 points.",
                  BONUS + "draw 2 cards from the draw pile into your hand."],
-    "space_flight": ["Needs Rocketry, Computers and Flight.", "1 point."],
+    "space_flight": ["Needs Rocketry, Computers and Flight.", FROM(5), "1 point."],
 }
 
 # What the rules say, where the renderer cannot yet say it: the requirement
@@ -263,6 +269,7 @@ for c in cards_in(frame_2):
     game.context = "Play a fate card"
     game.run_code(("action", "play_fate", "do"), game.frame(0))
     prompts = [d.prompt for d in seen]
-    assert any("to take up to 2 of Player 2's cubes off that technology" in p
+    # (play30: the question the ruleset writes, naming whose cubes and where)
+    assert any("Take up to 2 cubes of Player 2 off which technology in time frame 2?" in p
                for p in prompts), prompts
     assert not any("smallest" in p for p in prompts), prompts

@@ -198,8 +198,9 @@ GOLDEN = {
     "mer_exchange": [
         "To unlock it you need: at least 10 science.",
         "Cost 1 stone + 2 coins.",
-        "While this card is in your technologies on the tech board and this card is not "
-        "marked locked, room for 5 more coins.",
+        # (the marker's own words, issue 29's play30: not "is not marked locked")
+        "While this card is in your technologies on the tech board and this card is "
+        "unlocked, room for 5 more coins.",
         "1 VP per silk delivered onto cards in your timeline and legacy.",
     ],
     "mys_medicine": [

@@ -135,10 +135,10 @@ def _typed(lines):
 
 
 def test_a_person_types_the_whole_set_at_once(tmp_path):
-    """'1 3' at the first question keeps the first and third cards as listed then, and
-    the set ends there: nothing more is asked."""
+    """'1 3 done' at the first question keeps the first and third cards as listed then,
+    and the set ends there: nothing more is asked."""
     rs = tiny_with(tmp_path, KEEP.replace("cards_in(hand), 2", "cards_in(hand), 3"), 4)
-    human, out, left = _typed(["1 3"])
+    human, out, left = _typed(["1 3 done"])
     game, hand = keep(rs, human)
     assert left == []
     assert game.state.zones[("tableau", 0)] == [hand[0], hand[2]]
@@ -146,6 +146,37 @@ def test_a_person_types_the_whole_set_at_once(tmp_path):
     assert "several at once" in shown  # the question says it may be answered so
     # the picks after the first are shown in place, with their question, then 'done'
     assert f"→ {game.card_name(hand[2])}" in shown and "→ done" in shown
+
+
+def test_a_pick_ends_on_done_whether_one_or_several_are_typed(tmp_path):
+    """One rule (issue 30): a pick of a set ends on 'done', or by itself when no more
+    may be picked; two picks typed at once do not end it while room is left (a
+    'done' typed next finishes it, instead of falling on the next question)."""
+    rs = tiny_with(tmp_path, KEEP.replace("cards_in(hand), 2", "cards_in(hand), 3"), 4)
+    human, out, left = _typed(["1 3", "done"])  # two at once, then done
+    game, hand = keep(rs, human)
+    assert left == [] and game.state.zones[("tableau", 0)] == [hand[0], hand[2]]
+    assert "type done to finish" in out.getvalue()  # the rule, under the question
+    human, out, left = _typed(["1", "done"])  # one, then done: the same
+    game, hand = keep(rs, human)
+    assert left == [] and game.state.zones[("tableau", 0)] == [hand[0]]
+    human, out, left = _typed(["1 2", "1"])  # the third fills it: it ends by itself
+    game, hand = keep(rs, human)
+    assert left == [] and len(game.state.zones[("tableau", 0)]) == 3
+    assert "it ends the pick" in out.getvalue()  # said before the last one is typed
+
+
+def test_pass_or_end_does_not_finish_a_pick_unasked(tmp_path):
+    """'pass' (and 'end'), the words that end a turn, typed at a pick of a set are
+    refused with a hint, not taken as 'done' (issue 30: four cards given up unasked)."""
+    rs = tiny_with(tmp_path, KEEP, 4)
+    human, out, left = _typed(["2", "pass", "end", "done"])
+    game, hand = keep(rs, human)
+    assert left == [] and game.state.zones[("tableau", 0)] == [hand[1]]
+    shown = " ".join(out.getvalue().split())
+    assert "'pass' does not end this pick: type done to finish with what you have " \
+        "picked so far" in shown
+    assert "'end' does not end this pick" in shown
 
 
 def test_a_set_typed_at_once_is_refused_whole_when_a_part_is_wrong(tmp_path):

@@ -149,7 +149,9 @@ def test_refused_action_names_the_failed_requirement(legacy):
     reason = refused["Travel to the past"]
     reason = reason if isinstance(reason, str) else reason()  # words are made when read
     # the rule: travelling to the past needs a frame before yours; you stand in frame 1
-    assert reason == "needs your time frame to be at least 2; it is 1"
+    # (the action's reason: the generated 'needs your time frame to be at least 2; it
+    # is 1' read as code to the play30 playtester)
+    assert reason == "you are in time frame 1: there is no earlier time frame"
 
 
 def test_human_agent_reprompts_with_the_reason():

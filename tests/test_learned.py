@@ -431,3 +431,41 @@ def test_where_the_lowest_score_wins_a_point_counts_against():
     pairs = _fitted(samples, lowest=True)
     assert pairs["score"] == pytest.approx((-1.0, 0.0))
     assert pairs["score of the best other"] == pytest.approx((1.0, 0.0))
+
+
+def test_turn_end_positions_are_each_turns_end_and_the_final_position():
+    # docs/agents.md: --positions turn-ends samples the end of each turn, for the seat
+    # whose turn it was, and the final position for every seat: there the margin still
+    # to come is nothing, so the label is the score margin itself
+    from rulebook_games.lab.train import play_and_sample
+    rs = load_ruleset("lantern_row")
+    taken, last_round, _ = play_and_sample(rs, 2, 5, "greedy:eval=written", 0, 1.0,
+                                           positions="turn-ends")
+    *turns, end_a, end_b = taken
+    for s in (end_a, end_b):
+        assert s.target == s.features["score"] - s.features["score of the best other"]
+    # two turns an hour; the last turn's end is the final position
+    assert len(turns) == 2 * last_round - 1
+    # the same game sampled at decisions labels the same margins
+    scored, _, _ = play_and_sample(rs, 2, 5, "greedy:eval=written", 0, 0.5)
+    assert {s.target for s in scored} == {s.target for s in taken}
+
+
+def test_the_seat_moving_first_in_a_round_is_a_turn_ahead_until_the_other_moves():
+    # docs/agents.md: 'turn ahead' is the seat's turns begun this round minus the most
+    # any other seat has begun: at two players 1 for the first seat in its turn (the
+    # other -1), nothing once both have begun
+    from rulebook_games.agents.features import Features
+    rs, found = _positions("lantern_row", 3, at=tuple(range(1, 40)))
+    reader = Features(rs)
+    reader.tempo = True  # (read for weights that have it, as those trained at turns' ends)
+    seen = set()
+    for game, seat in found:
+        runner = FlowRunner(game)
+        priors, shared = reader.base(runner, range(2))
+        first, second = (reader.of(runner, p, priors, shared).get("turn ahead", 0)
+                         for p in (0, 1))
+        mover = game.state.turn_seat
+        assert (first, second) == ((1, -1) if mover == game.state.turn_order[0] else (0, 0))
+        seen.add(mover)
+    assert seen == {0, 1}

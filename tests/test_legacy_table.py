@@ -159,7 +159,8 @@ def test_an_answer_taken_for_you_is_printed_once(tmp_path):
                           capture_output=True, text=True, timeout=300,
                           env=dict(os.environ, COLUMNS="200"))
     lines = [x for x in proc.stdout.splitlines() if "taken for you" in x]
-    assert any("free places in the next turn order" in x for x in lines), proc.stdout[-2000:]
+    assert any("place do you take in the next turn order" in x for x in lines), \
+        proc.stdout[-2000:]
     for a, b in zip(proc.stdout.splitlines(), proc.stdout.splitlines()[1:]):
         assert not ("taken for you" in a and a == b), a
 

@@ -89,7 +89,9 @@ def test_every_card_played_in_a_game_is_named_in_its_headline():
     heads = [g.headline for g in summarise(lines, words)
              if g.headline and g.headline.endswith(": Play a card")
              or g.headline and ": Play a card: " in g.headline]
-    assert heads and all(h.split(": Play a card: ")[-1] in words.cards for h in heads), heads
+    # (and the cards it was then played on: 'Large Convoy on Birds')
+    assert heads and all(h.split(": Play a card: ")[-1].split(" on ")[0] in words.cards
+                         for h in heads), heads
 
 
 def test_what_was_gained_and_lost_of_one_resource_reads_in_the_order_it_came():

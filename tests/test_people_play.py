@@ -39,7 +39,7 @@ def test_commands_at_a_prompt_do_not_answer_it(tmp_path):
     # a card's text, generated from its effects, by its printed name
     assert "Printing Press (cost 3 · technology)" in out
     assert "Needs Writing and Metallurgy" in out
-    assert "no card is called 'printing prss'; did you mean 'printing press'" in out
+    assert "no card is called 'printing prss'; did you mean 'Printing Press'" in out
     # 'state' draws everything the seat may see, with the table of players
     assert "Player 1 (human)" in out and "Player 2 (random)" in out
     assert "saved after" in out
@@ -97,7 +97,7 @@ def test_the_news_since_your_last_decision_comes_first(tmp_path):
     assert proc.returncode == 0, out + proc.stderr
     # the action and what it did are told before the next prompt, then the status line
     after = out[out.index("Time frame 5 → 3"):]
-    assert after.index("You, Player 1 (human):") < after.index("choose an action")
+    assert after.index("You: ") < after.index("choose an action")
 
 
 def test_a_refusal_says_what_failed_with_the_numbers(tmp_path):

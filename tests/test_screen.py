@@ -144,9 +144,29 @@ def test_the_status_lines_fit_the_width_and_keep_your_own_tracks():
         me.stock[key], me.production[key] = 54, 15
     lines = [t.plain for t in status_lines(game.view(0), game, 80)]
     assert len(lines) <= 3 and all(len(line) <= 80 for line in lines)
-    assert "Terraform rating 20" in " ".join(lines)
+    # your own track by its name, or the short name the ruleset declares for it
+    assert "Terraform rating 20" in " ".join(lines) or "you: TR 20" in " ".join(lines)
+    assert "-10 °C" in " ".join(lines)  # (issue 30) its unit kept
     # (issue 29) nothing cut: a line too long for the width goes on to the next
     assert "54 heat +15" in " ".join(lines) and not any("…" in x for x in lines)
+
+
+def test_a_long_status_line_keeps_the_units_of_its_tracks():
+    """(issue 30) 'Temperature -18, Oxygen 10' drops what the numbers count: a track's
+    unit is part of its value; the line is shortened elsewhere, or wrapped."""
+    from rulebook_games.play.render import status_lines
+    rs = load_ruleset("terraforming_mars")
+    game = Game(rs, 2, 1, [Agent(), Agent()])
+    game.state.round = game.state.tracks["generation"] = 7
+    game.state.tracks.update({"temperature": -18, "oxygen": 10, "oceans": 6})
+    game.state.players[0].tracks["tr"] = 37
+    for width in (80, 60, 40):
+        lines = [t.plain for t in status_lines(game.view(0), game, width)]
+        text = " ".join(lines)
+        assert "-18 °C" in text and "10 %" in text, (width, lines)
+        assert all(len(line) <= width for line in lines) and "37" in text
+        # shortened by the words the ruleset declares (tr: short: TR), not by a cut
+        assert "Terraform rating 37" in text or "TR 37" in text
 
 
 def test_card_texts_stay_when_the_question_is_about_a_few_cards():
@@ -211,3 +231,20 @@ def test_your_own_results_stay_when_the_others_moves_fold():
             news[1]]
     text = [t.plain for t in fit_news(_console(), news, 4, you="Ann")]
     assert "  Ann: +3 food (now 4)" in text, text
+
+
+def test_what_you_paid_stays_when_your_older_move_must_fold():
+    """Issue 30: "Buy research cards: Cloud Seeding" was shown with no cost line, the
+    move folded to its headline when a long action list left 5 lines of news. Your
+    own move loses its other lines first; what you paid and gained goes last."""
+    from rulebook_games.play.screen import fit_news
+    you = "Player 1 (human)"
+    news = [[f"{you}: Buy research cards: Cloud Seeding", f"  {you}: −3 M€ (now 33)",
+             "  Cloud Seeding → your hand", "  3 cards → Discard pile"],
+            ["Player 2 (ismcts): Buy research cards: 4 cards → Discard pile"], ["· Action"]]
+    shown = [t.plain for t in fit_news(_console(), news, 5, you)]
+    assert len(shown) <= 5 and f"  {you}: −3 M€ (now 33)" in shown, shown
+    assert shown[0].startswith(f"{you}: Buy research cards: Cloud Seeding")
+    assert "type news" in shown[0]  # what is left out is said
+    shown = [t.plain for t in fit_news(_console(), news, 4, you)]
+    assert len(shown) <= 4 and f"  {you}: −3 M€ (now 33)" in shown, shown

@@ -45,15 +45,19 @@ def _copy(tmp_path, name="lantern_row") -> Path:
 # ---------------------------------------------------------------- reproducible
 
 
-def test_the_same_command_and_seed_train_the_same_file_byte_for_byte(tmp_path, capsys):
+@pytest.mark.parametrize("more", [(), ("--positions", "turn-ends")])
+def test_the_same_command_and_seed_train_the_same_file_byte_for_byte(tmp_path, capsys, more):
     folder = _copy(tmp_path)
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     for out in (a, b):
-        code, text, err = _cli(capsys, "train", folder, "-n", "4", "--seed", "5", "--out", out)
+        code, text, err = _cli(capsys, "train", folder, "-n", "4", "--seed", "5", *more,
+                               "--out", out)
         assert code == 0, err
     assert a.read_bytes() == b.read_bytes()
     # and the command the file's own fields give trains it again, byte for byte
-    words = shlex.split(train_command(json.loads(a.read_text())))
+    data = json.loads(a.read_text())
+    assert data.get("positions", "decisions") == (more[1] if more else "decisions")
+    words = shlex.split(train_command(data))
     assert words[:3] == ["rulebook", "train", "lantern_row"]
     c = tmp_path / "c.json"
     code, text, err = _cli(capsys, "train", folder, *words[3:], "--out", c)
@@ -99,7 +103,8 @@ def test_a_weights_file_that_predates_a_rule_change_is_said_in_words(tmp_path, c
     code, text, err = _cli(capsys, "simulate", folder, "-n", "1", "--agents", "greedy")
     assert code == 0, err
     assert "note: the weights in" in err and "predate a change to Lantern Row's rule files" in err
-    assert "rulebook train lantern_row -n 600 --rounds 3 --seed 1 -p 2" in err
+    assert "rulebook train lantern_row -n 600 --rounds 3 --seed 1 -p 2 --positions turn-ends" \
+        in err
 
 
 # ---------------------------------------------------------------- a fit per player count

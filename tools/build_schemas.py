@@ -183,8 +183,24 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
                           ref("simple_decl", "A card resource.")),
     "tags": arr("Card tags.", ref("simple_decl", "A tag.")),
     "card_types": arr("Card types.", ref("card_type_decl", "A card type.")),
-    "markers": arr("Markers that can sit on cards (used, failed…).",
-                   ref("simple_decl", "A marker.")),
+    "markers": arr("Markers that can sit on cards (used, failed…).", {
+        "description": "A marker: its id, or an object with id, name, description and the "
+                       "words for a card with and without it.",
+        "anyOf": [
+            {"$ref": C + "id"},
+            obj("A marker with details.", {
+                "id": ref("id", "The id effects use."),
+                "name": ref("name", "The printed name."),
+                "description": ref("description", "What it is."),
+                "adjective": string("What a card with the marker is, in card texts and "
+                                    "reasons ('locked': 'Philosophy is locked'), instead of "
+                                    "'is marked' and the marker's name."),
+                "opposite": string("What a card without the marker is ('unlocked': 'while "
+                                   "this card is unlocked'; a refusal: 'Philosophy is "
+                                   "already unlocked')."),
+            }, required=["id"]),
+        ],
+    }),
     "blocks": arr("Named effect blocks cards may declare besides 'play'.",
                   ref("block_decl", "An effect block name.")),
     "tracks": arr("Counters and tracks, global or per player.", obj(
@@ -199,6 +215,10 @@ COMPONENTS = obj("Components: resources, tracks, tags, zones, boards, tiles, eve
             "start": integer("The starting value."),
             "step": integer("How much one step changes the value (default 1)."),
             "unit": string("How values are shown, e.g. '°C' or '%'.", maxLength=10),
+            "short": string("A shorter name for the status line before each decision, used "
+                            "when the line does not fit the screen with the whole name (e.g. "
+                            "'TR' for 'Terraform rating'); elsewhere the name is whole.",
+                            maxLength=12),
             "amount": string("How an amount of it reads, {n} the number and {s} an 's' "
                              "unless n is 1, e.g. '{n} culture' (default: with the unit, or "
                              "'your <name> is at least n')."),
@@ -357,7 +377,8 @@ VIEW = obj("What the table shows a player: facts, tracks, maps, boards, shared r
         obj("The cards shown alongside one action's questions.", {
             "action": _ID("The action's id."),
             "cards": _E("A list of cards, for the player answering ('you')."),
-        }, required=["action", "cards"])),
+            "with_each": _E("The cards that go with each card offered ('card'), named in its option with their text: an exploration set's discovery tile beside the set's card (for the player answering, 'you'; only the cards that player may see)."),
+        }, required=["action"])),
     "actions": arr("Numbers shown beside an action wherever it is offered (what it costs the player looking now, say), so the player sees them before choosing it.",
         obj("A number shown beside one action.", {
             "action": _ID("The action's id."),
@@ -470,6 +491,10 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
                                  "a cap."),
             }),
             "after": ref("effect", "What happens after the turns."),
+            "after_name": string("The log's heading for what 'after' does, so its effects "
+                                 "are not read as the last action's (default 'End of' and "
+                                 "the phase's name; written only when 'after' changes "
+                                 "something)."),
         }, required=["id"])),
     "actions": arr("Actions players take in their turns.", ref("action", "An action.")),
     "procedures": arr("Named procedures rules call.", obj(
@@ -483,7 +508,8 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
                          "card text leaves out. See docs/words.md."),
             "prompt": string("Asked instead of the generated prompt at the first decision a "
                              "call of it makes, e.g. 'Travel how many time frames to the "
-                             "left?'."),
+                             "left?'; {param} names the value of that parameter, e.g. "
+                             "'Which technology in {era} fails?'."),
             "price": ref("expression", "What each card a question of it offers costs the "
                          "player choosing ('card' is the card, the parameters are in "
                          "scope), shown beside the printed cost: 'cost 3, 1 for you', e.g. "
@@ -885,7 +911,18 @@ LEARNED = obj(
                    "predicts: margin, the seat's final score minus the best other seat's "
                    "(solo: its final score); evaluation, the same of the ruleset's "
                    "hand-written evaluation of the final position (solo: its own)."},
+        "positions": {"enum": ["decisions", "turn-ends"], "description": "Which positions "
+                      "of the training games were fitted: decisions, a share of the "
+                      "decisions, every seat at each (a file without this field); turn-ends, "
+                      "the end of each turn for the seat whose turn it was, and the final "
+                      "position for every seat."},
         **LEARNED_FIT,
+        "search": obj("Settings the ismcts agent searches with when it plays with this "
+                      "file and its spec does not give them (written by 'rulebook train "
+                      "--shrink').",
+                      {"shrink": _number("ismcts's shrink: an option's worth weighed "
+                                         "against its node's mean as if it had this many "
+                                         "more tries at that mean.", 0, 1_000_000)}),
         "fits": arr("Fits trained at other player counts (rulebook train --players 2,3): a "
                     "game uses the fit of its player count, else the one of the nearest "
                     "count (the fewer players when two are as near).",

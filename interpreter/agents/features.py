@@ -52,6 +52,7 @@ evaluation does.
 from __future__ import annotations
 
 from ..engine.game import NO_OWNER
+from ..lang.runtime import Frame
 
 
 class Features:
@@ -80,6 +81,13 @@ class Features:
         self.last_count = rounds.get("count") or rounds.get("max")
         self.until = ("flow", "rounds", "until") in rs.code
         self.scores = False  # read each seat's score too (the score features)
+        # read 'turn ahead' too: only for weights that have it (trained at turns' ends)
+        self.tempo = False
+        # feature names made once, not per evaluation: a card's in a zone, a declared
+        # feature's for an item that is a plain id ((ident, item) -> name)
+        self._card_names: dict = {}
+        self._item_names: dict = {}
+        self._vs_names: dict = {}  # a public feature's name -> its 'vs:' name
 
     def base(self, runner, seats) -> tuple[list, "Shared"]:
         """Each seat's hand-written evaluation (all seats: each seat's features read the
@@ -117,6 +125,7 @@ class Features:
                 out["global:" + k] = v
         cards = st.cards
         own, shared = self.own_cards, self.shared_cards
+        names = self._card_names
         for (zone, owner), here in st.zones.items():
             if owner == NO_OWNER:
                 if here:
@@ -132,7 +141,9 @@ class Features:
                     continue
             for c in here:
                 card = cards[c]
-                name = f"card:{zone}:{card.def_id}"
+                name = names.get((zone, card.def_id))
+                if name is None:
+                    name = names[(zone, card.def_id)] = f"card:{zone}:{card.def_id}"
                 out[name] = out.get(name, 0) + 1
                 if owner == seat and card.resources:
                     for r, v in card.resources.items():
@@ -167,10 +178,24 @@ class Features:
             names = dict.fromkeys(mine)  # (in a fixed order: the value's sum is then too)
             for h in others:
                 names.update(dict.fromkeys(h))
-            for name in names:
-                d = mine.get(name, 0) - max(h.get(name, 0) for h in others)
-                if d:
-                    out["vs:" + name] = d
+            vs = self._vs_names
+            if len(others) == 1:  # (the most of one other seat is its own)
+                get = others[0].get
+                for name in names:
+                    d = mine.get(name, 0) - get(name, 0)
+                    if d:
+                        key = vs.get(name)
+                        if key is None:
+                            key = vs[name] = "vs:" + name
+                        out[key] = d
+            else:
+                for name in names:
+                    d = mine.get(name, 0) - max(h.get(name, 0) for h in others)
+                    if d:
+                        out["vs:" + name] = d
+        ahead = common.ahead[seat] if common.ahead is not None else 0
+        if ahead:
+            out["turn ahead"] = ahead
         if common.last:
             out["last round"] = 1
             mine = common.public[seat]
@@ -180,13 +205,25 @@ class Features:
         return out
 
     def _declared(self, game, seat: int, out: dict) -> None:
+        budget = game.budget
+        names = self._item_names
         for ident, each, name in self.declared:
             if each:
                 for item in game.run_code(("feature", ident, "each"), game.frame(seat)) or []:
-                    frame = game.frame(seat)
-                    frame.vars[name] = item
-                    value = game.run_code(("feature", ident), frame)
-                    _put(out, f"declared:{ident}:{_key(game, item)}", game, value)
+                    # (what game.frame(seat) with the item set gives, made at once)
+                    value = game.run_code(("feature", ident),
+                                          Frame(game, {"you": seat, name: item}, 0, budget))
+                    if type(item) is str:  # an id: its name is the same every time
+                        key = names.get((ident, item))
+                        if key is None:
+                            key = names[(ident, item)] = f"declared:{ident}:{_key(game, item)}"
+                    else:
+                        key = f"declared:{ident}:{_key(game, item)}"
+                    if type(value) is int:  # (a number as itself, as _put puts it)
+                        if value:
+                            out[key] = value
+                    else:
+                        _put(out, key, game, value)
             else:
                 value = game.run_code(("feature", ident), game.frame(seat))
                 _put(out, "declared:" + ident, game, value)
@@ -210,7 +247,7 @@ class Shared:
     tracks, tiles, and the sizes of its own zones), for the ``vs:`` features, and
     each seat's score (None when the reader does not read scores)."""
 
-    __slots__ = ("last", "public", "scores")
+    __slots__ = ("last", "public", "scores", "ahead")
 
     def __init__(self, reader: Features, game, scores: list | None = None):
         st = game.state
@@ -227,6 +264,26 @@ class Shared:
                     name = "tile:" + str(tile)
                     public[owner][name] = public[owner].get(name, 0) + 1
         self.public = public
+        self.ahead = turn_ahead(st) if reader.tempo and len(public) > 1 else None
+
+
+def turn_ahead(st) -> list | None:
+    """For each seat, its turns begun in this round (the one running counts) minus the
+    most any other seat has begun: at two players the seat moving first is 1 ahead from
+    its turn until the other's begins (the other then -1), and both are level after.
+    None outside a turn, or when the seat in turn is not in the round's turn order."""
+    order, now = st.turn_order, st.turn_seat
+    if now not in order or len(order) < 2:
+        return None
+    at = order.index(now)
+    began = [0] * len(st.players)
+    for i, p in enumerate(order):
+        if 0 <= p < len(began):
+            began[p] = 1 if i <= at else 0
+    out = []
+    for p, b in enumerate(began):
+        out.append(b - max(x for q, x in enumerate(began) if q != p))
+    return out
 
 
 def holdings(player) -> dict:

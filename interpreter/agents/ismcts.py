@@ -398,7 +398,15 @@ class Search:
                 mine = f"{seat}|"
                 tried = [c for k, c in node.children.items() if c.visits and k.startswith(mine)]
                 if 2 * sum(c.visits for c in tried) >= node.visits:
-                    node.value = max(c.value for c in tried)
+                    k = self.agent.shrink or 0
+                    if k:
+                        # each option's worth drawn toward the node's mean by its few
+                        # tries: the best of many barely tried options is no better
+                        # than the best of a few (the most of noisy means is biased up)
+                        node.value = max((c.visits * c.value + k * node.total / node.visits)
+                                         / (c.visits + k) for c in tried)
+                    else:
+                        node.value = max(c.value for c in tried)
 
 
 class ISMCTSAgent(Agent):
@@ -412,7 +420,7 @@ class ISMCTSAgent(Agent):
                  playout: str = "random", depth: int = 2, c: float = 0.7, widen: float = 0.5,
                  reward: str = "margin", expand: str = "path", turns: int = 0,
                  inner: str = "search", backup: str = "max", sets: str = "rank",
-                 prior: str = "history", eval: str = "learned"):
+                 prior: str = "history", eval: str = "learned", shrink: float | None = None):
         self.rng = random.Random(seed)
         self.eval = eval  # learned (the ruleset's learned evaluation when it has one) or written
         self.iterations = iterations if iterations is not None or seconds is not None \
@@ -429,6 +437,10 @@ class ISMCTSAgent(Agent):
         self.backup = backup
         self.sets = sets
         self.prior = prior
+        # with backup=max, each option's worth weighed against the node's mean as if it had
+        # this many more tries at the mean (0: the best option's worth as it stands; None:
+        # what the ruleset's weights file says, else 0)
+        self.shrink = shrink
         # a set being picked (``sets=rank``): the items still to pick, by identity, and the
         # record's length at the next pick of the same question (it follows at once)
         self.set_plan: tuple[list[str], int] | None = None
@@ -439,6 +451,8 @@ class ISMCTSAgent(Agent):
         self.last_iterations = 0  # how many the last search ran (for the benchmarks)
 
     def decide(self, decision, view, game):
+        if self.shrink is None:
+            self.shrink = float(self.file_settings(game).get("shrink", 0.0))
         if decision.kind == "action":
             here = game.state.digest()  # (a refused action leaves the position as it was)
             if self.refused[0] != here:
@@ -480,6 +494,15 @@ class ISMCTSAgent(Agent):
         if decision.is_range:
             return self.rng.randint(decision.low, decision.high)
         return self.rng.randrange(len(decision.options))
+
+    def file_settings(self, game) -> dict:
+        """The search settings the ruleset's weights file gives (its ``search``; none when
+        the agent plays with the written evaluation or the ruleset has no file)."""
+        if self.eval != "learned":
+            return {}
+        from .learned import learned_value
+        value = learned_value(game.rs)
+        return dict(value.data.get("search") or {}) if value is not None else {}
 
     def pick_set(self, decision: Decision, game) -> int | None:
         """The next pick of a set chosen as a whole (``sets=rank``), or None when the set

@@ -21,7 +21,7 @@ from .features import Features
 PREFIXES = ("stock", "production", "track", "global", "size", "card", "resources", "tile",
             "tiles", "space", "declared")
 PLAIN = ("round", "evaluation", "evaluation of the best other", "score",
-         "score of the best other", "last round")
+         "score of the best other", "last round", "turn ahead")
 EVALUATIONS = ("learned", "written")
 
 
@@ -47,6 +47,15 @@ class _Fit:
                 continue
             self.pairs[name] = (w / s, v / ls)
         self.const = const
+        self._at: dict = {}  # the game's progress t -> each feature's weight at t
+
+    def weights_at(self, t: float) -> dict:
+        """Each feature's weight at progress ``t`` (``w + v * t``, worked out as the sum
+        of the value does: the same number), kept per ``t`` (a game has few)."""
+        found = self._at.get(t)
+        if found is None:
+            found = self._at[t] = {name: w + v * t for name, (w, v) in self.pairs.items()}
+        return found
 
 
 class LearnedValue:
@@ -70,6 +79,7 @@ class LearnedValue:
         # the scores are read only for weights that have them (they cost)
         self.features.scores = any("score" in f.pairs or "score of the best other" in f.pairs
                                    for f in self.fits)
+        self.features.tempo = any("turn ahead" in f.pairs for f in self.fits)
         self._for: dict = {}  # player count -> the fit used
         # the main fit's, as before files had several (and what the lab shows)
         self.info = dict(main.info, mods=data.get("mods"))
@@ -117,14 +127,15 @@ class LearnedValue:
         fit = self._for.get(game.n) or self.fit_for(game.n)
         priors, scores = reader.base(runner, seats)
         t = min(1.0, game.state.round / fit.rounds)
-        pairs = fit.pairs
+        weights = fit.weights_at(t)
+        get = weights.get
         out = []
         for seat in seats:
             total = fit.const
             for name, x in reader.of(runner, seat, priors, scores).items():
-                pair = pairs.get(name)
-                if pair is not None:
-                    total += x * (pair[0] + pair[1] * t)
+                w = get(name)
+                if w is not None:
+                    total += x * w
             out.append(total)
         return out
 

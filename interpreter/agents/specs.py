@@ -77,6 +77,7 @@ PARAMS: dict[str, dict[str, Param]] = {
         "backup": Param(str, choices=("mean", "max")),
         "sets": Param(str, choices=("rank", "pick")),
         "prior": Param(str, choices=("history", "none")),
+        "shrink": Param(float, 0, 1_000_000),
         "eval": Param(str, choices=("learned", "written")),
     },
 }

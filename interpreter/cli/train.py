@@ -73,10 +73,20 @@ class Counts(click.ParamType):
               help="What the value learns to predict: the final margin (a solo game: the "
                    "score), or the same of the hand-written evaluation of the final "
                    "position (what a solo seat aims at beyond the score).")
+@click.option("--positions", type=click.Choice(["decisions", "turn-ends"]),
+              default="decisions", show_default=True,
+              help="Which positions of the games are fitted: a share of the decisions, "
+                   "every seat at each; or the end of each turn, for the seat whose turn "
+                   "it was, and the final position (where a search's horizon ends).")
+@click.option("--shrink", type=click.FloatRange(0, 1_000_000), default=0, show_default=True,
+              help="Written into the file for ismcts: with it, an option's worth in the "
+                   "search is weighed against the mean of its node as if it had this many "
+                   "more tries at that mean (docs/agents.md, 'Search settings in a weights "
+                   "file'); 0 writes nothing.")
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Where to write the weights (default: learned.json in the ruleset's "
                    "folder, or NAME.learned.json beside the mod NAME.yaml).")
-def train_cmd(ruleset, mods, games, rounds, players, seed, target, out):
+def train_cmd(ruleset, mods, games, rounds, players, seed, target, positions, shrink, out):
     """Learn an evaluation from the ruleset's own games, for greedy and ismcts."""
     from ..lab.commands import need_scipy
     need_scipy()
@@ -103,12 +113,15 @@ def train_cmd(ruleset, mods, games, rounds, players, seed, target, out):
         say(f"training {rs.name}: {games} games of {count} players in {rounds} rounds, "
             f"seed {seed}")
         try:
-            fits.append(train(rs, count, games, seed, rounds, progress=say, target=target))
+            fits.append(train(rs, count, games, seed, rounds, progress=say, target=target,
+                              positions=positions))
         except ValueError as exc:
             raise UsageProblem(str(exc)) from None
     data = fits[0]
     if len(fits) > 1:  # the first count's fit at the top, the others' in 'fits'
         data["fits"] = [{k: f[k] for k in FIT_FIELDS if k in f} for f in fits[1:]]
+    if shrink:
+        data["search"] = {"shrink": shrink}
     text = json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
     write_file(out, text, "--out", WEIGHTS)
     for each in fits:

@@ -250,7 +250,10 @@ class AskingMixin:
                      private)
             return
         if self._public_choice(decision, option):
-            self.log(f"  {who} chooses {told(option.label)}")  # (the log is everyone's)
+            # a thing by its name ('chooses Rain'); one of several things to do, after a
+            # colon ('chooses: deliver 1 gem onto …', not 'chooses deliver 1 gem')
+            branch = decision.kind == "option" and type(option.value) is int
+            self.log(f"  {who} chooses{':' if branch else ''} {told(option.label)}")
 
     def _public_choice(self, decision: Decision, option: Option) -> bool:
         value = option.value
@@ -295,12 +298,33 @@ class AskingMixin:
         offered = self.offered
         if self.pricing and kind == "card":  # each card's price, as the procedure says
             self.offered = (seat, self.pricing[-1], frozenset(options))
+        lead = self._fields_read(ask) if kind == "card" else ()
         try:
             i = self.decide(Decision(seat, kind, prompt, opts, optional=optional,
-                                     refused_text=blocked or {}))
+                                     refused_text=blocked or {}, lead=lead))
         finally:
             self.offered = offered
         return opts[i].value
+
+    def _fields_read(self, ask) -> tuple:
+        """The printed card fields (with a phrase) a choice's condition reads of the card
+        chosen: what the question is about, said first with each card (worked out once a
+        choice)."""
+        node = ask[1] if ask else None
+        where = getattr(node, "where", None)
+        if where is None:
+            return ()
+        known = self.rs.__dict__.setdefault("_fields_read", {})
+        found = known.get(id(where))
+        if found is None:
+            from ..lang import ast as A
+            fields = self.rs.sections.get("card_fields", {})
+            found = known[id(where)] = tuple(dict.fromkeys(
+                n.name for n in A.walk(where)
+                if isinstance(n, A.Field) and isinstance(n.obj, A.Name)
+                and n.obj.id == node.var and n.name in fields
+                and isinstance(fields[n.name].data, dict) and fields[n.name].data.get("phrase")))
+        return found
 
     def _left_out(self, items: list, ask, seat: int):
         """The cards a choice's condition keeps out, as refusals: name -> why (the words
@@ -342,12 +366,15 @@ class AskingMixin:
             raise ActionRefused(f"no number between {low} and {high}")
         if high == low:  # not a question: told as one (issue 26), neither asked nor
             # recorded, nor a step of the action's refusals (refusals.py); the action's
-            # own words are its words all the same, and not those of the next question
+            # own words are its words all the same, and not those of the next question.
+            # Its only answer none at all ('Sail how many steps?' at the top of the
+            # track: 0) is nothing to tell: nothing is done, and nobody was asked
             if self.logging:
                 decision = self._number_decision(ask, where, low, high, facts)
                 if not self.dry_run:
                     self._hand_words(decision)
-                self._number_taken(decision)
+                if low != 0:
+                    self._number_taken(decision)
             elif not self.dry_run:
                 self.hand_prompt = None  # (nobody reads it: nothing to put in words)
             return low

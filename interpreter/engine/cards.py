@@ -96,20 +96,42 @@ class CardsMixin:
             return text
         return " · ".join(p for p in [facts_line(entry, price)] + entry["lines"] if p)
 
+    def card_fact(self, card: int, fid: str) -> str | None:
+        """The sentence a printed field of the card gives ('Discard it from your hand
+        for 1 wood + 1 stone.'), or None."""
+        from ..lang.words.cards import field_fact
+        return field_fact(self.rs, self.state.cards[card].def_id, fid)
+
     def card_state(self, card: int) -> str:
         """What lies on a card now, for people choosing it, as the table shows it: its
-        marks, the resources on it and each player's pieces ('failed · Player 2 3 cubes,
-        Player 3 1 cube'); '' when nothing does."""
+        marks, the resources on it and each player's pieces by what they are ('failed ·
+        Player 2 3 cubes, Player 3 1 cube'); '' when nothing does."""
         c = self.state.cards[card]
         words = self.rs.words
         parts = [words.thing("marker", m) for m in sorted(c.markers)]
         parts += [f"{v} {words.thing('card_resource', k, v)}"
                   for k, v in c.resources.items() if v]
-        pieces = [f"{self.state.players[s].name} {v} {words.pieces(v)}"
+        pieces = [f"{self.state.players[s].name} {self.pieces_words(c, s, v)}"
                   for s, v in sorted(c.pieces.items()) if v]
         if pieces:
             parts.append(", ".join(pieces))
         return " · ".join(parts)
+
+    def pieces_words(self, c, seat: int, count: int) -> str:
+        """A player's pieces on a card by what they are ('1 worker, 2 cubes'), as
+        far as it is known (pieces a scenario put there are 'pieces'); pieces whose kinds
+        share one word are called by it ('Stored cubes', 'Supply cubes': '3 cubes')."""
+        shared = self.rs.words.pieces(count)
+        if shared not in ("piece", "pieces"):
+            return f"{count} {shared}"
+        known = [(k, n) for (s, k), n in sorted(c.kinds.items()) if s == seat and n]
+        rest = count - sum(n for _, n in known)
+        if rest < 0:
+            known, rest = [], count
+        parts = [self.amount_words(k, n) for k, n in known]
+        if rest:
+            parts.append(f"{rest} {self.rs.words.pieces(rest)}")
+        return ", ".join(parts)
 
     def zone_state(self, zone: str, seat: int) -> str:
         """A shared zone offered as an option: the cards in it that ``seat`` sees, each

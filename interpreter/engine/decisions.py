@@ -62,6 +62,9 @@ class Decision:
     # what a number question says with it ('2 coins a gold'): a function of no arguments
     # making the words, kept when an author's own prompt replaces the made one
     facts: Any = field(default=None, repr=False, compare=False)
+    # the printed card fields the question's condition reads ('discard_goods' for 'which
+    # card do you discard for goods?'): each card option says them first
+    lead: tuple = field(default=(), repr=False, compare=False)
 
     @property
     def prompt(self) -> str:
@@ -132,6 +135,13 @@ class Decision:
                     return i
         return None
 
+    def pick_not_ended(self, word: str) -> str:
+        """Why 'pass' or 'end' does not answer a pick of a set: a word that ends a turn
+        would end the pick too, giving up what is left unpicked without saying so."""
+        done = next((o.key for o in self.options if o.value is None), "done")
+        return (f"'{word}' does not end this pick: type {done} to finish with what you "
+                f"have picked so far, or an option's number or key to pick it")
+
     def find(self, text: str, shorts: list[str] | None = None) -> tuple[int | None, str | None]:
         """Match an option by key or label (for records, scenarios and people).
 
@@ -149,6 +159,8 @@ class Decision:
                     return i, None
             if t in self.aliases:  # another copy's key, of a card offered once
                 return self.aliases[t], None
+            if t == "pass" and self.some:
+                return None, self.pick_not_ended(t)
             if t == "pass":
                 i = self.declining()
                 if i is not None:
@@ -169,6 +181,8 @@ class Decision:
                               "type the whole key")
         if len(matches) == 1:
             return matches[0], None
+        if shorts is not None and t == "end" and self.some:
+            return None, self.pick_not_ended(t)
         return None, f"no option matches '{text}'"
 
 

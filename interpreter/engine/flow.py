@@ -213,7 +213,10 @@ class FlowRunner:
             self.turns(pid, turns, resume if stage == "turns" else None)
             if turns.get("style") == "simultaneous":  # everyone's turn ends together
                 self._mark("turn", None, Cursor(g.state.round, pid, "after"))
+        # its own heading, not folded into the last action's: '· End of the round'
+        g.log_heading(f"· {data.get('after_name') or 'End of ' + g.phase_name(pid)}")
         self.rule(("phase", pid, "after"))
+        g.log_heading(None)
 
     def rule(self, key: tuple) -> None:
         """Run one of the flow's own rules (a phase's do or after, the setup, the end's

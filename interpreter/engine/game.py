@@ -43,6 +43,9 @@ __all__ = ["BIG", "NO_OWNER", "CardRef", "CardState", "Game", "GameOver", "Playe
            "State"]
 
 
+_SCORE = object()  # a player's score, kept while the engine only reads (Game.score)
+
+
 class GameOver(Exception):
     pass
 
@@ -72,6 +75,8 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self._hidden_moves = 0  # inside a draw: hidden cards are told as one line
         self._last_stock = None  # (what, amount, line) of the last stock line, to add to it
         self.held: list[str] | None = None  # lines of an action still running
+        # a flow step's heading, written before its first effect line (none if it has none)
+        self.pending_heading: str | None = None
         # where the flow goes on once the turn being played ends (a FlowRunner Cursor),
         # so a search can play a copy of the game past it; None outside turns or in a
         # simultaneous phase, where everyone's choices resolve together
@@ -343,6 +348,21 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         return self.state.players[player].name
 
     def score(self, player):
+        """The player's score so far: the sum of the scoring categories. While the engine
+        only reads the state (``gensupport.reading``: an agent's evaluation reads each
+        seat's score, and so may the ruleset's evaluation), it is worked out once per
+        player and kept until the reading ends."""
+        found = self.memo
+        if found is not None and found[0] is self.state:
+            table = found[1]
+            key = (_SCORE, player)
+            total = table.get(key)
+            if total is None:
+                total = table[key] = self._score(player)
+            return total
+        return self._score(player)
+
+    def _score(self, player):
         total = 0
         for sid in self.rs.sections["scoring"]:
             total += self.run_code(("scoring", sid), self.frame(player))

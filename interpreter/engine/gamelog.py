@@ -51,6 +51,12 @@ class LogMixin:
         """Add a public line; ``private`` gives some seats their own version of it."""
         if not self.logging:
             return
+        if self.pending_heading is not None:  # a flow step's heading, before its first effect
+            heading, self.pending_heading = self.pending_heading, None
+            effect = message.startswith(" ") if message else \
+                any(line.startswith(" ") for line in (private or {}).values())
+            if effect:
+                self.log(heading)
         if self.held is not None:
             self.held.append((message, private))  # (cut when it is written)
             return
@@ -78,6 +84,12 @@ class LogMixin:
         if message:
             for listener in self.listeners:
                 listener(message)
+
+    def log_heading(self, heading: str) -> None:
+        """Give the effect lines that follow a heading of their own ('· End of the round'),
+        written only if one comes before the next heading (a step that changes nothing
+        leaves none); ``None`` forgets one not yet written."""
+        self.pending_heading = heading if self.logging else None
 
     def log_value_words(self, value, typ) -> str:
         """A value the rules 'log', in words: a card by name only where every seat may see

@@ -199,7 +199,8 @@ class _Changes:
             elif f is _st._undo_track:
                 tracks.add(e[1])
             elif f is _st._undo_on_card:  # (number, which, key, old)
-                (on_card if e[2] == "resources" else pieces).add((e[1], e[3]))
+                if e[2] != "kinds":  # (what the pieces are: words, counted in pieces)
+                    (on_card if e[2] == "resources" else pieces).add((e[1], e[3]))
             elif f is _st._undo_space:
                 keys.add(("board", "*"))
             elif f is _st._undo_zone_list:  # (key, old list): a whole list written

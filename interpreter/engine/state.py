@@ -51,6 +51,9 @@ class CardState:
     markers: set = field(default_factory=set)
     resources: dict = field(default_factory=dict)
     pieces: dict = field(default_factory=dict)  # seat -> count
+    # (seat, the resource they came from) -> count: what the pieces are, for people
+    # ('1 worker', '2 cubes'); not in the digest, which counts pieces per seat
+    kinds: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -112,7 +115,8 @@ class State:
         if number not in self._owned:
             c = self.cards[number]
             self.cards[number] = CardState(c.def_id, c.zone, c.zone_owner, c.owner,
-                                           set(c.markers), dict(c.resources), dict(c.pieces))
+                                           set(c.markers), dict(c.resources), dict(c.pieces),
+                                           dict(c.kinds))
             self._owned.add(number)
         return self.cards[number]
 
@@ -319,7 +323,7 @@ class State:
                 markers.discard(marker)
 
     def set_on_card(self, number: int, which: str, key, value) -> None:
-        """A card's resources or pieces entry; None takes the entry away."""
+        """A card's resources, pieces or kinds entry; None takes the entry away."""
         d = getattr(self.card_w(number), which)
         if self.journaling:
             self.journal.append((_undo_on_card, number, which, key, d.get(key, _MISSING)))

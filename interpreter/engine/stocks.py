@@ -168,6 +168,10 @@ class StocksMixin:
             self.state.set_player(player, "stock", stock, have - count)
         pieces = self.state.cards[card].pieces
         self.state.set_on_card(card, "pieces", player, pieces.get(player, 0) + count)
+        if stock is not None:  # what they are, for people: '1 worker', not '1 piece'
+            kinds = self.state.cards[card].kinds
+            self.state.set_on_card(card, "kinds", (player, stock),
+                                   kinds.get((player, stock), 0) + count)
         pieces = self.state.cards[card].pieces
         if self.logging:
             what = self.amount_words(stock, count) if stock is not None else \
@@ -186,6 +190,10 @@ class StocksMixin:
             return
         left = pieces[player] - count
         self.state.set_on_card(card, "pieces", player, left if left else None)
+        kinds = self.state.cards[card].kinds
+        if stock is not None and kinds.get((player, stock)):
+            kept = kinds[(player, stock)] - count
+            self.state.set_on_card(card, "kinds", (player, stock), kept if kept > 0 else None)
         if stock is not None:
             self.state.set_player(player, "stock", stock,
                                   self.state.players[player].stock.get(stock, 0) + count)

@@ -82,6 +82,50 @@ class ViewModelMixin:
         text = str(self.rs.singles["view"].data["actions"][i].get("text") or "")
         return f"{value} {text}".strip()
 
+    def idle_steps(self, choice, seat: int) -> str:
+        """What the steps an action always takes would not do now, in words, for the
+        option's note ('Heat is at its maximum: raising it does nothing'); ''
+        when each would do something. The rules let such an action be taken (its cost
+        paid for nothing), so it stays on the menu: a person is told before choosing.
+
+        Read off the action's own statements in order (a track raised at its top, a
+        tile placed with none left), up to the first that branches or that the reading
+        cannot follow (a condition, a choice, a loop: what follows may not run)."""
+        from ..lang import ast
+        card = getattr(choice, "card", None)
+        key = getattr(choice, "key", "")
+        if card is not None:
+            copy = self.state.cards.get(CardRef(card))
+            if copy is None or getattr(choice, "index", None) is None:
+                return ""
+            tree = self.rs.asts.get(("card", copy.def_id, "action", choice.index, "do"))
+        elif key.startswith("action:"):
+            tree = self.rs.asts.get(("action", key.split(":")[1], "do"))
+        else:
+            return ""
+        if not isinstance(tree, ast.Effect):
+            return ""
+        notes = []
+        for s in tree.body:
+            if isinstance(s, ast.Raise):
+                decl = self.track_decl.get(s.track) or {}
+                if s.verb != "raise" or s.player is not None or "max" not in decl:
+                    continue
+                value = (self.state.players[seat].tracks if decl.get("scope") == "player"
+                         else self.state.tracks).get(s.track)
+                if value is not None and value >= decl["max"]:
+                    name = decl.get("name") or s.track.replace("_", " ")
+                    notes.append(f"{name} is at its maximum: raising it does nothing")
+            elif isinstance(s, ast.Place):
+                tile = getattr(s, "tile_id", None)
+                if isinstance(tile, str) and tile in self.tile_decl \
+                        and self.tiles_left(tile) <= 0:
+                    notes.append(f"no {self._tiles(tile)} are left: none is placed")
+            elif not isinstance(s, (ast.Gain, ast.CallStmt, ast.Pass, ast.Require,
+                                    ast.Transfer, ast.Emit)):
+                break  # (what follows may not run, or may run otherwise)
+        return "; ".join(notes)
+
     def alongside(self, seat: int, options=()) -> list:
         """The cards the view shows with the questions of the action running now (its
         ``alongside``): those ``seat`` may see, and not among the options."""
@@ -91,6 +135,15 @@ class ViewModelMixin:
         cards = self.view_value(("alongside", i), seat) or []
         offered = set(getattr(o, "value", None) for o in options)
         return [c for c in cards if c not in offered and self.card_visible_to(c, seat)]
+
+    def with_each(self, seat: int, card) -> list:
+        """The cards the view names with one card offered by the action running now (its
+        ``alongside``'s ``with_each``): those ``seat`` may see."""
+        i = self.showing
+        if i is None:
+            return []
+        cards = self.view_value(("alongside", i, "with_each"), seat, card=card) or []
+        return [c for c in cards if c != card and self.card_visible_to(c, seat)]
 
     def view_model(self, seat: int) -> dict:
         base = self.view(seat)
@@ -228,7 +281,9 @@ class _Table:
             out["resources"] = [{"name": g.rs.words.thing("card_resource", k, v), "amount": v}
                                 for k, v in c.resources.items() if v]
         if c.pieces:
-            out["pieces"] = [{"player": g.state.players[s].name, "amount": v}
+            # 'what': the pieces by kind ('1 worker, 2 cubes'), as card options say them
+            out["pieces"] = [{"player": g.state.players[s].name, "amount": v,
+                              "what": g.pieces_words(c, s, v)}
                              for s, v in sorted(c.pieces.items()) if v]
         used = self.used_actions(number)
         if used:

@@ -68,9 +68,15 @@ def _targets(scores: list, lowest: bool) -> list[float]:
 
 
 def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
-                    sample_rate: float, variants=(), target: str = "margin") -> tuple[list, int]:
+                    sample_rate: float, variants=(), target: str = "margin",
+                    positions: str = "decisions") -> tuple[list, int]:
     """One self-play game of agent ``kind`` in every seat: its samples, labelled, its
-    last round and how many decisions the agents were asked."""
+    last round and how many decisions the agents were asked.
+
+    ``positions="decisions"`` samples a share of the decisions, every seat at each;
+    ``"turn-ends"`` samples a share of the turns' ends, the seat whose turn just ended
+    (read at the next decision, before the next turn asks anything), and the final
+    position for every seat: the positions a search's horizon ends at."""
     from ..agents.features import Features
     from ..agents.lookahead import Dealing, determinise
     from ..engine.flow import FlowRunner
@@ -81,16 +87,19 @@ def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
     game.keep_log = False
     reader = Features(rs)
     reader.scores = True  # (the score features: the fit decides what they are worth)
+    reader.tempo = positions == "turn-ends"  # (which seat moved first: see Features)
     picker = random.Random(seed * 7 + 3)
     dealer = random.Random(seed * 11 + 5)
     taken: list[Sample] = []
     seats_of: list[int] = []
     asked = [0]
 
-    def sample(real) -> None:
-        for seat in range(real.n):
+    def sample(real, seats=None) -> None:
+        for seat in (range(real.n) if seats is None else seats):
             copy = determinise(real, seat, dealer, SearchBudget(), Dealing(real, seat))
             copy.budget.trial()
+            if seats is not None and not real.state.over:
+                copy.state.turn_seat = seat  # (read as at its turn's end, before the next)
             runner = FlowRunner(copy)
             with reading(copy):
                 priors, scores = reader.base(runner, range(real.n))
@@ -98,16 +107,27 @@ def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
             taken.append(Sample(game_index, real.state.round, feats))
             seats_of.append(seat)
 
+    turn = [None]  # (turn number, seat) of the last decision seen
+
     for agent in game.agents:
         inner = agent.decide
 
         def decide(decision, view, g, inner=inner):
             asked[0] += 1
-            if picker.random() < sample_rate:
+            if positions == "turn-ends":
+                now = (g.state.turn_number, g.state.turn_seat)
+                ended = turn[0]
+                turn[0] = now
+                if ended is not None and ended != now and 0 <= ended[1] < g.n \
+                        and picker.random() < sample_rate:
+                    sample(g, [ended[1]])
+            elif picker.random() < sample_rate:
                 sample(g)
             return inner(decision, view, g)
         agent.decide = decide
     result = run(game)
+    if positions == "turn-ends":
+        sample(game)  # the final position: what is left in hand is worth nothing now
     if target == "evaluation":  # the hand-written evaluation of the final position
         runner = FlowRunner(game)
         with reading(game):
@@ -269,7 +289,7 @@ def quality(pred, samples: list[Sample]) -> dict:
 
 def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
           sample_rate: float | None = None, variants=(), progress=None,
-          target: str = "margin") -> dict:
+          target: str = "margin", positions: str = "decisions") -> dict:
     """Play the training games and fit: the weights file's data (see the schema)."""
     from ..agents.learned import LearnedValue
     from ..load.learned import FORMAT, Learned
@@ -285,6 +305,8 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
     # a share of the decisions: about POSITIONS of each game (from the first game's
     # length), since a game's positions share its margin and tell little more each
     rate = sample_rate if sample_rate is not None else FIRST_RATE
+    if positions == "turn-ends" and sample_rate is None:
+        rate = 1.0  # (a game has few turns: every turn's end)
     try:
         index = 0
         for r, count in enumerate(per_round):
@@ -296,21 +318,24 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
             else:
                 rs.__dict__["_learned_value"] = LearnedValue(
                     Learned(f"round {r} of training", _data(rs, model, rounds, 0, seed, "",
-                                                            players, {}, target)), rs)
+                                                            players, {}, target, positions)),
+                    rs)
                 kind = "greedy"
             runs.agents.append((kind if model is not None else "greedy:eval=written", count))
             for i in range(count):
                 game_seed = seed * 100_003 + index
                 try:
                     taken, last, asked = play_and_sample(rs, players, game_seed, kind, index,
-                                                         rate, variants, target)
+                                                         rate, variants, target,
+                                                         positions)
                 except Exception as exc:  # a game that fails is counted and left out
                     runs.errors.append(f"game {index + 1}: {str(exc).splitlines()[0][:200]}")
                     index += 1
                     continue
                 runs.samples += taken
                 runs.rounds_played.append(last)
-                if sample_rate is None and runs.games == 0 and asked:
+                if sample_rate is None and runs.games == 0 and asked \
+                        and positions == "decisions":
                     rate = min(FIRST_RATE, POSITIONS / asked)
                 if i >= count - max(1, count // 5):
                     held.add(index)
@@ -350,21 +375,25 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
                 "failed_games": len(runs.errors)}
     if progress:
         say(f"{runs.seconds:.0f} CPU-s of play and fitting")
-    return _data(rs, model, rounds, runs.games, seed, agent, players, fit_info, target)
+    return _data(rs, model, rounds, runs.games, seed, agent, players, fit_info, target,
+                 positions)
 
 
 def _data(rs, model, rounds: float, games: int, seed: int, agent: str, players: int,
-          fit_info: dict, target: str = "margin") -> dict:
+          fit_info: dict, target: str = "margin", positions: str = "decisions") -> dict:
     from ..load.learned import FORMAT
     names, w, v, b, m, s, lm, ls = model
 
     def nums(a):
         return [float(f"{float(x):.6g}") for x in a]
-    return {"format": FORMAT, "ruleset": rs.id, "ruleset_name": rs.name,
-            "ruleset_hash": rs.content_hash,
-            "mods": [x.get("id") for x in rs.mod_info], "target": target,
-            "players": players, "games": games, "seed": seed, "agent": agent,
-            "rounds": round(float(rounds), 4), "intercept": float(f"{float(b):.6g}"),
-            "fit": fit_info, "features": list(names), "weights": nums(w),
-            "late_weights": nums(v), "mean": nums(m), "scale": nums(s),
-            "late_mean": nums(lm), "late_scale": nums(ls)}
+    out = {"format": FORMAT, "ruleset": rs.id, "ruleset_name": rs.name,
+           "ruleset_hash": rs.content_hash,
+           "mods": [x.get("id") for x in rs.mod_info], "target": target}
+    if positions != "decisions":  # (a file of the default has no such field, as before)
+        out["positions"] = positions
+    return out | {
+        "players": players, "games": games, "seed": seed, "agent": agent,
+        "rounds": round(float(rounds), 4), "intercept": float(f"{float(b):.6g}"),
+        "fit": fit_info, "features": list(names), "weights": nums(w),
+        "late_weights": nums(v), "mean": nums(m), "scale": nums(s),
+        "late_mean": nums(lm), "late_scale": nums(ls)}

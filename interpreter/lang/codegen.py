@@ -45,6 +45,9 @@ _MAX_EXPR_DEPTH = 30
 _COMPARE = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _ARITHMETIC = {"+": "+", "-": "-", "*": "*"}
 _LOGIC = {"and": "and", "or": "or"}
+# the statements a declared function's body may hold that only read (reads_you)
+_READING_STATEMENTS = (ast.Let, ast.Return, ast.If, ast.For, ast.Repeat, ast.While,
+                       ast.Break, ast.Pass, ast.Require)
 _INLINE_AGG = {"any", "all", "count", "sum", "filter", "map", "first"}
 _IMPURE_KINDS = {"choice", "random", "effect"}
 # builtins whose lists are no longer than the game's own collections (its cards,
@@ -179,6 +182,7 @@ class CodeGen:
         self.table = table
         self.src = src
         self.bodies = bodies or {}  # declared functions' value expressions, for inlining
+        self._reads_you: dict = {}  # declared function -> whether it may read 'you'
         # every declared procedure's and function's tree known, by key (see tries)
         self.declared = declared if declared is not None else {}
         self._tries: dict[str, bool] = {}  # declared function -> whether it may try
@@ -231,7 +235,8 @@ class CodeGen:
                 value = f"_number({value}, {self.src.const(span, 'S')})"
             self.emit(f"return {kept}(rt, ({pure_name!r}, {values}), lambda: {value})", span)
         elif kind == "number":  # the engine counts with it: a number, or a rule error here
-            scope = replace(scope, pure_fn=None)  # (as before numbers could be kept)
+            if not params:  # (with parameters, its parts without them are kept as above)
+                scope = replace(scope, pure_fn=None)
             self.emit(f"return _number({self.expr(node, scope)}, {self.src.const(span, 'S')})",
                       span)
         else:
@@ -737,6 +742,9 @@ class CodeGen:
             about = next((n for n, t, _ in decl.params if t is T.CARD), None) \
                 if decl.kind == "procedure" else None
             own_prompt = decl.prompt if decl.kind == "procedure" else None
+            if own_prompt and "{" in own_prompt:  # its arguments' values named in it
+                own_prompt = (own_prompt, tuple((n, t is T.PLAYER) for n, t, _ in decl.params
+                                                if "{" + n + "}" in own_prompt))
             priced = e.func if decl.kind == "procedure" and decl.price else None
             if about is None and own_prompt is None and priced is None:
                 return f"{fn}(rt, B, d + 1, {args}, {span})"
@@ -873,6 +881,63 @@ class CodeGen:
                     return True
         return False
 
+    def reads_you(self, body, seen: frozenset = frozenset()) -> bool:
+        """Whether a pure expression may read the acting player: names ``you`` or one of
+        its tracks, gives a builtin no player where the builtin's default is the acting
+        player, or calls a declared function that may (one whose value expression is not
+        at hand counts as one that may). A part that does not is the same for every
+        player, so what :meth:`_memo` keeps of it serves them all."""
+        for n in ast.walk(body):
+            if isinstance(n, ast.Stmt) and not isinstance(n, _READING_STATEMENTS):
+                return True  # (a function's body only reads; anything else: it may)
+            if isinstance(n, ast.Name):
+                if n.binding == "player_track" or n.id == "you":
+                    return True
+            elif isinstance(n, ast.Call):
+                if n.target is None or n.target.__class__.__name__ == "Callable_":
+                    if n.func in seen:
+                        continue
+                    known = self._reads_you.get(n.func)
+                    if known is None:
+                        callee = self.bodies.get(("function", n.func))
+                        if callee is None:  # a function of statements
+                            callee = self.declared.get(("function", n.func))
+                        known = callee is None or self.reads_you(callee, seen | {n.func})
+                        if not seen:  # (a value found inside a cycle may be partial)
+                            self._reads_you[n.func] = known
+                    if known:
+                        return True
+                else:
+                    b = n.target
+                    if b.kind == "choice":
+                        return True
+                    fixed = [p for p in b.params if not p.variadic]
+                    for i, p in enumerate(fixed):
+                        if i >= len(n.args) and p.name not in n.kwargs and p.default == "you" \
+                                and not self._shared_zone_given(b, n):
+                            return True
+        return False
+
+    def _shared_zone_given(self, b, call: ast.Call) -> bool:
+        """Whether a builtin whose player may be left out (``cards_in(frame_1)``) is given
+        a zone that belongs to no player, by its name: the player is then not read."""
+        if not b.player_optional:
+            return False
+        for i, p in enumerate(b.params):
+            if p.type is T.ZONE:
+                arg = call.args[i] if i < len(call.args) else call.kwargs.get(p.name)
+                if not isinstance(arg, ast.Name):
+                    return False
+                sym = self.table.get(arg.id, ("zone",))
+                data = sym.data if sym is not None else None
+                return isinstance(data, dict) and data.get("scope", "shared") == "shared"
+        return False
+
+    def _memo_you(self, e, scope: Scope) -> str:
+        """The player a kept part is kept for: the acting one, or None when the part
+        cannot read it (:meth:`reads_you`)."""
+        return self._you(scope) if self.reads_you(e) else "None"
+
     def reads_zones(self, body, seen: frozenset = frozenset()) -> bool:
         """Whether an expression that :meth:`zone_only` accepts looks at any zone (or calls
         a declared function that does): if not, it reads only the board's spaces."""
@@ -903,6 +968,9 @@ class CodeGen:
         per_item = weight([x for x in (e.where, e.value) if x is not None])
         local = self.src.fresh("_c")
         inline = name in _INLINE_AGG and agg.kind != "choice"
+        kept = self._kept_filter(e, scope) if inline else None
+        if kept is not None:
+            return kept
         source = self.expr(e.source, replace(scope, iterable=True))
         live = _live_zone(source)
         if inline and _pure(e, self.table) and not self.tries(e):
@@ -969,15 +1037,91 @@ class CodeGen:
             return f"_cell({h}, lambda: {code})"
         return f"({h} if {h} is not _UNSET else ({h} := {code}))"
 
+    def _kept_filter(self, e: ast.Comprehension, scope: Scope) -> str | None:
+        """A comprehension of a pure function whose list and first conditions do not
+        depend on the function's parameters, though its value or later conditions do
+        (``sum(x in items() where ready(x) : share(x, p))``): while the engine
+        only reads, the items that pass those conditions are found once for every
+        call (as :meth:`_memo` keeps a whole part), and each call goes over them
+        alone. The conditions are pure, so the items, their order and the value are
+        the same; finding them is charged once, when they are found, and each call is
+        charged for the items it goes over."""
+        if scope.pure_fn is None or scope.comp or scope.iterable or e.where is None:
+            return None
+        if not _pure(e, self.table) or self.tries(e):
+            return None
+        params = scope.params | {"this"}
+        if _uses(e.source, params):
+            return None
+        conds = _conjuncts(e.where)
+        k = 0
+        while k < len(conds) and not _uses(conds[k], params):
+            k += 1
+        if k == 0 or not any(_costly(c) for c in conds[:k]):
+            return None  # nothing costly to keep
+        agg, name = e.target, e.target.name
+        span = self.src.const(e.span, "S")
+        local = self.src.fresh("_c")
+        source = self.expr(e.source, replace(scope, iterable=True))
+        # the items passing the first conditions: worked out in a lambda, hoisting nothing
+        first = replace(scope, comp={**scope.comp, e.var: local}, hoist=None,
+                        bound=frozenset({e.var}), pure_fn=None)
+        test = " and ".join(self.expr(c, first) for c in conds[:k])
+        key = self.src.const((scope.pure_fn, id(e), "items"), "M")
+        whom = self._memo_you([e.source, *conds[:k]], scope)
+        found = (f"_memo(rt, ({key}, {whom}), lambda: [{local} for {local} in "
+                 f"_seen(B, {span}, {_live_zone(source) or source}, {weight(conds[:k])}) "
+                 f"if {test}])")
+        rest = conds[k:]
+        per_item = weight([x for x in (*rest, e.value) if x is not None])
+        items = f"_seen(B, {span}, {found}, {per_item})"
+        hoist: dict = {}
+        inner = replace(scope, comp={**scope.comp, e.var: local}, hoist=hoist,
+                        bound=frozenset({e.var}))
+        where = " and ".join(f"({self.expr(c, inner)})" for c in rest) or None
+        value = self.expr(e.value, inner) if e.value is not None else None
+        cond = f" if {where}" if where is not None else ""
+        if name == "any":
+            out = f"any({where} for {local} in {items})" if where else f"bool({items})"
+        elif name == "all":
+            return None  # (the items left out are the ones it tests)
+        elif name == "count":
+            out = f"sum(1 for {local} in {items}{cond})" if where else f"len({items})"
+        elif name == "sum":
+            out = f"_overflow(sum({value} for {local} in {items}{cond}), {span})"
+        elif name == "filter":
+            out = f"[{local} for {local} in {items}{cond}]"
+        elif name == "map":
+            out = f"[{value} for {local} in {items}{cond}]"
+        elif name == "first":
+            out = f"next(({local} for {local} in {items}{cond}), None)"
+        else:
+            return None
+        del agg
+        if hoist:
+            resets = ", ".join(f"({h} := [_UNSET])" if iterable else f"({h} := _UNSET)"
+                               for (_, iterable), h in hoist.items())
+            out = f"({resets}, {out})[-1]"
+        return out
+
     def _memo(self, e, scope: Scope) -> str | None:
         """A costly part of a pure function that does not depend on its parameters."""
         if not isinstance(e, ast.Comprehension) or not _pure(e, self.table):
             return None
-        if _uses(e, scope.params | {"this"}):
-            return None
+        used = _free(e) & (scope.params | {"this"})
+        if used:
+            # a part that reads some of the parameters is kept for their values, when
+            # each is a plain value (a card, a player, a number, an id: not a list)
+            decl = self.table.callables.get(scope.pure_fn)
+            types = {p[0]: p[1] for p in decl.params} if decl is not None else {}
+            if "this" in used or len(used) == len(scope.params) or any(
+                    isinstance(types.get(n), (T.ListType, T.RecordType)) or
+                    types.get(n) in (None, T.ANY) for n in used):
+                return None  # (reading every parameter: the whole call, which does not pay)
         key = self.src.const((scope.pure_fn, id(e)), "M")
         code = getattr(self, "e_" + type(e).__name__)(e, replace(scope, pure_fn=None))
-        return f"_memo(rt, ({key}, {self._you(scope)}), lambda: {code})"
+        values = "".join(f", {scope.V}[{n!r}]" for n in sorted(used))
+        return f"_memo(rt, ({key}, {self._memo_you(e, scope)}{values}), lambda: {code})"
 
 
 _INLINE_NODES = 40
@@ -1136,6 +1280,13 @@ def _free(e) -> set:
             if isinstance(item, ast.Node):
                 out |= _free(item)
     return out
+
+
+def _conjuncts(e) -> list:
+    """``a and b and c`` as ``[a, b, c]`` (in the order they are tested); else ``[e]``."""
+    if isinstance(e, ast.Binary) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
 
 
 def _uses(e, names) -> bool:

@@ -281,9 +281,35 @@ def too_deep_calls(name, span):
                             f"recursion in '{name}'?)", span)
 
 
+class FilledPrompt:
+    """A procedure's own words with its arguments' values, named as a person calls them
+    ('Which card in {z} goes?' → 'Which card in the market goes?'), made when read (a
+    trial that asks nothing never reads them)."""
+
+    __slots__ = ("rt", "text", "names", "values")
+
+    def __init__(self, rt, text: str, names: tuple, values: dict):
+        self.rt, self.text, self.names = rt, text, names
+        self.values = {n: values.get(n) for n, _ in names}
+
+    def __str__(self) -> str:
+        from . import types as T
+        said = {}
+        for name, player in self.names:
+            try:
+                said[name] = self.rt.rs.words.value_words(self.values[name],
+                                                          T.PLAYER if player else None, self.rt)
+            except Exception:  # words must never stop a game
+                said[name] = str(self.values[name])
+        # one pass: a name that reads like a placeholder ('{z}') stays as it is
+        return re.sub(r"\{(\w+)\}", lambda m: said.get(m.group(1), m.group(0)), self.text)
+
+
 def call_asking(fn, rt, B, d, V, at, own_prompt, about, priced=None):
     """A procedure with words for its first question, or about a card it names, or that
     says what each card its questions offer costs (``priced``: its name)."""
+    if isinstance(own_prompt, tuple):  # (its words, the parameters they name)
+        own_prompt = FilledPrompt(rt, own_prompt[0], own_prompt[1], V)
     # its words for the first question it asks, unless the action that called it has
     # words of its own still waiting for that question
     mine = own_prompt is not None and getattr(rt, "hand_prompt", None) is None

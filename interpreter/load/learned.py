@@ -166,6 +166,11 @@ def train_command(data: dict, extra_players: int | None = None) -> str:
         words += ["-p", ",".join(str(c) for c in counts if c is not None)]
     if data.get("target", "margin") != "margin":
         words += ["--target", str(data["target"])]
+    if data.get("positions", "decisions") != "decisions":
+        words += ["--positions", str(data["positions"])]
+    shrink = (data.get("search") or {}).get("shrink")
+    if shrink:
+        words += ["--shrink", f"{shrink:g}"]
     return shlex.join(words)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
@@ -517,6 +518,13 @@ class _Builder:
                     del self.sections[section][ident]
                     continue
                 self._declare(ident, kind, e, e.span("id"))
+                named = re.findall(r"\{(\w+)\}", str(e.get("prompt") or ""))
+                unknown = [n for n in named if n not in {p for p, _ in params}]
+                if unknown:
+                    self.diags.error("RB401", f"the prompt of '{ident}' names '{unknown[0]}', "
+                                     "which is not one of its parameters", e.span("prompt"),
+                                     hint="its parameters: " + (", ".join(
+                                         p for p, _ in params) or "none"))
                 self.table.callables[ident] = Callable_(ident, kind,
                                                         [(n, t, None) for n, t in params],
                                                         returns, e.span("id"),

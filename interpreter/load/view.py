@@ -78,8 +78,13 @@ def check_view(b) -> None:
     for i, item in enumerate(data.get("alongside") or []):
         action = action_ref("alongside", i)
         # shown only to the player answering, and only the cards that player may see
-        expr(("alongside", i), ("alongside", i, "cards"), you, T.list_of(T.CARD),
-             "the cards shown", f"cards alongside '{action}'")
+        if "cards" in item:
+            expr(("alongside", i), ("alongside", i, "cards"), you, T.list_of(T.CARD),
+                 "the cards shown", f"cards alongside '{action}'")
+        if "with_each" in item:  # the cards going with each card offered
+            expr(("alongside", i, "with_each"), ("alongside", i, "with_each"),
+                 dict(you, card=T.CARD), T.list_of(T.CARD), "the cards shown",
+                 f"cards with each card offered by '{action}'")
     for i, item in enumerate(data.get("tracks") or []):
         ref(item.get("track"), ("track", "player_track"), "track", ("tracks", i, "track"))
     for i, m in enumerate(data.get("maps") or []):

@@ -12,16 +12,21 @@ effects folded:
   gained and what was lost of one resource both said, in the order they
   came: '+3 coins, then −1 (now 10)');
 - cards moved to the same place counted, named where this seat may read the
-  names ('6 cards → your hand: …', '4 cards → Bob's hand');
+  names ('6 cards → your hand: …', '4 cards → Bob's hand'), and only counted
+  when more than :data:`NAMES_LISTED` go anywhere but the reader's own places
+  ('42 cards → Out of the game');
 - any other line kept as it is (repeated lines once, with '(×N)').
 
 A player's move names in its headline what it was about, so that a screen
 that cuts a group to its headline still says it: the first thing its effects
-tell, when that is cards moved ('Bob: Play a card: Oak Mill'; 'Ann: Buy cards:
+tell, when that is cards moved ('Bob: Play a card: Oak Mill', and the cards the
+mover then chose, 'Bob: Play a card: Oak Mill on Rain'; 'Ann: Buy cards:
 2 cards → your hand: Oak Mill, Rain', and to the others 'Ann: Buy cards: 2
 cards → Ann's hand'), a choice of the mover's, asked or the only one ('Bob:
 Hire a guide: Ada'; what the mover then put on it says more: 'Bob: Influence:
-2 cubes → Rain (now 4 there)'), an answer taken for the seat reading ('… →
+2 cubes → Rain (now 4 there)'; the choice is not said again below it; and so
+does a card the mover chose after a kind of thing: 'Bob: Visit a site: Old
+Mill', not 'a public site'), an answer taken for the seat reading ('… →
 Rain (the only choice, taken for you)'), or a marker or track of the mover's
 that moved before anything else did ('Bob: Climb: Height 5 → 2'; not a
 worker put where the move is made). Hidden cards moved are counted only
@@ -44,11 +49,14 @@ import re
 from dataclasses import dataclass, field
 
 MINUS = "−"  # the engine's minus sign in log lines
+# the most cards a news line names when they go anywhere but the reader's own places
+# (a deck's undealt cards leaving the game are counted: '42 cards → Out of the game')
+NAMES_LISTED = 8
 
 _TIMES = re.compile(r"^(.*) \(×(\d+)\)$")
 _PROD = re.compile(r"^(?P<what>.+) production (?P<sign>[+−-])(?P<n>\d+) \(now (?P<now>-?\d+)\)$")
 _STOCK = re.compile(r"^(?P<verb>gains|pays|loses) (?P<n>\d+) (?P<what>.+) \(now (?P<now>-?\d+)\)$")
-_CHOSE = re.compile(r"^(?:chooses|takes) (.+?)(?: \(the only choice\))?$")
+_CHOSE = re.compile(r"^(?:chooses|takes):? (.+?)(?: \(the only choice\))?$")
 # your own answer taken for you: 'Unlock a technology: Which one? → Rain (the only …)'
 _TAKEN = re.compile(r"^.+ → (.+) \(the only choice, taken for you\)$")
 _DRAW = re.compile(r"^(?P<n>\d+) cards? from (?P<src>.+?) → (?P<to>.+?)(?:: (?P<names>.+))?$")
@@ -245,6 +253,8 @@ class _Folder:
                 # pile', not as if it were the card kept); several: how many went where,
                 # by name where this seat may read them ('2 cards → your hand: …')
                 subject = names[0] if n == 1 and hidden is None else self._move_line(key)
+                if subject == names[0]:  # the card played: the cards the mover then chose
+                    subject += self._targets(i, mover)  # are what it was played on
             elif kind == "other":
                 subject, chosen = self._said(key, mover)
                 if subject is None or not chosen and settled:
@@ -253,12 +263,26 @@ class _Folder:
                     if not _TAKEN.match(key):
                         settled = settled or not self._movers(key, mover)
                     continue
+                said_key = key
+                if chosen and subject not in self.w.cards:
+                    # a kind of thing chosen ('a public site, for 1 coin'; 'deliver 1
+                    # gem onto …'), then the card: the card says more ('Old Mill'; the
+                    # kind, with its price, stays below)
+                    card = next(((said, k) for kind2, k in self.order[i + 1:]
+                                 if kind2 == "other"
+                                 for said, was_chosen in [self._said(k, mover)]
+                                 if was_chosen and said in self.w.cards), None)
+                    if card is not None:
+                        subject, said_key = card
                 if chosen:  # what the mover then did with it says more: '2 cubes → Rain'
                     named = re.compile(rf"(?<!\w){re.escape(subject)}(?!\w)")
                     later = (self._said(k, mover, pieces=True)
                              for kind2, k in self.order[i + 1:] if kind2 == "other")
-                    subject = next((did for did, was_chosen in later
-                                    if did and not was_chosen and named.search(did)), subject)
+                    did = next((did for did, was_chosen in later
+                                if did and not was_chosen and named.search(did)), None)
+                    if did is not None:
+                        subject = did
+                    self.told.add(("other", said_key))  # (said in the headline: not again)
             else:
                 continue
             if not subject or subject in move:
@@ -272,6 +296,17 @@ class _Folder:
             return headline
         self.told.add(("move", hidden_key))
         return f"{headline}: {hidden}"
+
+    def _targets(self, i: int, mover: str) -> str:
+        """' on Rain': the cards the mover chose after the card they played (at ``i`` in
+        the order), told in the headline and so not again below it; '' when none."""
+        chosen = []
+        for kind, key in self.order[i + 1:]:
+            said, was_chosen = self._said(key, mover) if kind == "other" else (None, False)
+            if was_chosen and said in self.w.cards:
+                chosen.append(said)
+                self.told.add(("other", key))
+        return f" on {', '.join(chosen)}" if chosen else ""
 
     def _movers(self, line: str, mover: str) -> bool:
         """Whether a line is the mover's own ('Bob: …', 'Bob's only choice: …')."""
@@ -308,7 +343,7 @@ class _Folder:
         if n == 1 and names:
             return f"{names[0]} → {to}"
         text = f"{n} card{'s' if n != 1 else ''} → {to}"
-        if names:
+        if names and (len(names) <= NAMES_LISTED or to.startswith("your ")):
             unnamed = n - len(names)
             text += ": " + ", ".join(names) + (f" and {unnamed} more" if unnamed > 0 else "")
         return text

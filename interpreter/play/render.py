@@ -139,7 +139,7 @@ def _tracks(t: dict) -> list:
 def _card_words(card: dict, price: bool = False) -> str:
     extra = list(card.get("marks", []))
     extra += [f"{r['amount']} {r['name']}" for r in card.get("resources", [])]
-    extra += [f"{p['player']} {p['amount']}" for p in card.get("pieces", [])]
+    extra += [f"{p['player']} {p.get('what') or p['amount']}" for p in card.get("pieces", [])]
     extra += [f"used: {a}" for a in card.get("used", [])]
     head = card["name"]
     if price and card.get("price") is not None:
@@ -462,11 +462,12 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
     left out when there are many; the second is the round and the shared
     tracks, then your own tracks ('you: ...'). Your own tracks go on the
     first line instead when they fit there. With ``width``, each is one line
-    of at most that many characters where it can: shorter words first ('You:'
-    for 'You, NAME:', the phase left out, since the question names it; a
-    track's name without its parenthesis, the shared tracks without their
-    units, then each name's first word); where it cannot, it goes on over more
-    lines, broken between two things, never cut. The things of a line are
+    of at most that many characters where it can: shorter words first (the
+    phase left out, since the question names it; a
+    track's name without its parenthesis, its declared ``short`` name, then
+    each name's first word; never a unit, part of its value: '-18 °C'); where
+    it cannot, it goes on over more lines, broken between two things, never
+    cut. The things of a line are
     always parted by commas (:data:`SEP`), whatever their length, so the line
     reads the same from one prompt to the next."""
     seat = view["you"]
@@ -486,8 +487,7 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
     own_keys = [k for k in me["tracks"] if _on_status(game, k)]
 
     def own(level: int) -> list[str]:
-        return [f"{_track_name(game, k, level - (level >= 2))} {me['tracks'][k]}"
-                for k in own_keys]
+        return [f"{_track_name(game, k, level)} {me['tracks'][k]}" for k in own_keys]
     rounds = game.rs.words.rounds
     head = f"{_first_up(rounds)} {view['round']}" + _turn_round(game)
     phase = game.phase_name(view["phase"])
@@ -497,11 +497,12 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
     shared_keys = [k for k, v in view["tracks"].items() if _on_status(game, k)
                    and not (v == view["round"] and _track_name(game, k).lower() == rounds.lower())]
 
-    def shared(level: int) -> list[str]:
-        return [f"{_track_name(game, k, level - (level >= 2))} {view['tracks'][k]}"
-                + (_unit(game, k) if level < 2 else "") for k in shared_keys]
-    mine = [f"You, {me['name']}: " + SEP.join(parts), "You: " + SEP.join(parts),
-            "You: " + SEP.join(short)]
+    def shared(level: int) -> list[str]:  # (a unit is part of the value: never left out)
+        return [f"{_track_name(game, k, level)} {view['tracks'][k]}"
+                + _unit(game, k) for k in shared_keys]
+    # one label at every prompt ('You:'; who you are is in the board's heading): a
+    # label that flips with the width of the line reads as if something changed
+    mine = ["You: " + SEP.join(parts), "You: " + SEP.join(short)]
     if width is None:
         tracks = SEP.join([head] + ([phase] if phase else []) + shared(0))
         return [_one_line([mine[0] + (SEP if parts else "") + SEP.join(own(0))
@@ -514,7 +515,7 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
     def yours(level: int) -> list[str]:  # your own tracks, at the end of the second line
         return ["you: " + ", ".join(own(level))] if own_keys else []
     pairs = []
-    for level in (0, 1, 2, 3):  # shared tracks: level 2 without their units
+    for level in (0, 1, 2, 3):  # names whole, without parenthesis, short, first words
         heads = [[head, phase] if phase else [head], [head]]
         for m in mine:  # your own tracks on the first line, after the stocks
             with_own = (m + (SEP if parts else "") + SEP.join(own(level))) if own_keys \
@@ -533,7 +534,7 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
         if fits(SEP.join([head] + shared(level) + yours(level))):
             return stocks + [Text(visible(SEP.join([head] + shared(level) + yours(level))),
                                   style="cyan")]
-    return stocks + _wrapped("", [head] + shared(3) + yours(3), width, "cyan")
+    return stocks + _wrapped("", [head] + shared(2) + yours(2), width, "cyan")
 
 
 SEP = ", "  # between the things of a status line, the same at every prompt (the
@@ -615,11 +616,15 @@ def _unit(game, key: str) -> str:
 
 
 def _track_name(game, key: str, level: int = 0) -> str:
-    """A track's name: whole (level 0), without its parenthesis (1), its first word (2)."""
-    name = (game.track_decl.get(key) or {}).get("name") or key.replace("_", " ")
+    """A track's name: whole (level 0), without its parenthesis (1), its declared
+    ``short`` name, else as at 1 (2), its short name or first word (3)."""
+    decl = game.track_decl.get(key) or {}
+    name = decl.get("name") or key.replace("_", " ")
+    if level >= 2 and decl.get("short"):
+        return decl["short"]
     if level >= 1 and " (" in name:
         name = name[:name.index(" (")]
-    if level >= 2:
+    if level >= 3:
         name = name.split(" ")[0]
     return name
 

@@ -8,18 +8,26 @@ and the options that are not available) and lays them out in a screen of
 1. the options as they are, each card with its whole text, when everything
    fits (a question about cards, such as a set of cards to buy or keep, keeps
    its texts whenever they fit with a few lines of news);
+1b. a few options beside many cards the question is about (a faction
+   chosen with the cards dealt): the options whole, the cards by name;
 2. otherwise one line an option, a card's text cut to the width (``card NAME``
-   and ``more N`` show the whole text); what tells options apart (the label,
-   and a detail that is :class:`Facts`, such as a space's neighbours) is never
-   cut: it wraps under the label; many short options in columns, when that
+   and ``more N`` show the whole text, a line under the options says so); what
+   tells options apart (the label, and a detail that is :class:`Facts`, such as
+   a space's neighbours) is never cut: it wraps under the label; many short options in columns, when that
    is shorter (an option too long for its column wraps in it);
+   when even that is taller than the screen, a page at a time (``page``): each
+   page fits with the question and at least :data:`MIN_NEWS_WHOLE` lines of
+   news, the same pages at every showing, and a last line says which options
+   are shown and that ``next`` shows the following ones (any option answers
+   from any page);
 3. options that are not available: a few, one line each; more, one line that
    says how many (``why`` lists them with their reasons);
 4. the question again under the options when they run past the screen (it
    has scrolled away);
 5. the news in the room left, at least :data:`MIN_NEWS` lines: the older
    groups cut to their headlines first (the other players' before your own,
-   so what you gained and lost stays), then the oldest lines left out, with
+   so what you gained and lost stays; your own lose their other lines before
+   the line of what you paid and gained), then the oldest lines left out, with
    a line that says so (``news`` shows it all, ``log`` the whole log).
 
 It measures each line as rich wraps it at the console's width. Nothing here
@@ -206,11 +214,24 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
     # the others' groups first, the newest too when you are looking (your own results
     # matter more to you than their latest effects); then your own older ones
     theirs = [g for g in (groups if you else older) if not mine(g)]
+    def fold(g: list[str], keep: list[str]) -> None:  # the headline, keep, and a count
+        more = len(g) - 1 - len(keep)
+        g[1:] = keep
+        g[0] += f"  (+{more} line{'s' if more != 1 else ''}: type news)"
     for g in theirs + [g for g in older if mine(g)]:
         if len(g) > 1 and not g[0].startswith(" "):  # their headlines alone, saying so
-            more = len(g) - 1
-            g[1:] = []
-            g[0] += f"  (+{more} line{'s' if more != 1 else ''}: type news)"
+            if mine(g):  # your own: what you paid and gained is the last to go
+                paid = [x for x in g[1:] if x.strip().startswith(f"{you}:")]
+                rest = [x for x in g[1:] if x not in paid]
+                while rest and paid:
+                    rest.pop()
+                    trial = [list(x) for x in groups]
+                    fold(trial[groups.index(g)], [x for x in g[1:] if x in paid or x in rest])
+                    if height(console, [news_text(line, console.width)
+                                        for t in trial for line in t]) <= room:
+                        fold(g, [x for x in g[1:] if x in paid or x in rest])
+                        return lines()
+            fold(g, [])
             if height(console, lines()) <= room:
                 return lines()
     left = 0
@@ -231,36 +252,112 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
     return [note] + shown
 
 
+def _compact(console, rows, numbers: bool, fits=None) -> list[Text]:
+    """The options one a line, or in 2 or 3 columns when that is shorter (and the one
+    column does not ``fits``)."""
+    options = option_lines(rows, console, True, numbers)
+    for columns in (2, 3):  # columns when they are shorter, nothing cut in them
+        if fits is not None and fits(len(options)):
+            break
+        side = option_lines(rows, console, True, numbers, columns)
+        if len(side) < len(options):
+            options = side
+    return options
+
+
+def _pages(console, rows, numbers: bool, room: int) -> list[list]:
+    """The numbered options in pages that each fit ``room`` lines, in the order listed
+    (each page as :func:`_compact` draws it); the cards the question is about go
+    with the first page."""
+    about = [r for r in rows if r[0] == ""]
+    opts = [r for r in rows if r[0] not in ("--", "")]
+    pages, start = [], 0
+    while start < len(opts):
+        extra = about if not pages else []
+        good, low, high = 1, 1, len(opts) - start  # the most that fit, found by halving
+        while low <= high:
+            mid = (low + high) // 2
+            if len(_compact(console, extra + opts[start:start + mid], numbers)) <= room:
+                good, low = mid, mid + 1
+            else:
+                high = mid - 1
+        pages.append(extra + opts[start:start + good])
+        start += good
+    return pages
+
+
 def layout(console, news: list[list[str]], status: list[Text], head: list[Text], rows,
            numbers: bool = False, tail: list[Text] = (), screen: int = HEIGHT,
-           you: str | None = None) -> list[Text]:
+           you: str | None = None, page: int = 0, paged: list | None = None) -> list[Text]:
     """The screen before a decision: news, status, question (``head``), options, ``tail``.
 
     ``screen`` is the height to fit; one line more is the input line, one the
     blank line above the news. ``you``: the name of the player looking, whose own
-    results the news keeps longest (:func:`fit_news`)."""
+    results the news keeps longest (:func:`fit_news`). Options too many for the
+    screen even in columns are shown a page at a time (``page``, from 0), with a
+    line saying which and how to see the next; every option answers from any
+    page. How many pages there are is appended to ``paged`` when given."""
     width = console.width
     tail = list(tail)
     fixed = height(console, status + head + tail) + refused_h(console, rows, width) + 2
     news_h = height(console, [news_text(x, width) for g in news for x in g])
     full = option_lines(rows, console, False, numbers)
     options = full
-    if fixed + height(console, full) + min(news_h, MIN_NEWS_WHOLE) > screen:
-        options = option_lines(rows, console, True, numbers)
-        count = len(options)
-        for columns in (2, 3):  # columns when they are shorter, nothing cut in them
-            if fixed + count + min(news_h, MIN_NEWS) <= screen:
-                break
-            side = option_lines(rows, console, True, numbers, columns)
-            if len(side) < count:
-                options, count = side, len(side)
-    room = max(screen - fixed - height(console, options),
-               MIN_NEWS_WHOLE if options is full else MIN_NEWS)
+    pages = 1
+    about = [r for r in _rows(rows) if r[0] == ""]
+    least = MIN_NEWS_WHOLE  # the news lines kept when the options are whole
+    if about and fixed + height(console, full) + min(news_h, MIN_NEWS_WHOLE) > screen:
+        # the cards the question is about cut to a line each, the options whole: what
+        # tells the options apart (a faction's text) before what is shown beside them
+        # (by name, on as few lines as they take: 'card NAME' shows one)
+        named = news_text("  " + ", ".join(r[2] for r in about), width)
+        named.stylize("bold")
+        mixed = [named] + option_lines([r for r in _rows(rows) if r[0] != ""], console,
+                                       False, numbers)
+        # (the news then down to a line that says where it is, when it must)
+        if fixed - 1 + height(console, mixed) + min(news_h, 1) <= screen:
+            full = options = mixed
+            least = 1
+    if fixed - (least < MIN_NEWS_WHOLE) + height(console, full) + min(news_h, least) > screen:
+        options = _compact(console, rows, numbers,
+                           lambda n: fixed + n + min(news_h, MIN_NEWS) <= screen)
+        # (the blank line above the news may scroll away; nothing else)
+        if fixed - 1 + len(options) + min(news_h, MIN_NEWS_WHOLE) > screen and not numbers:
+            # too many even in columns: a page at a time, the same pages at every
+            # showing (their room hangs neither on the news nor on a tail shown once:
+            # a line is kept for it), the last line saying so
+            steady = fixed - height(console, tail) + 1
+            split = _pages(console, rows, numbers, screen - steady - MIN_NEWS_WHOLE - 1)
+            if len(split) > 1:
+                pages = len(split)
+                at = page % pages
+                options = _compact(console, split[at], numbers) + [
+                    _pager_line(split, at, width)]
+    whole = options is full
+    if any(t.plain.endswith("…") for t in options):  # where the rest of a text is
+        options = options + [Text("  (a text ending in … goes on: more N shows option N "
+                                  "whole, card NAME any card)", style="dim")]
+    if paged is not None:
+        paged.append(pages)
+    room = max(screen - fixed + (least < MIN_NEWS_WHOLE) - height(console, options),
+               least if whole else MIN_NEWS_WHOLE if pages > 1 else MIN_NEWS)
     lines = fit_news(console, news, room, you) + status + head + options + \
         refused_lines(rows, width)
     if head and height(console, lines + tail) + 1 > screen:  # the question scrolled away:
         lines.append(head[0].copy())  # said again above the answer line
     return lines + tail
+
+
+def _pager_line(split: list[list], at: int, width: int) -> Text:
+    """Which options a page shows, how to see the next ones, and that any answers."""
+    def span(rows) -> str:
+        marks = [r[0] for r in rows if r[0] not in ("--", "")]
+        return f"{marks[0]}–{marks[-1]}" if len(marks) > 1 else marks[0]
+    total = sum(1 for rows in split for r in rows if r[0] not in ("--", ""))
+    after = split[(at + 1) % len(split)]
+    line = (f"  options {span(split[at])} of {total}: type next for {span(after)}; "
+            "any number or key answers")
+    return _cut(Text(line, style="bold"), width)
 
 
 def refused_h(console, rows, width: int) -> int:

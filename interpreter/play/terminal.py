@@ -31,6 +31,9 @@ HELP = """commands at any prompt:
                                   (it stays with its option; numbers move), or
                                   the start of its words
   pass                            end your turn, or decline (no, none)
+  done                            end a pick of several (1 3, then done; or
+                                  1 3 done); it ends by itself only when no
+                                  more may be picked; pass does not end it
   state                           everything you may see now
   board                           the boards, tracks, shared rows and game facts
   map                             the boards alone (a map with its key)
@@ -39,7 +42,9 @@ HELP = """commands at any prompt:
   players                         every player's panel side by side
   standings                       the goals players race for, with each value
   card NAME                       the text of a card
-  more N                          option N with its whole text
+  more N                          option N whole (an action: also what it does)
+  next                            the next page of a list too long for
+                                  the screen (any option answers from any page)
   why                             the options not available now, and why
   news                            what changed since your last decision, all of it
   log [N]                         the last N lines of the game log (default 30)
@@ -102,6 +107,16 @@ class HumanAgent(Agent):
         # the questions taken for this seat since its last answer: (the decision, its
         # keys, how many decisions the game had then); see _meant_for_taken
         self.skipped: list[tuple] = []
+        # the page of a list of options too long for the screen ('next' turns it), and
+        # how many pages the question's list has (screen.py: layout)
+        self.page = 0
+        self.pages = 1
+        # the log line of the headline printed last by news(), while nothing but the line
+        # of an answer taken for this seat has been printed under it (see news_groups)
+        self.head_above: int | None = None
+        # (log line, words, still above) of the last headline of the news: 'still above'
+        # when it is the one right above on the screen, so not printed again
+        self.last_head: tuple | None = None
 
     def show(self, decision, view, game, full: bool = False):
         """Print what a person sees before answering: news, status, the prompt, the options.
@@ -123,9 +138,8 @@ class HumanAgent(Agent):
         elif numbers:
             head.append(Text("  enter one of the numbers "
                              f"{', '.join(o.key for o in decision.options)}"))
-        elif decision.some > 1:
-            head.append(Text("  several at once: their numbers or keys (1 3); done when "
-                             "you want no more", style="dim"))
+        elif decision.some:
+            head.append(Text(pick_words(decision), style="dim"))
         tail = []
         if not self.helped and self.script is None:
             tail.append(Text("  (a number or a key answers; type help for commands, save to "
@@ -139,8 +153,11 @@ class HumanAgent(Agent):
         else:
             news = self.news_groups(game, view["you"])
             status = status_lines(view, game, c.width) + warning_lines(game, view["you"])
+            paged: list[int] = []
             lines = layout(c, news, status, head, rows, numbers, tail,
-                           you=game.state.players[view["you"]].name)
+                           you=game.state.players[view["you"]].name, page=self.page,
+                           paged=paged)
+            self.pages = paged[0] if paged else 1
         self.seen = len(game.log_lines)
         for line in lines:
             c.print(line)
@@ -151,11 +168,18 @@ class HumanAgent(Agent):
         from .news import NewsWords, summarise
         lines = [game.log_line_for(i, seat) for i in range(self.seen, len(game.log_lines))]
         first = next((x for x in lines if x), "")
+        above, self.head_above = self.head_above, None
+        self.last_head = next(((self.seen + k, x, False)
+                               for k, x in reversed(list(enumerate(lines)))
+                               if x and not x.startswith(" ")), None)
         if first.startswith(" "):  # a move that went on after a question: under its headline
             for i in range(self.seen - 1, -1, -1):
                 head = game.log_line_for(i, seat)
                 if head and not head.startswith(" "):
-                    lines.insert(0, head)
+                    if i != above:  # (not when it is right above, on the screen)
+                        lines.insert(0, head)
+                    if self.last_head is None:
+                        self.last_head = (i, head, i == above)
                     break
         for line in [x for x in lines if x and x in self.announced]:  # shown when it was taken
             self.announced.remove(line)
@@ -173,19 +197,18 @@ class HumanAgent(Agent):
         game is replayed too, and what was shown before stays shown.)"""
         self.seen = max(self.seen, seen)
 
-    def news(self, game, seat: int, room: int | None = None) -> None:
+    def news(self, game, seat: int, room: int | None = None) -> list:
         """Print what changed since this person last looked, folded; in ``room`` lines
-        (the oldest left out, 'news' shows them) when given."""
+        (the oldest left out, 'news' shows them) when given; the lines printed."""
         from rich.text import Text
         from .screen import fit_news, news_text
         groups = self.news_groups(game, seat)
-        if room is not None:
-            for line in fit_news(self.console, groups, room, game.state.players[seat].name):
-                self.console.print(line)
-            return
-        for group in groups:
-            for line in group:
-                self.console.print(news_text(line, self.console.width))
+        shown = fit_news(self.console, groups, room, game.state.players[seat].name) \
+            if room is not None else [news_text(line, self.console.width)
+                                      for group in groups for line in group]
+        for line in shown:
+            self.console.print(line)
+        return shown
 
     def taken(self, decision, game) -> None:
         """A question of this seat the engine answered by itself: shown now, in place,
@@ -202,8 +225,14 @@ class HumanAgent(Agent):
         # announced before the news is shown: the log may tell it already (then the
         # news would print it, and this line again), or later; either way, once
         self.announced = self.announced[-50:] + [line]
-        self.news(game, decision.player, MIN_NEWS)  # what came before it ('news': all)
+        shown = self.news(game, decision.player, MIN_NEWS)  # what came before it
         self.console.print(Text(visible(line), style="cyan"))
+        # the last headline on the screen now (printed, whole or cut from its effects, or
+        # still above): what its move or phase does after this answer goes on under it,
+        # not under the same headline again (play30: '· V. Prepare the next round' twice)
+        head = self.last_head
+        if head is not None and (head[2] or any(t.plain.startswith(head[1]) for t in shown)):
+            self.head_above = head[0]
 
     def _quiet(self) -> None:
         """The agents' 'is thinking…' line erased before this seat prints."""
@@ -217,6 +246,7 @@ class HumanAgent(Agent):
             answer = self._from_set(decision, game)
             if answer is not None:
                 return answer
+        self.page = 0
         self.show(decision, view, game)
         mark = (len(game.record), game.state.rng.getstate(), game.reveals)
         if self.terminal is not None:  # what was typed before this question: not for it
@@ -240,7 +270,7 @@ class HumanAgent(Agent):
             if self.script is not None:
                 c.print(_shown(raw))  # so the transcript shows what was answered
             if self.command(raw, decision, view, game):
-                if raw.split()[0].lower() != "state":  # ('state' shows the question too)
+                if raw.split()[0].lower() not in ("state", "next"):  # (they show it too)
                     c.print(f"[bold]{_shown(decision.prompt)}[/bold]")  # the question again
                 continue
             answer, problem = self.parse(decision, raw, short_keys(game, decision),
@@ -280,8 +310,10 @@ class HumanAgent(Agent):
         return None
 
     def _set_typed(self, decision, raw: str, game) -> tuple[int | None, str | None]:
-        """Several picks of a set typed at once ('1 3 5', 'oa ic'): the first is the
-        answer, the rest answer the set's next questions, then 'done' if room is left."""
+        """Several picks of a set typed at once ('1 3 5', 'oa ic', '1 3 done'): the first
+        is the answer, the rest answer the set's next questions. The set goes on after
+        them (asked again, with what is chosen) until 'done' or until no more may be
+        picked: the same rule as for one pick typed at a time."""
         shorts = short_keys(game, decision)
         picks = []
         for word in raw.replace(",", " ").split():
@@ -298,9 +330,8 @@ class HumanAgent(Agent):
         if len(chosen) > decision.some:
             return None, (f"you may choose at most {decision.some} now; you named "
                           f"{len(chosen)}")
-        items = sum(1 for o in decision.options if o.value is not None)
-        more = len(chosen) < decision.some and len(chosen) < items
-        self.queued = values[1:] + ([None] if more and values[-1] is not None else [])
+        # (no 'done' added: a pick ends on done, typed, or when no more can be picked)
+        self.queued = values[1:]
         self.queued_for = decision.player
         return picks[0], None
 
@@ -338,13 +369,22 @@ class HumanAgent(Agent):
             n = int(rest.strip())
             if 1 <= n <= len(rows):
                 row = rows[n - 1]
+                told = [str(row[-1])] if row[-1] else []
+                action = getattr(decision.options[n - 1].value, "action", None)
+                if isinstance(action, dict) and action.get("description"):
+                    told.append(" ".join(str(action["description"]).split()))  # what it does
                 c.print(Text(visible(f"{n}. {row[-2]}"), style="bold"))
-                c.print(Text(visible(f"   {row[-1]}" if row[-1] else "   (nothing more)")))
+                for line in told or ["(nothing more)"]:
+                    c.print(Text(visible(f"   {line}")))
             else:
                 c.print(f"[red]there is no option {n}: choose from 1 to {len(rows)}[/red]")
             return True
         if word == "state" and not rest:
             self.show(decision, view, game, full=True)
+            return True
+        if word == "next" and not rest and self.pages > 1:  # the list's next page
+            self.page = (self.page + 1) % self.pages
+            self.show(decision, view, game)
             return True
         if word in PARTS and not rest:
             from .render import render_view
@@ -395,7 +435,7 @@ class HumanAgent(Agent):
         cards = sorted({game.card_name(CardRef(n)) for n in game.state.cards
                         if game.card_visible_to(CardRef(n), seat)})
         commands = ["help", "state", "card ", "log", "undo", "save", "quit", "pass", "why",
-                    *PARTS]
+                    "next", "done", *PARTS]
         return completions(text, commands, keys, labels, cards)
 
     def undo_problem(self, game) -> str | None:
@@ -458,6 +498,16 @@ class HumanAgent(Agent):
                            "Choose again.[/red]")
 
 
+def pick_words(decision) -> str:
+    """How a pick of a set ends, said under its question: on 'done', or by itself when no
+    more may be picked (the one rule, whether the picks are typed one at a time or
+    several at once)."""
+    left = min(decision.some, sum(1 for o in decision.options if o.value is not None))
+    if left <= 1:
+        return "  the last you may pick: it ends the pick; done ends it without one"
+    return f"  several at once: 1 3; type done to finish (it ends by itself after {left} more)"
+
+
 def taken_words(decision) -> str:
     """A question the engine answered by itself for a person, as shown to them in place
     (the terminal and the web page): the question, its one answer, and why."""
@@ -497,10 +547,17 @@ def card_text_for(game, name: str, seat: int | None = None) -> str:
     cid = by_name.get(name.lower()) or (name if name in rs.cards else None)
     if cid is None:
         matches = [n for n in by_name if n.startswith(name.lower())]
+        if not matches and name.strip():  # 'River Kingdom': 'The River Kingdom'
+            matches = [n for n in by_name if f" {name.lower()}" in f" {n}"]
         if len(matches) == 1:
             cid = by_name[matches[0]]
     if cid is None:
         hint = suggest(name.lower(), list(by_name))
+        if hint:  # the names as the game writes them, not lower-cased
+            written = {str(e.data.get("name", c)).lower(): str(e.data.get("name", c))
+                       for c, e in rs.cards.items()}
+            for low in sorted(written, key=len, reverse=True):
+                hint = hint.replace(f"'{low}'", f"'{written[low]}'")
         return f"no card is called '{name}'" + (f"; {hint}" if hint else "")
     entry = catalogue_entry(rs, cid)
     price = None

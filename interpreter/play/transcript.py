@@ -37,17 +37,26 @@ def option_rows(decision: Decision, game) -> list[tuple[str, str, str, str]]:
     for i, opt in enumerate(decision.options, 1):
         summary = ""
         if isinstance(opt.value, CardRef):
-            # what lies on it first: a long text is cut at the screen's edge
-            summary = " · ".join(p for p in (game.card_state(opt.value),
-                                             game.card_summary(opt.value, decision.player))
+            # what lies on it first, then what the question is about (the printed facts
+            # its condition reads: what a discard gives): a long text is cut at the edge
+            text = game.card_summary(opt.value, decision.player)
+            lead = [f for f in (game.card_fact(opt.value, fid) for fid in decision.lead) if f]
+            if lead:
+                text = " · ".join(p for p in text.split(" · ") if p not in lead)
+            # and the cards that go with it (a set's discovery tile), each with its text
+            along = [f"with {game.card_name(c)} ({game.card_summary(c, decision.player)})"
+                     for c in game.with_each(decision.player, opt.value)]
+            summary = " · ".join(p for p in (game.card_state(opt.value), *along, *lead, text)
                                  if p)
         elif isinstance(opt.value, str) and opt.value in game.zone_decl:
             summary = Facts(game.zone_state(opt.value, decision.player))
         elif isinstance(opt.value, str) and opt.value in game.space_decl:
             summary = Facts(game.space_summary(opt.value, decision.player))  # (never cut)
-        elif isinstance(opt.value, ActionChoice) and game.action_notes \
-                and opt.value.key.startswith("action:"):
-            summary = Facts(game.action_note(opt.value.key.split(":")[1], decision.player))
+        elif isinstance(opt.value, ActionChoice):
+            note = game.action_note(opt.value.key.split(":")[1], decision.player) \
+                if game.action_notes and opt.value.key.startswith("action:") else ""
+            idle = game.idle_steps(opt.value, decision.player)  # (it stays allowed)
+            summary = Facts(" · ".join(x for x in (note, idle) if x))
         rows.append((str(i), keys[i - 1] if keys else "", opt.label, summary))
     for label, reason in decision.refused.items():
         rows.append(("--", "", label, f"not now: {reason}"))

@@ -48,12 +48,16 @@ class Calls:
         if e.func in ("cards_in", "all_cards_in") and e.args:
             ident = _symbol_id(e.args[0])
             name = str(self.decl("zone", ident).get("name") or "") if ident else ""
-            if name.lower().startswith("cards ") or name.lower().endswith(" cards"):
-                # 'your cards on offer', 'your played cards', not 'the cards in …'
+            if " cards " in f" {name.lower()} ":
+                # 'your cards on offer', 'your played cards', 'your spell cards not yet
+                # cast', not 'the cards in …'
                 who = None if e.func == "all_cards_in" else (
                     self.expr(e.args[1], ctx) if len(e.args) > 1 else
                     self.expr(e.kwargs["player"], ctx) if "player" in e.kwargs else "you")
                 return self.zone(ident, who)
+        marked = self.marked(e, ctx)
+        if marked is not None:  # 'Philosophy is locked', not 'is marked locked'
+            return marked
         if e.func == "min":  # (in a game, only when it could not be worked out)
             up_to = self._min_amount(e, ctx)
             if up_to is not None:
@@ -61,6 +65,20 @@ class Calls:
         args = _bind_args([p.name for p in b.params], e, [p.default for p in b.params],
                           [p.variadic for p in b.params])
         return self.fill(b.phrase, args, ctx, {p.name: p.type for p in b.params})
+
+    def marked(self, e: ast.Expr, ctx: Ctx, negated: bool = False,
+               already: bool = False) -> str | None:
+        """A marker test in the words its declaration gives ('adjective', 'opposite'):
+        'Philosophy is locked'; negated, 'this card is unlocked'; ``already``, as a reason
+        ('Philosophy is already unlocked'); None when it declares none."""
+        if not (isinstance(e, ast.Call) and e.func == "is_marked" and len(e.args) == 2):
+            return None
+        ident = _symbol_id(e.args[1])
+        data = self.decl("marker", ident) if ident else {}
+        word = data.get("opposite" if negated else "adjective")
+        if not word:
+            return None
+        return f"{self.expr(e.args[0], ctx)} is {'already ' if already else ''}{word}"
 
     def _user_call(self, e: ast.Call, ctx: Ctx) -> str:
         section = "procedures" if self.table.callables[e.func].kind == "procedure" else "functions"

@@ -86,11 +86,20 @@ def _requirement_lead(rs, data: dict) -> str:
     return "requires"
 
 
-def _facts(rs, data: dict) -> list[str]:
+def field_fact(rs, card_id: str, fid: str) -> str | None:
+    """The sentence one printed field of a card gives ('Discard it from your hand for 1
+    wood + 1 stone.'), or None when the card gives none."""
+    facts = _facts(rs, rs.cards[card_id].data, only=fid)
+    return facts[0] if facts else None
+
+
+def _facts(rs, data: dict, only: str | None = None) -> list[str]:
     """Sentences for the printed fields a card gives (declared with a phrase)."""
     out = []
     given = data.get("fields") or {}
     for fid, entry in rs.sections.get("card_fields", {}).items():
+        if only is not None and fid != only:
+            continue
         decl = entry.data if isinstance(entry.data, dict) else {}
         phrase = decl.get("phrase")
         if not phrase or fid not in given or given[fid] == decl.get("default"):

@@ -99,6 +99,9 @@ class Conditions:
         """A condition that must not hold, said so that it cannot be misread."""
         if isinstance(e, ast.Unary) and e.op == "not":
             return self.cond(e.operand, ctx)
+        unmarked = self.marked(e, ctx, negated=True)
+        if unmarked is not None:  # 'this card is unlocked'
+            return unmarked
         if isinstance(e, ast.Binary) and e.op in _COMPARE:
             return self.compare(ast_with(e, _NEGATE[e.op], e.left, e.right), ctx)
         if isinstance(e, ast.Binary) and e.op in ("has", "lacks"):

@@ -29,6 +29,11 @@ class Reasons:
             return self.why_not(e.right, frame, depth)
         if isinstance(e, ast.Binary) and e.op in _COMPARE:
             return self._why_compare(e, frame)
+        # a marker test: what the card is instead ('Philosophy is already unlocked')
+        said = self.marked(e.operand, ctx, already=True) if isinstance(e, ast.Unary) and \
+            e.op == "not" else self.marked(e, ctx, negated=True, already=True)
+        if said is not None:
+            return said
         if isinstance(e, ast.Unary) and e.op == "not":
             inner_e = e.operand
             if isinstance(inner_e, ast.Call) and inner_e.func in self.table.callables \

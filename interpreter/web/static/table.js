@@ -42,7 +42,7 @@ function cardChip(card, seats, opts) {
     chip.append(el("span", {class: "badge resource", text: `${r.amount} ${r.name}`}));
   for (const p of card.pieces || []) {
     const seat = seats.get(p.player);
-    chip.append(el("span", {class: "cubes", title: `${p.player}: ${p.amount}`},
+    chip.append(el("span", {class: "cubes", title: `${p.player}: ${p.what || p.amount}`},
       el("span", {class: "cube", style: `background:${seatColour(seat)}`}),
       el("span", {text: "×" + p.amount})));
   }
