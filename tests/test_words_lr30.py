@@ -1,0 +1,82 @@
+"""What a Lantern Row player reads of the moves (the keen player's findings, play30).
+
+Expectations from the playtest notes, written before the change:
+- a favour's headline says what it did that is public: Haggling the card it took and
+  what it paid ("Play a favour: Haggling: Red Dragon for 2 coins"), Gust of Wind that it
+  is the favour played and the new row it laid out;
+- one's own move reads "your stall", as the line under it says ("Willow Spirit → your
+  stall"); the others read "their stall".
+"""
+
+from __future__ import annotations
+
+from rulebook_games import load_ruleset
+from rulebook_games.play.news import NewsWords, news_lines, summarise
+from rulebook_games.play.session import build_game, run
+
+P2 = "Player 2 (ismcts)"
+WORDS = NewsWords(["Player 1 (human)", P2],
+                  {"Haggling", "Gust of Wind", "Red Dragon", "Bamboo Cage", "Paper Globe",
+                   "Rice-Paper Moon", "Lucky Coin", "Jade Carp", "Twin Flame", "Oak Mill",
+                   "Rain", "Telephone", "Will Into Existence"},
+                  {"coin": ("coin", "coins"), "coins": ("coin", "coins")})
+
+HAGGLING_SEEN_BY_P1 = [f"{P2}: Play a favour", "  Haggling → Discard pile",
+                       f"  {P2} chooses Red Dragon", f"  {P2} pays 2 coins (now 3)",
+                       f"  Red Dragon → {P2}'s hand", "  Bamboo Cage → Lantern row"]
+HAGGLING_OWN = [f"{P2}: Play a favour",
+                "  Play a favour: Which favour do you play? → Haggling (the only choice, "
+                "taken for you)", "  Haggling → Discard pile", f"  {P2} chooses Red Dragon",
+                f"  {P2} pays 2 coins (now 3)", "  Red Dragon → your hand",
+                "  Bamboo Cage → Lantern row"]
+GUST = [f"{P2}: Play a favour", "  Gust of Wind → Discard pile",
+        "  Rice-Paper Moon → Discard pile", "  Paper Globe → Discard pile",
+        "  Lucky Coin → Lantern row", "  Jade Carp → Lantern row", "  Twin Flame → Lantern row"]
+
+
+def test_haggling_says_the_card_it_took_and_what_it_paid():
+    for lines in (HAGGLING_SEEN_BY_P1, HAGGLING_OWN):
+        news = news_lines(summarise(lines, WORDS))
+        assert news[0] == f"{P2}: Play a favour: Haggling: Red Dragon for 2 coins"
+        # what it paid, what is left and the row refilled stay below; the choice once
+        assert f"  {P2}: −2 coins (now 3)" in news
+        assert "  Bamboo Cage → Lantern row" in news
+        assert not any("chooses" in line for line in news)
+
+
+def test_a_card_taken_for_nothing_says_where_it_went():
+    lines = [f"{P2}: Play a favour", "  Haggling → Discard pile", f"  {P2} chooses Bamboo Cage",
+             f"  Bamboo Cage → {P2}'s hand", "  Twin Flame → Lantern row"]
+    assert news_lines(summarise(lines, WORDS))[0] == \
+        f"{P2}: Play a favour: Haggling: Bamboo Cage → {P2}'s hand"
+
+
+def test_gust_of_wind_is_named_as_the_favour_played_with_the_new_row():
+    news = news_lines(summarise(GUST, WORDS))
+    assert news[0] == (f"{P2}: Play a favour: Gust of Wind: 3 cards → Lantern row: "
+                       "Lucky Coin, Jade Carp, Twin Flame")
+    assert news[1:] == ["  Gust of Wind → Discard pile",
+                        "  2 cards → Discard pile: Rice-Paper Moon, Paper Globe"]
+
+
+def test_a_card_played_on_another_stays_on_it_and_cards_bought_stay_together():
+    fate = [f"{P2}: Play a fate card", "  Will Into Existence → Discard pile",
+            f"  {P2} chooses Telephone"]
+    assert news_lines(summarise(fate, WORDS))[0] == \
+        f"{P2}: Play a fate card: Will Into Existence on Telephone"
+    bought = ["Player 1 (human): Buy cards", "  Oak Mill → your hand", "  Rain → your hand"]
+    assert news_lines(summarise(bought, WORDS))[0] == \
+        "Player 1 (human): Buy cards: 2 cards → your hand: Oak Mill, Rain"
+
+
+def test_ones_own_move_says_your_and_the_others_read_their():
+    rs = load_ruleset("lantern_row")
+    game = build_game(rs, 2, 1, ["random", "random"])
+    run(game)
+    n = len(game.log_lines)
+    hangs = [i for i in range(n) if game.log_lines[i].endswith(": Hang a lantern in their stall")]
+    assert hangs
+    for i in hangs:
+        mover = 0 if game.log_lines[i].startswith("Player 1") else 1
+        assert game.log_line_for(i, mover).endswith(": Hang a lantern in your stall")
+        assert game.log_line_for(i, 1 - mover).endswith(": Hang a lantern in their stall")
