@@ -80,3 +80,37 @@ def test_ones_own_move_says_your_and_the_others_read_their():
         mover = 0 if game.log_lines[i].startswith("Player 1") else 1
         assert game.log_line_for(i, mover).endswith(": Hang a lantern in your stall")
         assert game.log_line_for(i, 1 - mover).endswith(": Hang a lantern in their stall")
+
+
+def _state(game, seat, parts=("all",)) -> list[str]:
+    import io
+
+    from rich.console import Console
+
+    from rulebook_games.play.render import render_view
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    console.print(render_view(game.view_model(seat), game, parts))
+    return console.file.getvalue().splitlines()
+
+
+def test_lantern_rows_state_says_each_thing_once():
+    """'state' was about 40 lines at 80x24, its top scrolled off: the colours in the
+    panels and again as a standing, the deck's count as a fact and as the deck's line,
+    the hand named in the panel and again with its text. Each is said once now, nothing
+    a player needs left out ('standings' still shows the colours on their own)."""
+    rs = load_ruleset("lantern_row")
+    game = build_game(rs, 2, 3001, ["random", "random"])
+    run(game)
+    lines = _state(game, 0)
+    text = "\n".join(lines)
+    assert text.count("Lantern deck") == 1 and "Cards left in the deck" not in text
+    assert [ln.split()[0] for ln in lines if ln.split()[:1] == ["Crimson"]] == ["Crimson"]
+    assert "Brightest colours" in text  # (the panel's score part)
+    assert "3 points for the most lanterns" not in text  # (the scoring fact says it)
+    me = next(p for p in game.view_model(0)["table"]["panels"] if p["you"])
+    hand = next(z for z in me["zones"] if z["name"] == "Hand")["cards"]
+    for card in hand:  # named once: with its text
+        assert text.count(f"{card['name']}:") >= 1
+    assert any(ln.startswith("Hand ") and f"{len(hand)} card" in ln for ln in lines)
+    standings = "\n".join(_state(game, 0, ("standings",)))
+    assert "Brightest colours" in standings and "3 points for the most" in standings
