@@ -268,7 +268,9 @@ class _Folder:
                 if subject == names[0]:  # the card played: the cards the mover then chose
                     subject += self._targets(i, mover)  # are what it was played on
             elif kind == "played":  # the card played, and what it did that is public
-                subject = self.played[0] + self._did(i, mover)
+                subject = self.played[0]
+                if subject not in move:  # ('Buy: Rain': the card is the move's own)
+                    subject += self._did(i, mover)
             elif kind == "other":
                 subject, chosen = self._said(key, mover)
                 if subject is None or not chosen and settled:
@@ -354,11 +356,12 @@ class _Folder:
 
     def _did(self, i: int, mover: str) -> str:
         """What the card played (at ``i`` in the order) did that the reader may see: the
-        cards the mover then chose (:meth:`_targets`), else the first cards it moved by
-        name elsewhere ('Gust of Wind: 4 cards → Lantern row: …'; 'Lamplighter: Rain →
-        Bob's stall'), told in the headline and not again below; '' when none."""
+        cards the mover then chose (:meth:`_targets`), else, when it sent other cards
+        where it went itself, the first cards it then moved by name elsewhere ('Gust of
+        Wind: 4 cards → Lantern row: …', after 4 more cards → Discard pile), told in the
+        headline and not again below; '' when none."""
         targets = self._targets(i, mover)
-        if targets:
+        if targets or self.played[1] not in self.moves:
             return targets
         for kind, key in self.order[i + 1:]:
             if kind != "move" or key == self.played[1]:
