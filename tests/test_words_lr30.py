@@ -114,3 +114,19 @@ def test_lantern_rows_state_says_each_thing_once():
     assert any(ln.startswith("Hand ") and f"{len(hand)} card" in ln for ln in lines)
     standings = "\n".join(_state(game, 0, ("standings",)))
     assert "Brightest colours" in standings and "3 points for the most" in standings
+
+
+def test_a_player_chosen_after_the_card_played_is_named_with_it():
+    """Legacy's leftover (wordslt3): 'Lost to History on Fire' said not whose cubes went;
+    Lantern Row's Sleight of Hand said not whom it stole from."""
+    lost = [f"{P2}: Play a fate card", "  Will Into Existence → Fate cards in play",
+            f"  {P2} chooses Player 1 (human)", f"  {P2} chooses time frame 2",
+            f"  {P2} chooses Telephone"]
+    news = news_lines(summarise(lost, WORDS))
+    assert news[0] == f"{P2}: Play a fate card: Will Into Existence on Player 1 (human), " \
+        "Telephone"
+    assert f"  {P2} chooses time frame 2" in news  # (not a card nor a player: stays below)
+    sleight = ["Player 1 (human): Play a favour", "  Gust of Wind → Discard pile",
+               f"  Player 1 (human)'s only choice: {P2}", f"  {P2}: −2 coins (now 2)"]
+    assert news_lines(summarise(sleight, WORDS))[0] == \
+        f"Player 1 (human): Play a favour: Gust of Wind on {P2}"

@@ -317,13 +317,18 @@ class _Folder:
         return f"{headline}: {hidden}"
 
     def _targets(self, i: int, mover: str) -> str:
-        """' on Rain': the cards the mover chose after the card they played (at ``i`` in
-        the order), told in the headline and so not again below it; a card chosen that
+        """' on Rain': the cards (and players: ' on Ann, Rain') the mover chose after the
+        card they played (at ``i`` in the order), told in the headline and so not again
+        below it; a card chosen that
         then moved was taken, not played on: ': Rain for 2 coins' (what the mover paid
         after choosing it), ': Rain → Bob's hand' (nothing paid); '' when none."""
         on, taken = [], []
         for j, (kind, key) in enumerate(self.order[i + 1:], i + 1):
             said, was_chosen = self._said(key, mover) if kind == "other" else (None, False)
+            if was_chosen and said in self.w.players and said != mover:
+                on.append(said)  # a player chosen: whom it was played on ('on Ann, Rain')
+                self.told.add(("other", key))
+                continue
             if not (was_chosen and said in self.w.cards):
                 continue
             self.told.add(("other", key))
