@@ -130,3 +130,33 @@ def test_a_player_chosen_after_the_card_played_is_named_with_it():
                f"  Player 1 (human)'s only choice: {P2}", f"  {P2}: −2 coins (now 2)"]
     assert news_lines(summarise(sleight, WORDS))[0] == \
         f"Player 1 (human): Play a favour: Gust of Wind on {P2}"
+
+
+def test_ones_own_answer_is_not_said_back_under_a_phase():
+    """Legacy's leftover (wordslt3): under '· V. Prepare the next round' the news said
+    back 'Player 1 (human) chooses 1st', the answer the person had just typed; the
+    others still read it, and a move's headline still names what its mover chose."""
+    import io
+
+    from rich.console import Console
+
+    from rulebook_games.engine.decisions import Decision, Option
+    from rulebook_games.play.terminal import HumanAgent
+    out = io.StringIO()
+    human = HumanAgent(Console(file=out, width=100), lambda prompt: "1")
+    game = build_game(load_ruleset("legacy_gears_of_time"), 2, 3, ["human", "random"])
+    game.agents[0] = human
+    game.keep_log = True
+    human.news(game, 0)  # everything before is seen
+    game.log("· V. Prepare the next round")
+    game.log("  Present day 5 → 6")
+    two = Decision(0, "item", "Which place do you take?",
+                   [Option("1st", "1st", "1st"), Option("2nd", "2nd", "2nd")])
+    assert game._ask(two) == 0
+    game.log("  Player 1 (human): Place in turn order 2 → 1")
+    before = len(out.getvalue())
+    human.news(game, 0)
+    shown = out.getvalue()[before:]
+    assert "Place in turn order 2 → 1" in shown
+    assert "chooses 1st" not in shown, shown
+    assert any("chooses 1st" in game.log_line_for(i, 1) for i in range(len(game.log_lines)))
