@@ -538,8 +538,8 @@ class FlowRunner:
         g.hold_log()  # what the action did is told once it has succeeded (a refused one
         if g.logging:  # is not: _refused)
             name, said = g.state.players[seat].name, told(pick.label)
-            # the mover reads their own move as they chose it ('… in your stall'), the
-            # others as told ('… in their stall')
+            # the mover reads their own move as they chose it ('Move your token'), the
+            # others as told ('Move their token')
             g.log(f"{name}: {said}", {seat: f"{name}: {pick.label}"}
                   if said != pick.label else None)
         # for a search asked inside the action: the position it started from, how many

@@ -20,7 +20,12 @@ effects folded:
 A player's move names in its headline what it was about, so that a screen
 that cuts a group to its headline still says it: the first thing its effects
 tell, when that is cards moved ('Bob: Play a card: Oak Mill', and the cards the
-mover then chose, 'Bob: Play a card: Oak Mill on Rain'; 'Ann: Buy cards:
+mover then chose, 'Bob: Play a card: Oak Mill on Rain', and the players, 'Oak
+Mill on Ann, Rain'; a card chosen that then moved was taken, with what the mover
+paid for it, 'Oak Mill: Rain for 2 coins', or where it went, 'Oak Mill: Rain →
+Bob's hand'; the card played is the first card moved, kept apart from cards its
+effect sends the same way, and when there are such, the cards it then moved
+elsewhere by name are what it did: 'Storm: 4 cards → Market: …'; 'Ann: Buy cards:
 2 cards → your hand: Oak Mill, Rain', and to the others 'Ann: Buy cards: 2
 cards → Ann's hand'), a choice of the mover's, asked or the only one ('Bob:
 Hire a guide: Ada'; what the mover then put on it says more: 'Bob: Influence:
@@ -152,7 +157,7 @@ class _Folder:
         self.moving = bool(m and m.group(2))  # a player's move (not a phase, a round)
         # the card the move played: the first card it moved, by name, alone, anywhere but
         # the reader's own places (kept apart from the cards its effect then moves there:
-        # 'Gust of Wind → Discard pile', then '4 cards → Discard pile: …')
+        # 'Storm → Discard pile', then '4 cards → Discard pile: …')
         self.played: tuple[str, str] | None = None
 
     def _bucket(self, key: tuple) -> None:
@@ -362,8 +367,8 @@ class _Folder:
     def _did(self, i: int, mover: str) -> str:
         """What the card played (at ``i`` in the order) did that the reader may see: the
         cards the mover then chose (:meth:`_targets`), else, when it sent other cards
-        where it went itself, the first cards it then moved by name elsewhere ('Gust of
-        Wind: 4 cards → Lantern row: …', after 4 more cards → Discard pile), told in the
+        where it went itself, the first cards it then moved by name elsewhere ('Storm:
+        4 cards → Market: …', after 4 more cards → Discard pile), told in the
         headline and not again below; '' when none."""
         targets = self._targets(i, mover)
         if targets or self.played[1] not in self.moves:
