@@ -165,7 +165,6 @@ def test_legacy_hopeless_leads_count_a_technology_left_of_its_earliest_frame():
     assert checked
 
 
-
 @pytest.mark.parametrize("seed", [3, 8, 5])
 def test_timespan_income_lost_is_what_the_next_income_loses_at_the_limit(seed):
     """Timespan's ``income_lost``: when a seat ends its actions of a round, what the
@@ -212,3 +211,64 @@ def test_timespan_income_lost_is_what_the_next_income_loses_at_the_limit(seed):
     last = [v for at, p, v in seen if at > incomes[-1]]
     assert last and not any(last)
     assert checked
+
+
+def _timeline(game):
+    """(frame, card, its fields, cubes by seat) of every technology on Legacy's timeline."""
+    st = game.state
+    for n in range(1, 11):
+        for c in st.zones.get((f"frame_{n}", -1), ()):
+            card = st.cards[c]
+            fields = game.rs.sections["cards"][card.def_id].data.get("fields", {})
+            yield n, card, fields, {p: card.pieces.get(p, 0) for p in range(game.n)}
+
+
+def test_legacy_hopeless_cubes_count_a_seats_cubes_left_of_the_earliest_frame():
+    """A cube on a technology that can never succeed where it stands scores nothing and
+    goes back to the supply: the seat's cubes there, whoever leads."""
+    rs, found = _positions("legacy_gears_of_time", 4)
+    reader = Features(rs)
+    checked = 0
+    for game, seat in found:
+        expected = sum(cubes[seat] for n, _, fields, cubes in _timeline(game)
+                       if n < fields.get("earliest_frame", 1))
+        assert _features(reader, game, seat).get("declared:hopeless_cubes", 0) == expected
+        checked += expected > 0
+    assert checked
+
+
+def test_legacy_exposed_leads_are_those_another_seat_can_still_take_this_round():
+    """A succeeding technology the seat leads is exposed when another player stands in
+    its time frame or right of it (travel goes only left) with enough stored cubes to
+    tie it: its cubes there and in storage at least the seat's."""
+    rs, found = _positions("legacy_gears_of_time", 4, every=3)
+    reader = Features(rs)
+    exposed = safe = 0
+    for game, seat in found:
+        st = game.state
+        expected = 0
+        for n, card, fields, cubes in _timeline(game):
+            if "failed" in card.markers or cubes[seat] == 0 or cubes[seat] < max(cubes.values()):
+                continue
+            for q in range(game.n):
+                if q != seat and st.players[q].tracks.get("frame", 0) >= n and \
+                        cubes[q] + st.players[q].stock.get("stored_cube", 0) >= cubes[seat]:
+                    expected += fields.get("points", 0)
+                    break
+            else:
+                safe += 1
+        assert _features(reader, game, seat).get("declared:exposed_leads", 0) == expected
+        exposed += expected > 0
+    assert exposed and safe
+
+
+def test_legacy_late_last_word_is_moving_last_in_round_3_or_4():
+    rs, found = _positions("legacy_gears_of_time", 3)
+    reader = Features(rs)
+    seen = set()
+    for game, seat in found:
+        st = game.state
+        last = st.round >= 3 and st.players[seat].tracks.get("turn_slot") == game.n
+        assert _features(reader, game, seat).get("declared:late_last_word", 0) == last
+        seen.add(last)
+    assert seen == {True, False}

@@ -137,7 +137,9 @@ def test_declared_features_are_the_rules_values_for_each_item(name):
                 for item in items or []:
                     frame = game.frame(seat) if not each else game.frame(seat, **{var: item})
                     v = game.run_code(("feature", ident), frame)
-                    if type(v) not in (int, float):  # (a card, an id, a truth value: named)
+                    if type(v) is bool:  # a truth value counts 1 when true
+                        v = int(v)
+                    elif type(v) not in (int, float):  # (a card, an id: named)
                         continue
                     if v:
                         key = f"declared:{ident}" + (f":{item}" if each else "")

@@ -36,7 +36,8 @@ PLAY = ["Bob (ai): Play a card", "  Bob (ai) pays 12 coins (now 2)",
 
 
 def test_the_card_a_player_played_is_named_in_the_headline():
-    assert news_lines(summarise(PLAY, WORDS))[0] == "Bob (ai): Play a card: Oak Mill"
+    # (and the player chosen after it, whose plants it took: issue 31, wordslr)
+    assert news_lines(summarise(PLAY, WORDS))[0] == "Bob (ai): Play a card: Oak Mill on Ann"
 
 
 def test_what_a_player_chose_first_is_named_in_the_headline():
@@ -75,7 +76,7 @@ def test_a_headline_cut_from_its_effects_still_names_the_card():
                                          WORDS)]
     shown = [t.plain for t in fit_news(console, news, 6)]
     # (a headline cut from its effects says how many lines 'news' shows under it)
-    assert "Bob (ai): Play a card: Oak Mill  (+4 lines: type news)" in shown
+    assert "Bob (ai): Play a card: Oak Mill on Ann  (+3 lines: type news)" in shown
 
 
 @pytest.mark.slow

@@ -106,7 +106,10 @@ def test_lantern_row_table_shows_row_prices_stalls_and_the_end():
         assert [c["price"] for c in row["cards"]] == [costs[c["name"]] for c in row["cards"]]
         facts = {f["label"]: f for f in t["facts"]}
         assert "six lanterns" in facts["The festival ends"]["text"]
-        assert facts["Cards left in the deck"]["value"] == len(game.state.zones[("deck", -1)])
+        # the cards left in the deck: the deck's own line (a fact said it twice)
+        assert [x["count"] for x in t["piles"] if x["name"] == "Lantern deck"] == \
+            [len(game.state.zones[("deck", -1)])]
+        assert "Cards left in the deck" not in facts
         me, other = t["panels"]
         assert me["you"] and not other["you"]
         hands = {z["name"]: z for z in other["zones"]}
@@ -209,7 +212,7 @@ def test_the_language_server_reads_view_expressions_as_effect_text():
         return place_at(text, line, lines[line].index(snippet) + len(snippet) - 1)
     assert at("ware.cost").in_effect            # a row's price
     assert at("lanterns_of").in_effect          # a standing's value
-    assert at("cards_left").in_effect           # a fact's value
+    assert at("size(cards_in(stall, p))").in_effect  # a fact's value
     assert at("zone: row").value_kinds == ("zone",)
     assert not at("Favours cost").in_effect     # words stay words
 

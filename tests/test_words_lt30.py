@@ -275,3 +275,36 @@ def test_a_choice_the_headline_names_itself_is_not_echoed_below_it():
         lines = ["Bob (ai): Fund an award", chose, "  Bob (ai) pays 8 coins (now 22)"]
         assert news_lines(summarise(lines, WORDS)) == [
             "Bob (ai): Fund an award: Miner", "  Bob (ai): −8 coins (now 22)"]
+
+
+def test_a_fate_card_kept_out_says_why_in_a_sentence():
+    # play 31: 'Will Into Existence (not now: Will Into Existence no technology in the
+    # technologies on the timeline will do now: only when Fire is marked failed)' --
+    # the card's name run into the reason, the place said twice, and Fire (which can
+    # never fail) named as if it were the nearest. What a player should read instead:
+    # why the card cannot be played, once, with no technology singled out.
+    from rulebook_games.agents import RandomAgent
+    from rulebook_games.engine.flow import FlowRunner
+    from rulebook_games.engine.game import Game
+    rs = load_ruleset("legacy_gears_of_time")
+    said: list = []
+
+    class Spy(RandomAgent):
+        def decide(self, decision, view, game):
+            card = next(c for c, st in game.state.cards.items()
+                        if st.def_id == "will_into_existence")
+            for p in range(game.n):
+                if not game.meets_requirements(card, p):
+                    why = game.explain_requirements(card, p)
+                    if why not in said:
+                        said.append(why)
+            return super().decide(decision, view, game)
+
+    game = Game(rs, 2, 3, [Spy(1), Spy(2)])
+    FlowRunner(game).play()
+    assert "Will Into Existence: there is no technology on the timeline" in said
+    assert ("Will Into Existence needs at least one of the technologies on the timeline "
+            "that is marked failed") in said
+    for why in said:
+        assert why.startswith(("Will Into Existence: ", "Will Into Existence needs ")), why
+        assert "will do now" not in why, why  # no one technology named as the nearest

@@ -253,7 +253,10 @@ class AskingMixin:
             # a thing by its name ('chooses Rain'); one of several things to do, after a
             # colon ('chooses: deliver 1 gem onto …', not 'chooses deliver 1 gem')
             branch = decision.kind == "option" and type(option.value) is int
-            self.log(f"  {who} chooses{':' if branch else ''} {told(option.label)}")
+            said = told(option.label)
+            self.log(f"  {who} chooses{':' if branch else ''} {said}",
+                     {decision.player: f"  {who} chooses{':' if branch else ''} {option.label}"}
+                     if said != option.label else None)
 
     def _public_choice(self, decision: Decision, option: Option) -> bool:
         value = option.value

@@ -258,15 +258,17 @@ class CardsMixin:
         def_id = self.state.cards[card].def_id
         key = ("card", def_id, "requires")
         code = self.rs.code.get(key)
+        why = None
         if code is None or code(self.frame(player, this=card)):
             why = self.implied_refusal(self.rs.implied.get(("card", def_id)) or [], player,
                                        card)
-            if why is not None:
-                name = self.card_name(card)
-                if why.startswith(name):  # the rule's own words name it already
-                    return why
-                return f"{name} {why}" if why.startswith("needs ") else f"{name}: {why}"
-        return f"{self.card_name(card)} {self.rs.explainer(key)(self.frame(player, this=card))}"
+        if why is None:
+            why = self.rs.explainer(key)(self.frame(player, this=card))
+        name = self.card_name(card)
+        if why.startswith(name):  # the rule's own words name it already
+            return why
+        # 'Temple needs at least 3 culture', 'Lamp: there is no card in the row'
+        return f"{name} {why}" if why.startswith("needs ") else f"{name}: {why}"
 
     def implied_refusal(self, implied: list, player, card=None, frame=None) -> str | None:
         """Why the checks an effect's first statements imply fail now (None: they hold),

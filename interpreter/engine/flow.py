@@ -537,7 +537,11 @@ class FlowRunner:
             and pick.key.startswith("action:") else None
         g.hold_log()  # what the action did is told once it has succeeded (a refused one
         if g.logging:  # is not: _refused)
-            g.log(f"{g.state.players[seat].name}: {told(pick.label)}")
+            name, said = g.state.players[seat].name, told(pick.label)
+            # the mover reads their own move as they chose it ('Move your token'), the
+            # others as told ('Move their token')
+            g.log(f"{name}: {said}", {seat: f"{name}: {pick.label}"}
+                  if said != pick.label else None)
         # for a search asked inside the action: the position it started from, how many
         # answers the record held then, and the action (the copy replays from there)
         g.action_start = (snap, len(g.record), pick, seat)

@@ -20,7 +20,12 @@ effects folded:
 A player's move names in its headline what it was about, so that a screen
 that cuts a group to its headline still says it: the first thing its effects
 tell, when that is cards moved ('Bob: Play a card: Oak Mill', and the cards the
-mover then chose, 'Bob: Play a card: Oak Mill on Rain'; 'Ann: Buy cards:
+mover then chose, 'Bob: Play a card: Oak Mill on Rain', and the players, 'Oak
+Mill on Ann, Rain'; a card chosen that then moved was taken, with what the mover
+paid for it, 'Oak Mill: Rain for 2 coins', or where it went, 'Oak Mill: Rain →
+Bob's hand'; the card played is the first card moved, kept apart from cards its
+effect sends the same way, and when there are such, the cards it then moved
+elsewhere by name are what it did: 'Storm: 4 cards → Market: …'; 'Ann: Buy cards:
 2 cards → your hand: Oak Mill, Rain', and to the others 'Ann: Buy cards: 2
 cards → Ann's hand'), a choice of the mover's, asked or the only one ('Bob:
 Hire a guide: Ada'; what the mover then put on it says more: 'Bob: Influence:
@@ -115,7 +120,7 @@ def summarise(lines: list[str], words: NewsWords) -> list[NewsGroup]:
                 named = folder.named(headline)  # (before its lines: what it says, once)
                 groups.append(NewsGroup(named, folder.lines()))
             headline, started = raw, True
-            folder = _Folder(words)
+            folder = _Folder(words, headline)
             continue
         started = True
         folder.add(raw.strip())
@@ -136,7 +141,7 @@ def _signed(n: int) -> str:
 class _Folder:
     """The effects under one headline, folded into buckets kept in first-seen order."""
 
-    def __init__(self, words: NewsWords):
+    def __init__(self, words: NewsWords, headline: str | None = None):
         self.w = words
         self.order: list[tuple] = []
         # who -> (singular, plural) -> [gained, paid or lost, now]
@@ -148,6 +153,12 @@ class _Folder:
         names = sorted(words.players, key=len, reverse=True)
         self.who = re.compile("^(" + "|".join(re.escape(n) for n in names) + ")(:)? (.*)$") \
             if names else None
+        m = self.who.match(headline) if self.who and headline else None
+        self.moving = bool(m and m.group(2))  # a player's move (not a phase, a round)
+        # the card the move played: the first card it moved, by name, alone, anywhere but
+        # the reader's own places (kept apart from the cards its effect then moves there:
+        # 'Storm → Discard pile', then '4 cards → Discard pile: …')
+        self.played: tuple[str, str] | None = None
 
     def _bucket(self, key: tuple) -> None:
         if key not in self.order:
@@ -227,6 +238,12 @@ class _Folder:
                 n, names = times, [what] * times
             else:
                 return False
+        if self.moving and self.played is None and not d and n == 1 and names \
+                and not to.startswith("your ") and not any(k in ("move", "played")
+                                                           for k, _ in self.order):
+            self.played = (names[0], to)
+            self._bucket(("played", to))
+            return True
         self._bucket(("move", to))
         bucket = self.moves.setdefault(to, [0, []])
         bucket[0] += n
@@ -255,6 +272,10 @@ class _Folder:
                 subject = names[0] if n == 1 and hidden is None else self._move_line(key)
                 if subject == names[0]:  # the card played: the cards the mover then chose
                     subject += self._targets(i, mover)  # are what it was played on
+            elif kind == "played":  # the card played, and what it did that is public
+                subject = self.played[0]
+                if subject not in move:  # ('Buy: Rain': the card is the move's own)
+                    subject += self._did(i, mover)
             elif kind == "other":
                 subject, chosen = self._said(key, mover)
                 if subject is None or not chosen and settled:
@@ -282,6 +303,9 @@ class _Folder:
                                 if did and not was_chosen and named.search(did)), None)
                     if did is not None:
                         subject = did
+                    elif i + 1 < len(self.order) and self.order[i + 1][0] == "played" \
+                            and self.played[0] == subject:  # (a card chosen and played)
+                        subject += self._did(i + 1, mover)
                     self.told.add(("other", said_key))  # (said in the headline: not again)
             else:
                 continue
@@ -298,15 +322,66 @@ class _Folder:
         return f"{headline}: {hidden}"
 
     def _targets(self, i: int, mover: str) -> str:
-        """' on Rain': the cards the mover chose after the card they played (at ``i`` in
-        the order), told in the headline and so not again below it; '' when none."""
-        chosen = []
-        for kind, key in self.order[i + 1:]:
+        """' on Rain': the cards (and players: ' on Ann, Rain') the mover chose after the
+        card they played (at ``i`` in the order), told in the headline and so not again
+        below it; a card chosen that
+        then moved was taken, not played on: ': Rain for 2 coins' (what the mover paid
+        after choosing it), ': Rain → Bob's hand' (nothing paid); '' when none."""
+        on, taken = [], []
+        for j, (kind, key) in enumerate(self.order[i + 1:], i + 1):
             said, was_chosen = self._said(key, mover) if kind == "other" else (None, False)
-            if was_chosen and said in self.w.cards:
-                chosen.append(said)
+            if was_chosen and said in self.w.players and said != mover:
+                on.append(said)  # a player chosen: whom it was played on ('on Ann, Rain')
                 self.told.add(("other", key))
-        return f" on {', '.join(chosen)}" if chosen else ""
+                continue
+            if not (was_chosen and said in self.w.cards):
+                continue
+            self.told.add(("other", key))
+            to = next((k for kind2, k in self.order[j + 1:]
+                       if kind2 == "move" and said in self.moves[k][1]), None)
+            if to is None:
+                on.append(said)
+                continue
+            price = self._paid(j, mover)
+            if price:
+                taken.append(f"{said} for {price}")
+            else:
+                taken.append(f"{said} → {to}")
+                if self.moves[to][0] == 1:
+                    self.told.add(("move", to))
+        return (f" on {', '.join(on)}" if on else "") + \
+            (f": {', '.join(taken)}" if taken else "")
+
+    def _paid(self, j: int, mover: str) -> str:
+        """What the mover paid after the choice at ``j`` ('2 coins'): one resource, lost
+        only, first seen after it; '' when not so."""
+        if ("player", mover) not in self.order[j + 1:]:
+            return ""
+        paid = [(one, many, lost) for (one, many), (gained, lost, _, _)
+                in self.stock.get(mover, {}).items() if lost]
+        if len(paid) != 1 or any(g for g, *_ in self.stock[mover].values()):
+            return ""
+        one, many, lost = paid[0]
+        return f"{lost} {one if lost == 1 else many}"
+
+    def _did(self, i: int, mover: str) -> str:
+        """What the card played (at ``i`` in the order) did that the reader may see: the
+        cards the mover then chose (:meth:`_targets`), else, when it sent other cards
+        where it went itself, the first cards it then moved by name elsewhere ('Storm:
+        4 cards → Market: …', after 4 more cards → Discard pile), told in the
+        headline and not again below; '' when none."""
+        targets = self._targets(i, mover)
+        if targets or self.played[1] not in self.moves:
+            return targets
+        for kind, key in self.order[i + 1:]:
+            if kind != "move" or key == self.played[1]:
+                continue
+            n, names = self.moves[key]
+            if names and len(names) == n:
+                self.told.add(("move", key))
+                return f": {self._move_line(key)}"
+            return ""  # (hidden cards first: what they were is not said)
+        return ""
 
     def _movers(self, line: str, mover: str) -> bool:
         """Whether a line is the mover's own ('Bob: …', 'Bob's only choice: …')."""
@@ -358,6 +433,8 @@ class _Folder:
                 out.append(key if n == 1 else f"{key} (×{n})")
             elif kind == "move":
                 out.append(self._move_line(key))
+            elif kind == "played":
+                out.append(f"{self.played[0]} → {key}")
             else:
                 parts = []
                 for (one, many), (gained, lost, now, first) in self.stock.get(key, {}).items():

@@ -37,13 +37,17 @@ def render_view(view: dict, game, parts: tuple[str, ...] = ("all",)):
     elif "map" in want:
         out += _boards(t)
     if every or "players" in want:
-        out.append(_panels(t))
+        # (the whole table: your cards listed with their text under the panels are
+        # counted in yours, as in the others', not named twice)
+        out.append(_panels(t, counted=_with_text(t) if every else set()))
     if every or "me" in want:
         out += _own(t, full="me" in want)
     if "cards" in want and not every:
         out += _own(t, full=False) or [Text("You hold no cards now.")]
     if every or "standings" in want:
-        out += _standings(t)
+        # (the whole table leaves out a standing the panels already show row by row,
+        # the same values; 'standings' shows it)
+        out += _standings(t, panel_rows=_panel_rows(t) if every else None)
         if not t["standings"] and not every:
             out.append(Text("This game declares no standings (goals the players race for); "
                             "players shows each one's points so far."))
@@ -344,8 +348,29 @@ def _cards(n: int) -> str:
     return f"{n} card{'s' if n != 1 else ''}"
 
 
-def _panels(t: dict) -> Table:
-    """Every player's panel side by side: one column per player, one row per thing."""
+def _with_text(t: dict) -> set[str]:
+    """The names of your zones whose cards :func:`_own` lists with their text."""
+    me = next((p for p in t["panels"] if p["you"]), None)
+    return {z["name"] for z in (me or {}).get("zones", [])
+            if any("text" in c for c in z.get("cards") or [])}
+
+
+def _panel_rows(t: dict) -> dict[str, list]:
+    """Each row of the panels by its label: the value per player (tags, tracks, values)."""
+    rows: dict[str, list] = {}
+    for i, p in enumerate(t["panels"]):
+        for x in p.get("tags", []):
+            rows.setdefault(x["name"], [None] * len(t["panels"]))[i] = x["count"]
+        for x in p.get("tracks", []):
+            rows.setdefault(x["name"], [None] * len(t["panels"]))[i] = x["value"]
+        for x in p["values"]:
+            rows.setdefault(x["label"], [None] * len(t["panels"]))[i] = x.get("value")
+    return rows
+
+
+def _panels(t: dict, counted: set[str] = frozenset()) -> Table:
+    """Every player's panel side by side: one column per player, one row per thing;
+    your zones named in ``counted`` by how many cards they hold."""
     panels = t["panels"]
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     table.add_column("")
@@ -377,6 +402,8 @@ def _panels(t: dict) -> Table:
         for z in p["zones"]:
             if "count" in z:
                 put(z["name"], i, _cards(z["count"]))
+            elif p["you"] and z["name"] in counted:
+                put(z["name"], i, _cards(len(z["cards"])) + " (below)")
             else:
                 names = [_card_words(c) for c in z["cards"]]
                 put(z["name"], i, ", ".join(names) if names else "none")
@@ -416,15 +443,20 @@ def _own(t: dict, full: bool) -> list:
     return out
 
 
-def _standings(t: dict) -> list:
+def _standings(t: dict, panel_rows: dict | None = None) -> list:
     """A table per standing: a row per goal, a column per player, then what taking it costs
-    the player looking now and how it stands ('status'), where the ruleset says."""
+    the player looking now and how it stands ('status'), where the ruleset says; one
+    whose every goal is a row of ``panel_rows`` with the same values is left out."""
     if not t["standings"]:
         return []
     names = [p["name"] for p in t["panels"]]
     out: list = []
     for s in t["standings"]:
         goals = s.get("goals", [s])
+        if panel_rows and all(g is not s and "cost" not in g and "status" not in g
+                              and panel_rows.get(g["name"]) == list(g["values"])
+                              for g in goals) and "status" not in s:
+            continue
         table = Table(show_header=True, header_style="bold", box=None, pad_edge=False,
                       title=Text(visible(s["name"]), style="bold"), title_justify="left")
         table.add_column("")

@@ -99,6 +99,7 @@ class HumanAgent(Agent):
         self._words = None  # (game, NewsWords): what the news summary knows of the game
         self.terminal = None  # a LineInput when a person types at a terminal (lineinput.py)
         self.announced: list[str] = []  # answers taken for this seat, shown when taken
+        self.echoes: list[str] = []  # this person's own answers, as the log tells them
         # the rest of a set typed at once (each an option's value; None: 'done'), and the
         # seat it is for: the set's next questions are answered from it
         self.queued: list = []
@@ -186,10 +187,35 @@ class HumanAgent(Agent):
             lines.remove(line)
         if self._words is None or self._words[0] is not game:
             self._words = (game, NewsWords.of(game))
-        fresh = [g.lines() for g in summarise(lines, self._words[1])]
+        fresh = [self._unechoed(g.lines()) for g in summarise(lines, self._words[1])]
         self.last_news += fresh  # (since the last answer: 'news' shows it all)
         self.seen = len(game.log_lines)
         return fresh
+
+    def _answered(self, decision, answer, game) -> None:
+        """Remember how the log tells this person's answer to a question inside a move or
+        a phase ('Ann chooses 1st'): they gave it, the news does not say it back."""
+        if isinstance(answer, int) and not isinstance(answer, bool) and \
+                not decision.is_range and decision.kind != "action" and \
+                0 <= answer < len(decision.options):
+            me = game.state.players[decision.player].name
+            label = decision.options[answer].label
+            self.echoes = self.echoes[-20:] + [f"  {me} chooses {label}",
+                                               f"  {me} chooses: {label}"]
+
+    def _unechoed(self, group: list[str]) -> list[str]:
+        """A group of the news without this person's own answers said back under a phase
+        (a move's headline names what its mover chose: it is kept there)."""
+        head = group[0] if group and not group[0].startswith(" ") else None
+        if head is not None and any(head.startswith(f"{n}: ") for n in self._words[1].players):
+            return group
+        out = []
+        for line in group:
+            if line in self.echoes:
+                self.echoes.remove(line)
+                continue
+            out.append(line)
+        return out
 
     def resumed(self, game, seen: int) -> None:
         """A resumed game reaches this seat: its news starts where this seat last
@@ -297,6 +323,7 @@ class HumanAgent(Agent):
             if problem is None:
                 self.marks.append(mark)
                 self.last_news = []
+                self._answered(decision, answer, game)
                 return answer
             c.print(f"[red]{_shown(problem)}[/red]")
 

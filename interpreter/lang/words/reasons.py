@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .. import ast
 from .context import _NO_VALUE, MAX_INLINE, Ctx, _Words
-from .english import _to_be, needs
+from .english import _to_be, needs, plural_of
 from .trees import (_COMPARE, _FLIP, _bind_args, _gives_numbers, _is_count, _is_quantity, _lit,
                     ast_with)
 
@@ -153,8 +153,9 @@ class Reasons:
         place = self.source(ast.Comprehension(e.span, "choose", e.var, e.source, None, None),
                             Ctx(frame)) or self.expr(e.source, Ctx(frame))
         noun = self.noun_of(e.source)
+        within = _within(noun, place)
         if not items:
-            return f"there is no {noun} in {place}"
+            return f"there is no {noun} {within}"
         best, best_held = None, -1
         for item in items:
             inner = frame.child()
@@ -162,12 +163,15 @@ class Reasons:
             held = self._held(e.where, inner, depth)
             if held > best_held:
                 best, best_held = inner, held
+        if best_held <= 0 and not _has_parts(e.where, self.table.callables):
+            # one plain condition that no item meets: the nearest would be any of them
+            return needs(self.cond(e, Ctx(frame)))
         name = frame.rt.value_name(best.vars[e.var], None)
         if name is None:
             return None
         why = self.why_not(e.where, best, depth + 1)
         said = why if name in why else f"{name}: {why}"
-        return f"no {noun} in {place} will do now: {said}"
+        return f"no {noun} {within} will do now: {said}"
 
     def _held(self, e: ast.Expr, frame, depth: int) -> int:
         """How many parts of an 'and', read through the ruleset's functions, hold in a
@@ -214,3 +218,23 @@ def _own_amount(w, e) -> bool:
         return False
     entry = w.rs.sections["functions"].get(e.func)
     return entry is not None and bool(entry.data.get("amount"))
+
+
+def _within(noun: str, place: str) -> str:
+    """Where the items of a place are, said once: 'on the timeline' for 'the
+    technologies on the timeline' (not 'in the technologies on the timeline'), 'in
+    your hand' for 'your hand'."""
+    many = f"the {plural_of(noun)} "
+    if place.startswith(many) and place[len(many):].split(" ", 1)[0] in _PLACE_WORDS:
+        return place[len(many):]
+    return f"in {place}"
+
+
+_PLACE_WORDS = ("on", "in", "at", "of", "from", "with", "under", "beside", "near")
+
+
+def _has_parts(e: ast.Expr, functions) -> bool:
+    """Whether a condition is made of parts (an 'and', or a ruleset's function that may
+    be one), so that an item may come nearer than another to meeting it."""
+    return isinstance(e, ast.Binary) and e.op == "and" or \
+        isinstance(e, ast.Call) and e.func in functions

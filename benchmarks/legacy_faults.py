@@ -1,0 +1,142 @@
+"""What a keen Legacy player saw the agents do wrong, counted over bench_agents.py's games.
+
+The games are bench_agents.py's duels (the same seeds, seats alternating: odd
+seeds, the measured spec sits first), watched as they are played, for each side:
+
+- stored cubes left when the seat's last action of round 1 is done (of 8), and
+  how many the seat put on technologies in round 1;
+- technologies the seat established left of their earliest time frame, where
+  they can never succeed (``earliest_frame``, see the ruleset's README); the
+  names list marks its character's sought technology with ``*`` (its crown
+  counts whether it succeeds or not, so that one is no fault);
+- cards in hand at the end of the game;
+- draw actions in the last round.
+
+    python benchmarks/legacy_faults.py --games 40 [--spec ismcts] [--against greedy]
+
+Issue 29 (playtest 30): the default agent spent its stored cubes in round 1,
+established Computers and Robotics in frame 1 and ended with 17 cards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import bench_agents  # noqa: E402
+from rulebook_games.load.ruleset import load_ruleset  # noqa: E402
+
+NAME = "legacy_gears_of_time"
+
+
+class Watch:
+    def __init__(self, rs, players: int):
+        self.rs = rs
+        self.stored_r1 = [None] * players
+        self.seen: set = set()
+        self.hopeless = [0] * players
+        self.hopeless_names: list = [[] for _ in range(players)]
+        self.last_draws = [0] * players
+
+    def scan(self, game) -> None:
+        st = game.state
+        cards = self.rs.sections["cards"]
+        for n in range(1, 11):
+            for c in st.zones.get((f"frame_{n}", -1), ()):
+                if c in self.seen:
+                    continue
+                card = st.cards[c]
+                fields = (cards[card.def_id].data or {}).get("fields", {})
+                if not card.pieces or "earliest_frame" not in fields:
+                    continue
+                self.seen.add(c)
+                if n < int(fields["earliest_frame"]):
+                    for seat in card.pieces:  # (only the establisher has cubes at first)
+                        crown = card.def_id == self.sought(game, seat)
+                        self.hopeless[seat] += not crown
+                        self.hopeless_names[seat].append(f"{card.def_id}{'*' if crown else ''}@{n}")
+
+    def sought(self, game, seat: int):
+        st = game.state
+        for c in st.zones.get(("character_card", seat), ()):
+            data = self.rs.sections["cards"][st.cards[c].def_id].data or {}
+            return data.get("fields", {}).get("sought")
+        return None
+
+    def wrap(self, agent, seat: int) -> None:
+        inner = agent.decide
+
+        def decide(decision, view, game):
+            self.scan(game)
+            answer = inner(decision, view, game)
+            st = game.state
+            if decision.kind == "action":
+                if st.round == 1:
+                    self.stored_r1[seat] = st.players[seat].stock.get("stored_cube", 0)
+                if st.round == 4 and decision.options[answer].key == "action:research":
+                    self.last_draws[seat] += 1
+            return answer
+        agent.decide = decide
+
+
+def one(seed: int, kinds: list[str], rs) -> dict:
+    watch = Watch(rs, 2)
+    from rulebook_games.play.session import build_game, run
+    game = build_game(rs, 2, seed, kinds, ())
+    game.keep_log = False
+    # the stored cubes after the seat's last action of round 1 are read after its
+    # next answer: wrap every seat (the answers are unchanged)
+    for s, a in enumerate(game.agents):
+        watch.wrap(a, s)
+    start = time.process_time()
+    result = run(game)
+    watch.scan(game)
+    st = game.state
+    hands = [len(st.zones[("hand", s)]) for s in range(2)]
+    return {"seed": seed, "scores": result.scores, "winners": result.winners,
+            "stored_r1": watch.stored_r1, "hopeless": watch.hopeless,  # (the crown's own left out)
+            "hopeless_names": watch.hopeless_names, "hands": hands,
+            "last_draws": watch.last_draws, "spent": time.process_time() - start}
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--first-seed", type=int, default=1)
+    ap.add_argument("--spec", default="ismcts")
+    ap.add_argument("--against", default="greedy")
+    args = ap.parse_args(argv)
+    rs = load_ruleset(str(ROOT / "rulesets" / NAME))
+    wins = 0.0
+    tot = {k: [0.0, 0.0] for k in ("stored_r1", "hopeless", "hands", "last_draws")}
+    n = 0
+    for seed in range(args.first_seed, args.first_seed + args.games):
+        me = 0 if seed % 2 == 1 else 1
+        kinds = [args.spec, args.against] if me == 0 else [args.against, args.spec]
+        out = one(seed, kinds, rs)
+        n += 1
+        if me in out["winners"]:
+            wins += 1 / len(out["winners"])
+        for k in tot:
+            tot[k][0] += out[k][me] or 0
+            tot[k][1] += out[k][1 - me] or 0
+        print(f"seed {seed}: {args.spec} seat {me + 1}, scores {out['scores']}, "
+              f"stored after r1 {out['stored_r1'][me]} ({out['stored_r1'][1 - me]}), "
+              f"hopeless {out['hopeless_names'][me]} ({out['hopeless'][1 - me]}), "
+              f"hand at end {out['hands'][me]} ({out['hands'][1 - me]}), "
+              f"r4 draws {out['last_draws'][me]} ({out['last_draws'][1 - me]}), "
+              f"{out['spent']:.0f} CPU-s", flush=True)
+    low, high = bench_agents.wilson(wins, n)
+    print(f"{args.spec} against {args.against}: {wins:g} of {n} "
+          f"({100 * wins / n:.0f} %, Wilson 95 % {100 * low:.0f}-{100 * high:.0f} %)")
+    for k, (a, b) in tot.items():
+        print(f"  {k}: {args.spec} {a / n:.2f} a game, {args.against} {b / n:.2f}")
+
+
+if __name__ == "__main__":
+    main()
