@@ -48,7 +48,7 @@ GOLDEN = {
         "so do the technologies that rely on it.",
     ],
     "will_into_existence": [
-        "Requires at least one of the technologies on the timeline that is marked failed.",
+        "Requires at least one of the technologies on the timeline that is failing.",
         LASTING,
         "Choose a failed technology on the timeline: until the end of the round it "
         "succeeds, whatever its prerequisites, and supports the technologies to its right "

@@ -304,7 +304,36 @@ def test_a_fate_card_kept_out_says_why_in_a_sentence():
     FlowRunner(game).play()
     assert "Will Into Existence: there is no technology on the timeline" in said
     assert ("Will Into Existence needs at least one of the technologies on the timeline "
-            "that is marked failed") in said
+            "that is failing") in said
     for why in said:
         assert why.startswith(("Will Into Existence: ", "Will Into Existence needs ")), why
         assert "will do now" not in why, why  # no one technology named as the nearest
+
+
+def test_the_establish_and_fate_refusals_read_as_the_rules_say_them():
+    # play 31: 'Combustion Engine (not now: needs the number of cards in your hand minus
+    # 1 to be at least 3; it is 2)', 'needs none of the technologies in time frame 1
+    # whose card is Fire', 'Perfectly Laid Plans only when your cubes on the timeline'.
+    # A player should read what is missing, with the numbers, in the game's words.
+    from rulebook_games.agents import RandomAgent
+    from rulebook_games.engine.flow import FlowRunner
+    from rulebook_games.engine.game import Game
+    rs = load_ruleset("legacy_gears_of_time")
+    said: set = set()
+
+    class Spy(RandomAgent):
+        wants_view = True
+
+        def decide(self, decision, view, game):
+            said.update(decision.refused.values())
+            return super().decide(decision, view, game)
+
+    for seed in (1, 2, 3):
+        FlowRunner(Game(rs, 2, seed, [Spy(seed), Spy(seed + 7)])).play()
+    for why in said:
+        for code_like in ("minus", "whose card is", "marked", "only when your cubes"):
+            assert code_like not in why, why
+    assert "a copy of it is already in your time frame" in said
+    assert "Perfectly Laid Plans: you have no cube on the timeline" in said
+    assert any(re.fullmatch(r"needs at least \d+ of the cards in your hand; there are \d+", w)
+               for w in said), sorted(said)
