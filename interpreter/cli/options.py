@@ -104,7 +104,7 @@ class Decimal(click.ParamType):
 
     def convert(self, value, param, ctx):
         from ..numtext import NumberProblem, decimal
-        text = repr(value) if isinstance(value, float) else value  # a default, or typed
+        text = repr(value) if isinstance(value, (int, float)) else value  # a default, or typed
         try:
             return decimal(text.strip() if isinstance(text, str) else text, self.what,
                            self.low, self.high)
@@ -112,7 +112,12 @@ class Decimal(click.ParamType):
             self.fail(exc.message, param, ctx)
 
     def get_metavar(self, param, ctx=None):
-        return f"[{self.low:g} to {self.high:g}]"
+        return f"[{_said(self.low)} to {_said(self.high)}]"
+
+
+def _said(bound: float) -> str:
+    """A bound as a person writes it: '0.5', '1,000,000' (not click's '1e+06')."""
+    return f"{int(bound):,}" if bound == int(bound) else f"{bound:g}"
 
 
 NAME = UsableName()

@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from .loading import load_named, named_mods
-from .options import SEED, UsageProblem, Whole
+from .options import SEED, Decimal, UsageProblem, Whole
 from ..outfiles import Replace, check_file, write_file
 from ..safe_text import visible
 
@@ -78,7 +78,8 @@ class Counts(click.ParamType):
               help="Which positions of the games are fitted: a share of the decisions, "
                    "every seat at each; or the end of each turn, for the seat whose turn "
                    "it was, and the final position (where a search's horizon ends).")
-@click.option("--shrink", type=click.FloatRange(0, 1_000_000), default=0, show_default=True,
+@click.option("--shrink", type=Decimal(0, 1_000_000, "--shrink"), default=0,
+              show_default=True,
               help="Written into the file for ismcts: with it, an option's worth in the "
                    "search is weighed against the mean of its node as if it had this many "
                    "more tries at that mean (docs/agents.md, 'Search settings in a weights "
