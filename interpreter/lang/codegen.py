@@ -987,7 +987,6 @@ class CodeGen:
                         bound=frozenset({e.var}))
         where = self.expr(e.where, inner) if e.where is not None else None
         value = self.expr(e.value, inner) if e.value is not None else None
-        cond = f" if {where}" if where is not None else ""
         if agg.kind == "choice":
             elem = e.source.type.elem if isinstance(e.source.type, T.ListType) else None
             keep = f"(lambda {local}: {where})" if where else "(lambda _x: True)"
@@ -998,20 +997,8 @@ class CodeGen:
             keep = f"(lambda {local}: {where})" if where else "(lambda _x: True)"
             val = f"(lambda {local}: {value})" if value else "None"
             out = f"{self.src.const(agg.impl)}(rt, {items}, {keep}, {val})"
-        elif name == "any":
-            out = f"any({where} for {local} in {items})" if where else f"bool({items})"
-        elif name == "all":
-            out = f"all({where} for {local} in {items})" if where else f"({items} is not None)"
-        elif name == "count":
-            out = f"sum(1 for {local} in {items}{cond})" if where else f"len({items})"
-        elif name == "sum":
-            out = f"_overflow(sum({value} for {local} in {items}{cond}), {span})"
-        elif name == "filter":
-            out = f"[{local} for {local} in {items}{cond}]"
-        elif name == "map":
-            out = f"[{value} for {local} in {items}{cond}]"
-        else:  # first
-            out = f"next(({local} for {local} in {items}{cond}), None)"
+        else:
+            out = _inline_aggregate(name, local, items, where, value, span)
         if hoist:
             # the parts worked out once: unset before the comprehension runs
             resets = ", ".join(f"({h} := [_UNSET])" if iterable else f"({h} := _UNSET)"
@@ -1080,22 +1067,10 @@ class CodeGen:
                         bound=frozenset({e.var}))
         where = " and ".join(f"({self.expr(c, inner)})" for c in rest) or None
         value = self.expr(e.value, inner) if e.value is not None else None
-        cond = f" if {where}" if where is not None else ""
-        if name == "any":
-            out = f"any({where} for {local} in {items})" if where else f"bool({items})"
-        elif name == "all":
+        if name == "all":
             return None  # (the items left out are the ones it tests)
-        elif name == "count":
-            out = f"sum(1 for {local} in {items}{cond})" if where else f"len({items})"
-        elif name == "sum":
-            out = f"_overflow(sum({value} for {local} in {items}{cond}), {span})"
-        elif name == "filter":
-            out = f"[{local} for {local} in {items}{cond}]"
-        elif name == "map":
-            out = f"[{value} for {local} in {items}{cond}]"
-        elif name == "first":
-            out = f"next(({local} for {local} in {items}{cond}), None)"
-        else:
+        out = _inline_aggregate(name, local, items, where, value, span)
+        if out is None:
             return None
         del agg
         if hoist:
@@ -1324,3 +1299,26 @@ def _pure(e, table) -> bool:
                 if b is None or b.kind in _IMPURE_KINDS:
                     return False
     return True
+
+
+def _inline_aggregate(name: str, local: str, items: str, where: str | None,
+                      value: str | None, span: str) -> str | None:
+    """An aggregate over ``items`` written out as a Python expression, the item named
+    ``local``, kept when ``where`` holds (None: every item): None for one not written
+    out."""
+    cond = f" if {where}" if where is not None else ""
+    if name == "any":
+        return f"any({where} for {local} in {items})" if where else f"bool({items})"
+    if name == "all":
+        return f"all({where} for {local} in {items})" if where else f"({items} is not None)"
+    if name == "count":
+        return f"sum(1 for {local} in {items}{cond})" if where else f"len({items})"
+    if name == "sum":
+        return f"_overflow(sum({value} for {local} in {items}{cond}), {span})"
+    if name == "filter":
+        return f"[{local} for {local} in {items}{cond}]"
+    if name == "map":
+        return f"[{value} for {local} in {items}{cond}]"
+    if name == "first":
+        return f"next(({local} for {local} in {items}{cond}), None)"
+    return None
