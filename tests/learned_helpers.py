@@ -1,5 +1,6 @@
-"""Shared by the tests of learned weights: a ruleset copied without its weights, and a
-weights file's data written by hand (every feature's value given, no scaling)."""
+"""Shared by the tests of learned weights: a ruleset copied without its weights, a
+weights file's data written by hand (every feature's value given, no scaling), and
+positions of a random game to read features at."""
 
 import shutil
 from pathlib import Path
@@ -27,3 +28,26 @@ def weights(rs, features: dict, intercept=0.0, late=None, **extra) -> dict:
             "rounds": 10, "games": 0, "seed": 0, "agent": "test"}
     data.update(extra)
     return data
+
+
+def random_positions(name: str, seed: int, players: int = 2, every: int = 7):
+    """Copies of a random game of a shipped ruleset at every ``every``-th decision,
+    each with the seat asked there."""
+    from rulebook_games import load_ruleset
+    from rulebook_games.agents.base import RandomAgent
+    from rulebook_games.engine.infosets import copy_game
+    from rulebook_games.play.session import build_game, run
+    rs = load_ruleset(name)
+    game = build_game(rs, players, seed, ["random"] * players, ())
+    game.keep_log = False
+    found, count = [], [0]
+
+    class Watch(RandomAgent):
+        def decide(self, decision, view, g):
+            count[0] += 1
+            if count[0] % every == 0:
+                found.append((copy_game(g), decision.player))
+            return super().decide(decision, view, g)
+    game.agents = [Watch(s + 1) for s in range(players)]
+    run(game)
+    return rs, found

@@ -4,7 +4,6 @@ give it (docs/agents.md, "What it is")."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
@@ -19,25 +18,14 @@ from rulebook_games.engine.infosets import copy_game
 from rulebook_games.lang.gensupport import reading
 from rulebook_games.play.session import build_game, run
 
+from learned_helpers import random_positions
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _positions(name: str, seed: int, players: int = 2, every: int = 7):
     """Copies of a random game at every ``every``-th decision, with the seat asked."""
-    rs = load_ruleset(name)
-    game = build_game(rs, players, seed, ["random"] * players, ())
-    game.keep_log = False
-    found, count = [], [0]
-
-    class Watch(RandomAgent):
-        def decide(self, decision, view, g):
-            count[0] += 1
-            if count[0] % every == 0:
-                found.append((copy_game(g), decision.player))
-            return super().decide(decision, view, g)
-    game.agents = [Watch(s + 1) for s in range(players)]
-    run(game)
-    return rs, found
+    return random_positions(name, seed, players, every)
 
 
 def _features(reader, game, seat):

@@ -11,34 +11,20 @@ from __future__ import annotations
 
 import pytest
 
-from rulebook_games import load_ruleset
-from rulebook_games.agents.base import RandomAgent
 from rulebook_games.agents.learned import learned_value
 from rulebook_games.agents.lookahead import evaluate
 from rulebook_games.engine.flow import FlowRunner
 from rulebook_games.engine.infosets import copy_game
 from rulebook_games.lang.gensupport import reading
-from rulebook_games.play.session import build_game, run
+
+from learned_helpers import random_positions
 
 RULESETS = ["terraforming_mars", "legacy_gears_of_time", "timespan", "lantern_row"]
 
 
 def _positions(name: str, seed: int, players: int = 2, every: int = 9):
     """Copies of a random game at every ``every``-th decision, with the seat asked."""
-    rs = load_ruleset(name)
-    game = build_game(rs, players, seed, ["random"] * players, ())
-    game.keep_log = False
-    found, count = [], [0]
-
-    class Watch(RandomAgent):
-        def decide(self, decision, view, g):
-            count[0] += 1
-            if count[0] % every == 0:
-                found.append((copy_game(g), decision.player))
-            return super().decide(decision, view, g)
-    game.agents = [Watch(s + 1) for s in range(players)]
-    run(game)
-    return rs, found
+    return random_positions(name, seed, players, every)
 
 
 def _counting(game) -> list:
