@@ -867,15 +867,8 @@ class CodeGen:
         for n in ast.walk(body):
             if isinstance(n, ast.Call):
                 if n.target is None or n.target.__class__.__name__ == "Callable_":
-                    if n.func in seen:
-                        continue
-                    known = self._tries.get(n.func)
-                    if known is None:
-                        callee = self.declared.get(("function", n.func))
-                        known = callee is None or self.tries(callee, seen | {n.func})
-                        if not seen:  # (a value found inside a cycle may be partial)
-                            self._tries[n.func] = known
-                    if known:
+                    if self._callee_may(n.func, seen, self._tries, self.tries,
+                                        self.declared.get(("function", n.func))):
                         return True
                 elif n.func in _TRIES:
                     return True
@@ -895,17 +888,10 @@ class CodeGen:
                     return True
             elif isinstance(n, ast.Call):
                 if n.target is None or n.target.__class__.__name__ == "Callable_":
-                    if n.func in seen:
-                        continue
-                    known = self._reads_you.get(n.func)
-                    if known is None:
-                        callee = self.bodies.get(("function", n.func))
-                        if callee is None:  # a function of statements
-                            callee = self.declared.get(("function", n.func))
-                        known = callee is None or self.reads_you(callee, seen | {n.func})
-                        if not seen:  # (a value found inside a cycle may be partial)
-                            self._reads_you[n.func] = known
-                    if known:
+                    key = ("function", n.func)
+                    callee = self.bodies.get(key)  # its value, else its statements
+                    if self._callee_may(n.func, seen, self._reads_you, self.reads_you,
+                                        self.declared.get(key) if callee is None else callee):
                         return True
                 else:
                     b = n.target
@@ -917,6 +903,20 @@ class CodeGen:
                                 and not self._shared_zone_given(b, n):
                             return True
         return False
+
+    @staticmethod
+    def _callee_may(func: str, seen: frozenset, known: dict, test, callee) -> bool:
+        """Whether a declared function called in a pure expression may do what ``test``
+        looks for (one whose body is not at hand counts as one that may), kept in
+        ``known``; a call back into a function being looked at adds nothing."""
+        if func in seen:
+            return False
+        found = known.get(func)
+        if found is None:
+            found = callee is None or test(callee, seen | {func})
+            if not seen:  # (a value found inside a cycle may be partial)
+                known[func] = found
+        return found
 
     def _shared_zone_given(self, b, call: ast.Call) -> bool:
         """Whether a builtin whose player may be left out (``cards_in(frame_1)``) is given
