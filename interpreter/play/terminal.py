@@ -55,8 +55,8 @@ undo goes back to your previous decision when nobody else has decided since and
 nothing hidden or random has come out since (no card drawn, nothing shuffled).
 Arrow keys edit the line and recall earlier answers; Tab completes commands,
 keys, options and card names. What is typed before a question shows is ignored;
-an answer typed at once after a question was taken for you, that would have
-answered that one, is asked for again (type it again to answer the question shown)."""
+an answer after a question was taken for you that would have answered that one
+is said back: Enter or typing it again takes it."""
 
 # an answer that comes this soon (seconds) after a question that follows one taken for
 # you was typed before the new question could be read: it may be meant for the taken one
@@ -286,6 +286,7 @@ class HumanAgent(Agent):
                                                   for d in game.deciders[s[2]:])]
         self.skipped = []
         asked = _now()
+        confirm = None  # (typed, its answer): an answer shown back, to be confirmed
         while True:
             if self.script is not None:
                 c.print("> ", end="")  # a script's answer is echoed after it
@@ -295,6 +296,13 @@ class HumanAgent(Agent):
                 raise KeyboardInterrupt from None
             if self.script is not None:
                 c.print(_shown(raw))  # so the transcript shows what was answered
+            if confirm is not None and raw in ("", confirm[0]):  # the answer shown back
+                answer, problem = confirm[1], None
+                self.marks.append(mark)
+                self.last_news = []
+                self._answered(decision, answer, game)
+                return answer
+            confirm = None
             if self.command(raw, decision, view, game):
                 if raw.split()[0].lower() not in ("state", "next"):  # (they show it too)
                     c.print(f"[bold]{_shown(decision.prompt)}[/bold]")  # the question again
@@ -310,15 +318,18 @@ class HumanAgent(Agent):
                                               decision, raw, problem)
                 if not decision.is_range:
                     c.print(f"  [dim]→ {_shown(decision.options[answer].label)}[/dim]")
-            if problem is None and skipped and self.script is None \
-                    and _now() - asked < TAKEN_GRACE:
-                meant = self._meant_for_taken(raw, skipped)
+            if problem is None and skipped and self.script is None:
+                meant = self._meant_for_taken(raw, skipped, _now() - asked < TAKEN_GRACE)
                 skipped = []  # (typed again, it answers)
                 if meant is not None:
-                    c.print(f"[yellow]  ({_shown(raw)} would have answered "
-                            f"\"{_shown(meant.prompt)}\", which was taken for you: type "
-                            f"{_shown(raw)} again to answer this question)[/yellow]")
+                    here = str(answer) if decision.is_range else decision.options[answer].label
+                    c.print(f"[yellow]  ({_shown(raw)} would answer this question with "
+                            f"\"{_shown(here)}\"; it may have been meant for "
+                            f"\"{_shown(meant.prompt)}\", which was taken for you: press "
+                            f"Enter or type {_shown(raw)} again to take it, or type another "
+                            f"answer)[/yellow]")
                     c.print(f"[bold]{_shown(decision.prompt)}[/bold]")
+                    confirm = (raw, answer)
                     continue
             if problem is None:
                 self.marks.append(mark)
@@ -327,12 +338,18 @@ class HumanAgent(Agent):
                 return answer
             c.print(f"[red]{_shown(problem)}[/red]")
 
-    def _meant_for_taken(self, raw: str, skipped: list[tuple]):
+    def _meant_for_taken(self, raw: str, skipped: list[tuple], soon: bool):
         """The question taken for this seat that ``raw`` would have answered, if any: a
-        person who typed its answer after it was taken may have meant it for that one."""
+        person who typed its answer after it was taken may have meant it for that one.
+
+        Its very answer (the number of a range, an option's key or words) is meant for it
+        however late it comes; the number 1 of a taken list (its one option's place)
+        only when typed ``soon``, before the new question could be read: a 1 typed later
+        is read as the new question's 1 (play 30: asked again three times in a game)."""
         for decision, keys, _ in skipped:
             _, problem = self.parse(decision, raw, keys, person=True)
-            if problem is None:
+            place = raw.isdigit() and not decision.is_range and decision.kind != "number"
+            if problem is None and (soon or not place):
                 return decision
         return None
 
