@@ -26,31 +26,29 @@ class UndoRequest(Exception):
         self.at = at  # the length of the record to replay
 
 
-HELP = """commands at any prompt:
-  a number, a key or words        answer: the option's number, the key beside it
-                                  (it stays with its option; numbers move), or
-                                  the start of its words
-  pass                            end your turn, or decline (no, none)
-  done                            end a pick of several (1 3, then done; or
-                                  1 3 done); it ends by itself only when no
-                                  more may be picked; pass does not end it
-  state                           everything you may see now
-  board                           the boards, tracks, shared rows and game facts
-  map                             the boards alone (a map with its key)
-  me                              your panel and your cards, with their text
-  cards                           your cards in hand, each with its text
-  players                         every player's panel side by side
-  standings                       the goals players race for, with each value
-  card NAME                       the text of a card
-  more N                          option N whole (an action: also what it does)
-  next                            the next page of a list too long for
-                                  the screen (any option answers from any page)
-  why                             the options not available now, and why
-  news                            what changed since your last decision, all of it
-  log [N]                         the last N lines of the game log (default 30)
-  undo                            back to your previous decision (see below)
-  save                            save the game and stop (also: quit)
-  help                            this list
+HELP = """commands at any prompt (help more: answers, picks, undo and typing):
+  a number, key or words  answer (a key stays with its option; numbers move)
+  pass                    end your turn, or decline (no, none)
+  done                    end a pick of several (1 3 done)
+  state                   everything you may see now
+  board / map             boards, tracks, shared rows and facts / the boards
+  me / cards              your panel and cards / your cards in hand, with text
+  players                 every player's panel side by side
+  standings               the goals players race for, with each value
+  card NAME               the text of a card
+  more N                  option N whole (an action: also what it does)
+  next                    the next page of a list too long for the screen
+  why                     the options not available now, and why
+  news                    what changed since your last decision, all of it
+  log [N]                 the last N lines of the game log (default 30)
+  undo                    back to your previous decision
+  save                    save the game and stop (also: quit)
+  help [more]             this list [and the rest]"""
+
+HELP_MORE = """answers: an option's number, the key beside it (it stays with its option;
+numbers move), or the start of its words. pass ends your turn or declines.
+A pick of several (1 3, then done; or 1 3 done) ends on done; it ends by itself
+only when no more may be picked; pass does not end it.
 undo goes back to your previous decision when nobody else has decided since and
 nothing hidden or random has come out since (no card drawn, nothing shuffled).
 Arrow keys edit the line and recall earlier answers; Tab completes commands,
@@ -400,8 +398,8 @@ class HumanAgent(Agent):
         c = self.console
         word, _, rest = raw.partition(" ")
         word = word.lower()
-        if word in ("help", "?") and not rest:
-            c.print(Text(HELP))
+        if word in ("help", "?") and rest.strip().lower() in ("", "more"):
+            c.print(Text(HELP_MORE if rest.strip() else HELP))
             return True
         if word == "news" and not rest:
             for line in [x for g in self.last_news for x in g] or ["nothing new"]:
