@@ -150,7 +150,16 @@ class HumanAgent(Agent):
             lines = head + option_lines(rows, c, False, numbers) + \
                 refused_lines(rows, c.width) + tail
         else:
+            before = self.head_above
             news = self.news_groups(game, view["you"])
+            # the last headline of the news, printed right above this question: what its
+            # phase or move does after the answer goes on under it, not under the same
+            # headline printed again (play 31: '· V. Prepare the next round' twice)
+            last = self.last_head
+            if last is not None and (last[2] or (news and news[-1][:1] == [last[1]])):
+                self.head_above = last[0]
+            elif not news:  # (shown again: 'next')
+                self.head_above = before
             status = status_lines(view, game, c.width) + warning_lines(game, view["you"])
             paged: list[int] = []
             lines = layout(c, news, status, head, rows, numbers, tail,
