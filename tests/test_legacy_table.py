@@ -80,7 +80,10 @@ def test_log_calls_pieces_cubes():
     compile_ok(game.rs, "take_pieces(1, card_named(fire, frame_2), player(2), supply_cube)",
                variables={"you": T.PLAYER})(game.frame(0))
     text = "\n".join(game.log_lines[-3:])
-    assert "1 supply cube back from Fire" in text and "piece" not in text, text
+    # playtest 31: "2 supply cubes back from Fire (now 9)" read as if supply cubes came
+    # back; it is the player's cubes going from Fire to their supply
+    assert "Player 2: 1 cube off Fire → supply cubes (now" in text, text
+    assert "piece" not in text and "back from" not in text, text
     compile_ok(game.rs, "take_pieces(1, card_named(fire, frame_2), player(2))",
                variables={"you": T.PLAYER})(game.frame(0))
     assert game.log_lines[-1].endswith("Player 2: 1 cube off Fire (0 left there)"), \
