@@ -257,3 +257,17 @@ put(card_named(the_wheel, deck), frame_1)
     cubeless = warned["No cubes, discarded at the end of this round"]
     assert "Fire" in cubeless and "Fire (" not in cubeless, cubeless
     assert "The Wheel (Time frame 2)" in cubeless and "The Wheel (Time frame 1)" in cubeless
+
+
+def test_your_own_cubes_placed_read_as_yours():
+    # playtest 31: "Player 1 (human): … 7 stored cubes → Fire (now 9 of theirs there, 12 in
+    # all)" was the player's own move; they read "of yours", the others "of theirs"
+    game, _ = _game(BOARD)
+    game.keep_log = True
+    compile_ok(game.rs, "place_pieces(1, card_named(fire, frame_2), player(1), supply_cube)\n"
+               "place_pieces(1, card_named(fire, frame_2), player(2), supply_cube)",
+               variables={"you": T.PLAYER})(game.frame(0))
+    at = len(game.log_lines) - 1
+    assert game.log_line_for(at, 1).endswith("(now 3 of yours there, 5 in all)"), \
+        game.log_line_for(at, 1)
+    assert game.log_line_for(at, 0).endswith("(now 3 of theirs there, 5 in all)")

@@ -179,10 +179,12 @@ class StocksMixin:
                 f"{count} {self.rs.words.pieces(count)}"
             mine, total = pieces[player], sum(v for v in pieces.values() if v)
             # (the mover's pieces there; the others' too, when they have some there)
-            now = f"now {mine} there" if total == mine else \
-                f"now {mine} of theirs there, {total} in all"
-            self.log(f"  {self.state.players[player].name}: {what} → {self.card_name(card)} "
-                     f"({now})")
+            line = f"  {self.state.players[player].name}: {what} → {self.card_name(card)} "
+            if total == mine:
+                self.log(f"{line}(now {mine} there)")
+            else:  # (the mover reads their own: 'of yours')
+                self.log(f"{line}(now {mine} of theirs there, {total} in all)",
+                         {player: f"{line}(now {mine} of yours there, {total} in all)"})
 
     def take_pieces(self, count, card, player, stock):
         pieces = self.state.cards[card].pieces
