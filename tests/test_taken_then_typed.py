@@ -178,3 +178,19 @@ def test_a_late_option_number_of_a_taken_list_is_taken(legacy, monkeypatch):
     game, human, out, keyboard = _seat(legacy, ["1"])
     game._ask(FRAME)
     assert game._ask(_menu()) == 0 and keyboard.prompts == 1
+
+
+def test_your_own_move_names_what_was_taken_for_you(legacy):
+    # playtests 29-31 (Timespan): "Unlock a technology → Masonry (the only choice, taken
+    # for you)", then the news said only "Player 1 (human): Unlock a technology on your
+    # tech board"; a camel sent by two taken answers read "…: Culture 7 → 9". The line
+    # taken for you is not printed twice, and the move's headline still names it.
+    game, human, out, keyboard = _seat(legacy, [])
+    game.hold_log()  # (as while an action runs: told once it has succeeded)
+    game.log("Player 1 (human): Travel to the past")
+    assert game._ask(FRAME) == 0
+    game.log("  Player 1 (human): Time frame 5 → 1")
+    game.release_log(True)
+    groups = human.news_groups(game, 0)
+    assert groups[0][0] == "Player 1 (human): Travel to the past: time frame 1", groups
+    assert not any("taken for you" in line for g in groups for line in g)

@@ -189,12 +189,17 @@ class HumanAgent(Agent):
                     if self.last_head is None:
                         self.last_head = (i, head, i == above)
                     break
-        for line in [x for x in lines if x and x in self.announced]:  # shown when it was taken
-            self.announced.remove(line)
-            lines.remove(line)
+        taken = set()  # answers taken for this seat: shown when taken, not again; read
+        for line in [x for x in lines if x and x in self.announced]:  # still for what the
+            self.announced.remove(line)  # headline says ('Unlock a technology: Masonry')
+            taken.add(line.strip())
         if self._words is None or self._words[0] is not game:
             self._words = (game, NewsWords.of(game))
-        fresh = [self._unechoed(g.lines()) for g in summarise(lines, self._words[1])]
+        fresh = []
+        for group in summarise(lines, self._words[1]):
+            group.effects = [e for e in group.effects if e.strip() not in taken]
+            if group.headline is not None or group.effects:
+                fresh.append(self._unechoed(group.lines()))
         self.last_news += fresh  # (since the last answer: 'news' shows it all)
         self.seen = len(game.log_lines)
         return fresh
