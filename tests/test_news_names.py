@@ -230,3 +230,14 @@ def test_a_card_played_that_put_another_card_somewhere_names_it():
              "  Flash of Insight → Discard pile"]
     head = news_lines(summarise(lines, words))[0]
     assert head == "Bob (ai): Play a fate card: Flash of Insight: Basic Science → Time frame 1"
+
+
+def test_the_opponents_lamplighter_says_which_lantern():
+    """Lantern Row (issues 26/29 follow-ups): 'Bob: Play a favour: Lamplighter' did not say
+    which lantern it hung; the lantern is public once it is in the stall."""
+    words = NewsWords(["Ann", "Bob (ai)"], {"Lamplighter", "Firefly Jar"},
+                      {"coin": ("coin", "coins"), "coins": ("coin", "coins")}, {})
+    lines = ["Bob (ai): Play a favour", "  Lamplighter → Discard pile",
+             "  Firefly Jar → Bob (ai)'s stall", "  Bob (ai) gains 3 coins (now 4)"]
+    assert news_lines(summarise(lines, words))[0] == \
+        "Bob (ai): Play a favour: Lamplighter: Firefly Jar → Bob (ai)'s stall"
