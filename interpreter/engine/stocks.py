@@ -207,7 +207,7 @@ class StocksMixin:
             if stock is not None and shared not in ("piece", "pieces") \
                     and self.amount_words(stock, count) != f"{count} {shared}":
                 # pieces with a word of their own, going to a stock named otherwise: where
-                # they went, not '2 supply cubes back from Fire' (supply cubes came back?)
+                # they went, not '2 spare cubes back from Rain' (spare cubes came back?)
                 stocks = self.amount_words(stock, 2).split(" ", 1)[-1]
                 self.log(f"  {who}: {count} {shared} off {self.card_name(card)} → {stocks} "
                          f"(now {now})")

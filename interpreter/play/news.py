@@ -374,8 +374,8 @@ class _Folder:
         if targets:
             return targets
         if self.played[1] not in self.moves:  # the first card it then put somewhere, when
-            # that is one card alone, by name ('Flash of Insight: Basic Science → Time
-            # frame 1'; play 31: the technology only in the folded lines)
+            # that is one card alone, by name ('Storm: Rain → Market'; play 31: the card it
+            # put in play was only in the folded lines)
             first = next((key for kind, key in self.order[i + 1:] if kind == "move"), None)
             if first is not None and self.moves[first][0] == 1 \
                     and len(self.moves[first][1]) == 1 and not first.startswith("your "):

@@ -551,8 +551,8 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
         return ["you: " + ", ".join(own(level, wide))] if own_keys else []
     # the words (names whole, without parenthesis, short, first words; the phase or not)
     # are chosen once for the widest values the tracks can take, so that they stay the
-    # same from prompt to prompt as the numbers change (play 31: "Terraform rating 34"
-    # at one prompt, "Action, …, TR 35" at another)
+    # same from prompt to prompt as the numbers change (play 31: a track by its whole name
+    # at one prompt, by its short name and with the phase at another)
     wide_head = f"{_first_up(rounds)} {max(view['round'] or 0, 99)}" + _turn_round(game)
     def first(n: int) -> bool:  # your own tracks fit after your stocks
         return bool(own_keys) and fits(mine[1] + (SEP if parts else "")

@@ -154,7 +154,8 @@ class HumanAgent(Agent):
             news = self.news_groups(game, view["you"])
             # the last headline of the news, printed right above this question: what its
             # phase or move does after the answer goes on under it, not under the same
-            # headline printed again (play 31: '· V. Prepare the next round' twice)
+            # headline printed again (play 31: a phase's headline above the question and again
+            # under the answer)
             last = self.last_head
             if last is not None and (last[2] or (news and news[-1][:1] == [last[1]])):
                 self.head_above = last[0]
@@ -191,7 +192,7 @@ class HumanAgent(Agent):
                     break
         taken = set()  # answers taken for this seat: shown when taken, not again; read
         for line in [x for x in lines if x and x in self.announced]:  # still for what the
-            self.announced.remove(line)  # headline says ('Unlock a technology: Masonry')
+            self.announced.remove(line)  # headline says ('Hire a guide: Ada')
             taken.add(line.strip())
         if self._words is None or self._words[0] is not game:
             self._words = (game, NewsWords.of(game))
