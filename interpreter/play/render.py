@@ -72,15 +72,19 @@ def _title(t: dict) -> Text:
                                   else "")] if head["round"] or not head.get("phase") else [])
     if head.get("phase"):
         parts.append(head["phase"])
+    # whose turn it is: the reader's own is 'your turn 11 (Ann)', which says who they are
+    # too (one line at 80 columns, not 'turn 11 (Ann) · you are Ann' over two)
+    mine = bool(head.get("turn")) and head["turn"] == head.get("you")
+    whose = f" ({head['turn']})" if head.get("turn") else ""
     if head.get("turn_round"):  # the turns come round again: which time round, of how many
-        parts.append(f"turn {head['turn_round']} of {head['turns_each']}"
-                     + (f" ({head['turn']})" if head.get("turn") else ""))
+        parts.append(f"{'your ' if mine else ''}turn {head['turn_round']} of "
+                     f"{head['turns_each']}{whose}")
     elif head.get("turn_number"):
-        parts.append(f"turn {head['turn_number']}"
-                     + (f" ({head['turn']})" if head.get("turn") else ""))
+        parts.append(f"{'your ' if mine else ''}turn {head['turn_number']}{whose}")
     if head.get("variants"):
         parts.append("variants: " + ", ".join(head["variants"]))
-    parts.append(f"you are {head['you']}")
+    if not mine:
+        parts.append(f"you are {head['you']}")
     return Text(visible(" · ".join(str(p) for p in parts)), style="bold")
 
 
@@ -339,8 +343,13 @@ def _rows(t: dict) -> list:
         if row.get("text"):
             out.append(Text(visible("  " + row["text"]), style="dim"))
     if t["piles"]:
-        out.append(Text(visible(" · ".join(f"{p['name']}: {_cards(p['count'])}"
-                                           for p in t["piles"])), style="dim"))
+        piles = " · ".join(f"{p['name']}: {_cards(p['count'])}" for p in t["piles"])
+        last = out[-1].plain if out and out[-1].style == "dim" else None
+        if last is not None and last.startswith("  ") and \
+                len(last) + 3 + len(piles) <= 80:  # (one short line: 'state' fits a screen)
+            out[-1] = Text(visible(f"{last} · {piles}"), style="dim")
+        else:
+            out.append(Text(visible(piles), style="dim"))
     return out
 
 
