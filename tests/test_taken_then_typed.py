@@ -194,3 +194,14 @@ def test_your_own_move_names_what_was_taken_for_you(legacy):
     groups = human.news_groups(game, 0)
     assert groups[0][0] == "Player 1 (human): Travel to the past: time frame 1", groups
     assert not any("taken for you" in line for g in groups for line in g)
+
+
+def test_a_late_start_of_the_taken_options_words_is_taken(legacy, monkeypatch):
+    # only its very key or words are read as meant for the taken question once the next
+    # question could be read: 'd' may start an option of either
+    _late(monkeypatch)
+    game, human, out, keyboard = _seat(legacy, ["ti"])
+    game._ask(FRAME)
+    menu = Decision(0, "item", "choose an action",
+                    [Option("Draw", "d", "dr"), Option("time travel", "t", "ti")])
+    assert game._ask(menu) == 1 and keyboard.prompts == 1

@@ -360,9 +360,16 @@ class HumanAgent(Agent):
         only when typed ``soon``, before the new question could be read: a 1 typed later
         is read as the new question's 1 (play 30: asked again three times in a game)."""
         for decision, keys, _ in skipped:
-            _, problem = self.parse(decision, raw, keys, person=True)
-            place = raw.isdigit() and not decision.is_range and decision.kind != "number"
-            if problem is None and (soon or not place):
+            index, problem = self.parse(decision, raw, keys, person=True)
+            if problem is not None:
+                continue
+            if soon or decision.is_range or decision.kind == "number":
+                return decision
+            # later, only its very key or words (not a number, nor the start of its words,
+            # which the next question's options may share)
+            said = raw.strip().lower()
+            if not raw.isdigit() and (said == (keys[index] if keys else "").lower()
+                                      or said == decision.options[index].label.lower()):
                 return decision
         return None
 
