@@ -117,8 +117,9 @@ def main() -> None:
             count["of them lost"][side] += last["ender"] not in result.winners
         wins += (me in result.winners) / len(result.winners)
         first_wins += (0 in result.winners) / len(result.winners)
+        ended = "" if last["ender"] is None else f", festival ended by seat {last['ender'] + 1}"
         print(f"seed {seed}: seat {me + 1} {args.spec}, scores {result.scores}, "
-              f"winners {[w + 1 for w in result.winners]}", flush=True)
+              f"winners {[w + 1 for w in result.winners]}{ended}", flush=True)
     n = args.games
     low, high = wilson(wins, n)
     print(f"{args.spec}{' (oracle)' if args.oracle else ''} against {args.against}, "
