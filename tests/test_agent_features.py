@@ -260,3 +260,61 @@ def test_legacy_late_last_word_is_moving_last_in_round_3_or_4():
         assert _features(reader, game, seat).get("declared:late_last_word", 0) == last
         seen.add(last)
     assert seen == {True, False}
+
+
+def _lantern_row_races(game, seat):
+    """Each colour's lanterns in the seat's stall and the other's, and the lanterns in
+    the seat's hand with their colours, read from the cards' tags (the rules: a lantern
+    counts for each colour it shows; the most of a colour scores 3, a share 1)."""
+    st, rs = game.state, game.rs
+    colours = ("crimson", "amber", "jade")
+
+    def tags(c):
+        return rs.cards[st.cards[c].def_id].data.get("tags") or []
+
+    def stall(p):
+        return {t: sum(t in tags(c) for c in st.zones.get(("stall", p), ())) for t in colours}
+    hand = [tags(c) for c in st.zones.get(("hand", seat), ())
+            if rs.cards[st.cards[c].def_id].data.get("type") == "lantern"]
+    return stall(seat), stall(1 - seat), hand
+
+
+def test_lantern_row_races_are_read_colour_by_colour():
+    """Lantern Row's README, 'Declared features': colours the seat leads by one lantern
+    (lost to one), colours it shares the most of (with at least one), colours it trails
+    by one, and the lanterns in its hand that would take or share a colour it does not
+    lead outright."""
+    rs, found = _positions("lantern_row", 8, every=2)
+    reader = Features(rs)
+    seen = {"narrow_leads": 0, "shared_colours": 0, "narrow_deficits": 0,
+            "race_lanterns": 0}
+    for game, seat in found:
+        mine, theirs, hand = _lantern_row_races(game, seat)
+        expected = {
+            "narrow_leads": sum(mine[t] == theirs[t] + 1 for t in mine),
+            "shared_colours": sum(mine[t] == theirs[t] > 0 for t in mine),
+            "narrow_deficits": sum(mine[t] + 1 == theirs[t] for t in mine),
+            "race_lanterns": sum(any(mine[t] <= theirs[t] and mine[t] + 1 >= theirs[t]
+                                     for t in colours) for colours in hand)}
+        feats = _features(reader, game, seat)
+        for name, value in expected.items():
+            assert feats.get("declared:" + name, 0) == value, (name, mine, theirs, hand)
+            seen[name] += value > 0
+    assert all(seen.values()), seen
+
+
+def test_the_turn_ahead_is_read_again_in_the_last_round():
+    """docs/agents.md: in the last round 'turn ahead' has a copy of its own (the seat
+    that moved first there will be answered; the one that moved second ends the game)."""
+    found = [pos for seed in range(3, 9) for pos in _positions("lantern_row", seed, every=1)[1]]
+    reader = Features(load_ruleset("lantern_row"))
+    reader.tempo = True  # (read for weights trained at turns' ends)
+    seen = set()
+    for game, seat in found:
+        feats = _features(reader, game, seat)
+        if feats.get("last round") and feats.get("turn ahead"):
+            assert feats["last round:turn ahead"] == feats["turn ahead"]
+            seen.add(feats["turn ahead"])
+        else:
+            assert "last round:turn ahead" not in feats
+    assert seen

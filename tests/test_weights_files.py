@@ -45,7 +45,8 @@ def _copy(tmp_path, name="lantern_row") -> Path:
 # ---------------------------------------------------------------- reproducible
 
 
-@pytest.mark.parametrize("more", [(), ("--positions", "turn-ends")])
+@pytest.mark.parametrize("more", [(), ("--positions", "turn-ends"),
+                                  ("--positions", "turn-ends", "--agent", "ismcts")])
 def test_the_same_command_and_seed_train_the_same_file_byte_for_byte(tmp_path, capsys, more):
     folder = _copy(tmp_path)
     a, b = tmp_path / "a.json", tmp_path / "b.json"
@@ -57,6 +58,8 @@ def test_the_same_command_and_seed_train_the_same_file_byte_for_byte(tmp_path, c
     # and the command the file's own fields give trains it again, byte for byte
     data = json.loads(a.read_text())
     assert data.get("positions", "decisions") == (more[1] if more else "decisions")
+    # the rounds after the first are played by the agent given (greedy by default)
+    assert data["agent"].endswith(" games of ismcts" if "ismcts" in more else " games of greedy")
     words = shlex.split(train_command(data))
     assert words[:3] == ["rulebook", "train", "lantern_row"]
     c = tmp_path / "c.json"

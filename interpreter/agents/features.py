@@ -200,7 +200,8 @@ class Features:
             out["last round"] = 1
             mine = common.public[seat]
             for name, x in list(out.items()):
-                if name in mine or name.startswith(LAST_COPIED) and not sparse_name(name):
+                if name in mine or name.startswith(LAST_COPIED) and not sparse_name(name) \
+                        or name == "turn ahead":  # (read only for turn-ends weights)
                     out["last round:" + name] = x
         return out
 

@@ -168,6 +168,9 @@ def train_command(data: dict, extra_players: int | None = None) -> str:
         words += ["--target", str(data["target"])]
     if data.get("positions", "decisions") != "decisions":
         words += ["--positions", str(data["positions"])]
+    played = str(data.get("agent") or "").split(", then ")
+    if len(played) > 1 and played[-1].endswith(" games of ismcts"):
+        words += ["--agent", "ismcts"]
     shrink = (data.get("search") or {}).get("shrink")
     if shrink:
         words += ["--shrink", f"{shrink:g}"]
