@@ -1,0 +1,109 @@
+"""What a keen Timespan player saw the agents do wrong, counted over bench_agents.py's games.
+
+The games are bench_agents.py's duels (the same seeds, seats alternating: odd
+seeds, the measured spec sits first), watched as they are played, for each side:
+
+- workers left idle: the population a seat still had when it ended the
+  actions phase, in the last round and in the rounds before it;
+- steps on the air and space tracks at the end (the exploration visions and
+  first arrivals sit there), and on the ocean track;
+- the final scores and the winner.
+
+    python benchmarks/timespan_faults.py --games 30 [--spec ismcts] [--against greedy]
+
+Issue 29 (playtest 31): the default agent placed 4 of its 7 workers in the last
+round holding 13 coins, and never climbed air or space.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import bench_agents  # noqa: E402
+from rulebook_games.load.ruleset import load_ruleset  # noqa: E402
+
+NAME = "timespan"
+LAST_ROUND = 5
+
+
+class Watch:
+    def __init__(self, players: int):
+        self.idle_last = [0] * players
+        self.idle_before = [0] * players
+
+    def wrap(self, agent, seat: int) -> None:
+        inner = agent.decide
+
+        def decide(decision, view, game):
+            answer = inner(decision, view, game)
+            st = game.state
+            if decision.kind == "action" and st.phase == "actions" \
+                    and decision.options[answer].key == "end":
+                left = st.players[seat].stock.get("population", 0)
+                if st.round == LAST_ROUND:
+                    self.idle_last[seat] += left
+                else:
+                    self.idle_before[seat] += left
+            return answer
+        agent.decide = decide
+
+
+def one(seed: int, kinds: list[str], rs) -> dict:
+    from rulebook_games.play.session import build_game, run
+    watch = Watch(2)
+    game = build_game(rs, 2, seed, kinds, ())
+    game.keep_log = False
+    for s, a in enumerate(game.agents):
+        watch.wrap(a, s)
+    start = time.process_time()
+    result = run(game)
+    st = game.state
+    tracks = [{t: st.players[s].tracks.get(t, 0) for t in ("ocean", "air", "spaceflight")}
+              for s in range(2)]
+    return {"seed": seed, "scores": result.scores, "winners": result.winners,
+            "idle_last": watch.idle_last, "idle_before": watch.idle_before,
+            "air": [t["air"] for t in tracks], "space": [t["spaceflight"] for t in tracks],
+            "ocean": [t["ocean"] for t in tracks], "spent": time.process_time() - start}
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--first-seed", type=int, default=1)
+    ap.add_argument("--spec", default="ismcts")
+    ap.add_argument("--against", default="greedy")
+    ap.add_argument("--ruleset", default=str(ROOT / "rulesets" / NAME),
+                    help="the ruleset's folder (another copy of Timespan: other weights)")
+    args = ap.parse_args(argv)
+    rs = load_ruleset(args.ruleset)
+    keys = ("scores", "idle_last", "idle_before", "air", "space", "ocean")
+    tot = {k: [0.0, 0.0] for k in keys}
+    wins, n = 0.0, 0
+    for seed in range(args.first_seed, args.first_seed + args.games):
+        me = 0 if seed % 2 == 1 else 1
+        kinds = [args.spec, args.against] if me == 0 else [args.against, args.spec]
+        out = one(seed, kinds, rs)
+        n += 1
+        if me in out["winners"]:
+            wins += 1 / len(out["winners"])
+        for k in keys:
+            tot[k][0] += out[k][me]
+            tot[k][1] += out[k][1 - me]
+        print(f"seed {seed}: {args.spec} seat {me + 1}, " + ", ".join(
+            f"{k} {out[k][me]} ({out[k][1 - me]})" for k in keys)
+            + f", {out['spent']:.0f} CPU-s", flush=True)
+    low, high = bench_agents.wilson(wins, n)
+    print(f"{args.spec} against {args.against}: {wins:g} of {n} "
+          f"({100 * wins / n:.0f} %, Wilson 95 % {100 * low:.0f}-{100 * high:.0f} %)")
+    for k, (a, b) in tot.items():
+        print(f"  {k}: {args.spec} {a / n:.2f} a game, {args.against} {b / n:.2f}")
+
+
+if __name__ == "__main__":
+    main()
