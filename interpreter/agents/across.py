@@ -25,23 +25,32 @@ item of a list).
 from __future__ import annotations
 
 from ..engine import state as _st
+from ..lang import ast
 from ..lang.implied import reads
 
-_BOARD = ("board", "*")
-# journal entries that change no zone and no space (a stock, a track, a count, a
-# marker or resources on a card, the random source): what a shared function
-# cannot read (its reads are zones and the board only)
-_HARMLESS = frozenset({_st._undo_player, _st._undo_track, _st._undo_count, _st._undo_counts,
-                       _st._undo_add, _st._undo_marker, _st._undo_on_card, _st._undo_rng})
-_ATTRS_OF_ZONES = frozenset({"zones", "cards", "spaces"})
+# what a shared value may read (lang/implied.py's read keys, as the invariant checks
+# see them: ``across``): anything else (a capacity, a modifier, a zone worked out as
+# it runs, where one card lies…) and the value is worked out in every copy
+_KINDS = frozenset({"zones", "board", "pay", "production", "track", "markers", "pieces",
+                    "on_card", "round", "order"})
+# builtins lang/implied.py counts as reading nothing that changes, which do read the
+# state: a value calling one is never shared
+_UNSEEN = frozenset({"last_round"})
+# journal entries that change nothing a shared value reads (the history and tallies,
+# what was used or claimed, the random source): no read key names them
+_HARMLESS = frozenset({_st._undo_count, _st._undo_counts, _st._undo_add, _st._undo_rng})
+_PLAYER = {"stock": "pay", "production": "production", "tracks": "track"}
+# state attributes written as a whole: whatever was read from them may have changed
+_WHOLE = frozenset({"zones", "cards", "spaces", "players", "tracks"})
+_SCORING = object()  # (the key of a scoring entry's value in the shared table)
 
 
-def function_reads(rs, zone_decl: dict) -> dict:
-    """For each declared function: ``(zones, board)``, the zone ids it may read and
-    whether it reads the board's spaces, when that is all it reads; None when it may
-    read anything else (a track, a stock, a marker, a zone worked out as it runs, a
-    card's owner…) or what it reads cannot be bounded. Worked out once per ruleset."""
-    known = rs.__dict__.get("_function_zone_reads")
+def term_reads(rs, zone_decl: dict) -> dict:
+    """What each declared function (by name) and each scoring entry (``("scoring", id)``)
+    reads, when it is all of :data:`_KINDS` (zones by their ids): a frozenset of read
+    keys; None when it may read anything else or cannot be bounded. Worked out once
+    per ruleset."""
+    known = rs.__dict__.get("_term_reads")
     if known is not None:
         return known
     asts = rs.asts
@@ -56,33 +65,45 @@ def function_reads(rs, zone_decl: dict) -> dict:
         return list((data.get("params") or {}).keys())
 
     known = {}
-    for name in functions:
-        tree = asts.get(("function", name))
-        found = None if tree is None else reads(tree, function, across=True, params=params)
-        known[name] = _zones_only(found, zone_decl)
-    rs.__dict__["_function_zone_reads"] = known
+    terms = [(name, ("function", name)) for name in functions] + \
+        [(("scoring", sid), ("scoring", sid)) for sid in rs.sections["scoring"]]
+    for name, where in terms:
+        tree = asts.get(where)
+        if tree is None or _calls_unseen(tree, function, set()):
+            known[name] = None
+            continue
+        known[name] = _bounded(reads(tree, function, across=True, params=params), zone_decl)
+    rs.__dict__["_term_reads"] = known
     return known
 
 
-def _zones_only(found, zone_decl: dict):
+def _calls_unseen(tree, function, seen: set) -> bool:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            if node.func in _UNSEEN:
+                return True
+            callee = function(node.func)
+            if callee is not None and node.func not in seen:
+                seen.add(node.func)
+                if _calls_unseen(callee, function, seen):
+                    return True
+    return False
+
+
+def _bounded(found, zone_decl: dict):
     if found is None:
         return None
-    zones, board = set(), False
     for kind, what in found:
-        if (kind, what) == _BOARD:
-            board = True
-        elif kind == "zones" and what in zone_decl:
-            zones.add(what)
-        else:
+        if kind not in _KINDS or kind == "zones" and what not in zone_decl:
             return None
-    return frozenset(zones), board
+    return frozenset(found)
 
 
 class KeptAcross:
-    """The kept values of one position's functions, shared by the copies dealt from it.
+    """The kept values of one position, shared by the copies dealt from it.
 
-    ``hidden`` is the zone ids the copies are dealt again in: a function reading
-    one of them is never shared."""
+    ``hidden`` is the zone ids the copies are dealt again in: a value reading one of
+    them is never shared."""
 
     __slots__ = ("source", "table", "usable")
 
@@ -90,10 +111,11 @@ class KeptAcross:
         self.source = game.state
         self.table: dict = {}
         usable = {}
-        for name, found in function_reads(game.rs, game.zone_decl).items():
-            if found is not None and not (found[0] & hidden):
+        for name, found in term_reads(game.rs, game.zone_decl).items():
+            if found is not None and not any(kind == "zones" and what in hidden
+                                             for kind, what in found):
                 usable[name] = found
-        self.usable = usable  # function name -> (zones, board)
+        self.usable = usable  # function name or ("scoring", id) -> its read keys
 
     def watch(self, copy) -> None:
         """Share the values with ``copy``, a copy just dealt from the position: its state
@@ -107,14 +129,14 @@ class KeptAcross:
 class _Watch:
     """One copy's view of the shared values: what its journal says it changed so far."""
 
-    __slots__ = ("kept", "state", "read", "zones", "board", "all")
+    __slots__ = ("kept", "state", "read", "changed", "kinds", "all")
 
     def __init__(self, kept: KeptAcross, state):
         self.kept = kept
         self.state = state
         self.read = 0  # how much of the journal has been read
-        self.zones: set = set()  # the zone ids the copy changed (or changed and put back)
-        self.board = False  # whether it changed a space
+        self.changed: set = set()  # the read keys the copy changed (or changed and put back)
+        self.kinds: set = set()  # their kinds
         self.all = False  # it changed something this cannot tell: share nothing more
 
     def _catch_up(self) -> None:
@@ -123,43 +145,66 @@ class _Watch:
         if n < self.read:  # (rolled back: what was undone stays counted as changed)
             self.read = n
             return
-        zones = self.zones
+        add = self.changed.add
         for e in journal[self.read:n]:
             f = e[0]
             if f in _HARMLESS:
                 continue
-            if f is _st._undo_move:  # (held, was, i, owner, key, j)
-                zones.add(e[2][0])
-                zones.add(e[5][0])
+            if f is _st._undo_player:  # (seat, which, key, old)
+                add((_PLAYER.get(e[2], e[2]), e[3]))
+            elif f is _st._undo_track:  # (key, old)
+                add(("track", e[1]))
+            elif f is _st._undo_move:  # (held, was, i, owner, key, j)
+                add(("zones", e[2][0]))
+                add(("zones", e[5][0]))
             elif f is _st._undo_zone_list:  # (key, old list)
-                zones.add(e[1][0])
-            elif f is _st._undo_place:  # (number, zone, zone owner, owner)
-                zones.add(e[2])
-                # (the zone it is put in shows in a move or a zone list written)
-                self.all = True
+                add(("zones", e[1][0]))
+            elif f is _st._undo_on_card:  # (number, which, key, old)
+                add(("on_card", e[3]) if e[2] == "resources" else ("pieces", "*"))
+            elif f is _st._undo_marker:  # (number, marker, on)
+                add(("markers", e[2]))
             elif f is _st._undo_space:
-                self.board = True
-            elif f is _st._undo_attr:
-                if e[1] in _ATTRS_OF_ZONES:
+                add(("board", "*"))
+            elif f is _st._undo_attr:  # (name, old)
+                name = e[1]
+                if name == "round":
+                    add(("round", "*"))
+                elif name == "turn_order":
+                    add(("order", "*"))
+                elif name in _WHOLE:
                     self.all = True
-            else:
+            else:  # (a card put in a zone's place by itself, and anything new)
                 self.all = True
+        self.kinds = {kind for kind, _ in self.changed}
         self.read = n
 
-    def usable(self, key):
-        """The function's reads when its value under ``key`` may be shared now, else None."""
-        if self.all or key.__class__ is not tuple or not key:
-            return None
-        found = self.kept.usable.get(key[0])
-        if found is None:
+    def usable(self, name):
+        """The reads of the function (or scoring entry) ``name`` when its value may be
+        shared now, else None."""
+        found = self.kept.usable.get(name)
+        if found is None or self.all:
             return None
         if len(self.state.journal) != self.read:
             self._catch_up()
             if self.all:
                 return None
-        if found[1] and self.board:
-            return None
-        zones = self.zones
-        if zones and not zones.isdisjoint(found[0]):
-            return None
+        changed = self.changed
+        if not changed:
+            return found
+        kinds = self.kinds
+        for read in found:
+            kind, what = read
+            if kind in kinds and (what == "*" or read in changed or (kind, "*") in changed):
+                return None
         return found
+
+    def scoring(self, game, sid, player):
+        """The scoring entry's points for ``player``: shared when it may be."""
+        if self.usable(("scoring", sid)) is None:
+            return game.run_code(("scoring", sid), game.frame(player))
+        key = (_SCORING, sid, player)
+        table = self.kept.table
+        value = table.get(key)
+        if value is None:
+            value = table[key] = game.run_code(("scoring", sid), game.frame(player))
+        return value

@@ -462,7 +462,8 @@ def _kept(rt, memo: str, key, compute):
         return compute()
     if value is UNSET:
         across = getattr(rt, "kept_across", None)
-        if across is None or across.state is not state or across.usable(key) is None:
+        if across is None or across.state is not state or key.__class__ is not tuple \
+                or across.usable(key[0]) is None:
             value = table[key] = compute()
             return list(value) if value.__class__ is list else value  # computing it was charged
         # a copy of a position a search plays, whose copies share what this function
