@@ -42,6 +42,8 @@ _HARMLESS = frozenset({_st._undo_count, _st._undo_counts, _st._undo_add, _st._un
 _PLAYER = {"stock": "pay", "production": "production", "tracks": "track"}
 # state attributes written as a whole: whatever was read from them may have changed
 _WHOLE = frozenset({"zones", "cards", "spaces", "players", "tracks"})
+# whether searches share values across their copies (tests turn it off to compare)
+SHARE = True
 _SCORING = object()  # (the key of a scoring entry's value in the shared table)
 
 

@@ -18,6 +18,7 @@ import random
 
 from ..lang.gensupport import reading
 from ..lang.runtime import RequirementFailed, RuleRuntimeError, SearchBudget
+from . import across
 from .across import KeptAcross
 from .base import RandomAgent
 from ..engine.decisions import ActionRefused, Decision
@@ -85,7 +86,7 @@ class Dealing:
         # functions reading no zone dealt again (agents/across.py)
         dealt = {key[0] for runs, _, _ in self.pools for key, _ in runs}
         dealt.update(key[0] for key in self.unordered)
-        self.kept = KeptAcross(game, dealt)
+        self.kept = KeptAcross(game, dealt) if across.SHARE else None
 
 
 def _shuffle_inline(pool: list, rng: random.Random) -> None:
@@ -205,7 +206,7 @@ def determinise(game: Game, seat: int, rng: random.Random,
             zones[key] = sorted(here)
     # a new random source for what is still to come, seeded when first drawn from
     st._rng, st._rng_shared = _Seeded(rng.random()), True
-    if dealing.kept.source is game.state:
+    if dealing.kept is not None and dealing.kept.source is game.state:
         dealing.kept.watch(clone)  # the copies of this position share kept values
     else:
         clone.kept_across = None
