@@ -48,7 +48,8 @@ _SCORING = object()  # (the key of a scoring entry's value in the shared table)
 
 
 def term_reads(rs, zone_decl: dict) -> dict:
-    """What each declared function (by name) and each scoring entry (``("scoring", id)``)
+    """What each declared function (by name), each scoring entry (``("scoring", id)``)
+    and each declared feature (``("feature", id)``, its list ``("feature", id, "each")``)
     reads, when it is all of :data:`_KINDS` (zones by their ids): a frozenset of read
     keys; None when it may read anything else or cannot be bounded. Worked out once
     per ruleset."""
@@ -68,7 +69,8 @@ def term_reads(rs, zone_decl: dict) -> dict:
 
     known = {}
     terms = [(name, ("function", name)) for name in functions] + \
-        [(("scoring", sid), ("scoring", sid)) for sid in rs.sections["scoring"]]
+        [(("scoring", sid), ("scoring", sid)) for sid in rs.sections["scoring"]] + \
+        [(key, key) for key in asts if key[0] == "feature"]
     for name, where in terms:
         tree = asts.get(where)
         if tree is None or _calls_unseen(tree, function, set()):
