@@ -47,15 +47,18 @@ SHARE = True
 _SCORING = object()  # (the key of a scoring entry's value in the shared table)
 
 
-def term_reads(rs, zone_decl: dict) -> dict:
+def term_reads(game) -> dict:
     """What each declared function (by name), each scoring entry (``("scoring", id)``)
     and each declared feature (``("feature", id)``, its list ``("feature", id, "each")``)
     reads, when it is all of :data:`_KINDS` (zones by their ids): a frozenset of read
     keys; None when it may read anything else or cannot be bounded. Worked out once
     per ruleset."""
+    rs = game.rs
     known = rs.__dict__.get("_term_reads")
     if known is not None:
         return known
+    from ..engine.invariants import _bounded as following
+    zone_decl = game.zone_decl
     asts = rs.asts
     functions = rs.sections["functions"]
 
@@ -76,7 +79,11 @@ def term_reads(rs, zone_decl: dict) -> dict:
         if tree is None or _calls_unseen(tree, function, set()):
             known[name] = None
             continue
-        known[name] = _bounded(reads(tree, function, across=True, params=params), zone_decl)
+        # (a capacity read as what the resource's capacity reads, a modifier as the
+        # zones in play and what the cards' modifiers of that kind read: as the
+        # invariant checks follow them)
+        found = reads(tree, function, across=True, params=params)
+        known[name] = _bounded(None if found is None else following(game, found), zone_decl)
     rs.__dict__["_term_reads"] = known
     return known
 
@@ -115,7 +122,7 @@ class KeptAcross:
         self.source = game.state
         self.table: dict = {}
         usable = {}
-        for name, found in term_reads(game.rs, game.zone_decl).items():
+        for name, found in term_reads(game).items():
             if found is not None and not any(kind == "zones" and what in hidden
                                              for kind, what in found):
                 usable[name] = found
