@@ -2,24 +2,26 @@
 
 A search plays many copies of the same position (a greedy decision's
 trials, an ismcts search's iterations), each dealt again for the seat
-(:func:`.lookahead.determinise`). The generated rules keep a declared
-function's value that depends only on where the cards lie and on the board's
-spaces (``gensupport.by_zones``, ``by_board``), but per state: every copy
-starts with nothing kept and works each such value out again, though the
-copy differs from its position only in the hidden zones dealt again and in
-what its own actions changed.
+(:func:`.lookahead.determinise`). Each copy starts with nothing kept, and so
+worked out again the same values in every copy, though a copy differs from
+its position only in the hidden zones dealt again and in what its own
+actions changed.
 
-:class:`KeptAcross` keeps those values for all the copies of one position
-(it belongs to the position's :class:`.lookahead.Dealing`), for the functions
-whose reads are known (:func:`function_reads`: the zones it names, and the
-board): a value is shared only when the function reads none of the zones the
-copies are dealt again in, and, in a copy, only while the copy has changed
-none of the zones it reads (and not the board, when it reads the board).
-What a copy changed is read from its state's journal, which the copy keeps
-from the moment it is dealt (``State.recording``). A value so kept is the
-one the copy would work out itself: the same numbers and the same lists, so
-the same games; reading it is charged as reading a kept value is (a step per
-item of a list).
+:class:`KeptAcross` keeps, for all the copies of one position (it belongs to
+the position's :class:`.lookahead.Dealing`), three kinds of value: a
+declared function's value that the generated rules keep while the cards and
+spaces stay put (``gensupport.by_zones``, ``by_board``), a scoring entry's
+points for a seat (``Game._score``), and a declared feature of the learned
+evaluation for a seat (:meth:`.features.Features._declared`). Each is shared
+only when what it reads is known (:func:`term_reads`: lang/implied.py's read
+keys, followed as the invariant checks follow them) and names no zone the
+copies are dealt again in; in a copy, only while the copy has changed none
+of what it reads. What a copy changed is read from its state's journal,
+which the copy keeps from the moment it is dealt (``State.recording``); a
+change rolled back since still counts. A value so kept is the one the copy
+would work out itself: the same numbers and the same lists, so the same
+games; reading it is charged as reading a kept value is (a step per item of
+a list).
 """
 
 from __future__ import annotations
