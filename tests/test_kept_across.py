@@ -103,3 +103,19 @@ def test_a_rollback_still_counts_as_a_change(lantern):
     assert watch.usable("can_haggle") is None
     st.undo_to(mark)
     assert watch.usable("can_haggle") is None  # (put back, but counted: never wrong)
+
+
+def test_a_change_written_where_a_rolled_back_one_was_is_seen(lantern):
+    # the journal rolled back below where the copy last looked, then written again up to
+    # (or past) that length: the new entries are read, not skipped
+    game = _position(lantern)
+    copy = determinise(game, 0, random.Random(1), None, Dealing(game, 0))
+    st, watch = copy.state, copy.kept_across
+    mark = st.mark()
+    st.set_player(1, "stock", "food", 5)
+    st.set_player(1, "stock", "food", 6)
+    assert watch.usable("can_haggle") is not None  # (food: not read)
+    st.undo_to(mark)
+    st.set_player(1, "stock", "coin", 7)
+    st.set_player(1, "stock", "coin", 8)
+    assert watch.usable("can_haggle") is None

@@ -142,12 +142,13 @@ class KeptAcross:
 class _Watch:
     """One copy's view of the shared values: what its journal says it changed so far."""
 
-    __slots__ = ("kept", "state", "read", "changed", "kinds", "all")
+    __slots__ = ("kept", "state", "read", "last", "changed", "kinds", "all")
 
     def __init__(self, kept: KeptAcross, state):
         self.kept = kept
         self.state = state
         self.read = 0  # how much of the journal has been read
+        self.last = None  # the last entry read (gone or another: the journal was rolled back)
         self.changed: set = set()  # the read keys the copy changed (or changed and put back)
         self.kinds: set = set()  # their kinds
         self.all = False  # it changed something this cannot tell: share nothing more
@@ -155,11 +156,14 @@ class _Watch:
     def _catch_up(self) -> None:
         journal = self.state.journal
         n = len(journal)
-        if n < self.read:  # (rolled back: what was undone stays counted as changed)
-            self.read = n
-            return
+        start = self.read
+        if start and (n < start or journal[start - 1] is not self.last):
+            # rolled back since the last look (and perhaps written again past where it
+            # was): what was undone stays counted as changed, and what stands in the
+            # journal now is read again from its start
+            start = 0
         add = self.changed.add
-        for e in journal[self.read:n]:
+        for e in journal[start:n]:
             f = e[0]
             if f in _HARMLESS:
                 continue
@@ -190,6 +194,7 @@ class _Watch:
                 self.all = True
         self.kinds = {kind for kind, _ in self.changed}
         self.read = n
+        self.last = journal[n - 1] if n else None
 
     def usable(self, name):
         """The reads of the function (or scoring entry) ``name`` when its value may be
@@ -197,7 +202,9 @@ class _Watch:
         found = self.kept.usable.get(name)
         if found is None or self.all:
             return None
-        if len(self.state.journal) != self.read:
+        journal = self.state.journal
+        n = len(journal)
+        if n != self.read or n and journal[-1] is not self.last:
             self._catch_up()
             if self.all:
                 return None
