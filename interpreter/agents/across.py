@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from ..engine import state as _st
 from ..lang import ast
+from ..lang.codegen import _worth_keeping as worth_keeping  # (as the generated rules judge)
 from ..lang.implied import reads
 
 # what a shared value may read (lang/implied.py's read keys, as the invariant checks
@@ -78,7 +79,10 @@ def term_reads(game) -> dict:
         [(key, key) for key in asts if key[0] == "feature"]
     for name, where in terms:
         tree = asts.get(where)
-        if tree is None or _calls_unseen(tree, function, set()):
+        if tree is None or _calls_unseen(tree, function, set()) or \
+                where[0] != "function" and where[-1] != "each" and not worth_keeping(tree):
+            # (a scoring entry or feature costing less to work out than to look up: a
+            # track read, a stock; a function is kept only when it is worth it already)
             known[name] = None
             continue
         # (a capacity read as what the resource's capacity reads, a modifier as the
@@ -142,28 +146,29 @@ class KeptAcross:
 class _Watch:
     """One copy's view of the shared values: what its journal says it changed so far."""
 
-    __slots__ = ("kept", "state", "read", "last", "changed", "kinds", "all")
+    __slots__ = ("kept", "state", "seen", "changed", "kinds", "all")
 
     def __init__(self, kept: KeptAcross, state):
         self.kept = kept
         self.state = state
-        self.read = 0  # how much of the journal has been read
-        self.last = None  # the last entry read (gone or another: the journal was rolled back)
+        # the journal's entries read so far, in order: where the journal no longer holds
+        # them, it was rolled back (and perhaps written again) from there
+        self.seen: list = []
         self.changed: set = set()  # the read keys the copy changed (or changed and put back)
         self.kinds: set = set()  # their kinds
         self.all = False  # it changed something this cannot tell: share nothing more
 
     def _catch_up(self) -> None:
         journal = self.state.journal
-        n = len(journal)
-        start = self.read
-        if start and (n < start or journal[start - 1] is not self.last):
-            # rolled back since the last look (and perhaps written again past where it
-            # was): what was undone stays counted as changed, and what stands in the
-            # journal now is read again from its start
-            start = 0
+        seen = self.seen
+        i = min(len(journal), len(seen))
+        while i and journal[i - 1] is not seen[i - 1]:
+            i -= 1  # rolled back to here since the last look (what was undone stays counted)
+        del seen[i:]
+        new = journal[i:]
+        seen.extend(new)
         add = self.changed.add
-        for e in journal[start:n]:
+        for e in new:
             f = e[0]
             if f in _HARMLESS:
                 continue
@@ -193,8 +198,6 @@ class _Watch:
             else:  # (a card put in a zone's place by itself, and anything new)
                 self.all = True
         self.kinds = {kind for kind, _ in self.changed}
-        self.read = n
-        self.last = journal[n - 1] if n else None
 
     def usable(self, name):
         """The reads of the function (or scoring entry) ``name`` when its value may be
@@ -202,9 +205,8 @@ class _Watch:
         found = self.kept.usable.get(name)
         if found is None or self.all:
             return None
-        journal = self.state.journal
-        n = len(journal)
-        if n != self.read or n and journal[-1] is not self.last:
+        journal, seen = self.state.journal, self.seen
+        if len(journal) != len(seen) or seen and journal[-1] is not seen[-1]:
             self._catch_up()
             if self.all:
                 return None
