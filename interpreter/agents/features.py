@@ -206,29 +206,54 @@ class Features:
         return out
 
     def _declared(self, game, seat: int, out: dict) -> None:
+        watch = game.kept_across
+        if watch is not None and watch.state is game.state:
+            # a copy a search plays: a feature reading nothing the copy changed (nor
+            # dealt again) is read once for all the copies of its position (agents/across.py)
+            table = watch.kept.table
+            for spec in self.declared:
+                ident = spec[0]
+                if watch.usable(("feature", ident)) is None or spec[1] and watch.usable(
+                        ("feature", ident, "each")) is None:
+                    self._one(game, seat, spec, out)
+                    continue
+                key = (_FEATURE, ident, seat)
+                part = table.get(key)
+                if part is None:  # (its names are its own: no other feature adds to them)
+                    part = table[key] = {}
+                    self._one(game, seat, spec, part)
+                out.update(part)
+            return
+        for spec in self.declared:
+            self._one(game, seat, spec, out)
+
+    def _one(self, game, seat: int, spec: tuple, out: dict) -> None:
+        """One declared feature's numbers for ``seat``, into ``out``."""
         budget = game.budget
         names = self._item_names
-        for ident, each, name in self.declared:
-            if each:
-                for item in game.run_code(("feature", ident, "each"), game.frame(seat)) or []:
-                    # (what game.frame(seat) with the item set gives, made at once)
-                    value = game.run_code(("feature", ident),
-                                          Frame(game, {"you": seat, name: item}, 0, budget))
-                    if type(item) is str:  # an id: its name is the same every time
-                        key = names.get((ident, item))
-                        if key is None:
-                            key = names[(ident, item)] = f"declared:{ident}:{_key(game, item)}"
-                    else:
-                        key = f"declared:{ident}:{_key(game, item)}"
-                    if type(value) is int:  # (a number as itself, as _put puts it)
-                        if value:
-                            out[key] = value
-                    else:
-                        _put(out, key, game, value)
-            else:
-                value = game.run_code(("feature", ident), game.frame(seat))
-                _put(out, "declared:" + ident, game, value)
+        ident, each, name = spec
+        if each:
+            for item in game.run_code(("feature", ident, "each"), game.frame(seat)) or []:
+                # (what game.frame(seat) with the item set gives, made at once)
+                value = game.run_code(("feature", ident),
+                                      Frame(game, {"you": seat, name: item}, 0, budget))
+                if type(item) is str:  # an id: its name is the same every time
+                    key = names.get((ident, item))
+                    if key is None:
+                        key = names[(ident, item)] = f"declared:{ident}:{_key(game, item)}"
+                else:
+                    key = f"declared:{ident}:{_key(game, item)}"
+                if type(value) is int:  # (a number as itself, as _put puts it)
+                    if value:
+                        out[key] = value
+                else:
+                    _put(out, key, game, value)
+        else:
+            value = game.run_code(("feature", ident), game.frame(seat))
+            _put(out, "declared:" + ident, game, value)
 
+
+_FEATURE = object()  # (a declared feature's numbers in the table shared across copies)
 
 # the features copied in the last round, besides the seat's public holdings (its
 # stock, production, tracks, tiles and the sizes of its zones): what the board and the

@@ -18,6 +18,8 @@ import random
 
 from ..lang.gensupport import reading
 from ..lang.runtime import RequirementFailed, RuleRuntimeError, SearchBudget
+from . import across
+from .across import KeptAcross
 from .base import RandomAgent
 from ..engine.decisions import ActionRefused, Decision
 from ..engine.game import NO_OWNER, Game
@@ -55,7 +57,7 @@ class Dealing:
     not change; a copy dealt with it is the copy :func:`determinise` would
     deal without it, card for card and draw for draw."""
 
-    __slots__ = ("pools", "unordered")
+    __slots__ = ("pools", "unordered", "kept")
 
     def __init__(self, game: Game, seat: int):
         st = game.state
@@ -80,6 +82,11 @@ class Dealing:
         decl = game.zone_decl
         self.unordered = [key for keys in hidden_groups(game, seat) for key in keys
                           if not decl[key[0]].get("ordered")]
+        # what the copies dealt from here share of the rules' kept values: those of
+        # functions reading no zone dealt again (agents/across.py)
+        dealt = {key[0] for runs, _, _ in self.pools for key, _ in runs}
+        dealt.update(key[0] for key in self.unordered)
+        self.kept = KeptAcross(game, dealt) if across.SHARE else None
 
 
 def _shuffle_inline(pool: list, rng: random.Random) -> None:
@@ -199,6 +206,10 @@ def determinise(game: Game, seat: int, rng: random.Random,
             zones[key] = sorted(here)
     # a new random source for what is still to come, seeded when first drawn from
     st._rng, st._rng_shared = _Seeded(rng.random()), True
+    if dealing.kept is not None and dealing.kept.source is game.state:
+        dealing.kept.watch(clone)  # the copies of this position share kept values
+    else:
+        clone.kept_across = None
     return clone
 
 

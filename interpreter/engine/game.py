@@ -54,6 +54,10 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
            AskingMixin, PromptsMixin, LogMixin, ViewModelMixin):
     """One game of a ruleset: state, runtime for effects, decisions to agents."""
 
+    # on a copy an agent's search plays: what it shares with the other copies of its
+    # position (agents/across.py), while its state is the one watched
+    kept_across = None
+
     def __init__(self, ruleset: Ruleset, players: int, seed: int, agents: list,
                  variants: tuple[str, ...] = (), names: list[str] | None = None):
         self.rs = ruleset
@@ -363,6 +367,14 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         return self._score(player)
 
     def _score(self, player):
+        across = self.kept_across
+        if across is not None and across.state is self.state:
+            # a copy an agent's search plays: the entries whose reads it has not
+            # changed are shared with the other copies of its position (agents/across.py)
+            total = 0
+            for sid in self.rs.sections["scoring"]:
+                total += across.scoring(self, sid, player)
+            return total
         total = 0
         for sid in self.rs.sections["scoring"]:
             total += self.run_code(("scoring", sid), self.frame(player))

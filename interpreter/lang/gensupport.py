@@ -461,8 +461,19 @@ def _kept(rt, memo: str, key, compute):
     except TypeError:  # an argument that cannot be a key (a list)
         return compute()
     if value is UNSET:
-        value = table[key] = compute()
-        return list(value) if value.__class__ is list else value  # computing it was charged
+        across = getattr(rt, "kept_across", None)
+        if across is None or across.state is not state or key.__class__ is not tuple \
+                or across.usable(key[0]) is None:
+            value = table[key] = compute()
+            return list(value) if value.__class__ is list else value  # computing it was charged
+        # a copy of a position a search plays, whose copies share what this function
+        # read (agents/across.py): the value worked out in another copy, charged as kept
+        shared = across.kept.table
+        value = shared.get(key, UNSET)
+        if value is UNSET:
+            value = shared[key] = table[key] = compute()
+            return list(value) if value.__class__ is list else value
+        table[key] = value
     if value.__class__ is list:
         B = rt.budget
         B.used += len(value)
