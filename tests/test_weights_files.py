@@ -45,9 +45,12 @@ def _copy(tmp_path, name="lantern_row") -> Path:
 # ---------------------------------------------------------------- reproducible
 
 
-@pytest.mark.parametrize("more", [(), ("--positions", "turn-ends")])
-def test_the_same_command_and_seed_train_the_same_file_byte_for_byte(tmp_path, capsys, more):
-    folder = _copy(tmp_path)
+@pytest.mark.parametrize("name, more", [
+    ("lantern_row", ()), ("lantern_row", ("--positions", "turn-ends")),
+    ("terraforming_mars", ("--prior", "evaluation"))])  # (TM has a hand-written evaluation)
+def test_the_same_command_and_seed_train_the_same_file_byte_for_byte(tmp_path, capsys, name,
+                                                                    more):
+    folder = _copy(tmp_path, name)
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     for out in (a, b):
         code, text, err = _cli(capsys, "train", folder, "-n", "4", "--seed", "5", *more,
@@ -56,9 +59,11 @@ def test_the_same_command_and_seed_train_the_same_file_byte_for_byte(tmp_path, c
     assert a.read_bytes() == b.read_bytes()
     # and the command the file's own fields give trains it again, byte for byte
     data = json.loads(a.read_text())
-    assert data.get("positions", "decisions") == (more[1] if more else "decisions")
+    assert data.get("positions", "decisions") == \
+        (more[1] if more[:1] == ("--positions",) else "decisions")
+    assert data.get("prior", "zero") == (more[1] if more[:1] == ("--prior",) else "zero")
     words = shlex.split(train_command(data))
-    assert words[:3] == ["rulebook", "train", "lantern_row"]
+    assert words[:3] == ["rulebook", "train", name]
     c = tmp_path / "c.json"
     code, text, err = _cli(capsys, "train", folder, *words[3:], "--out", c)
     assert code == 0, err

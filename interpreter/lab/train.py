@@ -47,6 +47,9 @@ class Sample:
     round: int
     features: dict  # name -> number
     target: float = 0.0
+    # with prior="evaluation": what one more unit of each stock and production is worth
+    # to the hand-written evaluation here (feature name -> evaluation units a unit)
+    marginals: dict | None = None
 
 
 @dataclass
@@ -69,14 +72,18 @@ def _targets(scores: list, lowest: bool) -> list[float]:
 
 def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
                     sample_rate: float, variants=(), target: str = "margin",
-                    positions: str = "decisions") -> tuple[list, int]:
+                    positions: str = "decisions", prior: str = "") -> tuple[list, int]:
     """One self-play game of agent ``kind`` in every seat: its samples, labelled, its
     last round and how many decisions the agents were asked.
 
     ``positions="decisions"`` samples a share of the decisions, every seat at each;
     ``"turn-ends"`` samples a share of the turns' ends, the seat whose turn just ended
     (read at the next decision, before the next turn asks anything), and the final
-    position for every seat: the positions a search's horizon ends at."""
+    position for every seat: the positions a search's horizon ends at.
+
+    ``prior="evaluation"`` also reads, at each sampled position, what one more unit of
+    each of the seat's stocks and productions is worth to the hand-written evaluation
+    (:func:`marginals`)."""
     from ..agents.features import Features
     from ..agents.lookahead import Dealing, determinise
     from ..engine.flow import FlowRunner
@@ -104,7 +111,8 @@ def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
             with reading(copy):
                 priors, scores = reader.base(runner, range(real.n))
                 feats = reader.of(runner, seat, priors, scores)
-            taken.append(Sample(game_index, real.state.round, feats))
+                more = marginals(runner, seat, priors[seat]) if prior else None
+            taken.append(Sample(game_index, real.state.round, feats, marginals=more))
             seats_of.append(seat)
 
     turn = [None]  # (turn number, seat) of the last decision seen
@@ -139,6 +147,68 @@ def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
     return taken, game.state.round, asked[0]
 
 
+STEP = 5  # the units added to a stock or a production to read the evaluation's price of one
+
+
+def marginals(runner, seat: int, now: float) -> dict:
+    """What one more unit of each of ``seat``'s stocks and productions is worth to the
+    ruleset's hand-written evaluation in this position (``now``, its evaluation as it
+    is): :data:`STEP` units added, the evaluation read again, the difference over the
+    step, the stock or production then put back. Names as the features' (``stock:R``,
+    ``production:R``); a ruleset without an evaluation has none (its score does not
+    read them)."""
+    game = runner.game
+    if ("flow", "evaluation") not in game.rs.code:
+        return {}
+    player = game.state.players[seat]
+    out = {}
+    for family, held in (("stock", player.stock), ("production", player.production)):
+        for k in list(held):
+            was = held[k]
+            held[k] = was + STEP
+            try:
+                out[f"{family}:{k}"] = (float(runner.evaluate(seat)) - now) / STEP
+            finally:
+                held[k] = was
+    return out
+
+
+def prior_weights(samples: list, rounds: float) -> dict:
+    """The prior price of each stock and production, in points a unit, early and late
+    (feature name -> (weight, late weight)), from the hand-written evaluation: what a
+    unit is worth to it (the samples' :func:`marginals`) times what a unit of it is
+    worth in points, both read on the training positions. The points a unit of the
+    evaluation is worth is the regression of the final margin on the seat's evaluation
+    margin (its evaluation minus the best other seat's; solo: its evaluation) and that
+    times the game's progress, as the value's weights are; each feature's prior is
+    then the straight line in the game's progress nearest to its prices in points,
+    never below 0 at the game's start or end."""
+    import numpy as np
+    rows = [s for s in samples if s.marginals]
+    if len(rows) < 10:
+        return {}
+    t = np.array([min(1.0, s.round / rounds) for s in rows])
+    d = np.array([s.features.get("evaluation", 0.0)
+                  - s.features.get("evaluation of the best other", 0.0) for s in rows])
+    y = np.array([s.target for s in rows])
+    a = np.column_stack([np.ones_like(t), d, d * t])
+    (_, c0, c1), *_ = np.linalg.lstsq(a, y, rcond=None)
+    per = c0 + c1 * t  # points a unit of the evaluation, at each position
+    names = sorted({n for s in rows for n in s.marginals})
+    line = np.column_stack([np.ones_like(t), t])
+    out = {}
+    for name in names:
+        price = np.array([s.marginals.get(name, 0.0) for s in rows]) * per
+        (w0, v0), *_ = np.linalg.lstsq(line, price, rcond=None)
+        if w0 + v0 < 0:  # (a unit is never worth less than nothing: at most 0 at the end)
+            w0 = float(price @ (1 - t)) / max(1e-12, float((1 - t) @ (1 - t)))
+            v0 = -w0
+        if w0 < 0:
+            w0, v0 = 0.0, max(0.0, float(price @ t) / max(1e-12, float(t @ t)))
+        out[name] = (float(w0), float(v0))
+    return out
+
+
 def _lowest(rs) -> bool:
     end = rs.singles.get("end")  # (the flow's 'end:', as the engine reads it)
     data = end.data if end is not None and isinstance(end.data, dict) else {}
@@ -164,7 +234,7 @@ def sparse(name: str) -> bool:
 
 
 def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float = 1.0,
-        lowest: bool = False):
+        lowest: bool = False, prior: dict | None = None):
     """Ridge regression of the targets on the samples' features (and their late copies):
     (names, weights, late weights, intercept, mean, scale, late mean, late scale).
 
@@ -184,7 +254,12 @@ def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float
     ``card_factor`` (0 leaves them out): their penalty is that much heavier. Every
     position of a game has the game's margin, and a game's cards tell the games
     apart: fitted as freely as the few plain features, they learn the training games
-    by heart."""
+    by heart.
+
+    ``prior`` (feature name -> (weight, late weight), per unit: :func:`prior_weights`)
+    holds those features back toward those weights instead of toward 0: the fit
+    learns what the games add to the prior, and where they say little, a unit keeps
+    its prior price."""
     import numpy as np
     from scipy.sparse import csr_matrix
     from scipy.sparse.linalg import LinearOperator, lsqr
@@ -231,6 +306,15 @@ def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float
             fixed[j], fixed_w[j] = True, -sign
             fixed[k + j] = True
         y = y - offset
+    # the prior weights: the fit is of what is left, held back toward 0 (so the whole
+    # weight toward the prior)
+    prior_w = np.zeros(2 * k)
+    for name, (w0, v0) in (prior or {}).items():
+        i = index.get(name)
+        if i is not None and not fixed[i]:
+            prior_w[i], prior_w[k + i] = w0, v0
+    if prior_w.any():
+        y = y - X @ prior_w
 
     def solve(live, scale, target, damp):
         def matvec(v):
@@ -252,7 +336,8 @@ def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float
     w1, predict1 = solve(live1, scale, y - rest, CORE_DAMPING * n / 100)
     w2, _ = solve(live2, scale, y - rest - predict1(w1), damping) if live2.any() \
         else (np.zeros(2 * k), None)
-    w = w1 + w2 + fixed_w  # (a fixed feature's scale is 1: its weight is per point)
+    # (a fixed feature's scale is 1: its weight is per point; a weight is per scaled unit)
+    w = w1 + w2 + fixed_w + prior_w * scale
     return (names, w[:k], w[k:], y_mean, mean[:k], scale[:k], mean[k:], scale[k:])
 
 
@@ -289,8 +374,12 @@ def quality(pred, samples: list[Sample]) -> dict:
 
 def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
           sample_rate: float | None = None, variants=(), progress=None,
-          target: str = "margin", positions: str = "decisions") -> dict:
-    """Play the training games and fit: the weights file's data (see the schema)."""
+          target: str = "margin", positions: str = "decisions", prior: str = "") -> dict:
+    """Play the training games and fit: the weights file's data (see the schema).
+
+    ``prior="evaluation"``: each stock's and production's weights are held back toward
+    the price the hand-written evaluation gives a unit (:func:`prior_weights`), not
+    toward 0; "" (the default) toward 0."""
     from ..agents.learned import LearnedValue
     from ..load.learned import FORMAT, Learned
     say = progress or (lambda text: None)
@@ -318,7 +407,8 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
             else:
                 rs.__dict__["_learned_value"] = LearnedValue(
                     Learned(f"round {r} of training", _data(rs, model, rounds, 0, seed, "",
-                                                            players, {}, target, positions)),
+                                                            players, {}, target, positions,
+                                                            prior)),
                     rs)
                 kind = "greedy"
             runs.agents.append((kind if model is not None else "greedy:eval=written", count))
@@ -327,7 +417,7 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
                 try:
                     taken, last, asked = play_and_sample(rs, players, game_seed, kind, index,
                                                          rate, variants, target,
-                                                         positions)
+                                                         positions, prior)
                 except Exception as exc:  # a game that fails is counted and left out
                     runs.errors.append(f"game {index + 1}: {str(exc).splitlines()[0][:200]}")
                     index += 1
@@ -347,16 +437,18 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
             rounds = max(1.0, sum(runs.rounds_played) / max(1, len(runs.rounds_played)))
             train_set = [s for s in runs.samples if s.game not in held]
             test_set = [s for s in runs.samples if s.game in held]
+            held_prior = prior_weights(train_set, rounds) if prior else None
             best = None
             for d in DAMPING:
                 for g in CARD_FACTORS:
-                    m = fit(train_set, rounds, d * len(train_set) / 100, g, lowest)
+                    m = fit(train_set, rounds, d * len(train_set) / 100, g, lowest,
+                            held_prior)
                     q = quality(predict(m, test_set, rounds), test_set)
                     if best is None or q["r2"] > best[0]["r2"]:
                         best = (q, d, g)
             fit_quality, damping, card_factor = best
             model = fit(runs.samples, rounds, damping * len(runs.samples) / 100, card_factor,
-                        lowest)
+                        lowest, prior_weights(runs.samples, rounds) if prior else None)
             say(f"round {r + 1} ({kind}, {count} games): held-out R² "
                 f"{fit_quality['r2']:.2f}, the predicted margin's sign right in "
                 f"{100 * fit_quality['sign']:.0f} % of {fit_quality['samples']:,} positions")
@@ -376,11 +468,12 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
     if progress:
         say(f"{runs.seconds:.0f} CPU-s of play and fitting")
     return _data(rs, model, rounds, runs.games, seed, agent, players, fit_info, target,
-                 positions)
+                 positions, prior)
 
 
 def _data(rs, model, rounds: float, games: int, seed: int, agent: str, players: int,
-          fit_info: dict, target: str = "margin", positions: str = "decisions") -> dict:
+          fit_info: dict, target: str = "margin", positions: str = "decisions",
+          prior: str = "") -> dict:
     from ..load.learned import FORMAT
     names, w, v, b, m, s, lm, ls = model
 
@@ -391,6 +484,8 @@ def _data(rs, model, rounds: float, games: int, seed: int, agent: str, players: 
            "mods": [x.get("id") for x in rs.mod_info], "target": target}
     if positions != "decisions":  # (a file of the default has no such field, as before)
         out["positions"] = positions
+    if prior:  # (nor of the default prior, 0)
+        out["prior"] = prior
     return out | {
         "players": players, "games": games, "seed": seed, "agent": agent,
         "rounds": round(float(rounds), 4), "intercept": float(f"{float(b):.6g}"),

@@ -168,6 +168,8 @@ def train_command(data: dict, extra_players: int | None = None) -> str:
         words += ["--target", str(data["target"])]
     if data.get("positions", "decisions") != "decisions":
         words += ["--positions", str(data["positions"])]
+    if data.get("prior", "zero") != "zero":
+        words += ["--prior", str(data["prior"])]
     shrink = (data.get("search") or {}).get("shrink")
     if shrink:
         words += ["--shrink", f"{shrink:g}"]
