@@ -47,9 +47,9 @@ class Sample:
     round: int
     features: dict  # name -> number
     target: float = 0.0
-    # with prior="evaluation": what one more unit of each stock and production is worth
-    # to the hand-written evaluation here (feature name -> evaluation units a unit)
-    marginals: dict | None = None
+    # with prior="evaluation": what one more point is worth to the seat's hand-written
+    # evaluation here (its units a point; None: not read)
+    point_price: float | None = None
 
 
 @dataclass
@@ -81,9 +81,8 @@ def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
     (read at the next decision, before the next turn asks anything), and the final
     position for every seat: the positions a search's horizon ends at.
 
-    ``prior="evaluation"`` also reads, at each sampled position, what one more unit of
-    each of the seat's stocks and productions is worth to the hand-written evaluation
-    (:func:`marginals`)."""
+    ``prior="evaluation"`` also reads, at each sampled position, what one more point is
+    worth to the seat's hand-written evaluation (:func:`point_price`)."""
     from ..agents.features import Features
     from ..agents.lookahead import Dealing, determinise
     from ..engine.flow import FlowRunner
@@ -111,8 +110,8 @@ def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
             with reading(copy):
                 priors, scores = reader.base(runner, range(real.n))
                 feats = reader.of(runner, seat, priors, scores)
-                more = marginals(runner, seat, priors[seat]) if prior else None
-            taken.append(Sample(game_index, real.state.round, feats, marginals=more))
+                price = point_price(runner, seat, priors[seat]) if prior else None
+            taken.append(Sample(game_index, real.state.round, feats, point_price=price))
             seats_of.append(seat)
 
     turn = [None]  # (turn number, seat) of the last decision seen
@@ -147,66 +146,49 @@ def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
     return taken, game.state.round, asked[0]
 
 
-STEP = 5  # the units added to a stock or a production to read the evaluation's price of one
+STEP = 5  # the points added to a seat's score to read what its evaluation pays for one
 
 
-def marginals(runner, seat: int, now: float) -> dict:
-    """What one more unit of each of ``seat``'s stocks and productions is worth to the
-    ruleset's hand-written evaluation in this position (``now``, its evaluation as it
-    is): :data:`STEP` units added, the evaluation read again, the difference over the
-    step, the stock or production then put back. Names as the features' (``stock:R``,
-    ``production:R``); a ruleset without an evaluation has none (its score does not
-    read them)."""
+def point_price(runner, seat: int, now: float) -> float:
+    """What one point of ``seat``'s score is worth to the ruleset's hand-written
+    evaluation in this position (``now``, its evaluation as it is): the evaluation read
+    again with :data:`STEP` points added to what ``score()`` gives for the seat, the
+    difference over the step. 0 for a ruleset without an evaluation (its score is its
+    value) or one that does not read the score."""
     game = runner.game
     if ("flow", "evaluation") not in game.rs.code:
-        return {}
-    player = game.state.players[seat]
-    out = {}
-    for family, held in (("stock", player.stock), ("production", player.production)):
-        for k in list(held):
-            was = held[k]
-            held[k] = was + STEP
-            try:
-                out[f"{family}:{k}"] = (float(runner.evaluate(seat)) - now) / STEP
-            finally:
-                held[k] = was
-    return out
+        return 0.0
+    plain = game.score
+
+    def more(player, plain=plain):
+        return plain(player) + (STEP if player == seat else 0)
+    game.score = more  # (the evaluation's score(): read through the game)
+    try:
+        return (float(runner.evaluate(seat)) - now) / STEP
+    finally:
+        del game.score
 
 
-def prior_weights(samples: list, rounds: float) -> dict:
-    """The prior price of each stock and production, in points a unit, early and late
-    (feature name -> (weight, late weight)), from the hand-written evaluation: what a
-    unit is worth to it (the samples' :func:`marginals`) times what a unit of it is
-    worth in points, both read on the training positions. The points a unit of the
-    evaluation is worth is the regression of the final margin on the seat's evaluation
-    margin (its evaluation minus the best other seat's; solo: its evaluation) and that
-    times the game's progress, as the value's weights are; each feature's prior is
-    then the straight line in the game's progress nearest to its prices in points,
-    never below 0 at the game's start or end."""
+def prior_lines(samples: list, rounds: float) -> dict | None:
+    """The prior of ``--prior evaluation``: the hand-written evaluation of what is not
+    yet scored, in points at the evaluation's own price of a point. At each position
+    that price (:func:`point_price`) is p, so the evaluation is p times the score plus
+    what it makes of the rest, and the value ``score + (evaluation - p * score) / p``
+    counts a point as a point and the rest as the evaluation prices it. As the value's
+    weights are straight lines in the game's progress ``t``, this is
+    ``c(t) * evaluation + (1 - c(t) * p) * score``: ``c`` the line nearest to 1 / p
+    over the positions, the score's weight the line nearest to 1 - c * p (about 0).
+    None when no position has a price (no evaluation, or one that reads no score)."""
     import numpy as np
-    rows = [s for s in samples if s.marginals]
+    rows = [s for s in samples if s.point_price and s.point_price > 0]
     if len(rows) < 10:
-        return {}
+        return None
     t = np.array([min(1.0, s.round / rounds) for s in rows])
-    d = np.array([s.features.get("evaluation", 0.0)
-                  - s.features.get("evaluation of the best other", 0.0) for s in rows])
-    y = np.array([s.target for s in rows])
-    a = np.column_stack([np.ones_like(t), d, d * t])
-    (_, c0, c1), *_ = np.linalg.lstsq(a, y, rcond=None)
-    per = c0 + c1 * t  # points a unit of the evaluation, at each position
-    names = sorted({n for s in rows for n in s.marginals})
+    p = np.array([s.point_price for s in rows])
     line = np.column_stack([np.ones_like(t), t])
-    out = {}
-    for name in names:
-        price = np.array([s.marginals.get(name, 0.0) for s in rows]) * per
-        (w0, v0), *_ = np.linalg.lstsq(line, price, rcond=None)
-        if w0 + v0 < 0:  # (a unit is never worth less than nothing: at most 0 at the end)
-            w0 = float(price @ (1 - t)) / max(1e-12, float((1 - t) @ (1 - t)))
-            v0 = -w0
-        if w0 < 0:
-            w0, v0 = 0.0, max(0.0, float(price @ t) / max(1e-12, float(t @ t)))
-        out[name] = (float(w0), float(v0))
-    return out
+    (c0, c1), *_ = np.linalg.lstsq(line, 1.0 / p, rcond=None)
+    (s0, s1), *_ = np.linalg.lstsq(line, 1.0 - (c0 + c1 * t) * p, rcond=None)
+    return {"evaluation": (float(c0), float(c1)), "score": (float(s0), float(s1))}
 
 
 def _lowest(rs) -> bool:
@@ -222,6 +204,7 @@ CORE = ("evaluation", "evaluation of the best other", "round")
 # the points already scored are not fitted: a position is worth its score margin now plus
 # what the fit expects still to come (see fit)
 SCORE, BEST_OTHER = "score", "score of the best other"
+OTHER_OF = {SCORE: BEST_OTHER, "evaluation": "evaluation of the best other"}
 CORE_DAMPING = 1.0
 SPARSE = ("card:", "resources:", "space:")  # one per card or space: many, each seen rarely
 
@@ -256,10 +239,11 @@ def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float
     apart: fitted as freely as the few plain features, they learn the training games
     by heart.
 
-    ``prior`` (feature name -> (weight, late weight), per unit: :func:`prior_weights`)
-    holds those features back toward those weights instead of toward 0: the fit
-    learns what the games add to the prior, and where they say little, a unit keeps
-    its prior price."""
+    ``prior`` (:func:`prior_lines`): the evaluation's and the score's weights are fixed
+    at the prior's, so that the value is the score margin plus the hand-written
+    evaluation of what is not yet scored, in points, plus what the other features
+    add to it: each of them held back toward adding nothing (a M€, a card in hand
+    then keeps the evaluation's price where the games say little)."""
     import numpy as np
     from scipy.sparse import csr_matrix
     from scipy.sparse.linalg import LinearOperator, lsqr
@@ -290,31 +274,24 @@ def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float
     factor = np.array([card_factor if sparse(n) else 1.0 for n in names] * 2)
     y_mean = float(y.mean())
     n = X.shape[0]
-    # the score margin now: a fixed part of the value, weight 1 (see above)
+    # the score margin now: a fixed part of the value, weight 1 (see above); with the
+    # prior, the score's and the evaluation's weights are the prior's (fixed too)
     fixed = np.zeros(2 * k, dtype=bool)
     fixed_w = np.zeros(2 * k)
+    multi = BEST_OTHER in index
     if SCORE in index:
-        multi = BEST_OTHER in index
         sign = -1.0 if lowest and multi else 1.0
-        i = index[SCORE]
-        offset = sign * X[:, i].toarray().ravel()
-        fixed[i], fixed_w[i] = True, sign
-        fixed[k + i] = True  # (its late weight: 0, a point is a point at any time)
-        if multi:
-            j = index[BEST_OTHER]
-            offset -= sign * X[:, j].toarray().ravel()
-            fixed[j], fixed_w[j] = True, -sign
-            fixed[k + j] = True
-        y = y - offset
-    # the prior weights: the fit is of what is left, held back toward 0 (so the whole
-    # weight toward the prior)
-    prior_w = np.zeros(2 * k)
-    for name, (w0, v0) in (prior or {}).items():
-        i = index.get(name)
-        if i is not None and not fixed[i]:
-            prior_w[i], prior_w[k + i] = w0, v0
-    if prior_w.any():
-        y = y - X @ prior_w
+        lines = {SCORE: (sign, 0.0)}  # (a point is a point at any time)
+        if prior and "evaluation" in index and not lowest:
+            lines = {SCORE: prior["score"], "evaluation": prior["evaluation"]}
+        for name, (w0, v0) in lines.items():
+            for ident, side in ((name, 1.0), (OTHER_OF[name], -1.0)):
+                i = index.get(ident)
+                if i is None or (ident != name and not multi):
+                    continue
+                fixed[i] = fixed[k + i] = True
+                fixed_w[i], fixed_w[k + i] = side * w0, side * v0
+        y = y - X @ fixed_w
 
     def solve(live, scale, target, damp):
         def matvec(v):
@@ -336,8 +313,7 @@ def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float
     w1, predict1 = solve(live1, scale, y - rest, CORE_DAMPING * n / 100)
     w2, _ = solve(live2, scale, y - rest - predict1(w1), damping) if live2.any() \
         else (np.zeros(2 * k), None)
-    # (a fixed feature's scale is 1: its weight is per point; a weight is per scaled unit)
-    w = w1 + w2 + fixed_w + prior_w * scale
+    w = w1 + w2 + fixed_w  # (a fixed feature's scale is 1: its weight is per point)
     return (names, w[:k], w[k:], y_mean, mean[:k], scale[:k], mean[k:], scale[k:])
 
 
@@ -377,9 +353,10 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
           target: str = "margin", positions: str = "decisions", prior: str = "") -> dict:
     """Play the training games and fit: the weights file's data (see the schema).
 
-    ``prior="evaluation"``: each stock's and production's weights are held back toward
-    the price the hand-written evaluation gives a unit (:func:`prior_weights`), not
-    toward 0; "" (the default) toward 0."""
+    ``prior="evaluation"``: the value is the score margin plus the hand-written
+    evaluation of what is not yet scored, in points at its own price of a point
+    (:func:`prior_lines`), plus what the other features add (held back toward
+    nothing); "" (the default): the score margin plus what the features add."""
     from ..agents.learned import LearnedValue
     from ..load.learned import FORMAT, Learned
     say = progress or (lambda text: None)
@@ -437,7 +414,7 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
             rounds = max(1.0, sum(runs.rounds_played) / max(1, len(runs.rounds_played)))
             train_set = [s for s in runs.samples if s.game not in held]
             test_set = [s for s in runs.samples if s.game in held]
-            held_prior = prior_weights(train_set, rounds) if prior else None
+            held_prior = prior_lines(train_set, rounds) if prior else None
             best = None
             for d in DAMPING:
                 for g in CARD_FACTORS:
@@ -448,7 +425,7 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
                         best = (q, d, g)
             fit_quality, damping, card_factor = best
             model = fit(runs.samples, rounds, damping * len(runs.samples) / 100, card_factor,
-                        lowest, prior_weights(runs.samples, rounds) if prior else None)
+                        lowest, prior_lines(runs.samples, rounds) if prior else None)
             say(f"round {r + 1} ({kind}, {count} games): held-out R² "
                 f"{fit_quality['r2']:.2f}, the predicted margin's sign right in "
                 f"{100 * fit_quality['sign']:.0f} % of {fit_quality['samples']:,} positions")
