@@ -150,7 +150,9 @@ GOLDEN = {
     "disc_jet_stream": ["Reward: raise the air exploration (plane) 2 steps."],
     # -------------------------------------------------------- civilisations
     "river_kingdom": [
-        "2 peace icons.",
+        # (playtest 31: the Island League's icons "stopped counting without a word")
+        "2 peace icons, your harmony in round 1 only (from the first income on, only your "
+        "timeline cards and built wonders count).",
         "Income: 1 food.",
         "Priority 1.",
         "Starts with 3 food + 2 wood + 1 stone + 2 coins.",
@@ -199,8 +201,8 @@ GOLDEN = {
         "To unlock it you need: at least 10 science.",
         "Cost 1 stone + 2 coins.",
         # (the marker's own words, issue 29's play30: not "is not marked locked")
-        "While this card is in your technologies on the tech board and this card is "
-        "unlocked, room for 5 more coins.",
+        # (playtest 31: not "this card is in your technologies on the tech board and …")
+        "While this card is unlocked, room for 5 more coins.",
         "1 VP per silk delivered onto cards in your timeline and legacy.",
     ],
     "mys_medicine": [

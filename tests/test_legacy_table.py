@@ -80,7 +80,10 @@ def test_log_calls_pieces_cubes():
     compile_ok(game.rs, "take_pieces(1, card_named(fire, frame_2), player(2), supply_cube)",
                variables={"you": T.PLAYER})(game.frame(0))
     text = "\n".join(game.log_lines[-3:])
-    assert "1 supply cube back from Fire" in text and "piece" not in text, text
+    # playtest 31: "2 supply cubes back from Fire (now 9)" read as if supply cubes came
+    # back; it is the player's cubes going from Fire to their supply
+    assert "Player 2: 1 cube off Fire → supply cubes (now" in text, text
+    assert "piece" not in text and "back from" not in text, text
     compile_ok(game.rs, "take_pieces(1, card_named(fire, frame_2), player(2))",
                variables={"you": T.PLAYER})(game.frame(0))
     assert game.log_lines[-1].endswith("Player 2: 1 cube off Fire (0 left there)"), \
@@ -254,3 +257,17 @@ put(card_named(the_wheel, deck), frame_1)
     cubeless = warned["No cubes, discarded at the end of this round"]
     assert "Fire" in cubeless and "Fire (" not in cubeless, cubeless
     assert "The Wheel (Time frame 2)" in cubeless and "The Wheel (Time frame 1)" in cubeless
+
+
+def test_your_own_cubes_placed_read_as_yours():
+    # playtest 31: "Player 1 (human): … 7 stored cubes → Fire (now 9 of theirs there, 12 in
+    # all)" was the player's own move; they read "of yours", the others "of theirs"
+    game, _ = _game(BOARD)
+    game.keep_log = True
+    compile_ok(game.rs, "place_pieces(1, card_named(fire, frame_2), player(1), supply_cube)\n"
+               "place_pieces(1, card_named(fire, frame_2), player(2), supply_cube)",
+               variables={"you": T.PLAYER})(game.frame(0))
+    at = len(game.log_lines) - 1
+    assert game.log_line_for(at, 1).endswith("(now 3 of yours there, 5 in all)"), \
+        game.log_line_for(at, 1)
+    assert game.log_line_for(at, 0).endswith("(now 3 of theirs there, 5 in all)")

@@ -215,3 +215,29 @@ def test_a_number_taken_for_you_does_not_hide_the_move_that_follows():
              "  Bob (ai): Time frame 2 → 1"]
     heads = [g.headline for g in summarise(lines, WORDS) if g.headline]
     assert heads == ["Bob (ai): Travel to the past: Time frame 2 → 1"]
+
+
+def test_a_card_played_that_put_another_card_somewhere_names_it():
+    """Playtest 31 (Legacy): 'Player 2 (ismcts): Play a fate card: Flash of Insight
+    (+4 lines: type news)'; the technology it established was only in the folded lines.
+    A played card that then put one other card somewhere, by name, says so in the
+    headline, as a card played on another does ('Lost to History on Fire')."""
+    words = NewsWords(["Ann", "Bob (ai)"], {"Flash of Insight", "Basic Science", "Gunpowder"},
+                      {"cube": ("cube", "cubes")}, {})
+    lines = ["Bob (ai): Play a fate card", "  Flash of Insight → Fate cards in play",
+             "  Basic Science → Time frame 1", "  Gunpowder → Discard pile",
+             "  Bob (ai): 2 supply cubes → Basic Science (now 2 there)",
+             "  Flash of Insight → Discard pile"]
+    head = news_lines(summarise(lines, words))[0]
+    assert head == "Bob (ai): Play a fate card: Flash of Insight: Basic Science → Time frame 1"
+
+
+def test_the_opponents_lamplighter_says_which_lantern():
+    """Lantern Row (issues 26/29 follow-ups): 'Bob: Play a favour: Lamplighter' did not say
+    which lantern it hung; the lantern is public once it is in the stall."""
+    words = NewsWords(["Ann", "Bob (ai)"], {"Lamplighter", "Firefly Jar"},
+                      {"coin": ("coin", "coins"), "coins": ("coin", "coins")}, {})
+    lines = ["Bob (ai): Play a favour", "  Lamplighter → Discard pile",
+             "  Firefly Jar → Bob (ai)'s stall", "  Bob (ai) gains 3 coins (now 4)"]
+    assert news_lines(summarise(lines, words))[0] == \
+        "Bob (ai): Play a favour: Lamplighter: Firefly Jar → Bob (ai)'s stall"

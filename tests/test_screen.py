@@ -248,3 +248,26 @@ def test_what_you_paid_stays_when_your_older_move_must_fold():
     assert "type news" in shown[0]  # what is left out is said
     shown = [t.plain for t in fit_news(_console(), news, 4, you)]
     assert len(shown) <= 4 and f"  {you}: −3 M€ (now 33)" in shown, shown
+
+
+def test_a_track_keeps_one_name_and_the_phase_stays_or_goes_all_game():
+    """Playtest 31 (TM): "…, you: Terraform rating 34" at one prompt, "Generation 6,
+    Action, Temperature -26 °C, Oxygen 10 %, Oceans 5, you: TR 35" at another: the
+    words of the status line chosen for the widest values its tracks can take, so
+    they do not change with the numbers."""
+    from rulebook_games.play.render import status_lines
+    rs = load_ruleset("terraforming_mars")
+    game = Game(rs, 2, 1, [Agent(), Agent()])
+    forms = set()
+    for gen, temp, oxygen, oceans, tr, phase in [(1, -30, 0, 0, 20, "research"),
+                                                 (6, -26, 10, 5, 35, "action"),
+                                                 (11, 8, 14, 9, 53, "action"),
+                                                 (3, -8, 4, 2, 28, "production")]:
+        game.state.round = game.state.tracks["generation"] = gen
+        game.state.tracks.update({"temperature": temp, "oxygen": oxygen, "oceans": oceans})
+        game.state.players[0].tracks["tr"] = tr
+        game.state.phase = phase
+        text = " | ".join(t.plain for t in status_lines(game.view(0), game, 80))
+        text = re.sub(r"You: [^|]*", "", re.sub(r"-?\d+", "N", text))
+        forms.add(re.sub(r"(Research|Action|Production), ", "PHASE, ", text))
+    assert len(forms) == 1, forms

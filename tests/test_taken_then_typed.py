@@ -4,9 +4,12 @@ then the typed 3 placed a tile; Legacy "Travel to the past → 1 (taken for you)
 the typed 1 started an action from the menu).
 
 The rule, at a person's terminal: the first answer after a question was taken for
-you, with nobody else deciding in between, is not taken when it comes at once (too
-soon to have read the new question) and would also have answered the taken question;
-you are told so and asked again, and typing it again answers. Any other answer is taken at once, and a script is never asked twice.
+you, with nobody else deciding in between, is not taken when it would also have
+answered the taken question, either by naming its very answer (the number of a range,
+an option's key or words: however late it comes) or by the number 1 of a taken list
+when it comes at once (too soon to have read the new question); what it would answer
+here is said back, and Enter or typing it again takes it. Any other answer is taken at
+once, and a script is never asked twice.
 """
 
 from __future__ import annotations
@@ -70,8 +73,8 @@ def test_the_number_meant_for_a_taken_question_is_asked_again(legacy):
     assert "Travel to which time frame? → time frame 1 (the only choice, taken for you)" \
         in shown
     note = " ".join(shown[shown.index("taken for you)") + 1:].split())
-    assert "would have answered" in note and "Travel to which time frame?" in note
-    assert "type 1 again to answer this question" in note
+    assert "may have been meant for" in note and "Travel to which time frame?" in note
+    assert "type 1 again to take it" in note
 
 
 def test_a_taken_number_and_the_same_number_typed_next(legacy):
@@ -79,14 +82,14 @@ def test_a_taken_number_and_the_same_number_typed_next(legacy):
     assert game._ask(STEEL) == 3
     assert game._ask(_menu()) == 1  # '3' was for the steel; then '2' answers
     assert keyboard.prompts == 2
-    assert "Pay how many steel?" in out.getvalue().split("→ 3")[1]
+    assert "Pay how many steel?" in " ".join(out.getvalue().split("→ 3")[1].split())
 
 
 def test_an_answer_that_could_not_be_for_the_taken_question_is_taken_at_once(legacy):
     game, human, out, keyboard = _seat(legacy, ["2", "3", "3"])
     game._ask(FRAME)
     assert game._ask(_menu()) == 1
-    assert keyboard.prompts == 1 and "would have answered" not in out.getvalue()
+    assert keyboard.prompts == 1 and "meant for" not in out.getvalue()
     game._ask(STEEL)
     assert game._ask(_menu()) == 2  # '3' would have paid 3 steel, but… see below
     assert keyboard.prompts == 3  # …it is asked again: it could have been meant for it
@@ -126,4 +129,79 @@ def test_an_answer_given_once_the_question_could_be_read_is_taken(legacy, monkey
     game, human, out, keyboard = _seat(legacy, ["1"])
     assert game._ask(FRAME) == 0  # taken: not asked
     assert game._ask(_menu()) == 0  # read, then answered: taken at once
-    assert keyboard.prompts == 1 and "would have answered" not in out.getvalue()
+    assert keyboard.prompts == 1 and "meant for" not in out.getvalue()
+
+
+def _late(monkeypatch):
+    """A clock on which every answer comes well after its question was drawn."""
+    import rulebook_games.play.terminal as terminal
+    times = iter(range(100, 10_000, 60))
+    monkeypatch.setattr(terminal, "_now", lambda: float(next(times)))
+
+
+def test_the_taken_answer_itself_typed_late_is_shown_back_and_confirmed(legacy, monkeypatch):
+    # playtest 31 (TM): "Pay how many steel? → 2 (the only choice, taken for you)"; the
+    # player, reading slowly, typed 2 for it well after the grace, and it answered the
+    # action menu: "2. sp Standard project: sell patents". Typing the taken question's
+    # very answer (its number, its key) is asked to be confirmed however late it comes.
+    _late(monkeypatch)
+    steel = Decision(0, "number", "Pay how many steel?", low=2, high=2)
+    game, human, out, keyboard = _seat(legacy, ["2", "2"])
+    assert game._ask(steel) == 2
+    assert game._ask(_menu()) == 1  # confirmed by typing it again
+    assert keyboard.prompts == 2
+    note = " ".join(out.getvalue().split("taken for you)", 1)[1].split())
+    # what it would answer here is said back, with the question it may have been meant for
+    assert "Draw two, keep one" in note and "Pay how many steel?" in note
+    # a key typed late for a card question taken for you: the same
+    game, human, out, keyboard = _seat(legacy, ["f1", "inf"])
+    game._ask(FRAME)
+    menu = Decision(0, "item", "choose an action",
+                    [Option("time frame 1 again", "x", "f1"), Option("Influence", "inf", "inf")])
+    assert game._ask(menu) == 1  # f1 was shown back; inf then answers at once
+    assert keyboard.prompts == 2 and "Travel to which time frame?" in out.getvalue()
+
+
+def test_enter_confirms_the_answer_shown_back(legacy, monkeypatch):
+    _late(monkeypatch)
+    steel = Decision(0, "number", "Pay how many steel?", low=2, high=2)
+    game, human, out, keyboard = _seat(legacy, ["2", ""])
+    game._ask(steel)
+    assert game._ask(_menu()) == 1 and keyboard.prompts == 2
+    assert "type the number of your choice" not in out.getvalue()
+
+
+def test_a_late_option_number_of_a_taken_list_is_taken(legacy, monkeypatch):
+    # the one option of a list taken for you is number 1 of it: a 1 typed once the next
+    # question could be read is that question's 1 (the Legacy player of play 30)
+    _late(monkeypatch)
+    game, human, out, keyboard = _seat(legacy, ["1"])
+    game._ask(FRAME)
+    assert game._ask(_menu()) == 0 and keyboard.prompts == 1
+
+
+def test_your_own_move_names_what_was_taken_for_you(legacy):
+    # playtests 29-31 (Timespan): "Unlock a technology → Masonry (the only choice, taken
+    # for you)", then the news said only "Player 1 (human): Unlock a technology on your
+    # tech board"; a camel sent by two taken answers read "…: Culture 7 → 9". The line
+    # taken for you is not printed twice, and the move's headline still names it.
+    game, human, out, keyboard = _seat(legacy, [])
+    game.hold_log()  # (as while an action runs: told once it has succeeded)
+    game.log("Player 1 (human): Travel to the past")
+    assert game._ask(FRAME) == 0
+    game.log("  Player 1 (human): Time frame 5 → 1")
+    game.release_log(True)
+    groups = human.news_groups(game, 0)
+    assert groups[0][0] == "Player 1 (human): Travel to the past: time frame 1", groups
+    assert not any("taken for you" in line for g in groups for line in g)
+
+
+def test_a_late_start_of_the_taken_options_words_is_taken(legacy, monkeypatch):
+    # only its very key or words are read as meant for the taken question once the next
+    # question could be read: 'd' may start an option of either
+    _late(monkeypatch)
+    game, human, out, keyboard = _seat(legacy, ["ti"])
+    game._ask(FRAME)
+    menu = Decision(0, "item", "choose an action",
+                    [Option("Draw", "d", "dr"), Option("time travel", "t", "ti")])
+    assert game._ask(menu) == 1 and keyboard.prompts == 1

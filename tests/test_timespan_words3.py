@@ -231,8 +231,8 @@ def test_a_marker_reads_as_the_ruleset_says_it():
     rs = load_ruleset("timespan")
     texts = [" ".join(catalogue_entry(rs, cid)["lines"]) for cid in rs.cards]
     assert not [t for t in texts if "marked" in t]
-    assert any("and this card is unlocked, room for 2 more of every basic good" in t
-               for t in texts)
+    assert any("While this card is unlocked: room for 2 more of every basic good" in t
+               for t in texts)  # (playtest 31: said once, without 'in your technologies')
     # Monumental Works: '… at least one of the cards in your wonder cards not yet built …'
     assert not [t for t in texts if "the cards in your wonder cards" in t]
 

@@ -179,10 +179,12 @@ class StocksMixin:
                 f"{count} {self.rs.words.pieces(count)}"
             mine, total = pieces[player], sum(v for v in pieces.values() if v)
             # (the mover's pieces there; the others' too, when they have some there)
-            now = f"now {mine} there" if total == mine else \
-                f"now {mine} of theirs there, {total} in all"
-            self.log(f"  {self.state.players[player].name}: {what} → {self.card_name(card)} "
-                     f"({now})")
+            line = f"  {self.state.players[player].name}: {what} → {self.card_name(card)} "
+            if total == mine:
+                self.log(f"{line}(now {mine} there)")
+            else:  # (the mover reads their own: 'of yours')
+                self.log(f"{line}(now {mine} of theirs there, {total} in all)",
+                         {player: f"{line}(now {mine} of yours there, {total} in all)"})
 
     def take_pieces(self, count, card, player, stock):
         pieces = self.state.cards[card].pieces
@@ -200,9 +202,18 @@ class StocksMixin:
                                   self.state.players[player].stock.get(stock, 0) + count)
         if self.logging:  # 'Ann: 1 worker back from Lamp (now 4)', as placing them reads
             who = self.state.players[player].name
-            if stock is not None:
+            now = self.state.players[player].stock[stock] if stock is not None else 0
+            shared = self.rs.words.pieces(count)
+            if stock is not None and shared not in ("piece", "pieces") \
+                    and self.amount_words(stock, count) != f"{count} {shared}":
+                # pieces with a word of their own, going to a stock named otherwise: where
+                # they went, not '2 spare cubes back from Rain' (spare cubes came back?)
+                stocks = self.amount_words(stock, 2).split(" ", 1)[-1]
+                self.log(f"  {who}: {count} {shared} off {self.card_name(card)} → {stocks} "
+                         f"(now {now})")
+            elif stock is not None:
                 self.log(f"  {who}: {self.amount_words(stock, count)} back from "
-                         f"{self.card_name(card)} (now {self.state.players[player].stock[stock]})")
+                         f"{self.card_name(card)} (now {now})")
             else:
                 self.log(f"  {who}: {count} {self.rs.words.pieces(count)} off "
                          f"{self.card_name(card)} ({left} left there)")

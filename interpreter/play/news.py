@@ -371,8 +371,17 @@ class _Folder:
         4 cards → Market: …', after 4 more cards → Discard pile), told in the
         headline and not again below; '' when none."""
         targets = self._targets(i, mover)
-        if targets or self.played[1] not in self.moves:
+        if targets:
             return targets
+        if self.played[1] not in self.moves:  # the first card it then put somewhere, when
+            # that is one card alone, by name ('Storm: Rain → Market'; play 31: the card it
+            # put in play was only in the folded lines)
+            first = next((key for kind, key in self.order[i + 1:] if kind == "move"), None)
+            if first is not None and self.moves[first][0] == 1 \
+                    and len(self.moves[first][1]) == 1 and not first.startswith("your "):
+                self.told.add(("move", first))
+                return f": {self._move_line(first)}"
+            return ""
         for kind, key in self.order[i + 1:]:
             if kind != "move" or key == self.played[1]:
                 continue

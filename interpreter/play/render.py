@@ -72,15 +72,19 @@ def _title(t: dict) -> Text:
                                   else "")] if head["round"] or not head.get("phase") else [])
     if head.get("phase"):
         parts.append(head["phase"])
+    # whose turn it is: the reader's own is 'your turn 11 (Ann)', which says who they are
+    # too (one line at 80 columns, not 'turn 11 (Ann) · you are Ann' over two)
+    mine = bool(head.get("turn")) and head["turn"] == head.get("you")
+    whose = f" ({head['turn']})" if head.get("turn") else ""
     if head.get("turn_round"):  # the turns come round again: which time round, of how many
-        parts.append(f"turn {head['turn_round']} of {head['turns_each']}"
-                     + (f" ({head['turn']})" if head.get("turn") else ""))
+        parts.append(f"{'your ' if mine else ''}turn {head['turn_round']} of "
+                     f"{head['turns_each']}{whose}")
     elif head.get("turn_number"):
-        parts.append(f"turn {head['turn_number']}"
-                     + (f" ({head['turn']})" if head.get("turn") else ""))
+        parts.append(f"{'your ' if mine else ''}turn {head['turn_number']}{whose}")
     if head.get("variants"):
         parts.append("variants: " + ", ".join(head["variants"]))
-    parts.append(f"you are {head['you']}")
+    if not mine:
+        parts.append(f"you are {head['you']}")
     return Text(visible(" · ".join(str(p) for p in parts)), style="bold")
 
 
@@ -339,8 +343,13 @@ def _rows(t: dict) -> list:
         if row.get("text"):
             out.append(Text(visible("  " + row["text"]), style="dim"))
     if t["piles"]:
-        out.append(Text(visible(" · ".join(f"{p['name']}: {_cards(p['count'])}"
-                                           for p in t["piles"])), style="dim"))
+        piles = " · ".join(f"{p['name']}: {_cards(p['count'])}" for p in t["piles"])
+        last = out[-1].plain if out and out[-1].style == "dim" else None
+        if last is not None and last.startswith("  ") and \
+                len(last) + 3 + len(piles) <= 80:  # (one short line: 'state' fits a screen)
+            out[-1] = Text(visible(f"{last} · {piles}"), style="dim")
+        else:
+            out.append(Text(visible(piles), style="dim"))
     return out
 
 
@@ -518,8 +527,10 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
             short.append(parts[-1])
     own_keys = [k for k in me["tracks"] if _on_status(game, k)]
 
-    def own(level: int) -> list[str]:
-        return [f"{_track_name(game, k, level)} {me['tracks'][k]}" for k in own_keys]
+    def own(level: int, wide: bool = False) -> list[str]:
+        return [f"{_track_name(game, k, level)} "
+                f"{_widest(game, k, me['tracks'][k]) if wide else me['tracks'][k]}"
+                for k in own_keys]
     rounds = game.rs.words.rounds
     head = f"{_first_up(rounds)} {view['round']}" + _turn_round(game)
     phase = game.phase_name(view["phase"])
@@ -529,8 +540,9 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
     shared_keys = [k for k, v in view["tracks"].items() if _on_status(game, k)
                    and not (v == view["round"] and _track_name(game, k).lower() == rounds.lower())]
 
-    def shared(level: int) -> list[str]:  # (a unit is part of the value: never left out)
-        return [f"{_track_name(game, k, level)} {view['tracks'][k]}"
+    def shared(level: int, wide: bool = False) -> list[str]:  # (a unit: never left out)
+        return [f"{_track_name(game, k, level)} "
+                f"{_widest(game, k, view['tracks'][k]) if wide else view['tracks'][k]}"
                 + _unit(game, k) for k in shared_keys]
     # one label at every prompt ('You:'; who you are is in the board's heading): a
     # label that flips with the width of the line reads as if something changed
@@ -544,11 +556,26 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
     def fits(text: str) -> bool:
         return len(visible(text)) <= width
 
-    def yours(level: int) -> list[str]:  # your own tracks, at the end of the second line
-        return ["you: " + ", ".join(own(level))] if own_keys else []
+    def yours(level: int, wide: bool = False) -> list[str]:  # at the end of the second line
+        return ["you: " + ", ".join(own(level, wide))] if own_keys else []
+    # the words (names whole, without parenthesis, short, first words; the phase or not)
+    # are chosen once for the widest values the tracks can take, so that they stay the
+    # same from prompt to prompt as the numbers change (play 31: a track by its whole name
+    # at one prompt, by its short name and with the phase at another)
+    wide_head = f"{_first_up(rounds)} {max(view['round'] or 0, 99)}" + _turn_round(game)
+    def first(n: int) -> bool:  # your own tracks fit after your stocks
+        return bool(own_keys) and fits(mine[1] + (SEP if parts else "")
+                                       + SEP.join(own(n, True)))
+
+    def second(n: int, with_phase: bool) -> bool:
+        return fits(SEP.join([wide_head] + ([phase] if with_phase else []) + shared(n, True)
+                             + ([] if first(n) else yours(n, True))))
+    level = next((n for n in (0, 1, 2) if second(n, False)), 3)
+    if phase and not second(level, True):
+        phase = ""
     pairs = []
-    for level in (0, 1, 2, 3):  # names whole, without parenthesis, short, first words
-        heads = [[head, phase] if phase else [head], [head]]
+    for level in (level,):
+        heads = [[head, phase] if phase else [head]]
         for m in mine:  # your own tracks on the first line, after the stocks
             with_own = (m + (SEP if parts else "") + SEP.join(own(level))) if own_keys \
                 else m
@@ -562,7 +589,7 @@ def status_lines(view: dict, game, width: int | None = None) -> list[Text]:
     # none fits: each on more lines, nothing cut: the stocks in their short words, the
     # tracks in the first words that fit one line, else their shortest, wrapped
     stocks = _wrapped("You: ", short, width, "green")
-    for level in (0, 1, 2, 3):
+    for level in range(level, 4):
         if fits(SEP.join([head] + shared(level) + yours(level))):
             return stocks + [Text(visible(SEP.join([head] + shared(level) + yours(level))),
                                   style="cyan")]
@@ -640,6 +667,14 @@ def _on_status(game, key: str) -> bool:
 
 def _first_up(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def _widest(game, key: str, value: int) -> str:
+    """The widest value a track can show: of its bounds and its value now, and at least
+    two digits where it has no upper bound (a round, a score)."""
+    decl = game.track_decl.get(key) or {}
+    values = [value, decl.get("min"), decl.get("max") if decl.get("max") is not None else 99]
+    return max((str(v) for v in values if isinstance(v, int)), key=len)
 
 
 def _unit(game, key: str) -> str:

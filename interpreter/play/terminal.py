@@ -26,37 +26,35 @@ class UndoRequest(Exception):
         self.at = at  # the length of the record to replay
 
 
-HELP = """commands at any prompt:
-  a number, a key or words        answer: the option's number, the key beside it
-                                  (it stays with its option; numbers move), or
-                                  the start of its words
-  pass                            end your turn, or decline (no, none)
-  done                            end a pick of several (1 3, then done; or
-                                  1 3 done); it ends by itself only when no
-                                  more may be picked; pass does not end it
-  state                           everything you may see now
-  board                           the boards, tracks, shared rows and game facts
-  map                             the boards alone (a map with its key)
-  me                              your panel and your cards, with their text
-  cards                           your cards in hand, each with its text
-  players                         every player's panel side by side
-  standings                       the goals players race for, with each value
-  card NAME                       the text of a card
-  more N                          option N whole (an action: also what it does)
-  next                            the next page of a list too long for
-                                  the screen (any option answers from any page)
-  why                             the options not available now, and why
-  news                            what changed since your last decision, all of it
-  log [N]                         the last N lines of the game log (default 30)
-  undo                            back to your previous decision (see below)
-  save                            save the game and stop (also: quit)
-  help                            this list
+HELP = """commands at any prompt (help more: answers, picks, undo and typing):
+  a number, key or words  answer (a key stays with its option; numbers move)
+  pass                    end your turn, or decline (no, none)
+  done                    end a pick of several (1 3 done)
+  state                   everything you may see now
+  board / map             boards, tracks, shared rows and facts / the boards
+  me / cards              your panel and cards / your cards in hand, with text
+  players                 every player's panel side by side
+  standings               the goals players race for, with each value
+  card NAME               the text of a card
+  more N                  option N whole (an action: also what it does)
+  next                    the next page of a list too long for the screen
+  why                     the options not available now, and why
+  news                    what changed since your last decision, all of it
+  log [N]                 the last N lines of the game log (default 30)
+  undo                    back to your previous decision
+  save                    save the game and stop (also: quit)
+  help [more]             this list [and the rest]"""
+
+HELP_MORE = """answers: an option's number, the key beside it (it stays with its option;
+numbers move), or the start of its words. pass ends your turn or declines.
+A pick of several (1 3, then done; or 1 3 done) ends on done; it ends by itself
+only when no more may be picked; pass does not end it.
 undo goes back to your previous decision when nobody else has decided since and
 nothing hidden or random has come out since (no card drawn, nothing shuffled).
 Arrow keys edit the line and recall earlier answers; Tab completes commands,
 keys, options and card names. What is typed before a question shows is ignored;
-an answer typed at once after a question was taken for you, that would have
-answered that one, is asked for again (type it again to answer the question shown)."""
+an answer after a question was taken for you that would have answered that one
+is said back: Enter or typing it again takes it."""
 
 # an answer that comes this soon (seconds) after a question that follows one taken for
 # you was typed before the new question could be read: it may be meant for the taken one
@@ -152,7 +150,17 @@ class HumanAgent(Agent):
             lines = head + option_lines(rows, c, False, numbers) + \
                 refused_lines(rows, c.width) + tail
         else:
+            before = self.head_above
             news = self.news_groups(game, view["you"])
+            # the last headline of the news, printed right above this question: what its
+            # phase or move does after the answer goes on under it, not under the same
+            # headline printed again (play 31: a phase's headline above the question and again
+            # under the answer)
+            last = self.last_head
+            if last is not None and (last[2] or (news and news[-1][:1] == [last[1]])):
+                self.head_above = last[0]
+            elif not news:  # (shown again: 'next')
+                self.head_above = before
             status = status_lines(view, game, c.width) + warning_lines(game, view["you"])
             paged: list[int] = []
             lines = layout(c, news, status, head, rows, numbers, tail,
@@ -182,12 +190,17 @@ class HumanAgent(Agent):
                     if self.last_head is None:
                         self.last_head = (i, head, i == above)
                     break
-        for line in [x for x in lines if x and x in self.announced]:  # shown when it was taken
-            self.announced.remove(line)
-            lines.remove(line)
+        taken = set()  # answers taken for this seat: shown when taken, not again; read
+        for line in [x for x in lines if x and x in self.announced]:  # still for what the
+            self.announced.remove(line)  # headline says ('Hire a guide: Ada')
+            taken.add(line.strip())
         if self._words is None or self._words[0] is not game:
             self._words = (game, NewsWords.of(game))
-        fresh = [self._unechoed(g.lines()) for g in summarise(lines, self._words[1])]
+        fresh = []
+        for group in summarise(lines, self._words[1]):
+            group.effects = [e for e in group.effects if e.strip() not in taken]
+            if group.headline is not None or group.effects:
+                fresh.append(self._unechoed(group.lines()))
         self.last_news += fresh  # (since the last answer: 'news' shows it all)
         self.seen = len(game.log_lines)
         return fresh
@@ -286,6 +299,7 @@ class HumanAgent(Agent):
                                                   for d in game.deciders[s[2]:])]
         self.skipped = []
         asked = _now()
+        confirm = None  # (typed, its answer): an answer shown back, to be confirmed
         while True:
             if self.script is not None:
                 c.print("> ", end="")  # a script's answer is echoed after it
@@ -295,6 +309,13 @@ class HumanAgent(Agent):
                 raise KeyboardInterrupt from None
             if self.script is not None:
                 c.print(_shown(raw))  # so the transcript shows what was answered
+            if confirm is not None and raw in ("", confirm[0]):  # the answer shown back
+                answer, problem = confirm[1], None
+                self.marks.append(mark)
+                self.last_news = []
+                self._answered(decision, answer, game)
+                return answer
+            confirm = None
             if self.command(raw, decision, view, game):
                 if raw.split()[0].lower() not in ("state", "next"):  # (they show it too)
                     c.print(f"[bold]{_shown(decision.prompt)}[/bold]")  # the question again
@@ -310,15 +331,18 @@ class HumanAgent(Agent):
                                               decision, raw, problem)
                 if not decision.is_range:
                     c.print(f"  [dim]→ {_shown(decision.options[answer].label)}[/dim]")
-            if problem is None and skipped and self.script is None \
-                    and _now() - asked < TAKEN_GRACE:
-                meant = self._meant_for_taken(raw, skipped)
+            if problem is None and skipped and self.script is None:
+                meant = self._meant_for_taken(raw, skipped, _now() - asked < TAKEN_GRACE)
                 skipped = []  # (typed again, it answers)
                 if meant is not None:
-                    c.print(f"[yellow]  ({_shown(raw)} would have answered "
-                            f"\"{_shown(meant.prompt)}\", which was taken for you: type "
-                            f"{_shown(raw)} again to answer this question)[/yellow]")
+                    here = str(answer) if decision.is_range else decision.options[answer].label
+                    c.print(f"[yellow]  ({_shown(raw)} would answer this question with "
+                            f"\"{_shown(here)}\"; it may have been meant for "
+                            f"\"{_shown(meant.prompt)}\", which was taken for you: press "
+                            f"Enter or type {_shown(raw)} again to take it, or type another "
+                            f"answer)[/yellow]")
                     c.print(f"[bold]{_shown(decision.prompt)}[/bold]")
+                    confirm = (raw, answer)
                     continue
             if problem is None:
                 self.marks.append(mark)
@@ -327,12 +351,25 @@ class HumanAgent(Agent):
                 return answer
             c.print(f"[red]{_shown(problem)}[/red]")
 
-    def _meant_for_taken(self, raw: str, skipped: list[tuple]):
+    def _meant_for_taken(self, raw: str, skipped: list[tuple], soon: bool):
         """The question taken for this seat that ``raw`` would have answered, if any: a
-        person who typed its answer after it was taken may have meant it for that one."""
+        person who typed its answer after it was taken may have meant it for that one.
+
+        Its very answer (the number of a range, an option's key or words) is meant for it
+        however late it comes; the number 1 of a taken list (its one option's place)
+        only when typed ``soon``, before the new question could be read: a 1 typed later
+        is read as the new question's 1 (play 30: asked again three times in a game)."""
         for decision, keys, _ in skipped:
-            _, problem = self.parse(decision, raw, keys, person=True)
-            if problem is None:
+            index, problem = self.parse(decision, raw, keys, person=True)
+            if problem is not None:
+                continue
+            if soon or decision.is_range or decision.kind == "number":
+                return decision
+            # later, only its very key or words (not a number, nor the start of its words,
+            # which the next question's options may share)
+            said = raw.strip().lower()
+            if not raw.isdigit() and (said == (keys[index] if keys else "").lower()
+                                      or said == decision.options[index].label.lower()):
                 return decision
         return None
 
@@ -383,8 +420,8 @@ class HumanAgent(Agent):
         c = self.console
         word, _, rest = raw.partition(" ")
         word = word.lower()
-        if word in ("help", "?") and not rest:
-            c.print(Text(HELP))
+        if word in ("help", "?") and rest.strip().lower() in ("", "more"):
+            c.print(Text(HELP_MORE if rest.strip() else HELP))
             return True
         if word == "news" and not rest:
             for line in [x for g in self.last_news for x in g] or ["nothing new"]:

@@ -73,8 +73,20 @@ def card_text(rs, card_id: str) -> CardText:
         out.actions.append(_action(rs, card_id, i, action, ctx))
     for i, trig in enumerate(data.get("triggers", []) or []):
         out.triggers.append(_trigger(rs, card_id, i, trig, ctx))
+    lasting: list[str | None] = []  # the 'while' of each modifier's text, if any
     for i, mod in enumerate(data.get("modifiers", []) or []):
-        out.modifiers.append(_modifier(rs, card_id, i, mod, ctx))
+        text, during = _modifier(rs, card_id, i, mod, ctx)
+        if during is not None and lasting and lasting[-1] == during:
+            # two effects that last while the same holds: the condition said once ('While
+            # this card is face up: room for 2 more gold; room for 1 more gem.')
+            head = sentence(f"while {during}")[:-1]
+            last = out.modifiers[-1]
+            if not last.startswith(head + ": "):
+                last = f"{head}: {last[len(head) + 2:]}"
+            out.modifiers[-1] = f"{last[:-1]}; {text[len(head) + 2:]}"
+            continue
+        out.modifiers.append(text)
+        lasting.append(during)
     out.vp = _vp(rs, card_id, ctx)
     return out
 
@@ -229,10 +241,11 @@ def _trigger(rs, card_id: str, i: int, trig: dict, ctx: Ctx) -> str:
     return f"Whenever {when}: {sentence(text)}"
 
 
-def _modifier(rs, card_id: str, i: int, mod: dict, ctx: Ctx) -> str:
+def _modifier(rs, card_id: str, i: int, mod: dict, ctx: Ctx) -> tuple[str, str | None]:
+    """A modifier's sentence, and the condition it lasts 'while' (None: it has none)."""
     w = rs.words
     if mod.get("text"):
-        return sentence(str(mod["text"]))
+        return sentence(str(mod["text"])), None
     kind = mod.get("modifier", "")
     decl = rs.sections.get("modifiers", {}).get(kind)
     data = decl.data if decl is not None and isinstance(decl.data, dict) else {}
@@ -254,12 +267,12 @@ def _modifier(rs, card_id: str, i: int, mod: dict, ctx: Ctx) -> str:
     else:
         text = f"{lower_name(str(data.get('name') or words_of_id(kind)))} {amount}"
     if cond is None:
-        return sentence(text.replace("{where}", "").strip())
+        return sentence(text.replace("{where}", "").strip()), None
     if "{where}" in text:
-        return sentence(text.replace("{where}", cond_text))
+        return sentence(text.replace("{where}", cond_text)), None
     if lasting:
-        return sentence(f"while {cond_text}, {text}")
-    return sentence(f"{text} if {cond_text}")
+        return sentence(f"while {cond_text}, {text}"), cond_text
+    return sentence(f"{text} if {cond_text}"), None
 
 
 def _number(text: str):
