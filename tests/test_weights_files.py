@@ -45,10 +45,13 @@ def _copy(tmp_path, name="lantern_row") -> Path:
 # ---------------------------------------------------------------- reproducible
 
 
-@pytest.mark.parametrize("more", [(), ("--positions", "turn-ends"),
-                                  ("--positions", "turn-ends", "--agent", "ismcts")])
-def test_the_same_command_and_seed_train_the_same_file_byte_for_byte(tmp_path, capsys, more):
-    folder = _copy(tmp_path)
+@pytest.mark.parametrize("name, more", [
+    ("lantern_row", ()), ("lantern_row", ("--positions", "turn-ends")),
+    ("lantern_row", ("--positions", "turn-ends", "--agent", "ismcts")),
+    ("lantern_row", ("--prior", "evaluation"))])  # (Lantern Row has a hand-written evaluation)
+def test_the_same_command_and_seed_train_the_same_file_byte_for_byte(tmp_path, capsys, name,
+                                                                    more):
+    folder = _copy(tmp_path, name)
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     for out in (a, b):
         code, text, err = _cli(capsys, "train", folder, "-n", "4", "--seed", "5", *more,
@@ -57,11 +60,13 @@ def test_the_same_command_and_seed_train_the_same_file_byte_for_byte(tmp_path, c
     assert a.read_bytes() == b.read_bytes()
     # and the command the file's own fields give trains it again, byte for byte
     data = json.loads(a.read_text())
-    assert data.get("positions", "decisions") == (more[1] if more else "decisions")
+    options = dict(zip(more[::2], more[1::2]))
+    assert data.get("positions", "decisions") == options.get("--positions", "decisions")
+    assert data.get("prior", "zero") == options.get("--prior", "zero")
     # the rounds after the first are played by the agent given (greedy by default)
     assert data["agent"].endswith(" games of ismcts" if "ismcts" in more else " games of greedy")
     words = shlex.split(train_command(data))
-    assert words[:3] == ["rulebook", "train", "lantern_row"]
+    assert words[:3] == ["rulebook", "train", name]
     c = tmp_path / "c.json"
     code, text, err = _cli(capsys, "train", folder, *words[3:], "--out", c)
     assert code == 0, err

@@ -916,6 +916,11 @@ LEARNED = obj(
                       "decisions, every seat at each (a file without this field); turn-ends, "
                       "the end of each turn for the seat whose turn it was, and the final "
                       "position for every seat."},
+        "prior": {"enum": ["zero", "evaluation"], "description": "What each stock's and "
+                  "production's weight was held back toward in the fit: zero (a file "
+                  "without this field); evaluation, the price of one unit to the "
+                  "ruleset's hand-written evaluation, in points at the rate that "
+                  "evaluation predicted the final margin on the training positions."},
         **LEARNED_FIT,
         "search": obj("Settings the ismcts agent searches with when it plays with this "
                       "file and its spec does not give them (written by 'rulebook train "

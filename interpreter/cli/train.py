@@ -78,6 +78,12 @@ class Counts(click.ParamType):
               help="Which positions of the games are fitted: a share of the decisions, "
                    "every seat at each; or the end of each turn, for the seat whose turn "
                    "it was, and the final position (where a search's horizon ends).")
+@click.option("--prior", type=click.Choice(["zero", "evaluation"]), default="zero",
+              show_default=True,
+              help="What each stock's and production's weight is held back toward: 0, or "
+                   "the price of one unit to the hand-written evaluation, in points at the "
+                   "rate that evaluation predicts the final margin (docs/agents.md, "
+                   "'Training').")
 @click.option("--shrink", type=Decimal(0, 1_000_000, "--shrink"), default=0,
               show_default=True,
               help="Written into the file for ismcts: with it, an option's worth in the "
@@ -92,8 +98,8 @@ class Counts(click.ParamType):
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Where to write the weights (default: learned.json in the ruleset's "
                    "folder, or NAME.learned.json beside the mod NAME.yaml).")
-def train_cmd(ruleset, mods, games, rounds, players, seed, target, positions, shrink, agent,
-              out):
+def train_cmd(ruleset, mods, games, rounds, players, seed, target, positions, prior, shrink,
+              agent, out):
     """Learn an evaluation from the ruleset's own games, for greedy and ismcts."""
     from ..lab.commands import need_scipy
     need_scipy()
@@ -121,7 +127,8 @@ def train_cmd(ruleset, mods, games, rounds, players, seed, target, positions, sh
             f"seed {seed}")
         try:
             fits.append(train(rs, count, games, seed, rounds, progress=say, target=target,
-                              positions=positions, agent=agent))
+                              positions=positions, agent=agent,
+                              prior="" if prior == "zero" else prior))
         except ValueError as exc:
             raise UsageProblem(str(exc)) from None
     data = fits[0]

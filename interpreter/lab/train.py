@@ -47,6 +47,9 @@ class Sample:
     round: int
     features: dict  # name -> number
     target: float = 0.0
+    # with prior="evaluation": what one more point is worth to the seat's hand-written
+    # evaluation here (its units a point; None: not read)
+    point_price: float | None = None
 
 
 @dataclass
@@ -69,14 +72,17 @@ def _targets(scores: list, lowest: bool) -> list[float]:
 
 def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
                     sample_rate: float, variants=(), target: str = "margin",
-                    positions: str = "decisions") -> tuple[list, int]:
+                    positions: str = "decisions", prior: str = "") -> tuple[list, int]:
     """One self-play game of agent ``kind`` in every seat: its samples, labelled, its
     last round and how many decisions the agents were asked.
 
     ``positions="decisions"`` samples a share of the decisions, every seat at each;
     ``"turn-ends"`` samples a share of the turns' ends, the seat whose turn just ended
     (read at the next decision, before the next turn asks anything), and the final
-    position for every seat: the positions a search's horizon ends at."""
+    position for every seat: the positions a search's horizon ends at.
+
+    ``prior="evaluation"`` also reads, at each sampled position, what one more point is
+    worth to the seat's hand-written evaluation (:func:`point_price`)."""
     from ..agents.features import Features
     from ..agents.lookahead import Dealing, determinise
     from ..engine.flow import FlowRunner
@@ -104,7 +110,8 @@ def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
             with reading(copy):
                 priors, scores = reader.base(runner, range(real.n))
                 feats = reader.of(runner, seat, priors, scores)
-            taken.append(Sample(game_index, real.state.round, feats))
+                price = point_price(runner, seat, priors[seat]) if prior else None
+            taken.append(Sample(game_index, real.state.round, feats, point_price=price))
             seats_of.append(seat)
 
     turn = [None]  # (turn number, seat) of the last decision seen
@@ -139,6 +146,51 @@ def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
     return taken, game.state.round, asked[0]
 
 
+STEP = 5  # the points added to a seat's score to read what its evaluation pays for one
+
+
+def point_price(runner, seat: int, now: float) -> float:
+    """What one point of ``seat``'s score is worth to the ruleset's hand-written
+    evaluation in this position (``now``, its evaluation as it is): the evaluation read
+    again with :data:`STEP` points added to what ``score()`` gives for the seat, the
+    difference over the step. 0 for a ruleset without an evaluation (its score is its
+    value) or one that does not read the score."""
+    game = runner.game
+    if ("flow", "evaluation") not in game.rs.code:
+        return 0.0
+    plain = game.score
+
+    def more(player, plain=plain):
+        return plain(player) + (STEP if player == seat else 0)
+    game.score = more  # (the evaluation's score(): read through the game)
+    try:
+        return (float(runner.evaluate(seat)) - now) / STEP
+    finally:
+        del game.score
+
+
+def prior_lines(samples: list, rounds: float) -> dict | None:
+    """The prior of ``--prior evaluation``: the hand-written evaluation of what is not
+    yet scored, in points at the evaluation's own price of a point. At each position
+    that price (:func:`point_price`) is p, so the evaluation is p times the score plus
+    what it makes of the rest, and the value ``score + (evaluation - p * score) / p``
+    counts a point as a point and the rest as the evaluation prices it. As the value's
+    weights are straight lines in the game's progress ``t``, this is
+    ``c(t) * evaluation + (1 - c(t) * p) * score``: ``c`` the line nearest to 1 / p
+    over the positions, the score's weight the line nearest to 1 - c * p (about 0).
+    None when no position has a price (no evaluation, or one that reads no score)."""
+    import numpy as np
+    rows = [s for s in samples if s.point_price and s.point_price > 0]
+    if len(rows) < 10:
+        return None
+    t = np.array([min(1.0, s.round / rounds) for s in rows])
+    p = np.array([s.point_price for s in rows])
+    line = np.column_stack([np.ones_like(t), t])
+    (c0, c1), *_ = np.linalg.lstsq(line, 1.0 / p, rcond=None)
+    (s0, s1), *_ = np.linalg.lstsq(line, 1.0 - (c0 + c1 * t) * p, rcond=None)
+    return {"evaluation": (float(c0), float(c1)), "score": (float(s0), float(s1))}
+
+
 def _lowest(rs) -> bool:
     end = rs.singles.get("end")  # (the flow's 'end:', as the engine reads it)
     data = end.data if end is not None and isinstance(end.data, dict) else {}
@@ -152,6 +204,7 @@ CORE = ("evaluation", "evaluation of the best other", "round")
 # the points already scored are not fitted: a position is worth its score margin now plus
 # what the fit expects still to come (see fit)
 SCORE, BEST_OTHER = "score", "score of the best other"
+OTHER_OF = {SCORE: BEST_OTHER, "evaluation": "evaluation of the best other"}
 CORE_DAMPING = 1.0
 SPARSE = ("card:", "resources:", "space:")  # one per card or space: many, each seen rarely
 
@@ -164,7 +217,7 @@ def sparse(name: str) -> bool:
 
 
 def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float = 1.0,
-        lowest: bool = False):
+        lowest: bool = False, prior: dict | None = None):
     """Ridge regression of the targets on the samples' features (and their late copies):
     (names, weights, late weights, intercept, mean, scale, late mean, late scale).
 
@@ -184,7 +237,13 @@ def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float
     ``card_factor`` (0 leaves them out): their penalty is that much heavier. Every
     position of a game has the game's margin, and a game's cards tell the games
     apart: fitted as freely as the few plain features, they learn the training games
-    by heart."""
+    by heart.
+
+    ``prior`` (:func:`prior_lines`): the evaluation's and the score's weights are fixed
+    at the prior's, so that the value is the score margin plus the hand-written
+    evaluation of what is not yet scored, in points, plus what the other features
+    add to it: each of them held back toward adding nothing (a M€, a card in hand
+    then keeps the evaluation's price where the games say little)."""
     import numpy as np
     from scipy.sparse import csr_matrix
     from scipy.sparse.linalg import LinearOperator, lsqr
@@ -215,22 +274,24 @@ def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float
     factor = np.array([card_factor if sparse(n) else 1.0 for n in names] * 2)
     y_mean = float(y.mean())
     n = X.shape[0]
-    # the score margin now: a fixed part of the value, weight 1 (see above)
+    # the score margin now: a fixed part of the value, weight 1 (see above); with the
+    # prior, the score's and the evaluation's weights are the prior's (fixed too)
     fixed = np.zeros(2 * k, dtype=bool)
     fixed_w = np.zeros(2 * k)
+    multi = BEST_OTHER in index
     if SCORE in index:
-        multi = BEST_OTHER in index
         sign = -1.0 if lowest and multi else 1.0
-        i = index[SCORE]
-        offset = sign * X[:, i].toarray().ravel()
-        fixed[i], fixed_w[i] = True, sign
-        fixed[k + i] = True  # (its late weight: 0, a point is a point at any time)
-        if multi:
-            j = index[BEST_OTHER]
-            offset -= sign * X[:, j].toarray().ravel()
-            fixed[j], fixed_w[j] = True, -sign
-            fixed[k + j] = True
-        y = y - offset
+        lines = {SCORE: (sign, 0.0)}  # (a point is a point at any time)
+        if prior and "evaluation" in index and not lowest:
+            lines = {SCORE: prior["score"], "evaluation": prior["evaluation"]}
+        for name, (w0, v0) in lines.items():
+            for ident, side in ((name, 1.0), (OTHER_OF[name], -1.0)):
+                i = index.get(ident)
+                if i is None or (ident != name and not multi):
+                    continue
+                fixed[i] = fixed[k + i] = True
+                fixed_w[i], fixed_w[k + i] = side * w0, side * v0
+        y = y - X @ fixed_w
 
     def solve(live, scale, target, damp):
         def matvec(v):
@@ -289,12 +350,16 @@ def quality(pred, samples: list[Sample]) -> dict:
 
 def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
           sample_rate: float | None = None, variants=(), progress=None,
-          target: str = "margin", positions: str = "decisions",
+          target: str = "margin", positions: str = "decisions", prior: str = "",
           agent: str = "greedy") -> dict:
     """Play the training games and fit: the weights file's data (see the schema).
 
     ``agent`` plays every round after the first, with the values fitted so far
-    (``greedy``, or ``ismcts``: its own games, about fifteen times greedy's CPU)."""
+    (``greedy``, or ``ismcts``: its own games, about fifteen times greedy's CPU).
+    ``prior="evaluation"``: the value is the score margin plus the hand-written
+    evaluation of what is not yet scored, in points at its own price of a point
+    (:func:`prior_lines`), plus what the other features add (held back toward
+    nothing); "" (the default): the score margin plus what the features add."""
     from ..agents.learned import LearnedValue
     from ..load.learned import FORMAT, Learned
     say = progress or (lambda text: None)
@@ -322,7 +387,8 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
             else:
                 rs.__dict__["_learned_value"] = LearnedValue(
                     Learned(f"round {r} of training", _data(rs, model, rounds, 0, seed, "",
-                                                            players, {}, target, positions)),
+                                                            players, {}, target, positions,
+                                                            prior)),
                     rs)
                 kind = agent
             runs.agents.append((kind if model is not None else "greedy:eval=written", count))
@@ -331,7 +397,7 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
                 try:
                     taken, last, asked = play_and_sample(rs, players, game_seed, kind, index,
                                                          rate, variants, target,
-                                                         positions)
+                                                         positions, prior)
                 except Exception as exc:  # a game that fails is counted and left out
                     runs.errors.append(f"game {index + 1}: {str(exc).splitlines()[0][:200]}")
                     index += 1
@@ -351,16 +417,18 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
             rounds = max(1.0, sum(runs.rounds_played) / max(1, len(runs.rounds_played)))
             train_set = [s for s in runs.samples if s.game not in held]
             test_set = [s for s in runs.samples if s.game in held]
+            held_prior = prior_lines(train_set, rounds) if prior else None
             best = None
             for d in DAMPING:
                 for g in CARD_FACTORS:
-                    m = fit(train_set, rounds, d * len(train_set) / 100, g, lowest)
+                    m = fit(train_set, rounds, d * len(train_set) / 100, g, lowest,
+                            held_prior)
                     q = quality(predict(m, test_set, rounds), test_set)
                     if best is None or q["r2"] > best[0]["r2"]:
                         best = (q, d, g)
             fit_quality, damping, card_factor = best
             model = fit(runs.samples, rounds, damping * len(runs.samples) / 100, card_factor,
-                        lowest)
+                        lowest, prior_lines(runs.samples, rounds) if prior else None)
             say(f"round {r + 1} ({kind}, {count} games): held-out R² "
                 f"{fit_quality['r2']:.2f}, the predicted margin's sign right in "
                 f"{100 * fit_quality['sign']:.0f} % of {fit_quality['samples']:,} positions")
@@ -380,11 +448,12 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
     if progress:
         say(f"{runs.seconds:.0f} CPU-s of play and fitting")
     return _data(rs, model, rounds, runs.games, seed, agent, players, fit_info, target,
-                 positions)
+                 positions, prior)
 
 
 def _data(rs, model, rounds: float, games: int, seed: int, agent: str, players: int,
-          fit_info: dict, target: str = "margin", positions: str = "decisions") -> dict:
+          fit_info: dict, target: str = "margin", positions: str = "decisions",
+          prior: str = "") -> dict:
     from ..load.learned import FORMAT
     names, w, v, b, m, s, lm, ls = model
 
@@ -395,6 +464,8 @@ def _data(rs, model, rounds: float, games: int, seed: int, agent: str, players: 
            "mods": [x.get("id") for x in rs.mod_info], "target": target}
     if positions != "decisions":  # (a file of the default has no such field, as before)
         out["positions"] = positions
+    if prior:  # (nor of the default prior, 0)
+        out["prior"] = prior
     return out | {
         "players": players, "games": games, "seed": seed, "agent": agent,
         "rounds": round(float(rounds), 4), "intercept": float(f"{float(b):.6g}"),

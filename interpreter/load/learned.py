@@ -171,6 +171,8 @@ def train_command(data: dict, extra_players: int | None = None) -> str:
     played = str(data.get("agent") or "").split(", then ")
     if len(played) > 1 and played[-1].endswith(" games of ismcts"):
         words += ["--agent", "ismcts"]
+    if data.get("prior", "zero") != "zero":
+        words += ["--prior", str(data["prior"])]
     shrink = (data.get("search") or {}).get("shrink")
     if shrink:
         words += ["--shrink", f"{shrink:g}"]
