@@ -241,3 +241,27 @@ def test_the_opponents_lamplighter_says_which_lantern():
              "  Firefly Jar → Bob (ai)'s stall", "  Bob (ai) gains 3 coins (now 4)"]
     assert news_lines(summarise(lines, words))[0] == \
         "Bob (ai): Play a favour: Lamplighter: Firefly Jar → Bob (ai)'s stall"
+
+
+def test_a_card_paid_into_the_discard_pile_is_not_what_the_move_did():
+    """Playtest 32 (Legacy): a technology established at a cost of one card read
+    'Establish a technology in your time frame: The Wheel: Computers → Discard pile',
+    as if The Wheel had done something to Computers; the card discarded is what the move
+    cost (at a cost of 2 the discards have their own line). A pile a deck is refilled
+    from is where costs go: what the headline names is the technology alone."""
+    words = NewsWords(["Ann", "Bob (ai)"], {"The Wheel", "Computers"},
+                      {"cube": ("cube", "cubes")}, {}, {"Discard pile"})
+    lines = ["Bob (ai): Establish a technology in their time frame",
+             "  The Wheel → Time frame 1", "  Computers → Discard pile",
+             "  Bob (ai): 1 supply cube → The Wheel (now 1 there)"]
+    news = news_lines(summarise(lines, words))
+    assert news[0] == "Bob (ai): Establish a technology in their time frame: The Wheel"
+    assert any("Computers → Discard pile" in line for line in news[1:])  # (still told)
+
+
+def test_the_piles_a_deck_is_refilled_from_are_read_from_the_rules():
+    legacy = build_game(load_ruleset("legacy_gears_of_time"), 2, 1, ["random"] * 2)
+    assert NewsWords.of(legacy).piles == {"Discard pile"}  # (its draw pile refills from it)
+    lantern = build_game(load_ruleset("lantern_row"), 2, 1, ["random"] * 2)
+    assert NewsWords.of(lantern).piles == set()  # (no deck refilled: a favour's discard
+    # is not a cost, and Lamplighter's lantern is named)

@@ -80,6 +80,9 @@ class NewsWords:
     cards: set[str] = field(default_factory=set)
     units: dict[str, tuple[str, str]] = field(default_factory=dict)
     production: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # the piles a deck is refilled from, as the log names them ('Discard pile'): a card
+    # sent there by a move is what the move cost, not what it did
+    piles: set[str] = field(default_factory=set)
 
     @classmethod
     def of(cls, game) -> "NewsWords":
@@ -91,7 +94,10 @@ class NewsWords:
                 units.setdefault(w, pair)
             production.setdefault(pair[0], pair)
         cards = {str(e.data.get("name", cid)) for cid, e in game.rs.cards.items()}
-        return cls([p.name for p in game.state.players], cards, units, production)
+        decl = game.zone_decl
+        piles = {str(decl.get(r, {}).get("name") or r.replace("_", " "))
+                 for z in decl for r in [decl[z].get("refill_from")] if r}
+        return cls([p.name for p in game.state.players], cards, units, production, piles)
 
 
 @dataclass
@@ -375,9 +381,11 @@ class _Folder:
             return targets
         if self.played[1] not in self.moves:  # the first card it then put somewhere, when
             # that is one card alone, by name ('Storm: Rain → Market'; play 31: the card it
-            # put in play was only in the folded lines)
+            # put in play was only in the folded lines); not a card sent to a pile a deck
+            # is refilled from, which is what the move cost ('The Wheel' paid with
+            # 'Computers → Discard pile', play 32: not what it did)
             first = next((key for kind, key in self.order[i + 1:] if kind == "move"), None)
-            if first is not None and self.moves[first][0] == 1 \
+            if first is not None and first not in self.w.piles and self.moves[first][0] == 1 \
                     and len(self.moves[first][1]) == 1 and not first.startswith("your "):
                 self.told.add(("move", first))
                 return f": {self._move_line(first)}"
