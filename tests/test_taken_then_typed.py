@@ -205,3 +205,17 @@ def test_a_late_start_of_the_taken_options_words_is_taken(legacy, monkeypatch):
     menu = Decision(0, "item", "choose an action",
                     [Option("Draw", "d", "dr"), Option("time travel", "t", "ti")])
     assert game._ask(menu) == 1 and keyboard.prompts == 1
+
+
+def test_several_questions_taken_in_a_row_are_all_named(legacy):
+    """Playtest 32 (Legacy): three questions were taken in a row, and the note named
+    the last of them, not the cube count the '1' was meant for. Every question taken
+    that the answer would have answered is named, in the order they were taken."""
+    cubes = Decision(0, "number", "Put how many cubes on Fire?", low=1, high=1)
+    game, human, out, keyboard = _seat(legacy, ["1", "1"])
+    game._ask(cubes)
+    game._ask(FRAME)
+    assert game._ask(_menu()) == 0
+    note = " ".join(out.getvalue().split("taken for you)")[-1].split())
+    assert "meant for \"Put how many cubes on Fire?\" or \"Travel to which time frame?\", " \
+        "which were taken for you" in note

@@ -334,13 +334,14 @@ class HumanAgent(Agent):
             if problem is None and skipped and self.script is None:
                 meant = self._meant_for_taken(raw, skipped, _now() - asked < TAKEN_GRACE)
                 skipped = []  # (typed again, it answers)
-                if meant is not None:
+                if meant:
                     here = str(answer) if decision.is_range else decision.options[answer].label
+                    which = " or ".join(f"\"{_shown(m.prompt)}\"" for m in meant)
                     c.print(f"[yellow]  ({_shown(raw)} would answer this question with "
-                            f"\"{_shown(here)}\"; it may have been meant for "
-                            f"\"{_shown(meant.prompt)}\", which was taken for you: press "
-                            f"Enter or type {_shown(raw)} again to take it, or type another "
-                            f"answer)[/yellow]")
+                            f"\"{_shown(here)}\"; it may have been meant for {which}, "
+                            f"which {'was' if len(meant) == 1 else 'were'} taken for you: "
+                            f"press Enter or type {_shown(raw)} again to take it, or type "
+                            f"another answer)[/yellow]")
                     c.print(f"[bold]{_shown(decision.prompt)}[/bold]")
                     confirm = (raw, answer)
                     continue
@@ -352,26 +353,30 @@ class HumanAgent(Agent):
             c.print(f"[red]{_shown(problem)}[/red]")
 
     def _meant_for_taken(self, raw: str, skipped: list[tuple], soon: bool):
-        """The question taken for this seat that ``raw`` would have answered, if any: a
+        """The questions taken for this seat that ``raw`` would have answered (a list): a
         person who typed its answer after it was taken may have meant it for that one.
 
         Its very answer (the number of a range, an option's key or words) is meant for it
         however late it comes; the number 1 of a taken list (its one option's place)
         only when typed ``soon``, before the new question could be read: a 1 typed later
-        is read as the new question's 1 (play 30: asked again three times in a game)."""
+        is read as the new question's 1 (play 30: asked again three times in a game).
+        Every question taken in a row that ``raw`` would have answered, in order (play
+        32: three taken in a row, and the one meant was not the one named)."""
+        meant = []
         for decision, keys, _ in skipped:
             index, problem = self.parse(decision, raw, keys, person=True)
             if problem is not None:
                 continue
             if soon or decision.is_range or decision.kind == "number":
-                return decision
+                meant.append(decision)
+                continue
             # later, only its very key or words (not a number, nor the start of its words,
             # which the next question's options may share)
             said = raw.strip().lower()
             if not raw.isdigit() and (said == (keys[index] if keys else "").lower()
                                       or said == decision.options[index].label.lower()):
-                return decision
-        return None
+                meant.append(decision)
+        return meant
 
     def _set_typed(self, decision, raw: str, game) -> tuple[int | None, str | None]:
         """Several picks of a set typed at once ('1 3 5', 'oa ic', '1 3 done'): the first
