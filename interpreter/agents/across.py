@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from ..engine import state as _st
 from ..lang import ast
-from ..lang.codegen import _worth_keeping as worth_keeping  # (as the generated rules judge)
+from ..lang.codegen import worth_keeping  # (as the generated rules judge)
 from ..lang.implied import reads
 
 # what a shared value may read (lang/implied.py's read keys, as the invariant checks

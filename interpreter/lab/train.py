@@ -242,8 +242,8 @@ def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float
     ``prior`` (:func:`prior_lines`): the evaluation's and the score's weights are fixed
     at the prior's, so that the value is the score margin plus the hand-written
     evaluation of what is not yet scored, in points, plus what the other features
-    add to it: each of them held back toward adding nothing (a M€, a card in hand
-    then keeps the evaluation's price where the games say little)."""
+    add to it: each of them held back toward adding nothing (a unit of money, a card
+    in hand then keeps the evaluation's price where the games say little)."""
     import numpy as np
     from scipy.sparse import csr_matrix
     from scipy.sparse.linalg import LinearOperator, lsqr

@@ -223,7 +223,7 @@ class CodeGen:
         scope = Scope(params=params, pure_fn=pure_name, you=you)
         if kind == "effect":
             self.sub_at(node.body, scope, span)
-        elif pure_name is not None and _worth_keeping(node) and self.zone_only(node):
+        elif pure_name is not None and worth_keeping(node) and self.zone_only(node):
             # it reads only where the cards lie and the spaces: kept until either changes,
             # or, reading no zone, until a space changes
             values = ", ".join([self._get_you(scope)] + [f"V.get({n!r})" for n in sorted(params)])
@@ -1144,7 +1144,7 @@ def _live_zone(code: str) -> str | None:
             + code[start + func.end_col_offset:])
 
 
-def _worth_keeping(e) -> bool:
+def worth_keeping(e) -> bool:
     """Costs more to work out than to look up: costly, a list built, or three calls."""
     if _costly(e):
         return True
