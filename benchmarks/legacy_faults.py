@@ -4,7 +4,8 @@ The games are bench_agents.py's duels (the same seeds, seats alternating: odd
 seeds, the measured spec sits first), watched as they are played, for each side:
 
 - stored cubes left when the seat's last action of round 1 is done (of 8), and
-  how many the seat put on technologies in round 1;
+  of round 2 (stored cubes come back only from succeeding leads);
+- draw actions (research) over the whole game;
 - technologies the seat established left of their earliest time frame, where
   they can never succeed (``earliest_frame``, see the ruleset's README); the
   names list marks its character's sought technology with ``*`` (its crown
@@ -42,6 +43,8 @@ class Watch:
         self.hopeless = [0] * players
         self.hopeless_names: list = [[] for _ in range(players)]
         self.last_draws = [0] * players
+        self.stored_r2 = [None] * players
+        self.draws = [0] * players
 
     def scan(self, game) -> None:
         st = game.state
@@ -78,6 +81,10 @@ class Watch:
             if decision.kind == "action":
                 if st.round == 1:
                     self.stored_r1[seat] = st.players[seat].stock.get("stored_cube", 0)
+                if st.round == 2:
+                    self.stored_r2[seat] = st.players[seat].stock.get("stored_cube", 0)
+                if decision.options[answer].key == "action:research":
+                    self.draws[seat] += 1
                 if st.round == 4 and decision.options[answer].key == "action:research":
                     self.last_draws[seat] += 1
             return answer
@@ -99,7 +106,8 @@ def one(seed: int, kinds: list[str], rs) -> dict:
     st = game.state
     hands = [len(st.zones[("hand", s)]) for s in range(2)]
     return {"seed": seed, "scores": result.scores, "winners": result.winners,
-            "stored_r1": watch.stored_r1, "hopeless": watch.hopeless,  # (the crown's own left out)
+            "stored_r1": watch.stored_r1, "stored_r2": watch.stored_r2,
+            "draws": watch.draws, "hopeless": watch.hopeless,  # (the crown's own left out)
             "hopeless_names": watch.hopeless_names, "hands": hands,
             "last_draws": watch.last_draws, "spent": time.process_time() - start}
 
@@ -113,7 +121,8 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     rs = load_ruleset(str(ROOT / "rulesets" / NAME))
     wins = 0.0
-    tot = {k: [0.0, 0.0] for k in ("stored_r1", "hopeless", "hands", "last_draws")}
+    tot = {k: [0.0, 0.0] for k in ("stored_r1", "stored_r2", "hopeless", "hands",
+                                                 "draws", "last_draws")}
     n = 0
     for seed in range(args.first_seed, args.first_seed + args.games):
         me = 0 if seed % 2 == 1 else 1
@@ -127,6 +136,8 @@ def main(argv=None) -> None:
             tot[k][1] += out[k][1 - me] or 0
         print(f"seed {seed}: {args.spec} seat {me + 1}, scores {out['scores']}, "
               f"stored after r1 {out['stored_r1'][me]} ({out['stored_r1'][1 - me]}), "
+              f"r2 {out['stored_r2'][me]} ({out['stored_r2'][1 - me]}), "
+              f"draws {out['draws'][me]} ({out['draws'][1 - me]}), "
               f"hopeless {out['hopeless_names'][me]} ({out['hopeless'][1 - me]}), "
               f"hand at end {out['hands'][me]} ({out['hands'][1 - me]}), "
               f"r4 draws {out['last_draws'][me]} ({out['last_draws'][1 - me]}), "
