@@ -58,6 +58,36 @@ def wilson(wins: float, n: int, z: float | None = None) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def fault_duels(args, one, rs, keys, line=None) -> None:
+    """The duels of the fault counters (benchmarks/*_faults.py): ``args.games`` seeds
+    from ``args.first_seed``, seats alternating (odd seeds: ``args.spec`` sits first),
+    each game played by ``one(seed, kinds, rs)``, which returns per seat the counts
+    named by ``keys`` (and ``winners``, ``spent``). Prints each game's counts (``line``:
+    the seat's own words, else each key's count and the other side's) and then the
+    measured side's wins with their Wilson interval and each count's mean a game."""
+    tot = {k: [0.0, 0.0] for k in keys}
+    wins, n = 0.0, 0
+    for seed in range(args.first_seed, args.first_seed + args.games):
+        me = 0 if seed % 2 == 1 else 1
+        kinds = [args.spec, args.against] if me == 0 else [args.against, args.spec]
+        out = one(seed, kinds, rs)
+        n += 1
+        if me in out["winners"]:
+            wins += 1 / len(out["winners"])
+        for k in keys:
+            tot[k][0] += out[k][me] or 0
+            tot[k][1] += out[k][1 - me] or 0
+        said = line(out, me) if line else ", ".join(
+            f"{k} {out[k][me]} ({out[k][1 - me]})" for k in keys)
+        print(f"seed {seed}: {args.spec} seat {me + 1}, {said}, {out['spent']:.0f} CPU-s",
+              flush=True)
+    low, high = wilson(wins, n)
+    print(f"{args.spec} against {args.against}: {wins:g} of {n} "
+          f"({100 * wins / n:.0f} %, Wilson 95 % {100 * low:.0f}-{100 * high:.0f} %)")
+    for k, (a, b) in tot.items():
+        print(f"  {k}: {args.spec} {a / n:.2f} a game, {args.against} {b / n:.2f}")
+
+
 class Clock:
     """Times a searcher's action decisions (CPU) and counts its iterations."""
 

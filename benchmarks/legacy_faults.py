@@ -120,33 +120,17 @@ def main(argv=None) -> None:
     ap.add_argument("--against", default="greedy")
     args = ap.parse_args(argv)
     rs = load_ruleset(str(ROOT / "rulesets" / NAME))
-    wins = 0.0
-    tot = {k: [0.0, 0.0] for k in ("stored_r1", "stored_r2", "hopeless", "hands",
-                                                 "draws", "last_draws")}
-    n = 0
-    for seed in range(args.first_seed, args.first_seed + args.games):
-        me = 0 if seed % 2 == 1 else 1
-        kinds = [args.spec, args.against] if me == 0 else [args.against, args.spec]
-        out = one(seed, kinds, rs)
-        n += 1
-        if me in out["winners"]:
-            wins += 1 / len(out["winners"])
-        for k in tot:
-            tot[k][0] += out[k][me] or 0
-            tot[k][1] += out[k][1 - me] or 0
-        print(f"seed {seed}: {args.spec} seat {me + 1}, scores {out['scores']}, "
-              f"stored after r1 {out['stored_r1'][me]} ({out['stored_r1'][1 - me]}), "
-              f"r2 {out['stored_r2'][me]} ({out['stored_r2'][1 - me]}), "
-              f"draws {out['draws'][me]} ({out['draws'][1 - me]}), "
-              f"hopeless {out['hopeless_names'][me]} ({out['hopeless'][1 - me]}), "
-              f"hand at end {out['hands'][me]} ({out['hands'][1 - me]}), "
-              f"r4 draws {out['last_draws'][me]} ({out['last_draws'][1 - me]}), "
-              f"{out['spent']:.0f} CPU-s", flush=True)
-    low, high = bench_agents.wilson(wins, n)
-    print(f"{args.spec} against {args.against}: {wins:g} of {n} "
-          f"({100 * wins / n:.0f} %, Wilson 95 % {100 * low:.0f}-{100 * high:.0f} %)")
-    for k, (a, b) in tot.items():
-        print(f"  {k}: {args.spec} {a / n:.2f} a game, {args.against} {b / n:.2f}")
+
+    def line(out, me):
+        return (f"scores {out['scores']}, "
+                f"stored after r1 {out['stored_r1'][me]} ({out['stored_r1'][1 - me]}), "
+                f"r2 {out['stored_r2'][me]} ({out['stored_r2'][1 - me]}), "
+                f"draws {out['draws'][me]} ({out['draws'][1 - me]}), "
+                f"hopeless {out['hopeless_names'][me]} ({out['hopeless'][1 - me]}), "
+                f"hand at end {out['hands'][me]} ({out['hands'][1 - me]}), "
+                f"r4 draws {out['last_draws'][me]} ({out['last_draws'][1 - me]})")
+    bench_agents.fault_duels(args, one, rs, ("stored_r1", "stored_r2", "hopeless", "hands",
+                                             "draws", "last_draws"), line)
 
 
 if __name__ == "__main__":

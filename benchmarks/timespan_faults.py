@@ -83,26 +83,7 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     rs = load_ruleset(args.ruleset)
     keys = ("scores", "idle_last", "idle_before", "air", "space", "ocean")
-    tot = {k: [0.0, 0.0] for k in keys}
-    wins, n = 0.0, 0
-    for seed in range(args.first_seed, args.first_seed + args.games):
-        me = 0 if seed % 2 == 1 else 1
-        kinds = [args.spec, args.against] if me == 0 else [args.against, args.spec]
-        out = one(seed, kinds, rs)
-        n += 1
-        if me in out["winners"]:
-            wins += 1 / len(out["winners"])
-        for k in keys:
-            tot[k][0] += out[k][me]
-            tot[k][1] += out[k][1 - me]
-        print(f"seed {seed}: {args.spec} seat {me + 1}, " + ", ".join(
-            f"{k} {out[k][me]} ({out[k][1 - me]})" for k in keys)
-            + f", {out['spent']:.0f} CPU-s", flush=True)
-    low, high = bench_agents.wilson(wins, n)
-    print(f"{args.spec} against {args.against}: {wins:g} of {n} "
-          f"({100 * wins / n:.0f} %, Wilson 95 % {100 * low:.0f}-{100 * high:.0f} %)")
-    for k, (a, b) in tot.items():
-        print(f"  {k}: {args.spec} {a / n:.2f} a game, {args.against} {b / n:.2f}")
+    bench_agents.fault_duels(args, one, rs, keys)
 
 
 if __name__ == "__main__":
