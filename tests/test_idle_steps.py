@@ -9,6 +9,8 @@ chosen, which of its steps would do nothing: the track at its maximum, no tile l
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rulebook_games import load_ruleset
 from rulebook_games.agents import Agent
 from rulebook_games.engine.decisions import Decision, Option
@@ -51,3 +53,42 @@ def test_a_tile_none_of_which_is_left_is_said_beside_the_action_that_places_it()
     assert _note(game, pump) == ""
     game.tiles_left = lambda tile: 0 if tile == "ocean" else 99  # (all nine placed)
     assert _note(game, pump) == "no oceans are left: none is placed"
+
+
+def test_a_card_offered_to_play_says_what_its_play_would_not_do():
+    """Playtest 32: Artificial Lake was on the list of cards to play with all nine oceans
+    placed, with no note (Ironworks' action had one); after playing it the log said 'no
+    oceans are left: none is placed'. The view names the effect of the cards the action
+    offers ('alongside', 'idle: play'), and each card's option notes its idle steps."""
+    game = _game()
+    lake = CardRef(next(c for c, s in game.state.cards.items()
+                        if s.def_id == "artificial_lake"))
+    game.put(lake, "hand", 0, 0)
+    decision = Decision(0, "item", "Which card do you play?", [Option("Artificial Lake", lake,
+                                                                      "al")])
+    game.showing = game.alongside_of["play_project"]  # (the action 'Play a card' runs)
+    assert "none is placed" not in option_rows(decision, game)[0][-1]
+    game.tiles_left = lambda tile: 0 if tile == "ocean" else 99  # (all nine placed)
+    assert option_rows(decision, game)[0][-1].startswith(
+        "no oceans are left: none is placed · ")
+    game.showing = None  # another question offering the card (a discard, say): no note
+    assert "none is placed" not in option_rows(decision, game)[0][-1]
+
+
+def test_an_idle_effect_that_is_no_block_is_an_error_where_it_is_written(tmp_path):
+    import shutil
+
+    import pytest
+
+    from rulebook_games import RulebookError
+    root = tmp_path / "lantern_row"
+    shutil.copytree(Path(__file__).resolve().parent.parent / "rulesets" / "lantern_row", root)
+    view = root / "view.yaml"
+    view.write_text(view.read_text().replace(
+        "view:\n", "view:\n  alongside:\n    - {action: scout, idle: plya}\n", 1))
+    with pytest.raises(RulebookError) as err:
+        load_ruleset(str(root))
+    problem = next(d for d in err.value.diagnostics if "plya" in d.message)
+    assert problem.code == "RB401" and "unknown effect block 'plya'" in problem.message
+    assert problem.span.file.endswith("view.yaml")
+    assert (problem.span.line, problem.span.col) == (10, 29)  # (the entry's idle value)

@@ -378,6 +378,7 @@ VIEW = obj("What the table shows a player: facts, tracks, maps, boards, shared r
             "action": _ID("The action's id."),
             "cards": _E("A list of cards, for the player answering ('you')."),
             "with_each": _E("The cards that go with each card offered ('card'), named in its option with their text: an exploration set's discovery tile beside the set's card (for the player answering, 'you'; only the cards that player may see)."),
+            "idle": _ID("An effect of the cards offered ('play', or a block's id): each card's option says which of its steps would do nothing now (a track already at its top, a tile with none left), as an action's option does; the card stays allowed."),
         }, required=["action"])),
     "actions": arr("Numbers shown beside an action wherever it is offered (what it costs the player looking now, say), so the player sees them before choosing it.",
         obj("A number shown beside one action.", {

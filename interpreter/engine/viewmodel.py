@@ -91,7 +91,6 @@ class ViewModelMixin:
         Read off the action's own statements in order (a track raised at its top, a
         tile placed with none left), up to the first that branches or that the reading
         cannot follow (a condition, a choice, a loop: what follows may not run)."""
-        from ..lang import ast
         card = getattr(choice, "card", None)
         key = getattr(choice, "key", "")
         if card is not None:
@@ -103,6 +102,25 @@ class ViewModelMixin:
             tree = self.rs.asts.get(("action", key.split(":")[1], "do"))
         else:
             return ""
+        return self._idle_notes(tree, seat)
+
+    def idle_of_offered(self, card, seat: int) -> str:
+        """:meth:`idle_steps` of a card offered by the action running now, read off the
+        effect its view entry names (``alongside``'s ``idle``: 'play' or a block), for
+        the card's option ('no tiles of that kind are left: none is placed'); ''."""
+        i = self.showing
+        if i is None:
+            return ""
+        entry = (self.rs.singles["view"].data.get("alongside") or [])[i]
+        effect, copy = entry.get("idle"), self.state.cards.get(CardRef(card))
+        if not effect or copy is None:
+            return ""
+        key = ("card", copy.def_id, "play") if effect == "play" else \
+            ("card", copy.def_id, "block", effect)
+        return self._idle_notes(self.rs.asts.get(key), seat)
+
+    def _idle_notes(self, tree, seat: int) -> str:
+        from ..lang import ast
         if not isinstance(tree, ast.Effect):
             return ""
         notes = []

@@ -85,6 +85,8 @@ def check_view(b) -> None:
             expr(("alongside", i, "with_each"), ("alongside", i, "with_each"),
                  dict(you, card=T.CARD), T.list_of(T.CARD), "the cards shown",
                  f"cards with each card offered by '{action}'")
+        if item.get("idle") != "play":  # the effect whose idle steps a card offered notes
+            ref(item.get("idle"), ("block",), "effect block", ("alongside", i, "idle"))
     for i, item in enumerate(data.get("tracks") or []):
         ref(item.get("track"), ("track", "player_track"), "track", ("tracks", i, "track"))
     for i, m in enumerate(data.get("maps") or []):

@@ -46,8 +46,9 @@ def option_rows(decision: Decision, game) -> list[tuple[str, str, str, str]]:
             # and the cards that go with it (a set's discovery tile), each with its text
             along = [f"with {game.card_name(c)} ({game.card_summary(c, decision.player)})"
                      for c in game.with_each(decision.player, opt.value)]
-            summary = " · ".join(p for p in (game.card_state(opt.value), *along, *lead, text)
-                                 if p)
+            idle = game.idle_of_offered(opt.value, decision.player)  # (it stays allowed)
+            summary = " · ".join(p for p in (game.card_state(opt.value), idle, *along, *lead,
+                                             text) if p)
         elif isinstance(opt.value, str) and opt.value in game.zone_decl:
             summary = Facts(game.zone_state(opt.value, decision.player))
         elif isinstance(opt.value, str) and opt.value in game.space_decl:
