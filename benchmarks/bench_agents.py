@@ -58,6 +58,34 @@ def wilson(wins: float, n: int, z: float | None = None) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def fault_options(doc: str):
+    """The fault counters' options (benchmarks/*_faults.py): ``--games``,
+    ``--first-seed``, ``--spec`` (the side measured) and ``--against``."""
+    import argparse
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--first-seed", type=int, default=1)
+    ap.add_argument("--spec", default="ismcts")
+    ap.add_argument("--against", default="greedy")
+    return ap
+
+
+def watched_game(rs, seed: int, kinds: list[str], wrap):
+    """One two-seat game of the agents ``kinds``, each seat's agent first passed to
+    ``wrap(agent, seat)`` (a counter watching its answers, which it leaves as they
+    are), played with no log: the game, its result and the CPU-seconds it took."""
+    import time
+
+    from rulebook_games.play.session import build_game, run
+    game = build_game(rs, 2, seed, kinds, ())
+    game.keep_log = False
+    for seat, agent in enumerate(game.agents):
+        wrap(agent, seat)
+    start = time.process_time()
+    result = run(game)
+    return game, result, time.process_time() - start
+
+
 def fault_duels(args, one, rs, keys, line=None) -> None:
     """The duels of the fault counters (benchmarks/*_faults.py): ``args.games`` seeds
     from ``args.first_seed``, seats alternating (odd seeds: ``args.spec`` sits first),

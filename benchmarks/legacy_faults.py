@@ -21,9 +21,7 @@ established Computers and Robotics in frame 1 and ended with 17 cards.
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -93,15 +91,9 @@ class Watch:
 
 def one(seed: int, kinds: list[str], rs) -> dict:
     watch = Watch(rs, 2)
-    from rulebook_games.play.session import build_game, run
-    game = build_game(rs, 2, seed, kinds, ())
-    game.keep_log = False
     # the stored cubes after the seat's last action of round 1 are read after its
-    # next answer: wrap every seat (the answers are unchanged)
-    for s, a in enumerate(game.agents):
-        watch.wrap(a, s)
-    start = time.process_time()
-    result = run(game)
+    # next answer: every seat is watched (the answers are unchanged)
+    game, result, spent = bench_agents.watched_game(rs, seed, kinds, watch.wrap)
     watch.scan(game)
     st = game.state
     hands = [len(st.zones[("hand", s)]) for s in range(2)]
@@ -109,15 +101,11 @@ def one(seed: int, kinds: list[str], rs) -> dict:
             "stored_r1": watch.stored_r1, "stored_r2": watch.stored_r2,
             "draws": watch.draws, "hopeless": watch.hopeless,  # (the crown's own left out)
             "hopeless_names": watch.hopeless_names, "hands": hands,
-            "last_draws": watch.last_draws, "spent": time.process_time() - start}
+            "last_draws": watch.last_draws, "spent": spent}
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--first-seed", type=int, default=1)
-    ap.add_argument("--spec", default="ismcts")
-    ap.add_argument("--against", default="greedy")
+    ap = bench_agents.fault_options(__doc__)
     args = ap.parse_args(argv)
     rs = load_ruleset(str(ROOT / "rulesets" / NAME))
 

@@ -17,9 +17,7 @@ round holding 13 coins, and never climbed air or space.
 
 from __future__ import annotations
 
-import argparse
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,29 +53,19 @@ class Watch:
 
 
 def one(seed: int, kinds: list[str], rs) -> dict:
-    from rulebook_games.play.session import build_game, run
     watch = Watch(2)
-    game = build_game(rs, 2, seed, kinds, ())
-    game.keep_log = False
-    for s, a in enumerate(game.agents):
-        watch.wrap(a, s)
-    start = time.process_time()
-    result = run(game)
+    game, result, spent = bench_agents.watched_game(rs, seed, kinds, watch.wrap)
     st = game.state
     tracks = [{t: st.players[s].tracks.get(t, 0) for t in ("ocean", "air", "spaceflight")}
               for s in range(2)]
     return {"seed": seed, "scores": result.scores, "winners": result.winners,
             "idle_last": watch.idle_last, "idle_before": watch.idle_before,
             "air": [t["air"] for t in tracks], "space": [t["spaceflight"] for t in tracks],
-            "ocean": [t["ocean"] for t in tracks], "spent": time.process_time() - start}
+            "ocean": [t["ocean"] for t in tracks], "spent": spent}
 
 
 def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=20)
-    ap.add_argument("--first-seed", type=int, default=1)
-    ap.add_argument("--spec", default="ismcts")
-    ap.add_argument("--against", default="greedy")
+    ap = bench_agents.fault_options(__doc__)
     ap.add_argument("--ruleset", default=str(ROOT / "rulesets" / NAME),
                     help="the ruleset's folder (another copy of Timespan: other weights)")
     args = ap.parse_args(argv)
