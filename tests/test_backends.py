@@ -352,3 +352,21 @@ def test_a_forked_worker_compiles_nothing(tmp_path, monkeypatch):
     monkeypatch.setattr(compiler._Unit, "generate", noted)
     list(sim.simulate(str(ROOT / "rulesets" / GAME), [], 4, 2, ["greedy", "random"], [], 1, 2))
     assert [m.name for m in marks.iterdir()] == [str(os.getpid())]
+
+
+def test_a_stopped_pool_leaves_the_exit_handler_no_pipe_to_write_to():
+    # Python before 3.12 writes at exit to the wake-up pipe of every pool it still knows;
+    # a pool ended early must not be among them, or Ctrl-C ends with a traceback
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import process as futures_process
+
+    pool = ProcessPoolExecutor(1)
+    pool.submit(time.sleep, 30)
+    thread = pool._executor_manager_thread
+    assert thread is not None
+    started = time.monotonic()
+    backends._stop(pool)
+    assert time.monotonic() - started < 20  # the sleeping worker was ended, not awaited
+    thread.join(timeout=10)  # Python 3.14's own stop may still be closing it
+    assert not thread.is_alive()
+    assert thread not in getattr(futures_process, "_threads_wakeups", {})

@@ -137,6 +137,8 @@ def _stop(pool) -> None:
         stop()
         return
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    # shutdown() forgets its manager thread: take it first
+    thread = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         process.terminate()
@@ -145,7 +147,6 @@ def _stop(pool) -> None:
     # the pool's manager thread closes its wake-up pipe once the workers are gone; let it
     # finish, and keep the exit handler of concurrent.futures from writing to that pipe
     # (Python before 3.12 does, and prints a traceback at exit)
-    thread = getattr(pool, "_executor_manager_thread", None)
     if thread is not None:
         thread.join(timeout=10)
         from concurrent.futures import process as futures_process
