@@ -48,7 +48,8 @@ def _copy(tmp_path, name="lantern_row") -> Path:
 @pytest.mark.parametrize("name, more", [
     ("lantern_row", ()), ("lantern_row", ("--positions", "turn-ends")),
     ("lantern_row", ("--positions", "turn-ends", "--agent", "ismcts")),
-    ("lantern_row", ("--prior", "evaluation"))])  # (Lantern Row has a hand-written evaluation)
+    ("lantern_row", ("--prior", "evaluation")),  # (Lantern Row has a hand-written evaluation)
+    ("lantern_row", ("--card-prior", "hand:coin"))])
 def test_the_same_command_and_seed_train_the_same_file_byte_for_byte(tmp_path, capsys, name,
                                                                     more):
     folder = _copy(tmp_path, name)
@@ -63,6 +64,7 @@ def test_the_same_command_and_seed_train_the_same_file_byte_for_byte(tmp_path, c
     options = dict(zip(more[::2], more[1::2]))
     assert data.get("positions", "decisions") == options.get("--positions", "decisions")
     assert data.get("prior", "zero") == options.get("--prior", "zero")
+    assert ("card_prior" in data) == ("--card-prior" in options)
     # the rounds after the first are played by the agent given (greedy by default)
     assert data["agent"].endswith(" games of ismcts" if "ismcts" in more else " games of greedy")
     words = shlex.split(train_command(data))

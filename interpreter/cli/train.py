@@ -84,6 +84,12 @@ class Counts(click.ParamType):
                    "the price of one unit to the hand-written evaluation, in points at the "
                    "rate that evaluation predicts the final margin (docs/agents.md, "
                    "'Training').")
+@click.option("--card-prior", "card_prior", default=None, metavar="ZONE:RESOURCE",
+              help="Value the cards held in ZONE by what they do: at each training "
+                   "position each card's 'play' effect is run on a copy (its cost in "
+                   "RESOURCE and its requirements aside), the hand-written evaluation's "
+                   "gain plus its 'vp' less its cost is its worth, and the fit weighs the "
+                   "worth of the cards held (docs/agents.md, 'Training').")
 @click.option("--shrink", type=Decimal(0, 1_000_000, "--shrink"), default=0,
               show_default=True,
               help="Written into the file for ismcts: with it, an option's worth in the "
@@ -98,8 +104,8 @@ class Counts(click.ParamType):
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="Where to write the weights (default: learned.json in the ruleset's "
                    "folder, or NAME.learned.json beside the mod NAME.yaml).")
-def train_cmd(ruleset, mods, games, rounds, players, seed, target, positions, prior, shrink,
-              agent, out):
+def train_cmd(ruleset, mods, games, rounds, players, seed, target, positions, prior,
+              card_prior, shrink, agent, out):
     """Learn an evaluation from the ruleset's own games, for greedy and ismcts."""
     from ..lab.commands import need_scipy
     need_scipy()
@@ -114,6 +120,16 @@ def train_cmd(ruleset, mods, games, rounds, players, seed, target, positions, pr
     if games < 2 * rounds:
         raise UsageProblem(f"--games {games} is too few for {rounds} rounds: give at least "
                            f"{2 * rounds}")
+    cards = None
+    if card_prior is not None:
+        zone, _, resource = card_prior.partition(":")
+        if zone not in rs.sections["zones"]:
+            raise UsageProblem(f"--card-prior: {rs.name} has no zone '{zone}' (give "
+                               "ZONE:RESOURCE, the zone of the cards held)")
+        if resource and resource not in rs.sections["resources"]:
+            raise UsageProblem(f"--card-prior: {rs.name} has no resource '{resource}' (give "
+                               "ZONE:RESOURCE, the resource a card's cost is paid in)")
+        cards = {"zones": [zone], "cost": resource}
     if out is None:
         out = default_out(rs, files)
     check_file(out, "--out", WEIGHTS)  # before any game is played (one line, exit 2)
@@ -128,7 +144,7 @@ def train_cmd(ruleset, mods, games, rounds, players, seed, target, positions, pr
         try:
             fits.append(train(rs, count, games, seed, rounds, progress=say, target=target,
                               positions=positions, agent=agent,
-                              prior="" if prior == "zero" else prior))
+                              prior="" if prior == "zero" else prior, card_prior=cards))
         except ValueError as exc:
             raise UsageProblem(str(exc)) from None
     data = fits[0]

@@ -50,6 +50,9 @@ class Sample:
     # with prior="evaluation": what one more point is worth to the seat's hand-written
     # evaluation here (its units a point; None: not read)
     point_price: float | None = None
+    # with a card prior: what playing each card the seat holds in the prior's zones
+    # would do now, in points, by card (:func:`card_worths`; None: not read)
+    worths: dict | None = None
 
 
 @dataclass
@@ -72,7 +75,8 @@ def _targets(scores: list, lowest: bool) -> list[float]:
 
 def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
                     sample_rate: float, variants=(), target: str = "margin",
-                    positions: str = "decisions", prior: str = "") -> tuple[list, int]:
+                    positions: str = "decisions", prior: str = "",
+                    card_prior: dict | None = None) -> tuple[list, int]:
     """One self-play game of agent ``kind`` in every seat: its samples, labelled, its
     last round and how many decisions the agents were asked.
 
@@ -82,7 +86,11 @@ def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
     position for every seat: the positions a search's horizon ends at.
 
     ``prior="evaluation"`` also reads, at each sampled position, what one more point is
-    worth to the seat's hand-written evaluation (:func:`point_price`)."""
+    worth to the seat's hand-written evaluation (:func:`point_price`).
+
+    ``card_prior`` (``{"zones": [...], "cost": RESOURCE}``): also what playing each
+    card the seat holds in those zones would do (:func:`card_worths`)."""
+    from ..agents.base import RandomAgent
     from ..agents.features import Features
     from ..agents.lookahead import Dealing, determinise
     from ..engine.flow import FlowRunner
@@ -96,6 +104,7 @@ def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
     reader.tempo = positions == "turn-ends"  # (which seat moved first: see Features)
     picker = random.Random(seed * 7 + 3)
     dealer = random.Random(seed * 11 + 5)
+    prober = random.Random(seed * 13 + 7)  # (the card probes' own draws: the rest unchanged)
     taken: list[Sample] = []
     seats_of: list[int] = []
     asked = [0]
@@ -111,7 +120,12 @@ def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
                 priors, scores = reader.base(runner, range(real.n))
                 feats = reader.of(runner, seat, priors, scores)
                 price = point_price(runner, seat, priors[seat]) if prior else None
-            taken.append(Sample(game_index, real.state.round, feats, point_price=price))
+                worths = None
+                if card_prior:
+                    copy.agents = [RandomAgent(prober.randrange(1 << 30))] * real.n
+                    worths = card_worths(copy, seat, priors[seat], card_prior)
+            taken.append(Sample(game_index, real.state.round, feats, point_price=price,
+                                worths=worths))
             seats_of.append(seat)
 
     turn = [None]  # (turn number, seat) of the last decision seen
@@ -169,6 +183,76 @@ def point_price(runner, seat: int, now: float) -> float:
         del game.score
 
 
+RESOURCE_STEP = 10  # the units of the cost's resource added to read what one is worth
+
+
+def card_worths(game, seat: int, now: float, card_prior: dict) -> dict:
+    """What playing each card ``seat`` holds in the card prior's zones would do now, in
+    points, by card: the hand-written evaluation's gain when the card's ``play`` effect
+    runs on a copy of the position (its cost and requirements ignored; the choices it
+    asks answered by the copy's agents), over the evaluation's price of a point
+    (:func:`point_price`), plus the card's ``vp``, less its printed ``cost`` in the
+    prior's resource at the evaluation's price of one. At least 0: a card not worth
+    playing can be left unplayed. A card whose effect fails on the copy counts 0; a
+    position where a point is worth nothing to the evaluation gives no worths (None).
+
+    Nothing here knows a game: the zones and the resource are the training's option."""
+    from ..engine.flow import FlowRunner
+    from ..lang.gensupport import reading
+    from ..lang.runtime import RequirementFailed, RuleRuntimeError
+    from ..engine.decisions import ActionRefused
+    runner = FlowRunner(game)
+    with reading(game):
+        price = point_price(runner, seat, now)
+    if price <= 0:
+        return None
+    st = game.state
+    resource = card_prior.get("cost")
+    per_unit = 0.0
+    if resource:
+        probe = game.__copy__()
+        probe.state = st.clone()
+        probe.state.players[seat].stock[resource] = \
+            probe.state.players[seat].stock.get(resource, 0) + RESOURCE_STEP
+        with reading(probe):
+            per_unit = (float(FlowRunner(probe).evaluate(seat)) - now) / RESOURCE_STEP
+    out: dict = {}
+    for zone in card_prior.get("zones") or ():
+        for c in st.zones.get((zone, seat), ()):
+            ident = st.cards[c].def_id
+            if ident in out:
+                continue
+            data = game.card_data(c)
+            probe = game.__copy__()
+            probe.state = st.clone()
+            gain = 0.0
+            if data.get("play") is not None:
+                try:
+                    probe.run_block(c, "play", seat)
+                    with reading(probe):
+                        gain = float(FlowRunner(probe).evaluate(seat)) - now
+                except (RequirementFailed, ActionRefused, RuleRuntimeError):
+                    out[ident] = 0.0
+                    continue
+            try:
+                vp = float(game.vp_of(c) or 0)
+            except (RequirementFailed, ActionRefused, RuleRuntimeError):
+                vp = 0.0
+            cost = float(data.get("cost") or 0) * per_unit
+            out[ident] = max(0.0, (gain - cost) / price + vp)
+    return out
+
+
+def card_prior_weights(samples: list) -> dict:
+    """What each card measured (:func:`card_worths`) is worth played, in points: the mean
+    of its worths at the positions it was measured at, by card."""
+    seen: dict = {}
+    for s in samples:
+        for ident, w in (s.worths or {}).items():
+            seen.setdefault(ident, []).append(w)
+    return {ident: sum(ws) / len(ws) for ident, ws in sorted(seen.items())}
+
+
 def prior_lines(samples: list, rounds: float) -> dict | None:
     """The prior of ``--prior evaluation``: the hand-written evaluation of what is not
     yet scored, in points at the evaluation's own price of a point. At each position
@@ -191,6 +275,12 @@ def prior_lines(samples: list, rounds: float) -> dict | None:
     return {"evaluation": (float(c0), float(c1)), "score": (float(s0), float(s1))}
 
 
+def _card_lines(worths: dict, zones) -> dict:
+    """The card prior as the fit takes it: each card's feature in each of ``zones`` ->
+    the card's worth."""
+    return {f"card:{zone}:{ident}": w for zone in zones for ident, w in worths.items()}
+
+
 def _lowest(rs) -> bool:
     end = rs.singles.get("end")  # (the flow's 'end:', as the engine reads it)
     data = end.data if end is not None and isinstance(end.data, dict) else {}
@@ -206,7 +296,9 @@ CORE = ("evaluation", "evaluation of the best other", "round")
 SCORE, BEST_OTHER = "score", "score of the best other"
 OTHER_OF = {SCORE: BEST_OTHER, "evaluation": "evaluation of the best other"}
 CORE_DAMPING = 1.0
-SPARSE = ("card:", "resources:", "space:")  # one per card or space: many, each seen rarely
+SPARSE = ("card:", "resources:", "space:")
+# with a card prior, the worth of the cards held (see fit): fitted, then folded away
+CARD_PRIOR = "worth of the cards held"  # one per card or space: many, each seen rarely
 
 
 def sparse(name: str) -> bool:
@@ -217,7 +309,7 @@ def sparse(name: str) -> bool:
 
 
 def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float = 1.0,
-        lowest: bool = False, prior: dict | None = None):
+        lowest: bool = False, prior: dict | None = None, card_prior: dict | None = None):
     """Ridge regression of the targets on the samples' features (and their late copies):
     (names, weights, late weights, intercept, mean, scale, late mean, late scale).
 
@@ -243,15 +335,31 @@ def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float
     at the prior's, so that the value is the score margin plus the hand-written
     evaluation of what is not yet scored, in points, plus what the other features
     add to it: each of them held back toward adding nothing (a unit of money, a card
-    in hand then keeps the evaluation's price where the games say little)."""
+    in hand then keeps the evaluation's price where the games say little).
+
+    ``card_prior`` (card feature name -> the card's worth played, in points:
+    :func:`card_prior_weights`): one more feature, :data:`CARD_PRIOR`, the worth of
+    the cards the seat holds (the sum over those features of the count times the
+    worth), fitted as the plain features are (its weight a straight line in the
+    game's progress: how much of what the cards held would do the games were seen
+    to turn into points); it is then folded into the card features' weights (each
+    card's gets that line times its worth, on top of what the card features are
+    fitted, if at all) and left out of the weights: the value reads the same
+    features as without the prior, the cards held valued by what they do."""
     import numpy as np
     from scipy.sparse import csr_matrix
     from scipy.sparse.linalg import LinearOperator, lsqr
     counts: dict = {}
+    held: list | None = None  # with a card prior: each sample's worth of its cards held
+    if card_prior:
+        held = [sum(x * card_prior[n] for n, x in s.features.items() if n in card_prior)
+                for s in samples]
+        counts[CARD_PRIOR] = sum(1 for h in held if h)
     for s in samples:
         for name in s.features:
             counts[name] = counts.get(name, 0) + 1
-    names = sorted(n for n, c in counts.items() if c >= MIN_ROWS)
+    names = sorted(n for n, c in counts.items()
+                   if c >= MIN_ROWS or card_prior and n in card_prior)
     index = {n: i for i, n in enumerate(names)}
     k = len(names)
     rows, cols, vals = [], [], []
@@ -265,6 +373,11 @@ def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float
             rows += [r, r]
             cols += [i, k + i]
             vals += [float(x), float(x) * t]
+        if held is not None and held[r] and CARD_PRIOR in index:
+            i = index[CARD_PRIOR]
+            rows += [r, r]
+            cols += [i, k + i]
+            vals += [float(held[r]), float(held[r]) * t]
         y[r] = s.target
     X = csr_matrix((vals, (rows, cols)), shape=(len(samples), 2 * k))
     mean = np.asarray(X.mean(axis=0)).ravel()
@@ -314,6 +427,18 @@ def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float
     w2, _ = solve(live2, scale, y - rest - predict1(w1), damping) if live2.any() \
         else (np.zeros(2 * k), None)
     w = w1 + w2 + fixed_w  # (a fixed feature's scale is 1: its weight is per point)
+    if CARD_PRIOR in index:  # folded into the cards' weights (exactly: see above)
+        i = index[CARD_PRIOR]
+        early, late = w[i] / scale[i], w[k + i] / scale[k + i]
+        for name, worth in card_prior.items():
+            j = index.get(name)
+            if j is not None:
+                w[j] += early * worth * scale[j]
+                w[k + j] += late * worth * scale[k + j]
+        keep = np.array([n != CARD_PRIOR for n in names] * 2)
+        names = [n for n in names if n != CARD_PRIOR]
+        k = len(names)
+        w, mean, scale = w[keep], mean[keep], scale[keep]
     return (names, w[:k], w[k:], y_mean, mean[:k], scale[:k], mean[k:], scale[k:])
 
 
@@ -351,7 +476,7 @@ def quality(pred, samples: list[Sample]) -> dict:
 def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
           sample_rate: float | None = None, variants=(), progress=None,
           target: str = "margin", positions: str = "decisions", prior: str = "",
-          agent: str = "greedy") -> dict:
+          agent: str = "greedy", card_prior: dict | None = None) -> dict:
     """Play the training games and fit: the weights file's data (see the schema).
 
     ``agent`` plays every round after the first, with the values fitted so far
@@ -359,7 +484,10 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
     ``prior="evaluation"``: the value is the score margin plus the hand-written
     evaluation of what is not yet scored, in points at its own price of a point
     (:func:`prior_lines`), plus what the other features add (held back toward
-    nothing); "" (the default): the score margin plus what the features add."""
+    nothing); "" (the default): the score margin plus what the features add.
+    ``card_prior`` (``{"zones": [ZONE...], "cost": RESOURCE}``, None by default): each
+    card's feature in those zones held back toward what playing the card does
+    (:func:`card_worths`, :func:`card_prior_weights`) instead of toward 0."""
     from ..agents.learned import LearnedValue
     from ..load.learned import FORMAT, Learned
     say = progress or (lambda text: None)
@@ -371,6 +499,7 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
     held: set = set()
     kept = rs.__dict__.get("_learned_value", False)
     model, rounds, damping = None, 1.0, DAMPING[2]
+    worth = None  # the card prior's weights (card_prior_weights), once fitted
     # a share of the decisions: about POSITIONS of each game (from the first game's
     # length), since a game's positions share its margin and tell little more each
     rate = sample_rate if sample_rate is not None else FIRST_RATE
@@ -388,7 +517,7 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
                 rs.__dict__["_learned_value"] = LearnedValue(
                     Learned(f"round {r} of training", _data(rs, model, rounds, 0, seed, "",
                                                             players, {}, target, positions,
-                                                            prior)),
+                                                            prior, card_prior, worth)),
                     rs)
                 kind = agent
             runs.agents.append((kind if model is not None else "greedy:eval=written", count))
@@ -397,7 +526,7 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
                 try:
                     taken, last, asked = play_and_sample(rs, players, game_seed, kind, index,
                                                          rate, variants, target,
-                                                         positions, prior)
+                                                         positions, prior, card_prior)
                 except Exception as exc:  # a game that fails is counted and left out
                     runs.errors.append(f"game {index + 1}: {str(exc).splitlines()[0][:200]}")
                     index += 1
@@ -418,17 +547,22 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
             train_set = [s for s in runs.samples if s.game not in held]
             test_set = [s for s in runs.samples if s.game in held]
             held_prior = prior_lines(train_set, rounds) if prior else None
+            zones = (card_prior or {}).get("zones") or ()
+            held_worth = _card_lines(card_prior_weights(train_set), zones) if card_prior \
+                else None
             best = None
             for d in DAMPING:
                 for g in CARD_FACTORS:
                     m = fit(train_set, rounds, d * len(train_set) / 100, g, lowest,
-                            held_prior)
+                            held_prior, held_worth)
                     q = quality(predict(m, test_set, rounds), test_set)
                     if best is None or q["r2"] > best[0]["r2"]:
                         best = (q, d, g)
             fit_quality, damping, card_factor = best
+            worth = _card_lines(card_prior_weights(runs.samples), zones) if card_prior \
+                else None
             model = fit(runs.samples, rounds, damping * len(runs.samples) / 100, card_factor,
-                        lowest, prior_lines(runs.samples, rounds) if prior else None)
+                        lowest, prior_lines(runs.samples, rounds) if prior else None, worth)
             say(f"round {r + 1} ({kind}, {count} games): held-out R² "
                 f"{fit_quality['r2']:.2f}, the predicted margin's sign right in "
                 f"{100 * fit_quality['sign']:.0f} % of {fit_quality['samples']:,} positions")
@@ -448,12 +582,12 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
     if progress:
         say(f"{runs.seconds:.0f} CPU-s of play and fitting")
     return _data(rs, model, rounds, runs.games, seed, agent, players, fit_info, target,
-                 positions, prior)
+                 positions, prior, card_prior, worth)
 
 
 def _data(rs, model, rounds: float, games: int, seed: int, agent: str, players: int,
           fit_info: dict, target: str = "margin", positions: str = "decisions",
-          prior: str = "") -> dict:
+          prior: str = "", card_prior: dict | None = None, worth: dict | None = None) -> dict:
     from ..load.learned import FORMAT
     names, w, v, b, m, s, lm, ls = model
 
@@ -466,6 +600,13 @@ def _data(rs, model, rounds: float, games: int, seed: int, agent: str, players: 
         out["positions"] = positions
     if prior:  # (nor of the default prior, 0)
         out["prior"] = prior
+    if card_prior:  # (nor of no card prior): the option, and each card's worth played
+        zones = list(card_prior.get("zones") or ())
+        per_card = {}
+        for name, each in (worth or {}).items():
+            per_card[name.split(":", 2)[2]] = float(f"{each:.4g}")
+        out["card_prior"] = {"zones": zones, "cost": card_prior.get("cost") or "",
+                             "worth": per_card}
     return out | {
         "players": players, "games": games, "seed": seed, "agent": agent,
         "rounds": round(float(rounds), 4), "intercept": float(f"{float(b):.6g}"),

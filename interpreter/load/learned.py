@@ -173,6 +173,10 @@ def train_command(data: dict, extra_players: int | None = None) -> str:
         words += ["--agent", "ismcts"]
     if data.get("prior", "zero") != "zero":
         words += ["--prior", str(data["prior"])]
+    cards = data.get("card_prior")
+    if cards:
+        zones = ",".join(str(z) for z in cards.get("zones") or ())
+        words += ["--card-prior", f"{zones}:{cards.get('cost') or ''}".rstrip(":")]
     shrink = (data.get("search") or {}).get("shrink")
     if shrink:
         words += ["--shrink", f"{shrink:g}"]
