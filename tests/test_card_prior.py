@@ -60,10 +60,11 @@ def test_the_worth_of_the_cards_held_is_fitted_and_folded_into_each_cards_weight
     assert CARD_PRIOR not in model[0]  # folded away: the value reads no new feature
     pairs = _pairs(model)
     # the card features left out (card factor 0): each card's weight is half its worth
+    # (lightly held back, as the evaluation is: a little less), early and late alike
     for ident, w in worth.items():
         early, late = pairs[f"card:hand:{ident}"]
-        assert early == pytest.approx(0.5 * w, abs=0.05)
-        assert late == pytest.approx(0.0, abs=0.05)
+        assert early + late == pytest.approx(0.5 * w, rel=0.06, abs=0.01)
+        assert early == pytest.approx(0.5 * w, rel=0.1, abs=0.01)
     # folded exactly: what it predicts is the margins (the noise aside)
     pred = predict(model, samples, 8.0)
     assert max(abs(p - s.target) for p, s in zip(pred, samples)) < 0.5

@@ -340,7 +340,7 @@ def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float
     ``card_prior`` (card feature name -> the card's worth played, in points:
     :func:`card_prior_weights`): one more feature, :data:`CARD_PRIOR`, the worth of
     the cards the seat holds (the sum over those features of the count times the
-    worth), fitted as the plain features are (its weight a straight line in the
+    worth), fitted with the :data:`CORE` features (its weight a straight line in the
     game's progress: how much of what the cards held would do the games were seen
     to turn into points); it is then folded into the card features' weights (each
     card's gets that line times its worth, on top of what the card features are
@@ -383,7 +383,10 @@ def fit(samples: list[Sample], rounds: float, damping: float, card_factor: float
     mean = np.asarray(X.mean(axis=0)).ravel()
     sq = np.asarray(X.multiply(X).mean(axis=0)).ravel()
     std = np.sqrt(np.maximum(sq - mean * mean, 0.0))
-    core = np.array([n in CORE for n in names] * 2)
+    # (the worth of the cards held is the hand-written evaluation's reading of what they
+    # would do, one number as dense as the evaluation: fitted with it, lightly held back;
+    # held back as the many other features are, the fit kept about 2 % of it)
+    core = np.array([n in CORE or n == CARD_PRIOR for n in names] * 2)
     factor = np.array([card_factor if sparse(n) else 1.0 for n in names] * 2)
     y_mean = float(y.mean())
     n = X.shape[0]
