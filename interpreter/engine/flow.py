@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..lang.gensupport import reading
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from ..lang.words import told
-from .decisions import ActionRefused, Decision, Option
+from .decisions import ActionRefused, Decision, Option, Options
 from .game import NO_OWNER, Game
 from .menus import ActionChoice, menu_for
 from .state import MAX_ROUNDS
@@ -390,8 +390,7 @@ class FlowRunner:
         name = g.state.players[seat].name
         # the words (the options', the refusals', the question's) are made when read
         decision = Decision(seat, "action", partial(_action_prompt, name, count),
-                            [Option(o.words if isinstance(o.words, str) else o.said, o, o.key)
-                             for o in opts],
+                            Options(tuple(opts), _action_option),
                             refused_text=partial(_refused_words, refused) if refused else {})
         return decision, opts
 
@@ -635,6 +634,11 @@ class FlowRunner:
 
 
 BIG_TURN = 10 ** 6
+
+
+def _action_option(o: ActionChoice) -> Option:
+    """A menu entry as the decision's option (made when the options are read)."""
+    return Option(o.words if isinstance(o.words, str) else o.said, o, o.key)
 
 
 def _action_prompt(name: str, count: str) -> str:
