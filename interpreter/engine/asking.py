@@ -146,9 +146,14 @@ class AskingMixin:
             check_changes(self)
         agent = self.agents[decision.player]
         self.decision_count += 1
+        n = decision.count()
+        low = decision.low if decision.is_range else 0
         while True:
             view = self.view(decision.player) if getattr(agent, "wants_view", True) else None
             answer = agent.decide(decision, view, self)
+            # (a whole number among the answers: what Decision.check lets through)
+            if answer.__class__ is int and low <= answer < low + n:
+                break
             problem = decision.check(answer)
             if problem is None:
                 break
