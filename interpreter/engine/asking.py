@@ -130,7 +130,8 @@ class AskingMixin:
 
     def _ask(self, decision: Decision, log: bool = True) -> int:
         """Hand the decision to its seat's agent, unless it has one answer; record it."""
-        if decision.count() == 1:
+        n = decision.count()
+        if n == 1:
             # one rule everywhere: a decision with a single legal answer is not asked,
             # and the record does not hold it
             self.last_forced = decision
@@ -146,7 +147,6 @@ class AskingMixin:
             check_changes(self)
         agent = self.agents[decision.player]
         self.decision_count += 1
-        n = decision.count()
         low = decision.low if decision.is_range else 0
         while True:
             view = self.view(decision.player) if getattr(agent, "wants_view", True) else None

@@ -48,11 +48,12 @@ class Options(Sequence):
     (a view, the log, a searching agent, a script matching keys) gets all of them, the
     very options a list would have held, made once."""
 
-    __slots__ = ("_values", "_make", "_tail", "_made")
+    __slots__ = ("_values", "_make", "_tail", "_made", "n")
 
     def __init__(self, values: list, make: Callable[[Any], Option], tail: tuple = ()):
         self._values, self._make, self._tail = values, make, tail
         self._made: list | None = None
+        self.n = len(values) + len(tail)  # (how many: Decision.count reads it)
 
     def _all(self) -> list:
         made = self._made
@@ -63,7 +64,7 @@ class Options(Sequence):
         return made
 
     def __len__(self) -> int:
-        return len(self._values) + len(self._tail)
+        return self.n
 
     def __getitem__(self, i):
         return self._all()[i]
@@ -141,7 +142,8 @@ class Decision:
         low = self.low  # (asked twice a decision: is_range written out)
         if low is not None and self.kind == "number":
             return self.high - low + 1
-        return len(self.options)
+        options = self.options
+        return options.n if options.__class__ is Options else len(options)
 
     def describe_answer(self, answer: int) -> str:
         if self.is_range:

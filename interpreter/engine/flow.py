@@ -368,7 +368,11 @@ class FlowRunner:
         g = self.game
         choices, refused = self.menu(pid, seat, turns, main_left=taken < actions)
         opts = list(choices.values())
-        main_possible = any(not (o.action or {}).get("free") for o in opts)
+        main_possible = False  # (a loop, not any() over a generator: once a menu)
+        for o in opts:
+            if not (o.action or _NO_ACTION).get("free"):
+                main_possible = True
+                break
         if may_pass and taken == 0:
             # before a first action, passing is the only way out of an action round
             opts.append(ActionChoice("pass", f"pass (no more turns this {g.rs.words.rounds})"))
@@ -634,6 +638,7 @@ class FlowRunner:
 
 
 BIG_TURN = 10 ** 6
+_NO_ACTION: dict = {}  # (read only: an entry with no declaration, as 'end turn')
 
 
 def _action_option(o: ActionChoice) -> Option:
