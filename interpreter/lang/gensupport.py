@@ -434,8 +434,8 @@ def by_zones(rt, key, compute):
     state put back) never sees another state's values. A list is handed out
     as a copy, so no caller can change what is kept; the copy costs a step per
     item, as a list read from the game does."""
-    # a value found kept is most calls (Legacy's frame_of, timeline_techs): found here
-    # at once, charged and copied as _kept does; anything else goes through _kept
+    # a value found kept is most calls (a function asked again while no card moves):
+    # found here at once, charged and copied as _kept does; the rest goes through _kept
     found = getattr(rt, "zmemo", None)
     if found is not None and found[0] is getattr(rt, "state", None):
         try:
