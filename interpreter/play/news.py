@@ -385,6 +385,12 @@ class _Folder:
             # is refilled from, which is what the move cost ('The Wheel' paid with
             # 'Computers → Discard pile', play 32: not what it did)
             first = next((key for kind, key in self.order[i + 1:] if kind == "move"), None)
+            if first is not None and self.moves[first][1] == [self.played[0]]:
+                # the card itself moved on (turned up, then discarded): where it went, in
+                # the order it went there ('Rain → Revealed cards → Discard pile'; play 32
+                # said the discard first), once
+                self.told.update({("played", self.played[1]), ("move", first)})
+                return f" → {self.played[1]} → {first}"
             if first is not None and first not in self.w.piles and self.moves[first][0] == 1 \
                     and len(self.moves[first][1]) == 1 and not first.startswith("your "):
                 self.told.add(("move", first))
