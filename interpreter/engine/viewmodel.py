@@ -84,7 +84,7 @@ class ViewModelMixin:
 
     def idle_steps(self, choice, seat: int) -> str:
         """What the steps an action always takes would not do now, in words, for the
-        option's note ('Heat is at its maximum: raising it does nothing'); ''
+        option's note ('the Heat step does nothing: Heat is at its maximum'); ''
         when each would do something. The rules let such an action be taken (its cost
         paid for nothing), so it stays on the menu: a person is told before choosing.
 
@@ -133,7 +133,9 @@ class ViewModelMixin:
                          else self.state.tracks).get(s.track)
                 if value is not None and value >= decl["max"]:
                     name = decl.get("name") or s.track.replace("_", " ")
-                    notes.append(f"{name} is at its maximum: raising it does nothing")
+                    # (the step, not the action: the action's other steps still count;
+                    # playtest 32 read 'raising it does nothing' as the whole action)
+                    notes.append(f"the {name} step does nothing: {name} is at its maximum")
             elif isinstance(s, ast.Place):
                 tile = getattr(s, "tile_id", None)
                 if isinstance(tile, str) and tile in self.tile_decl \
