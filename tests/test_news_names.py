@@ -289,7 +289,7 @@ def test_a_card_drawn_by_an_action_is_said_as_gained_not_as_its_target():
     lines = ["Ann: Oak Mill: Trade", "  Ann: 1 worker → Oak Mill (now 1 there)",
              "  Ann pays 2 food (now 1)", "  Ann gains 1 pottery (now 1)",
              "  Pottery tiles in the supply 17 → 16", "  Ann: Culture 7 → 8",
-             "  1 card from Wonder cards → your wonder cards: Rain"]
+             "  1 card from Reserve deck → your reserve: Rain"]
     shown = news_lines(summarise(lines, words))
-    assert shown[0] == "Ann: Oak Mill: Trade: Rain → your wonder cards"
+    assert shown[0] == "Ann: Oak Mill: Trade: Rain → your reserve"
     assert not any("Rain" in line for line in shown[1:])

@@ -21,7 +21,7 @@ A player's move names in its headline what it was about, so that a screen
 that cuts a group to its headline still says it: the first thing its effects
 tell, when that is cards moved ('Bob: Play a card: Oak Mill'; a card drawn from
 a deck, gained and not aimed at, with where it went: 'Bob: Trade: Rain → your
-wonder cards'; and the cards the
+reserve'; and the cards the
 mover then chose, 'Bob: Play a card: Oak Mill on Rain', and the players, 'Oak
 Mill on Ann, Rain'; a card chosen that then moved was taken, with what the mover
 paid for it, 'Oak Mill: Rain for 2 coins', or where it went, 'Oak Mill: Rain →
@@ -281,7 +281,7 @@ class _Folder:
                 # pile', not as if it were the card kept); several: how many went where,
                 # by name where this seat may read them ('2 cards → your hand: …')
                 # (a card drawn was gained, not aimed at: where it went, 'Rain → your
-                # wonder cards'; play 32 read 'River trade: Hanging Gardens')
+                # reserve'; play 32 read an action's drawn card as its target)
                 subject = names[0] if n == 1 and hidden is None and key not in self.drawn \
                     else self._move_line(key)
                 if subject == names[0]:  # the card played: the cards the mover then chose

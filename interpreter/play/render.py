@@ -469,7 +469,7 @@ def players_pages(view: dict, game, console, room: int) -> list[list]:
 
 
 def _more_line(labels: list[str], width: int) -> Text:
-    """'(players more: Corporation, Played cards, Hand)', cut to one line."""
+    """'(players more: Points so far, Played cards, Hand)', cut to one line."""
     head, tail = "(players more: ", ")"
     shown: list[str] = []
     for i, label in enumerate(labels):
