@@ -162,11 +162,6 @@ class _Walker(Agent):
         # the decision the tree starts at (this copy must reach the same one)
         self.replay = list(replay) if replay else []
         self.expect = expect
-        # past the searched turn with ``reply=greedy``: the other seats answer their action
-        # decisions by the value, one action ahead; the plan is the inner answers of the
-        # try that won (the replying seat's next answers, while they fit)
-        self.replying = False
-        self.plan: list[int] = []
 
     def decide(self, decision, view, game):
         if self.replay:
@@ -177,8 +172,6 @@ class _Walker(Agent):
                 raise _Diverged
             self.expect = None
         if not self.in_tree:
-            if self.replying and decision.player != self.search.seat:
-                return self.search.reply(decision, game, self.plan)
             return self.search.playout(decision, game)
         answers = candidates(decision)
         keys = [f"{decision.player}|{decision.kind}|{identity(decision, a, game)}"
@@ -256,46 +249,6 @@ class _SetWalker(Agent):
                 return done
         self.picking = False
         return self.search.playout(decision, game)
-
-
-REPLY_FIRST_CHOICES = 4  # a reply's tries of an action's first inner choice, one by one
-REPLY_WORK = 8  # how many times a search's work a reply's tries may take, at most
-
-
-def _copy_world(world):
-    """A copy of a search's copy, at an action decision, to try another seat's reply on:
-    on the same search's steps, nothing of it kept."""
-    clone = world.__copy__()
-    clone.state = world.state.clone()
-    clone.budget = world.budget
-    world.budget.copying(len(clone.state.cards) + len(clone.state.spaces))
-    clone.record = []
-    clone.deciders = []
-    clone.kept_across = None
-    return clone
-
-
-class _ReplyTry(Agent):
-    """Answers a reply's try: its first inner choice forced (the ``first``-th option),
-    the rest by the playout policy; every answer remembered (the plan)."""
-
-    name = "ismcts-reply"
-    wants_view = False
-
-    def __init__(self, search: "Search", log: list, first: int):
-        self.search = search
-        self.log = log
-        self.first = first
-        self.first_count = 0
-
-    def decide(self, decision, view, game):
-        if not self.log and not self.first_count and not decision.is_range:
-            self.first_count = decision.count()
-            answer = self.first % self.first_count
-        else:
-            answer = self.search.playout(decision, game)
-        self.log.append(answer)
-        return answer
 
 
 class Search:
@@ -410,57 +363,6 @@ class Search:
                 return doing[rng.randrange(len(doing))]
         return rng.randrange(n)
 
-    def reply(self, decision: Decision, world, plan: list[int]) -> int:
-        """Another seat's answer past the searched turn (``reply=greedy``): at an action
-        decision each option is carried out on a copy of this world (its first inner
-        choice tried one by one, up to :data:`REPLY_FIRST_CHOICES`, the rest by the
-        playout policy) and the one whose copy the value likes best for that seat is
-        taken; the inner answers of that copy follow, while they fit."""
-        if decision.kind == "action":
-            plan.clear()  # (what is left of the last action's plan is not this one's)
-        if plan:
-            answer = plan.pop(0)
-            if decision.check(answer) is None:
-                return answer
-            plan.clear()  # the world went another way: the playout policy from here
-        if decision.kind != "action" or decision.is_range or len(decision.options) < 2:
-            return self.playout(decision, world)
-        from ..engine.flow import FlowRunner
-        seat = decision.player
-        how = "written" if self.agent.reply == "written" else self.agent.eval
-        now = None
-        best, best_value, best_plan = 0, -math.inf, []
-        for i, opt in enumerate(decision.options):
-            choice = opt.value
-            if choice.key in ("end", "pass"):
-                if now is None:
-                    now = self.agent.seat_value(FlowRunner(world), world, seat, how)
-                value, answers = now + 0.01 * (choice.key == "end"), []
-                if value > best_value:
-                    best, best_value, best_plan = i, value, answers
-                continue
-            tries, t = 1, 0
-            while t < tries:
-                trial = _copy_world(world)
-                answers: list[int] = []
-                trier = _ReplyTry(self, answers, t)
-                trial.agents = [trier] * world.n
-                runner = FlowRunner(trial)
-                try:
-                    ok = runner.perform(choice, seat)
-                    value = self.agent.seat_value(runner, trial, seat, how) if ok else -math.inf
-                except (RequirementFailed, ActionRefused, RuleRuntimeError, RecursionError):
-                    if world.budget.over():
-                        raise
-                    value = -math.inf
-                if t == 0 and trier.first_count:
-                    tries = min(trier.first_count, self.agent.reply_tries)
-                if value > best_value:
-                    best, best_value, best_plan = i, value, answers
-                t += 1
-        plan[:] = best_plan
-        return best
-
     def failed(self, seat: int) -> float:
         """What an option that could not be carried out is worth to ``seat``."""
         lo, hi = self.low[seat], self.high[seat]
@@ -518,8 +420,7 @@ class ISMCTSAgent(Agent):
                  playout: str = "random", depth: int = 2, c: float = 0.7, widen: float = 0.5,
                  reward: str = "margin", expand: str = "path", turns: int = 0,
                  inner: str = "search", backup: str = "max", sets: str = "rank",
-                 prior: str = "history", eval: str = "learned", shrink: float | None = None,
-                 reply: str | None = None, reply_tries: int = 4):
+                 prior: str = "history", eval: str = "learned", shrink: float | None = None):
         self.rng = random.Random(seed)
         self.eval = eval  # learned (the ruleset's learned evaluation when it has one) or written
         self.iterations = iterations if iterations is not None or seconds is not None \
@@ -540,12 +441,6 @@ class ISMCTSAgent(Agent):
         # this many more tries at the mean (0: the best option's worth as it stands; None:
         # what the ruleset's weights file says, else 0)
         self.shrink = shrink
-        # how the other seats answer past the searched turn: ``playout`` (the playout
-        # policy, as the searching seat's own later turns) or ``greedy`` (each action by
-        # the value one action ahead, and the horizon at least the next turn; None: what
-        # the ruleset's weights file says, else playout)
-        self.reply = reply
-        self.reply_tries = reply_tries  # a reply's tries of an action's first inner choice
         # a set being picked (``sets=rank``): the items still to pick, by identity, and the
         # record's length at the next pick of the same question (it follows at once)
         self.set_plan: tuple[list[str], int] | None = None
@@ -558,8 +453,6 @@ class ISMCTSAgent(Agent):
     def decide(self, decision, view, game):
         if self.shrink is None:
             self.shrink = float(self.file_settings(game).get("shrink", 0.0))
-        if self.reply is None:
-            self.reply = str(self.file_settings(game).get("reply", "playout"))
         if decision.kind == "action":
             here = game.state.digest()  # (a refused action leaves the position as it was)
             if self.refused[0] != here:
@@ -732,8 +625,6 @@ class ISMCTSAgent(Agent):
         else:
             more = max(1.0, self.seconds)  # as if 200 iterations a second
         more *= (self.turns + 1) * max(1.0, (self.depth + 1) / 3)
-        if self.reply in ("greedy", "written"):  # the next turn played on, each action of it tried
-            more *= 2 * REPLY_WORK
         return int(ISMCTS_SEARCH_STEPS * more), int(ISMCTS_GAME_STEPS * more)
 
     def action_failed(self, label: str, reason: str) -> None:
@@ -776,7 +667,7 @@ class ISMCTSAgent(Agent):
         from .lookahead import Dealing, determinise
         seat = decision.player
         root = Node()
-        search = Search(self, game.n, seat)
+        search = Search(self, game.n)
         further = self._further_actions(game)
         base, replay = game, None
         if inside is not None:
@@ -811,7 +702,7 @@ class ISMCTSAgent(Agent):
                     else:
                         done_it = self._turn(world, runner, walker, None, inside[3], further,
                                              inside[2])
-                    if done_it and (self.turns or self.reply in ("greedy", "written")):
+                    if done_it and self.turns:
                         self._beyond(world, runner, walker)
                     rewards = self._rewards(runner, world, seat) if done_it else None
                 except _Diverged:
@@ -894,14 +785,12 @@ class ISMCTSAgent(Agent):
         if cursor is None or world.state.over:
             return
         walker.in_tree = False
-        walker.replying = self.reply in ("greedy", "written")
-        turns = max(self.turns, 1) if walker.replying else self.turns
         world.state.turn_seat = NO_OWNER
         ended = [0]
 
         def stop(kind, name) -> bool:
             ended[0] += kind == "turn"
-            return ended[0] >= turns
+            return ended[0] >= self.turns
 
         runner.stop_at = stop
         try:
@@ -911,14 +800,9 @@ class ISMCTSAgent(Agent):
         finally:
             runner.stop_at = None
 
-    def seat_value(self, runner, world, seat: int, how: str | None = None) -> float:
-        """What the copy is worth to ``seat`` (its reward, as the search scores it, by the
-        evaluation ``how``: the search's own by default)."""
-        return self._rewards(runner, world, seat, how)[seat]
-
-    def _rewards(self, runner, world, seat: int, how: str | None = None) -> list[float]:
+    def _rewards(self, runner, world, seat: int) -> list[float]:
         from .lookahead import evaluate
-        values = evaluate(runner, range(world.n), how or self.eval)
+        values = evaluate(runner, range(world.n), self.eval)
         if world.n == 1 or self.reward == "own":
             return [float(v) for v in values]
         out = []

@@ -78,8 +78,6 @@ PARAMS: dict[str, dict[str, Param]] = {
         "sets": Param(str, choices=("rank", "pick")),
         "prior": Param(str, choices=("history", "none")),
         "shrink": Param(float, 0, 1_000_000),
-        "reply": Param(str, choices=("playout", "greedy", "written")),
-        "reply_tries": Param(int, 1, 64),
         "eval": Param(str, choices=("learned", "written")),
     },
 }
