@@ -121,6 +121,20 @@ def test_a_few_options_not_available_are_listed_and_more_collapse_to_one_line():
     assert [t.plain for t in many] == ["   --  8 more not available: type why"]
 
 
+def test_a_reason_too_long_for_the_line_is_shortened_between_words():
+    """Playtest 32 (Lantern Row): "--  Play a favour (not now: you have no favour in your
+    hand that you can pla…": a line cut at the screen's edge ends at a word, with '…'."""
+    reason = ("not now: you have no favour in your hand that you can play now, "
+              "as each needs a lantern in the row")
+    rows = [("--", "fav", "Play a favour", reason)]
+    (line,) = refused_lines(rows, 80)
+    text = line.plain
+    assert len(text) <= 80 and text.endswith("…")
+    kept = text[:-1].rstrip()
+    assert kept.split()[-1] in reason.split(), text  # a whole word before the '…'
+    assert text.startswith("   --  Play a favour (not now: you have no favour in your hand")
+
+
 def test_long_news_keeps_the_newest_and_says_where_the_rest_is():
     c = _console()
     news = [[f"Bob (ai): Action {i}", f"  Bob (ai): −{i} coins (now 1)"] for i in range(30)]

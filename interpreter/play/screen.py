@@ -96,8 +96,21 @@ def height(console, lines: list[Text]) -> int:
 
 
 def _cut(text: Text, width: int) -> Text:
+    """``text`` in ``width`` cells: when it is longer, shortened at the end of a word
+    with '…' ('that you can…', never 'that you can pla…'); a word longer than the
+    last third of the line is cut where it must be."""
     text = text.copy()
+    if text.cell_len <= width:
+        return text
+    whole = text.plain
     text.truncate(width, overflow="ellipsis")
+    fits = len(text.plain) - 1  # the characters kept before rich's '…'
+    if fits < len(whole) and whole[fits] != " ":  # the cut falls inside a word
+        space = whole.rfind(" ", 0, fits + 1)
+        if space > fits * 2 // 3:
+            end = len(whole[:space].rstrip(" ,;:(—–-"))
+            text.right_crop(len(text.plain) - end)
+            text.append("…")
     return text
 
 
