@@ -247,6 +247,40 @@ def test_your_own_results_stay_when_the_others_moves_fold():
     assert "  Ann: +3 food (now 4)" in text, text
 
 
+def test_what_a_move_did_to_a_card_stays_with_the_move_that_did_it():
+    """Playtest 32 (Legacy): the other player's Not What We Hoped For on the player's
+    Metallurgy was left out ("… 7 earlier lines") when a question was then taken for the
+    player, while "Railroads (time frame 4) fails" stayed without its cause. A line about
+    a card right after a move is what the move did: it goes with the move, and the move's
+    headline (naming the card played) stays when the lines must fold."""
+    from rulebook_games.play.screen import fit_news
+    you, bob = "Ann", "Bob (ai)"
+    words = NewsWords([you, bob], {"Oak Mill", "Rain", "Mill Race", "Surge", "Storm"})
+    lines = [f"{you}: Influence", f"  {you}: 1 stored cube → Rain (now 3 of yours there)"]
+    for _ in range(3):
+        lines += [f"{bob}: Draw two, keep one", f"  2 cards from Deck → {bob}'s hand",
+                  "  Oak Mill → Discard pile"]
+    lines += [f"{bob}: Play a fate card", "  Storm → Fate cards in play",
+              f"  {bob} chooses Rain",
+              "Rain (time frame 2) fails until the end of the round, whatever it needs",
+              "Mill Race (time frame 3) fails: it needs Rain to succeed in an earlier frame",
+              "Surge (time frame 4) fails: it needs Mill Race to succeed in an earlier frame"]
+    groups = [g.lines() for g in summarise(lines, words)]
+    assert groups[-1][0] == f"{bob}: Play a fate card: Storm on Rain"
+    assert groups[-1][-1].startswith("  Surge (time frame 4) fails")
+    shown = [t.plain for t in fit_news(_console(), groups, 6, you)]
+    assert len(shown) <= 6
+    assert any(line.startswith(f"{bob}: Play a fate card: Storm on Rain") for line in shown), shown
+    # a move of another's that names you stays over their older moves
+    news = [[f"{bob}: Play a favour: Trick on {you}", "  Trick → Discard pile"]] + \
+        [[f"{bob}: Draw two, keep one: Oak Mill → Discard pile"] for _ in range(8)]
+    shown = [t.plain for t in fit_news(_console(), news, 5, you)]
+    assert any(line.startswith(f"{bob}: Play a favour: Trick on {you}") for line in shown), shown
+    # a phase's own lines about cards stay the phase's
+    phase = summarise(["· Clarify", "Rain (time frame 1) is discarded"], words)
+    assert [g.lines() for g in phase] == [["· Clarify"], ["Rain (time frame 1) is discarded"]]
+
+
 def test_what_you_paid_stays_when_your_older_move_must_fold():
     """Issue 30: "Buy research cards: Cloud Seeding" was shown with no cost line, the
     move folded to its headline when a long action list left 5 lines of news. Your

@@ -15,7 +15,10 @@ effects folded:
   names ('6 cards → your hand: …', '4 cards → Bob's hand'), and only counted
   when more than :data:`NAMES_LISTED` go anywhere but the reader's own places
   ('42 cards → Out of the game');
-- any other line kept as it is (repeated lines once, with '(×N)').
+- any other line kept as it is (repeated lines once, with '(×N)');
+- an unindented line about a card right after a player's move ('Rain (frame 2)
+  fails: …') goes with the move: what the move did (a screen that folds the
+  move to its headline still names what did it).
 
 A player's move names in its headline what it was about, so that a screen
 that cuts a group to its headline still says it: the first thing its effects
@@ -121,6 +124,9 @@ def summarise(lines: list[str], words: NewsWords) -> list[NewsGroup]:
     for raw in lines:
         if not raw:
             continue
+        if not raw.startswith(" ") and _after_move(headline, raw, words):
+            folder.add(raw)  # what the move did to a card: the move's (see below)
+            continue
         if not raw.startswith(" "):
             if started:
                 named = folder.named(headline)  # (before its lines: what it says, once)
@@ -134,6 +140,18 @@ def summarise(lines: list[str], words: NewsWords) -> list[NewsGroup]:
         named = folder.named(headline)
         groups.append(NewsGroup(named, folder.lines()))
     return groups
+
+
+def _after_move(headline: str | None, line: str, words: NewsWords) -> bool:
+    """Whether an unindented ``line`` about a card ('Rain (frame 2) fails: …') comes under
+    a player's move (``headline``, 'Bob: Play a card'): what the move did to the card,
+    kept with the move, so a screen that folds the move to its headline still says what
+    did it (playtest 32: a card played on the reader's technology left out, what it made
+    fail shown alone). A line after a phase's headline stays its own."""
+    if headline is None or not any(headline.startswith(f"{p}: ") for p in words.players):
+        return False
+    return any(line.startswith(name) and line[len(name):len(name) + 1] in ("", " ", ":")
+               for name in words.cards)
 
 
 def news_lines(groups: list[NewsGroup]) -> list[str]:

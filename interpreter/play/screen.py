@@ -108,7 +108,7 @@ def _cut(text: Text, width: int) -> Text:
     if fits < len(whole) and whole[fits] != " ":  # the cut falls inside a word
         space = whole.rfind(" ", 0, fits + 1)
         if space > fits * 2 // 3:
-            end = len(whole[:space].rstrip(" ,;:(—–-"))
+            end = len(whole[:space].rstrip(" ,;:(·—–-"))
             text.right_crop(len(text.plain) - end)
             text.append("…")
     return text
@@ -211,13 +211,14 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
     you gained and lost stays on the screen): first the others' groups are cut to
     their headlines (the newest too), then your own older ones, each headline saying
     how many lines ``news`` shows under it; then the oldest lines are left out, the
-    others' before yours, with a line that says so."""
+    others' before yours, with a line that says so. A move of another player that names
+    you ('Bob: Play a favour: Trick on Ann') is yours here: what was done to you stays."""
     groups = [list(g) for g in news]
 
-    def mine(g: list[str]) -> bool:  # your action, or a phase that changed your things
-        return bool(you) and bool(g) and any(
+    def mine(g: list[str]) -> bool:  # your action, a phase that changed your things, or
+        return bool(you) and bool(g) and any(  # a move of another's that names you
             line.strip().startswith((f"{you}:", f"{you} ")) or " your " in f" {line} "
-            for line in g)
+            or f" {you}" in line for line in g)
 
     def lines():
         return [news_text(line, console.width) for g in groups for line in g]
@@ -254,10 +255,19 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
             break
         left += len(g)
         groups.remove(g)
-    shown = lines()
-    while shown and height(console, shown) > max(room - 1, 1):
-        shown.pop(0)
+    # then the oldest lines; a group cut at the top keeps its headline (what the lines
+    # under it belong to: play32, a phase's effects shown without it were headed again
+    # on the next screen)
+    flat = [(line, g[0] if k and not g[0].startswith(" ") else None)
+            for g in groups for k, line in enumerate(g)]
+    while flat and height(console, [news_text(x, console.width) for x, _ in flat]) > \
+            max(room - 1, 1):
+        line, head = flat.pop(0)
         left += 1
+        if head is None and flat and flat[0][1] == line and len(flat) > 1:
+            flat.pop(0)  # the headline stays, its oldest effect goes instead
+            flat.insert(0, (line, None))
+    shown = [news_text(x, console.width) for x, _ in flat]
     if not left:
         return shown
     note = Text(f"… {left} earlier line{'s' if left != 1 else ''} (type news, or log)",
