@@ -42,3 +42,51 @@ def test_a_long_phase_cut_before_an_answer_taken_for_you_is_headed_once():
     assert shown.count("· V. Prepare the next round") == 1, shown
     assert shown.index("· V. Prepare the next round") < shown.index("Frame 11 is cleared")
     assert "Place in turn order 2 → 1" in shown
+
+
+def test_a_card_that_passes_through_a_place_within_a_move_is_said_to_move_once():
+    """Playtest 32 (Legacy): Flash of Insight was logged '→ Fate cards in play', then,
+    after the technology it established, '→ Discard pile'. A card that passes through a
+    place within one move reads as one move, where it ended."""
+    import rulebook_games as rb
+    game = rb.new_game("legacy_gears_of_time", players=2, seed=48, agents=["me", "me"])
+    for answer in ["The Scholar", "The Engineer", "action:play_fate", "3", "Navigation",
+                   "action:research", "Steam Engine", "action:research", "Basic Science",
+                   "action:research", "The Wheel", "action:play_fate", "Fire", "Gunpowder"]:
+        game.answer(answer)
+    log = game.log
+    flash = [line for line in log if "Flash of Insight →" in line]
+    assert flash == ["  Flash of Insight → Discard pile"], flash
+    slip = [line for line in log if "Slip Through Time →" in line]
+    assert slip == ["  Slip Through Time → Discard pile"], slip
+    played = log.index("  Flash of Insight → Discard pile")
+    assert log[played - 1].endswith(": Play a fate card")  # said where it was played
+
+
+def test_a_refusal_says_what_is_missing_once_with_the_number():
+    """Playtest 32 (Legacy): Perfectly Laid Plans' list read "Basic Science (not now: needs
+    at least one of your cubes on Basic Science; you have 0 of your cubes on Basic
+    Science)". The refusal says what is needed once, and what you have as a number."""
+    import re
+    from rulebook_games.agents import RandomAgent
+    from rulebook_games.engine.flow import FlowRunner
+    from rulebook_games.engine.game import Game
+    rs = load_ruleset("legacy_gears_of_time")
+    said: set = set()
+
+    class Spy(RandomAgent):
+        wants_view = True
+
+        def decide(self, decision, view, game):
+            said.update(decision.refused.values())
+            return super().decide(decision, view, game)
+
+    for seed in (1, 8):
+        FlowRunner(Game(rs, 2, seed, [Spy(seed), Spy(seed + 7)])).play()
+    cubes = [w for w in said if "cubes on" in w]
+    assert cubes, sorted(said)
+    for why in cubes:
+        assert why.count("cubes on") == 1, why  # said once
+        assert " 0 " not in why and "at least one" not in why, why
+    assert any(re.fullmatch(r"needs one of your cubes on [A-Z][\w ]+; you have none", w)
+               for w in cubes), cubes
