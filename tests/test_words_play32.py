@@ -90,3 +90,32 @@ def test_a_refusal_says_what_is_missing_once_with_the_number():
         assert " 0 " not in why and "at least one" not in why, why
     assert any(re.fullmatch(r"needs one of your cubes on [A-Z][\w ]+; you have none", w)
                for w in cubes), cubes
+
+
+def test_the_row_refilled_after_a_buy_stays_on_the_screen():
+    """Playtest 32 (Lantern Row): "Player 2 (ismcts): Buy: Red Dragon  (+3 lines: type
+    news)" hid the Festival Arch that came into the row, and the player never saw it
+    arrive. A card that arrives in a shared place everyone sees is news to everyone: it
+    stays when the move folds to its headline (the player's own buy too)."""
+    from rulebook_games.play.news import NewsWords, summarise
+    from rulebook_games.play.screen import fit_news
+    you, bob = "Ann", "Bob (ai)"
+    words = NewsWords([you, bob], {"Red Dragon", "Festival Arch", "Paper Globe"},
+                      {"coin": ("coin", "coins"), "coins": ("coin", "coins")}, {},
+                      {"Discard pile"}, {"Lantern row"})
+    lines = [f"{bob}: Buy: Red Dragon", f"  {bob} pays 4 coins (now 0)",
+             f"  Red Dragon → {bob}'s hand", "  Festival Arch → Lantern row"]
+    lines += [f"{bob}: Draw a card unseen", f"  {bob} pays 1 coin (now 3)",
+              f"  1 card from Lantern deck → {bob}'s hand"] * 3
+    lines += [f"{you}: Buy: Paper Globe", f"  {you} pays 1 coin (now 0)",
+              "  Paper Globe → your hand", "  Red Dragon → Lantern row"]
+    groups = [g.lines() for g in summarise(lines, words)]
+    console = Console(file=io.StringIO(), width=80)
+    shown = [t.plain for t in fit_news(console, groups, 8, you)]
+    assert len(shown) <= 8, shown
+    assert "  Festival Arch → Lantern row" in shown, shown
+    assert "  Red Dragon → Lantern row" in shown, shown
+    # and NewsWords.of knows the game's shared places, not its piles
+    game = build_game(load_ruleset("lantern_row"), 2, 3, ["random", "random"])
+    words = NewsWords.of(game)
+    assert "Lantern row" in words.shared and "Discard pile" not in words.shared

@@ -86,6 +86,9 @@ class NewsWords:
     # the piles a deck is refilled from, as the log names them ('Discard pile'): a card
     # sent there by a move is what the move cost, not what it did
     piles: set[str] = field(default_factory=set)
+    # the rows the view declares (shared offers everyone sees), as the log names them
+    # ('Market'): a card that arrives there is news to every player (:class:`Shared`)
+    shared: set[str] = field(default_factory=set)
 
     @classmethod
     def of(cls, game) -> "NewsWords":
@@ -100,7 +103,22 @@ class NewsWords:
         decl = game.zone_decl
         piles = {str(decl.get(r, {}).get("name") or r.replace("_", " "))
                  for z in decl for r in [decl[z].get("refill_from")] if r}
-        return cls([p.name for p in game.state.players], cards, units, production, piles)
+        view = game.rs.singles.get("view")
+        rows = (view.data.get("rows") if view is not None and isinstance(view.data, dict)
+                else None) or []
+        shared = {str(decl.get(r["zone"], {}).get("name") or r["zone"].replace("_", " "))
+                  for r in rows if isinstance(r, dict) and r.get("zone") in decl
+                  and decl[r["zone"]].get("visibility", "public") == "public"} - piles
+        return cls([p.name for p in game.state.players], cards, units, production, piles,
+                   shared)
+
+
+class Shared(str):
+    """A line of the news that is news to every player: a card that arrived in a shared
+    place all see (the row refilled after a buy). A screen that folds a move to its
+    headline keeps it (screen.fit_news)."""
+
+    __slots__ = ()
 
 
 @dataclass
@@ -112,7 +130,7 @@ class NewsGroup:
 
     def lines(self) -> list[str]:
         return ([self.headline] if self.headline is not None else []) + \
-            [f"  {e}" for e in self.effects]
+            [Shared(f"  {e}") if isinstance(e, Shared) else f"  {e}" for e in self.effects]
 
 
 def summarise(lines: list[str], words: NewsWords) -> list[NewsGroup]:
@@ -467,7 +485,8 @@ class _Folder:
                 n = self.other[key]
                 out.append(key if n == 1 else f"{key} (×{n})")
             elif kind == "move":
-                out.append(self._move_line(key))
+                line = self._move_line(key)
+                out.append(Shared(line) if key in self.w.shared else line)
             elif kind == "played":
                 out.append(f"{self.played[0]} → {key}")
             else:

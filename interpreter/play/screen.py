@@ -40,6 +40,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from ..safe_text import visible
+from .news import Shared
 
 HEIGHT = 24  # a typical terminal
 MIN_NEWS = 6  # news lines kept when the options need the room
@@ -229,11 +230,15 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
     # matter more to you than their latest effects); then your own older ones
     theirs = [g for g in (groups if you else older) if not mine(g)]
     def fold(g: list[str], keep: list[str]) -> None:  # the headline, keep, and a count
+        # (a card arriving in a shared place stays: news to every player, news.Shared)
+        keep = [x for x in g[1:] if x in keep or isinstance(x, Shared)]
         more = len(g) - 1 - len(keep)
         g[1:] = keep
-        g[0] += f"  (+{more} line{'s' if more != 1 else ''}: type news)"
+        if more:
+            g[0] += f"  (+{more} line{'s' if more != 1 else ''}: type news)"
     for g in theirs + [g for g in older if mine(g)]:
-        if len(g) > 1 and not g[0].startswith(" "):  # their headlines alone, saying so
+        if len(g) > 1 and not g[0].startswith(" ") and \
+                not all(isinstance(x, Shared) for x in g[1:]):  # their headlines alone
             if mine(g):  # your own: what you paid and gained is the last to go
                 paid = [x for x in g[1:] if x.strip().startswith(f"{you}:")]
                 rest = [x for x in g[1:] if x not in paid]
@@ -250,7 +255,9 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
                 return lines()
     left = 0
     # whole older groups of the others' next, oldest first; then the oldest lines
-    for g in [g for g in older if not mine(g)]:
+    # (those with news to every player last: a card that came into a shared place)
+    for g in sorted([g for g in older if not mine(g)],
+                    key=lambda g: any(isinstance(x, Shared) for x in g)):
         if height(console, lines()) <= max(room - 1, 1):
             break
         left += len(g)
