@@ -119,3 +119,31 @@ def test_the_row_refilled_after_a_buy_stays_on_the_screen():
     game = build_game(load_ruleset("lantern_row"), 2, 3, ["random", "random"])
     words = NewsWords.of(game)
     assert "Lantern row" in words.shared and "Discard pile" not in words.shared
+
+
+def test_the_opponents_first_move_is_not_left_out_before_the_set_up():
+    """Playtest 32 (Lantern Row, moving second): the first screen began "… 3 earlier
+    lines", then the set-up's lines (the row, the hands, "+1 coin"), then the opponent's
+    later moves: its hang of Bamboo Cage, newer than the set-up, was one of those left
+    out. Lines left out are the oldest: the set-up before the opponent's moves."""
+    from rulebook_games.play.news import NewsWords, summarise
+    from rulebook_games.play.screen import fit_news
+    you, bob = "Ann", "Bob (ai)"
+    words = NewsWords([you, bob], {"Red Dragon", "Bamboo Cage", "Haggling", "Sun Wheel",
+                                   "Jade Carp", "Willow Spirit"},
+                      {"coin": ("coin", "coins"), "coins": ("coin", "coins")}, {},
+                      set(), {"Lantern row"})
+    lines = ["  Red Dragon → Lantern row", "  Sun Wheel → Lantern row",
+             "  Jade Carp → Lantern row", "  Haggling → Lantern row",
+             f"  2 cards from Lantern deck → {bob}'s hand",
+             "  2 cards from Lantern deck → your hand: Willow Spirit, Bamboo Cage",
+             f"  {you} gains 1 coin (now 4)",
+             f"{bob}: Hang a lantern in their stall", f"  Bamboo Cage → {bob}'s stall",
+             f"{bob}: Take 2 coins from the till", f"  {bob} gains 2 coins (now 5)",
+             f"{bob}: Draw a card unseen", f"  {bob} pays 1 coin (now 4)",
+             f"  1 card from Lantern deck → {bob}'s hand"]
+    groups = [g.lines() for g in summarise(lines, words)]
+    console = Console(file=io.StringIO(), width=80)
+    shown = [t.plain for t in fit_news(console, groups, 5, you)]
+    assert len(shown) <= 5, shown
+    assert any("Hang a lantern in their stall: Bamboo Cage" in line for line in shown), shown

@@ -255,9 +255,18 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
                 return lines()
     left = 0
     # whole older groups of the others' next, oldest first; then the oldest lines
-    # (those with news to every player last: a card that came into a shared place)
-    for g in sorted([g for g in older if not mine(g)],
-                    key=lambda g: any(isinstance(x, Shared) for x in g)):
+    def kept(g: list[str]) -> bool:  # your move (or its lines after your answer), or
+        first = g[0].strip()  # another's move that names you: what was done to you
+        return first.startswith((f"{you}:", f"{you} ")) or (
+            g[0].startswith(" ") and " your " in f" {first} ") or (
+            not g[0].startswith(" ") and ": " in first and f" {you}" in first)
+
+    def news_to_all(g: list[str]) -> bool:  # a move that brought a card into a row
+        return not g[0].startswith(("·", " ")) and any(isinstance(x, Shared) for x in g)
+    # the oldest first, a phase or the set-up as a move (play32: the first screen kept
+    # the set-up's lines and left out the opponent's first hang); a move that brought
+    # news to every player last
+    for g in sorted([g for g in older if not (you and kept(g))], key=news_to_all):
         if height(console, lines()) <= max(room - 1, 1):
             break
         left += len(g)
