@@ -147,3 +147,22 @@ def test_the_opponents_first_move_is_not_left_out_before_the_set_up():
     shown = [t.plain for t in fit_news(console, groups, 5, you)]
     assert len(shown) <= 5, shown
     assert any("Hang a lantern in their stall: Bamboo Cage" in line for line in shown), shown
+
+
+def test_the_log_and_the_news_say_a_stock_change_in_the_same_words():
+    """Playtest 32 (Lantern Row): `log` said "Player 1 (human) gains 2 coins (now 2)" and
+    "Player 2 (ismcts) pays 1 coin (now 2)" where the news said "+2 coins (now 2)" and
+    "−1 coin (now 2)". One wording: the log's line is the news's."""
+    import rulebook_games as rb
+    from rulebook_games.play.news import NewsWords, news_lines, summarise
+    game = rb.new_game("lantern_row", players=2, seed=3204, agents=["me", "me"])
+    game.answer("col")
+    game.answer("sco")
+    me = game._stream.game.state.players[0].name
+    took = [line for line in game.log if line.startswith(f"  {me}: +2 coins (now ")]
+    paid = [line for line in game.log if line.startswith(f"  {me}: −1 coin (now ")]
+    assert took and paid, game.log
+    assert not [line for line in game.log if " gains 2 coins" in line or " pays " in line]
+    words = NewsWords.of(game._stream.game)
+    for line in (took[0], paid[0]):
+        assert news_lines(summarise([f"{me}: A move", line], words))[1] == line

@@ -64,6 +64,8 @@ NAMES_LISTED = 8
 _TIMES = re.compile(r"^(.*) \(×(\d+)\)$")
 _PROD = re.compile(r"^(?P<what>.+) production (?P<sign>[+−-])(?P<n>\d+) \(now (?P<now>-?\d+)\)$")
 _STOCK = re.compile(r"^(?P<verb>gains|pays|loses) (?P<n>\d+) (?P<what>.+) \(now (?P<now>-?\d+)\)$")
+# the same, as the engine writes it after the player's name and a colon: '+2 coins (now 5)'
+_SIGNED = re.compile(r"^(?P<sign>[+−])(?P<n>\d+) (?P<what>.+) \(now (?P<now>-?\d+)\)$")
 _CHOSE = re.compile(r"^(?:chooses|takes):? (.+?)(?: \(the only choice\))?$")
 # your own answer taken for you: 'Unlock a technology: Which one? → Rain (the only …)'
 _TAKEN = re.compile(r"^.+ → (.+) \(the only choice, taken for you\)$")
@@ -242,6 +244,10 @@ class _Folder:
             return False
         who, colon, rest = m.groups()
         if colon:
+            signed = _SIGNED.match(rest)
+            if signed and signed.group("what") in self.w.units:
+                verb = "gains" if signed.group("sign") == "+" else "pays"
+                return self._stock(who, verb, signed, times)
             p = _PROD.match(rest)
             if not p or p.group("what") not in self.w.production:
                 return False
@@ -254,11 +260,14 @@ class _Folder:
         s = _STOCK.match(rest)
         if not s or s.group("what") not in self.w.units:
             return False
+        return self._stock(who, s.group("verb"), s, times)
+
+    def _stock(self, who: str, verb: str, s: re.Match, times: int) -> bool:
         pair = self.w.units[s.group("what")]
         n = int(s.group("n")) * times
         self._bucket(("player", who))
         moved = self.stock.setdefault(who, {}).setdefault(pair, [0, 0, 0, None])
-        gained = s.group("verb") == "gains"
+        gained = verb == "gains"
         moved[0 if gained else 1] += n
         moved[2] = int(s.group("now"))
         if moved[3] is None:
