@@ -353,11 +353,20 @@ class FlowRunner:
         """Ask the seat for its next action; 'end' or 'pass' when the turn is over.
 
         A seat with nothing left to do is not asked: it ends (or, before a first
-        action of an action round, passes)."""
+        action of an action round, passes), and the log says so when actions were
+        left (playtest 32: a turn ended by itself read as if it had not ended)."""
         decision, opts = self.action_decision(pid, seat, taken, actions, required, turns,
                                               may_pass)
-        if decision is None:
-            return opts[0]  # nothing at all can be done
+        if decision is None:  # nothing at all can be done
+            g = self.game
+            if taken < actions and g.logging:
+                label = opts[0].label
+                said = f"{label[:-1]}; " if label.endswith(")") else f"{label} ("
+                # (to the seat alone: in a simultaneous step the others have yet to
+                # commit, and what could not be done may hang on hidden cards)
+                g.log("", {seat: f"{g.state.players[seat].name}: {said}nothing else can be "
+                                 f"done)"})
+            return opts[0]
         return opts[self.game.decide(decision)]
 
     def action_decision(self, pid: str, seat: int, taken: int, actions: int, required: int,

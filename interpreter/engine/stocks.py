@@ -238,6 +238,7 @@ class StocksMixin:
                 self.log(f"  {self.card_name(dest)}: +{self._card_res(resource, amount)} "
                          f"(now {r[resource]})")
             return
+        said = verb  # (a steal is a move to the mover; its words say steal)
         if verb == "steal":
             dest, verb = player, "move"
         if source is None:
@@ -264,6 +265,13 @@ class StocksMixin:
             raise ActionRefused(f"needs {self._card_res(resource, amount)} on {what}; "
                                 f"there {'is' if have == 1 else 'are'} {have}")
         if amount <= 0:
+            if up_to and self.logging and have > 0 and player is not None:
+                # the source was named (chosen, or the only one) and then left alone: say
+                # so, or the choice reads as an attack that took something ('Oak Mill on
+                # Ann' with no loss after it: playtest 32)
+                noun = self._card_res(resource, 2).split(" ", 1)[1]
+                told = {"move": "moves", "remove": "removes", "steal": "steals"}.get(said, said)
+                self.log(f"  {self.state.players[player].name} {told} no {noun} from {what}")
             return
         if card_source:
             self.state.set_on_card(source, "resources", resource, have - amount)

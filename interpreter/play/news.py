@@ -22,7 +22,9 @@ effects folded:
 
 A player's move names in its headline what it was about, so that a screen
 that cuts a group to its headline still says it: the first thing its effects
-tell, when that is cards moved ('Bob: Play a card: Oak Mill', and the cards the
+tell, when that is cards moved ('Bob: Play a card: Oak Mill'; a card drawn from
+a deck, gained and not aimed at, with where it went: 'Bob: Trade: Rain → your
+reserve'; and the cards the
 mover then chose, 'Bob: Play a card: Oak Mill on Rain', and the players, 'Oak
 Mill on Ann, Rain'; a card chosen that then moved was taken, with what the mover
 paid for it, 'Oak Mill: Rain for 2 coins', or where it went, 'Oak Mill: Rain →
@@ -192,6 +194,7 @@ class _Folder:
         self.stock: dict[str, dict[tuple, list[int]]] = {}
         self.prod: dict[str, dict[tuple, int]] = {}  # who -> (sing, plur) -> delta
         self.moves: dict[str, list] = {}  # to -> [count, names]
+        self.drawn: set[str] = set()  # the places cards were drawn to from a deck
         self.other: dict[str, int] = {}  # line -> times
         self.told: set = set()  # (kind, key) of the lines the headline says (named)
         names = sorted(words.players, key=len, reverse=True)
@@ -296,6 +299,8 @@ class _Folder:
             self._bucket(("played", to))
             return True
         self._bucket(("move", to))
+        if d:
+            self.drawn.add(to)
         bucket = self.moves.setdefault(to, [0, []])
         bucket[0] += n
         bucket[1].extend(names)
@@ -320,7 +325,10 @@ class _Folder:
                 # one card: its name (after hidden ones, where it went: 'Rain → Discard
                 # pile', not as if it were the card kept); several: how many went where,
                 # by name where this seat may read them ('2 cards → your hand: …')
-                subject = names[0] if n == 1 and hidden is None else self._move_line(key)
+                # (a card drawn was gained, not aimed at: where it went, 'Rain → your
+                # reserve'; play 32 read an action's drawn card as its target)
+                subject = names[0] if n == 1 and hidden is None and key not in self.drawn \
+                    else self._move_line(key)
                 if subject == names[0]:  # the card played: the cards the mover then chose
                     subject += self._targets(i, mover)  # are what it was played on
             elif kind == "played":  # the card played, and what it did that is public
@@ -430,6 +438,12 @@ class _Folder:
             # is refilled from, which is what the move cost ('The Wheel' paid with
             # 'Computers → Discard pile', play 32: not what it did)
             first = next((key for kind, key in self.order[i + 1:] if kind == "move"), None)
+            if first is not None and self.moves[first][1] == [self.played[0]]:
+                # the card itself moved on (turned up, then discarded): where it went, in
+                # the order it went there ('Rain → Revealed cards → Discard pile'; play 32
+                # said the discard first), once
+                self.told.update({("played", self.played[1]), ("move", first)})
+                return f" → {self.played[1]} → {first}"
             if first is not None and first not in self.w.piles and self.moves[first][0] == 1 \
                     and len(self.moves[first][1]) == 1 and not first.startswith("your "):
                 self.told.add(("move", first))

@@ -57,6 +57,13 @@ class Facts(str):
     __slots__ = ()
 
 
+class Note(Facts):
+    """An action's note (what it pays now, which of its steps would do nothing): a
+    sentence beside the label, so in brackets however the options are laid out."""
+
+    __slots__ = ()
+
+
 def news_text(line: str, width: int) -> Text:
     """A line of the news, wrapped at ``width`` between words with the lines after its
     first indented under it (a long list of cards reads as one item, not as the next
@@ -188,7 +195,10 @@ def _cell(console, head: Text, whole: Text, line: Text, width: int) -> list[Text
 def _whole(label: str, detail: str) -> Text:
     """An option's label, and its detail when that is :class:`Facts`: what is never cut."""
     text = Text(visible(label))
-    if detail and isinstance(detail, Facts):
+    if detail and isinstance(detail, Note):  # (in brackets, as when whole: not read as
+        # part of the label, playtest 32's 'Bard: Inspire  Culture is at its …')
+        text.append(f"  ({visible(detail)})", style="dim")
+    elif detail and isinstance(detail, Facts):
         text.append(f"  {visible(detail)}", style="dim")
     return text
 
