@@ -466,8 +466,11 @@ class CardsMixin:
                 # (its owner reads 'your hand', as for the cards only they may see)
                 mine = {key[1]: f"  {self.card_name(card)} → your {self._zone_noun(zone)}"} \
                     if key[1] != NO_OWNER else None
-                self.log(f"  {self.card_name(card)} → {self.zone_words(zone, key[1])}", mine)
-            elif not self._hidden_moves:
+                self.log_move(card, f"  {self.card_name(card)} → "
+                              f"{self.zone_words(zone, key[1])}", mine)
+            else:
+                self.log_unmoved(card)
+            if not (was_public or now_public) and not self._hidden_moves:
                 private = None
                 if decl.get("visibility") == "owner" and key[1] != NO_OWNER:
                     private = {key[1]: f"  {self.card_name(card)} → your "

@@ -104,7 +104,8 @@ class Decision:
     some: int = 0
     # each option's short key, made when first read (see keys.py: short_keys)
     shorts: list | None = field(default=None, repr=False, compare=False)
-    # other keys that answer an option: another copy's, of a card offered once (keys.py)
+    # keys of a card's copies the menu does not show, with the options that offer
+    # the card (keys.py): refused, saying the keys shown for it
     aliases: dict = field(default_factory=dict, repr=False, compare=False)
     # what a number question says with it ('2 coins a gold'): a function of no arguments
     # making the words, kept when an author's own prompt replaces the made one
@@ -205,8 +206,10 @@ class Decision:
             for i, key in enumerate(shorts):
                 if t == key.lower():
                     return i, None
-            if t in self.aliases:  # another copy's key, of a card offered once
-                return self.aliases[t], None
+            if t in self.aliases:  # another copy's key: refused, with the keys shown
+                shown = " and ".join(f"{i + 1}. {shorts[i]}" for i in self.aliases[t])
+                label = self.options[self.aliases[t][0]].label
+                return None, f"{t} is not in this menu: it offers {label} as {shown}"
             if t == "pass" and self.some:
                 return None, self.pick_not_ended(t)
             if t == "pass":

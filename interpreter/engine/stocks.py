@@ -96,13 +96,13 @@ class StocksMixin:
             moved = abs(p.stock[resource] - have)
             key = ("stock", player, resource, verb)
             last = self._last_stock if not self.listeners else None  # printed lines stay
-            words = {"gain": "gains", "pay": "pays", "lose": "loses"}[verb]
+            sign = "+" if verb == "gain" else "−"  # as the news and the status say it
             lost = amount - (p.stock[resource] - have) if verb == "gain" else 0
             if last is not None and last[0] == key and self._last_line() == last[2]:
                 moved += last[1]  # 1 gold and 1 gold more, in a row: one line, '2 gold'
                 lost += last[3]  # and what did not fit of each
             room = f"; {lost} more did not fit" if lost > 0 else ""  # over the capacity
-            line = f"  {p.name} {words} {self.amount_words(resource, moved)} " \
+            line = f"  {p.name}: {sign}{self.amount_words(resource, moved)} " \
                    f"(now {p.stock[resource]}{room})"
             if moved == 0 and lost > 0:  # nothing came in at all: say that first
                 line = f"  {p.name} gains no {self._res_name(resource)}: " \

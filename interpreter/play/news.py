@@ -15,7 +15,10 @@ effects folded:
   names ('6 cards → your hand: …', '4 cards → Bob's hand'), and only counted
   when more than :data:`NAMES_LISTED` go anywhere but the reader's own places
   ('42 cards → Out of the game');
-- any other line kept as it is (repeated lines once, with '(×N)').
+- any other line kept as it is (repeated lines once, with '(×N)');
+- an unindented line about a card right after a player's move ('Rain (frame 2)
+  fails: …') goes with the move: what the move did (a screen that folds the
+  move to its headline still names what did it).
 
 A player's move names in its headline what it was about, so that a screen
 that cuts a group to its headline still says it: the first thing its effects
@@ -63,6 +66,8 @@ NAMES_LISTED = 8
 _TIMES = re.compile(r"^(.*) \(×(\d+)\)$")
 _PROD = re.compile(r"^(?P<what>.+) production (?P<sign>[+−-])(?P<n>\d+) \(now (?P<now>-?\d+)\)$")
 _STOCK = re.compile(r"^(?P<verb>gains|pays|loses) (?P<n>\d+) (?P<what>.+) \(now (?P<now>-?\d+)\)$")
+# the same, as the engine writes it after the player's name and a colon: '+2 coins (now 5)'
+_SIGNED = re.compile(r"^(?P<sign>[+−])(?P<n>\d+) (?P<what>.+) \(now (?P<now>-?\d+)\)$")
 _CHOSE = re.compile(r"^(?:chooses|takes):? (.+?)(?: \(the only choice\))?$")
 # your own answer taken for you: 'Unlock a technology: Which one? → Rain (the only …)'
 _TAKEN = re.compile(r"^.+ → (.+) \(the only choice, taken for you\)$")
@@ -85,6 +90,9 @@ class NewsWords:
     # the piles a deck is refilled from, as the log names them ('Discard pile'): a card
     # sent there by a move is what the move cost, not what it did
     piles: set[str] = field(default_factory=set)
+    # the rows the view declares (shared offers everyone sees), as the log names them
+    # ('Market'): a card that arrives there is news to every player (:class:`Shared`)
+    shared: set[str] = field(default_factory=set)
 
     @classmethod
     def of(cls, game) -> "NewsWords":
@@ -99,7 +107,22 @@ class NewsWords:
         decl = game.zone_decl
         piles = {str(decl.get(r, {}).get("name") or r.replace("_", " "))
                  for z in decl for r in [decl[z].get("refill_from")] if r}
-        return cls([p.name for p in game.state.players], cards, units, production, piles)
+        view = game.rs.singles.get("view")
+        rows = (view.data.get("rows") if view is not None and isinstance(view.data, dict)
+                else None) or []
+        shared = {str(decl.get(r["zone"], {}).get("name") or r["zone"].replace("_", " "))
+                  for r in rows if isinstance(r, dict) and r.get("zone") in decl
+                  and decl[r["zone"]].get("visibility", "public") == "public"} - piles
+        return cls([p.name for p in game.state.players], cards, units, production, piles,
+                   shared)
+
+
+class Shared(str):
+    """A line of the news that is news to every player: a card that arrived in a shared
+    place all see (the row refilled after a buy). A screen that folds a move to its
+    headline keeps it (screen.fit_news)."""
+
+    __slots__ = ()
 
 
 @dataclass
@@ -111,7 +134,7 @@ class NewsGroup:
 
     def lines(self) -> list[str]:
         return ([self.headline] if self.headline is not None else []) + \
-            [f"  {e}" for e in self.effects]
+            [Shared(f"  {e}") if isinstance(e, Shared) else f"  {e}" for e in self.effects]
 
 
 def summarise(lines: list[str], words: NewsWords) -> list[NewsGroup]:
@@ -122,6 +145,9 @@ def summarise(lines: list[str], words: NewsWords) -> list[NewsGroup]:
     started = False
     for raw in lines:
         if not raw:
+            continue
+        if not raw.startswith(" ") and _after_move(headline, raw, words):
+            folder.add(raw)  # what the move did to a card: the move's (see below)
             continue
         if not raw.startswith(" "):
             if started:
@@ -136,6 +162,18 @@ def summarise(lines: list[str], words: NewsWords) -> list[NewsGroup]:
         named = folder.named(headline)
         groups.append(NewsGroup(named, folder.lines()))
     return groups
+
+
+def _after_move(headline: str | None, line: str, words: NewsWords) -> bool:
+    """Whether an unindented ``line`` about a card ('Rain (frame 2) fails: …') comes under
+    a player's move (``headline``, 'Bob: Play a card'): what the move did to the card,
+    kept with the move, so a screen that folds the move to its headline still says what
+    did it (playtest 32: a card played on the reader's technology left out, what it made
+    fail shown alone). A line after a phase's headline stays its own."""
+    if headline is None or not any(headline.startswith(f"{p}: ") for p in words.players):
+        return False
+    return any(line.startswith(name) and line[len(name):len(name) + 1] in ("", " ", ":")
+               for name in words.cards)
 
 
 def news_lines(groups: list[NewsGroup]) -> list[str]:
@@ -209,6 +247,10 @@ class _Folder:
             return False
         who, colon, rest = m.groups()
         if colon:
+            signed = _SIGNED.match(rest)
+            if signed and signed.group("what") in self.w.units:
+                verb = "gains" if signed.group("sign") == "+" else "pays"
+                return self._stock(who, verb, signed, times)
             p = _PROD.match(rest)
             if not p or p.group("what") not in self.w.production:
                 return False
@@ -221,11 +263,14 @@ class _Folder:
         s = _STOCK.match(rest)
         if not s or s.group("what") not in self.w.units:
             return False
+        return self._stock(who, s.group("verb"), s, times)
+
+    def _stock(self, who: str, verb: str, s: re.Match, times: int) -> bool:
         pair = self.w.units[s.group("what")]
         n = int(s.group("n")) * times
         self._bucket(("player", who))
         moved = self.stock.setdefault(who, {}).setdefault(pair, [0, 0, 0, None])
-        gained = s.group("verb") == "gains"
+        gained = verb == "gains"
         moved[0 if gained else 1] += n
         moved[2] = int(s.group("now"))
         if moved[3] is None:
@@ -463,7 +508,8 @@ class _Folder:
                 n = self.other[key]
                 out.append(key if n == 1 else f"{key} (×{n})")
             elif kind == "move":
-                out.append(self._move_line(key))
+                line = self._move_line(key)
+                out.append(Shared(line) if key in self.w.shared else line)
             elif kind == "played":
                 out.append(f"{self.played[0]} → {key}")
             else:
