@@ -100,9 +100,9 @@ def test_a_gain_worked_out_below_zero_is_a_loss_and_says_so(results):
     code, text = results["negative_gain"]
     assert code == 0, text
     # gold starts at 3; 'gain -2' twice for player 2 stops at the floor, 0
-    assert "Player 1 (random) loses 2 gold (now 1)" in text, text
-    assert "Player 2 (random) loses 2 gold (now 1)" in text, text
-    assert "Player 2 (random) loses 1 gold (now 0)" in text, text
+    assert "Player 1 (random): −2 gold (now 1)" in text, text
+    assert "Player 2 (random): −2 gold (now 1)" in text, text
+    assert "Player 2 (random): −1 gold (now 0)" in text, text
     assert "gains" not in text.split("— Round 1 —")[0], text
 
 

@@ -44,7 +44,7 @@ def test_a_track_at_its_maximum_is_said_beside_the_action_that_raises_it():
     split = _action(game, "water_splitting_plant")
     assert _note(game, split) == ""  # oxygen can go up: nothing to say
     game.state.tracks["oxygen"] = 14
-    assert _note(game, split) == "Oxygen is at its maximum: raising it does nothing"
+    assert _note(game, split) == "the Oxygen step does nothing: Oxygen is at its maximum"
 
 
 def test_a_tile_none_of_which_is_left_is_said_beside_the_action_that_places_it():
@@ -92,3 +92,40 @@ def test_an_idle_effect_that_is_no_block_is_an_error_where_it_is_written(tmp_pat
     assert problem.code == "RB401" and "unknown effect block 'plya'" in problem.message
     assert problem.span.file.endswith("view.yaml")
     assert (problem.span.line, problem.span.col) == (10, 29)  # (the entry's idle value)
+
+
+def _timespan_action(game, cid, name):
+    card = CardRef(next(c for c, s in game.state.cards.items() if s.def_id == cid))
+    game.put(card, "civ_board", 0, 0)
+    actions = game.rs.cards[cid].data["actions"]
+    i = next(i for i, a in enumerate(actions) if a["name"] == name)
+    return ActionChoice(f"card:{int(card)}:{i}", actions[i]["name"], actions[i], int(card), i)
+
+
+def test_the_note_names_only_the_step_that_does_nothing_and_keeps_its_brackets():
+    """Playtest 32 (Timespan): 'River trade (exclusive)  (Culture is at its maximum:
+    raising it does nothing)' read as if the action did nothing, though it still gives
+    a pottery; and in two columns the note lost its brackets and read as part of the
+    name ('Bard: Inspire  Culture is at its maximum: …'). The note names the step
+    that does nothing, and stays in brackets however the options are laid out."""
+    import io
+
+    from rich.console import Console
+
+    from rulebook_games.play.screen import option_lines
+
+    game = Game(load_ruleset("timespan"), 2, 1, [Agent(), Agent()])
+    game.state.turn_seat = 0
+    trade = _timespan_action(game, "river_kingdom", "River trade (exclusive)")
+    assert _note(game, trade) == ""
+    game.state.players[0].tracks["culture"] = 12
+    note = _note(game, trade)
+    assert note == "the Culture step does nothing: Culture is at its maximum"
+    decision = Decision(0, "action", "Choose an action", [
+        Option(trade.label, trade, trade.key),
+        *(Option(f"Other {i}", f"o{i}", f"o{i}") for i in range(12))])
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    two = [line.plain for line in option_lines(option_rows(decision, game), console,
+                                                True, columns=2)]
+    said = " ".join(" ".join(two).split())
+    assert "(the Culture step does nothing: Culture is at its maximum)" in said, two

@@ -107,3 +107,65 @@ def test_the_action_menu_makes_no_words_unless_read(name):
         assert all(isinstance(k, str) and isinstance(v, str) and v
                    for k, v in d.refused.items())
     assert any(d.refused for d in menus)
+
+
+
+def _counting_options(monkeypatch) -> list:
+    """Every option made from now on (but the fixed last ones, made with the question)."""
+    from rulebook_games.engine import decisions
+
+    made = []
+    real = decisions.Option.__init__
+
+    def counted(self, label, value=None, key=""):
+        if key not in ("none", "done"):
+            made.append(key)
+        real(self, label, value, key)
+    monkeypatch.setattr(decisions.Option, "__init__", counted)
+    return made
+
+
+# (Terraforming Mars and Timespan also ask choices of several items and yes/no questions,
+# whose few options are made with them, and show cards alongside some actions' questions,
+# which reads the options to leave the offered cards out)
+@pytest.mark.parametrize("name", ["legacy_gears_of_time", "lantern_row"])
+def test_no_option_is_made_unless_read(name, monkeypatch):
+    """Issue 28, step 5: "A decision with one legal answer builds no options … Agents get
+    the candidates and the kind." An agent that only counts the answers (as the random
+    agent does) makes the engine build no option at all, of a choice inside an effect or
+    of the action menu, in a game that keeps no log."""
+    made = _counting_options(monkeypatch)
+    g = _game(name, 4, keep_log=False)
+    assert run(g, check=False).finished
+    assert made == []
+    assert any(d.kind == "action" for a in g.agents for d in a.seen)
+    assert any(d.kind == "card" and d.count() > 1 for a in g.agents for d in a.seen)
+    for d in [d for a in g.agents for d in a.seen][:40]:
+        list(d.options)
+    assert made  # (and they are made when read)
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_options_read_later_are_the_candidates(name):
+    """Read after the game, each decision's options are its candidates in order, keyed
+    as a list of them always was ('none' last where nothing may be chosen), made once."""
+    g = _game(name, 4, keep_log=False)
+    assert run(g, check=False).finished
+    seen = [d for a in g.agents for d in a.seen]
+    asked = [d for d in seen if d.kind in ("card", "item", "player", "space")]
+    menus = [d for d in seen if d.kind == "action"]
+    assert asked and menus
+    for d in asked[:40] + menus[:40]:
+        options = list(d.options)
+        assert len(options) == len(d.options) == d.count()
+        assert all(o is p for o, p in zip(options, d.options))  # made once
+        if d.kind == "action":
+            assert all(o.key == o.value.key for o in options)
+            continue
+        if d.optional:
+            assert (options[-1].key, options[-1].value) == ("none", None)
+        if options[-1].key in ("none", "done"):  # (a pick of a set ends with 'done')
+            assert options[-1].value is None
+            options = options[:-1]
+        for o in options:
+            assert o.key == (o.value if isinstance(o.value, str) else "")

@@ -265,3 +265,31 @@ def test_the_piles_a_deck_is_refilled_from_are_read_from_the_rules():
     lantern = build_game(load_ruleset("lantern_row"), 2, 1, ["random"] * 2)
     assert NewsWords.of(lantern).piles == set()  # (no deck refilled: a favour's discard
     # is not a cost, and Lamplighter's lantern is named)
+
+
+def test_a_card_turned_up_and_then_discarded_reads_in_the_order_it_moved():
+    """Playtest 32 (Search For Life): 'Search for life: Industrial Microbes: Industrial
+    Microbes → Discard pile', and below it '… → Revealed cards': the card was revealed
+    before it was discarded, and the news said it the other way round, twice."""
+    words = NewsWords(["Ann", "Bob (ai)"], {"Oak Mill", "Rain"},
+                      {"coin": ("coin", "coins"), "coins": ("coin", "coins")}, {})
+    lines = ["Ann: Oak Mill: Search", "  Ann pays 1 coin (now 4)", "  Rain → Revealed cards",
+             "  Oak Mill: +1 science (now 1)", "  Rain → Discard pile"]
+    shown = news_lines(summarise(lines, words))
+    assert shown[0] == "Ann: Oak Mill: Search: Rain → Revealed cards → Discard pile"
+    assert not any("Rain" in line for line in shown[1:])  # (said once, in the headline)
+
+
+def test_a_card_drawn_by_an_action_is_said_as_gained_not_as_its_target():
+    """Playtest 32 (Timespan): River trade raised culture to 8, which gave a wonder card,
+    and the headline read 'The River Kingdom: River trade (exclusive): Hanging Gardens',
+    as if the action had been aimed at Hanging Gardens. A card drawn says where it went."""
+    words = NewsWords(["Ann", "Bob (ai)"], {"Oak Mill", "Rain"},
+                      {"food": ("food", "food"), "pottery": ("pottery", "potteries")}, {})
+    lines = ["Ann: Oak Mill: Trade", "  Ann: 1 worker → Oak Mill (now 1 there)",
+             "  Ann pays 2 food (now 1)", "  Ann gains 1 pottery (now 1)",
+             "  Pottery tiles in the supply 17 → 16", "  Ann: Culture 7 → 8",
+             "  1 card from Reserve deck → your reserve: Rain"]
+    shown = news_lines(summarise(lines, words))
+    assert shown[0] == "Ann: Oak Mill: Trade: Rain → your reserve"
+    assert not any("Rain" in line for line in shown[1:])

@@ -183,7 +183,7 @@ def test_a_gain_that_does_not_fit_says_nothing_came_in():
     me.stock["food"] = room - 1
     game.log("  (another line)")  # (not one more gain of the same line)
     game.change_stock(0, "food", 3, "gain")
-    assert game.log_lines[-1] == f"  {me.name} gains 1 food (now {room}; 2 more did not fit)"
+    assert game.log_lines[-1] == f"  {me.name}: +1 food (now {room}; 2 more did not fit)"
 
 
 def test_gains_in_a_row_say_all_that_did_not_fit():
@@ -203,7 +203,7 @@ def test_gains_in_a_row_say_all_that_did_not_fit():
     game.log("  (another line)")
     game.change_stock(0, "food", 1, "gain")
     game.change_stock(0, "food", 3, "gain")
-    assert game.log_lines[-1] == f"  {me.name} gains 2 food (now {room}; 2 more did not fit)"
+    assert game.log_lines[-1] == f"  {me.name}: +2 food (now {room}; 2 more did not fit)"
 
 
 def test_the_only_hidden_card_is_taken_without_a_line_for_the_others():

@@ -121,6 +121,20 @@ def test_a_few_options_not_available_are_listed_and_more_collapse_to_one_line():
     assert [t.plain for t in many] == ["   --  8 more not available: type why"]
 
 
+def test_a_reason_too_long_for_the_line_is_shortened_between_words():
+    """Playtest 32 (Lantern Row): "--  Play a favour (not now: you have no favour in your
+    hand that you can pla…": a line cut at the screen's edge ends at a word, with '…'."""
+    reason = ("not now: you have no favour in your hand that you can play now, "
+              "as each needs a lantern in the row")
+    rows = [("--", "fav", "Play a favour", reason)]
+    (line,) = refused_lines(rows, 80)
+    text = line.plain
+    assert len(text) <= 80 and text.endswith("…")
+    kept = text[:-1].rstrip()
+    assert kept.split()[-1] in reason.split(), text  # a whole word before the '…'
+    assert text.startswith("   --  Play a favour (not now: you have no favour in your hand")
+
+
 def test_long_news_keeps_the_newest_and_says_where_the_rest_is():
     c = _console()
     news = [[f"Bob (ai): Action {i}", f"  Bob (ai): −{i} coins (now 1)"] for i in range(30)]
@@ -231,6 +245,40 @@ def test_your_own_results_stay_when_the_others_moves_fold():
             news[1]]
     text = [t.plain for t in fit_news(_console(), news, 4, you="Ann")]
     assert "  Ann: +3 food (now 4)" in text, text
+
+
+def test_what_a_move_did_to_a_card_stays_with_the_move_that_did_it():
+    """Playtest 32 (Legacy): the other player's Not What We Hoped For on the player's
+    Metallurgy was left out ("… 7 earlier lines") when a question was then taken for the
+    player, while "Railroads (time frame 4) fails" stayed without its cause. A line about
+    a card right after a move is what the move did: it goes with the move, and the move's
+    headline (naming the card played) stays when the lines must fold."""
+    from rulebook_games.play.screen import fit_news
+    you, bob = "Ann", "Bob (ai)"
+    words = NewsWords([you, bob], {"Oak Mill", "Rain", "Mill Race", "Surge", "Storm"})
+    lines = [f"{you}: Influence", f"  {you}: 1 stored cube → Rain (now 3 of yours there)"]
+    for _ in range(3):
+        lines += [f"{bob}: Draw two, keep one", f"  2 cards from Deck → {bob}'s hand",
+                  "  Oak Mill → Discard pile"]
+    lines += [f"{bob}: Play a fate card", "  Storm → Fate cards in play",
+              f"  {bob} chooses Rain",
+              "Rain (time frame 2) fails until the end of the round, whatever it needs",
+              "Mill Race (time frame 3) fails: it needs Rain to succeed in an earlier frame",
+              "Surge (time frame 4) fails: it needs Mill Race to succeed in an earlier frame"]
+    groups = [g.lines() for g in summarise(lines, words)]
+    assert groups[-1][0] == f"{bob}: Play a fate card: Storm on Rain"
+    assert groups[-1][-1].startswith("  Surge (time frame 4) fails")
+    shown = [t.plain for t in fit_news(_console(), groups, 6, you)]
+    assert len(shown) <= 6
+    assert any(line.startswith(f"{bob}: Play a fate card: Storm on Rain") for line in shown), shown
+    # a move of another's that names you stays over their older moves
+    news = [[f"{bob}: Play a favour: Trick on {you}", "  Trick → Discard pile"]] + \
+        [[f"{bob}: Draw two, keep one: Oak Mill → Discard pile"] for _ in range(8)]
+    shown = [t.plain for t in fit_news(_console(), news, 5, you)]
+    assert any(line.startswith(f"{bob}: Play a favour: Trick on {you}") for line in shown), shown
+    # a phase's own lines about cards stay the phase's
+    phase = summarise(["· Clarify", "Rain (time frame 1) is discarded"], words)
+    assert [g.lines() for g in phase] == [["· Clarify"], ["Rain (time frame 1) is discarded"]]
 
 
 def test_what_you_paid_stays_when_your_older_move_must_fold():

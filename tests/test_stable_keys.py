@@ -173,10 +173,12 @@ def test_the_environment_hands_out_the_keys_of_the_asked_seat():
     assert int(mask.sum()) == len(keys)
 
 
-def test_the_key_of_a_copy_taken_away_still_finds_the_copy_left():
-    """The Timespan playtest: after an agent took the first Reinforced Hull the option
-    read `rh2`, and the `rh1` the player had read before was refused. When a question
-    offers one copy of a card, any copy's key answers it (copies are the same card)."""
+def test_a_key_the_menu_did_not_show_is_refused_with_the_key_it_shows():
+    """Playtest 32 (Lantern Row): at "1. rd1 Red Dragon  2. bc2 Bamboo Cage", `bc3` (another
+    Bamboo Cage's key) hung the Bamboo Cage offered, and `fj1` (a typo) the `fj2` shown.
+    A key the menu did not show is refused, and the refusal says the key it shows for
+    that card (the Timespan playtest's `rh1`, read before the first Reinforced Hull was
+    taken, learns that the one left is `rh2`)."""
     rs = load_named("timespan", ())
     game = build_game(rs, 2, 3, ["random", "random"])
     hulls = sorted(n for n, c in game.state.cards.items() if c.def_id == "upgrade_hull")
@@ -188,10 +190,14 @@ def test_the_key_of_a_copy_taken_away_still_finds_the_copy_left():
     hull = keys[0]
     assert hull[-1] == "2"  # the second copy keeps its own key
     first = hull[:-1] + "1"
-    assert d.find(first, keys) == (0, None)
     assert d.find(hull, keys) == (0, None)
+    index, problem = d.find(first, keys)
+    assert index is None
+    assert problem == f"{first} is not in this menu: it offers Reinforced Hull as 1. {hull}"
     # two copies offered: each key is its own copy's, and the one not offered is no answer
     both = Decision(0, "card", "Which?", [Option("Reinforced Hull", CardRef(h)) for h in hulls[1:]])
     two = short_keys(game, both)
     assert both.find(two[0], two) == (0, None) and both.find(two[1], two) == (1, None)
-    assert both.find(first, two)[0] is None
+    assert both.find(first, two) == (
+        None, f"{first} is not in this menu: it offers Reinforced Hull as 1. {two[0]} "
+              f"and 2. {two[1]}")

@@ -303,7 +303,7 @@ def test_a_fate_card_kept_out_says_why_in_a_sentence():
     game = Game(rs, 2, 3, [Spy(1), Spy(2)])
     FlowRunner(game).play()
     assert "Will Into Existence: there is no technology on the timeline" in said
-    assert ("Will Into Existence needs at least one of the technologies on the timeline "
+    assert ("Will Into Existence needs one of the technologies on the timeline "
             "that is failing") in said
     for why in said:
         assert why.startswith(("Will Into Existence: ", "Will Into Existence needs ")), why

@@ -380,12 +380,14 @@ VIEW = obj("What the table shows a player: facts, tracks, maps, boards, shared r
             "with_each": _E("The cards that go with each card offered ('card'), named in its option with their text: an exploration set's discovery tile beside the set's card (for the player answering, 'you'; only the cards that player may see)."),
             "idle": _ID("An effect of the cards offered ('play', or a block's id): each card's option says which of its steps would do nothing now (a track already at its top, a tile with none left), as an action's option does; the card stays allowed."),
         }, required=["action"])),
-    "actions": arr("Numbers shown beside an action wherever it is offered (what it costs the player looking now, say), so the player sees them before choosing it.",
-        obj("A number shown beside one action.", {
+    "actions": arr("What is shown beside an action wherever it is offered (what it costs the player looking now, say; the one card it would act on), so the player sees it before choosing it.",
+        obj("What is shown beside one action: a number, a card, or both.", {
             "action": _ID("The action's id."),
             "value": _E("The number, for the player looking ('you')."),
             "text": _TEXT("Words after the number (e.g. its unit)."),
-        }, required=["action", "value"])),
+            "card": _E("The one card the action would act on now, for the player looking ('you'), or none (when it would choose among several, say): named beside the action, so an only choice taken for the player is seen before (an only technology to unlock, with its cost)."),
+            "fact": _ID("A printed field of that card whose sentence follows its name (its cost, say)."),
+        }, required=["action"])),
     "facts": arr("Game facts a player must know, in order: the end condition, counters, how scoring works, the solo goal, and warnings ('when').", _fact),
     "tracks": arr("Tracks to show with their scale, the present mark (each player's, for a track of each player) and the rewards printed on them (from the track's declaration). Without this list every shared track is shown.",
         obj("A track shown on the table.", {

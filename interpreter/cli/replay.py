@@ -1,6 +1,7 @@
 """``rulebook replay``: a game played again from its record, its final state hash checked.
 
-With ``--step`` the log is shown line by line, with ``--decisions`` every
+With ``--step`` the log is shown line by line (each move's lines folded as the
+live news folds them), with ``--decisions`` every
 decision as its player saw it, with ``--at N`` the deciding player's view at
 decision N. Imports ``options``, ``loading`` and ``records`` at the top; the
 sessions, the terminal seat and rich only inside the command.
@@ -23,7 +24,7 @@ from ..safe_text import visible
 @click.argument("record", type=UsablePath(exists=True, dir_okay=False))
 @click.option("--ruleset", "ruleset_path", type=NAME, default=None,
               help="Ruleset location if it is not a shipped one.")
-@click.option("--step", is_flag=True, help="Show the game log line by line; press Enter to go on.")
+@click.option("--step", is_flag=True, help="Show the game log line by line, each move folded as the news folds it; press Enter to go on.")
 @click.option("--decisions", "show_decisions", is_flag=True,
               help="Print every decision as its player saw it, with the answer given.")
 @click.option("--at", "at", type=Whole(), default=None, metavar="N",
@@ -53,8 +54,13 @@ def replay(record, ruleset_path, step, show_decisions, at):
                 pass
     if ruleset_path is not None and find_ruleset(ruleset_path) is None:
         raise no_such_ruleset(ruleset_path)
+    folded = _Folded(show) if step else None
     try:
-        played, same = do_replay(record, ruleset_path, show if step else None, watch, at)
+        try:
+            played, same = do_replay(record, ruleset_path, folded, watch, at)
+        finally:
+            if folded is not None:
+                folded.flush()
     except _ShownAt:
         return
     except DecisionOutOfRange as exc:
@@ -81,6 +87,33 @@ def replay(record, ruleset_path, step, show_decisions, at):
         sys.exit(1)
     click.echo(f"replayed {played.result.decisions} decisions; final state matches "
                f"#{played.result.final_hash[:12]}")
+
+
+class _Folded:
+    """The log, a move at a time, folded as the live news folds it (play/news.py:
+    '−3 ore (now 1)', not a line per ore paid; playtest 32): each headline's lines are
+    kept until the next headline, then shown summarised."""
+
+    def __init__(self, show):
+        self.show = show
+        self.lines: list[str] = []
+        self.words = None
+
+    def seated(self, game) -> None:
+        from ..play.news import NewsWords
+        self.words = NewsWords.of(game)
+
+    def __call__(self, line: str) -> None:
+        if not line.startswith(" ") and self.lines:
+            self.flush()
+        self.lines.append(line)
+
+    def flush(self) -> None:
+        from ..play.news import news_lines, summarise
+        lines, self.lines = self.lines, []
+        if lines:
+            for line in news_lines(summarise(lines, self.words)) if self.words else lines:
+                self.show(line)
 
 
 class _ShownAt(Exception):

@@ -18,7 +18,7 @@ from typing import Any, Callable
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from ..lang.words import told
 from ..lang.words.english import possessive
-from .decisions import ActionRefused, Decision, IllegalAnswer, Option
+from .decisions import ActionRefused, Decision, IllegalAnswer, Option, Options
 from .refusals import Stretch, narrow, together
 from .state import CardRef
 
@@ -130,7 +130,8 @@ class AskingMixin:
 
     def _ask(self, decision: Decision, log: bool = True) -> int:
         """Hand the decision to its seat's agent, unless it has one answer; record it."""
-        if decision.count() == 1:
+        n = decision.count()
+        if n == 1:
             # one rule everywhere: a decision with a single legal answer is not asked,
             # and the record does not hold it
             self.last_forced = decision
@@ -146,9 +147,13 @@ class AskingMixin:
             check_changes(self)
         agent = self.agents[decision.player]
         self.decision_count += 1
+        low = decision.low if decision.is_range else 0
         while True:
             view = self.view(decision.player) if getattr(agent, "wants_view", True) else None
             answer = agent.decide(decision, view, self)
+            # (a whole number among the answers: what Decision.check lets through)
+            if answer.__class__ is int and low <= answer < low + n:
+                break
             problem = decision.check(answer)
             if problem is None:
                 break
@@ -291,10 +296,10 @@ class AskingMixin:
         # labels are made when read (an agent that reads words, the log), never for a
         # question with one answer that nobody watches
         label = self._label
-        opts = [Option(partial(label, v, what), v, v if isinstance(v, str) else "")
-                for v in options]
-        if optional:
-            opts.append(Option("none", None, "none"))
+        options = tuple(options)  # (as they are now, though the caller's list changes)
+        opts = Options(options, lambda v: Option(partial(label, v, what), v,
+                                                 v if isinstance(v, str) else ""),
+                       (Option("none", None, "none"),) if optional else ())
         kind = "card" if options and isinstance(options[0], CardRef) else "item"
         seat = self._acting() if player is None else player
         blocked = self._left_out(left_out, ask, seat) if left_out and not self.dry_run else None
@@ -307,7 +312,7 @@ class AskingMixin:
                                      refused_text=blocked or {}, lead=lead))
         finally:
             self.offered = offered
-        return opts[i].value
+        return options[i] if i < len(options) else None  # (opts[i].value, made or not)
 
     def _fields_read(self, ask) -> tuple:
         """The printed card fields (with a phrase) a choice's condition reads of the card

@@ -169,7 +169,13 @@ class CardsMixin:
     # to the budget here, where the copy is made (a rule reading a large deck in a loop
     # runs out of steps instead of time).
     def cards_in(self, zone, player):
-        out = list(self.state.zones[self._zone_key(zone, player)])
+        # (the zone's key as _zone_key makes it, written out: the hottest read of a game)
+        if self.zone_scope[zone] == "player":
+            if player is None or player < 0:
+                raise RuleRuntimeError(f"zone '{zone}' belongs to a player; say whose")
+            out = list(self.state.zones[(zone, player)])
+        else:
+            out = list(self.state.zones[(zone, NO_OWNER)])
         budget = self.budget
         budget.used += len(out)
         if budget.used > budget.limit:
@@ -180,7 +186,12 @@ class CardsMixin:
         """The zone's own list, charged as :meth:`cards_in` charges its copy: for compiled
         rules that read it at once and let it go while no card moves (its size, whether
         it holds a card, a comprehension that changes nothing). Never changed, never kept."""
-        out = self.state.zones[self._zone_key(zone, player)]
+        if self.zone_scope[zone] == "player":  # (_zone_key, written out)
+            if player is None or player < 0:
+                raise RuleRuntimeError(f"zone '{zone}' belongs to a player; say whose")
+            out = self.state.zones[(zone, player)]
+        else:
+            out = self.state.zones[(zone, NO_OWNER)]
         budget = self.budget
         budget.used += len(out)
         if budget.used > budget.limit:
@@ -455,8 +466,11 @@ class CardsMixin:
                 # (its owner reads 'your hand', as for the cards only they may see)
                 mine = {key[1]: f"  {self.card_name(card)} → your {self._zone_noun(zone)}"} \
                     if key[1] != NO_OWNER else None
-                self.log(f"  {self.card_name(card)} → {self.zone_words(zone, key[1])}", mine)
-            elif not self._hidden_moves:
+                self.log_move(card, f"  {self.card_name(card)} → "
+                              f"{self.zone_words(zone, key[1])}", mine)
+            else:
+                self.log_unmoved(card)
+            if not (was_public or now_public) and not self._hidden_moves:
                 private = None
                 if decl.get("visibility") == "owner" and key[1] != NO_OWNER:
                     private = {key[1]: f"  {self.card_name(card)} → your "

@@ -10,6 +10,7 @@ record or a scenario that picks one gets told exactly which requirement failed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any, Callable, Union
 
 Text = Union[str, Callable[[], str]]  # words, or how to make them when someone reads them
@@ -39,12 +40,58 @@ class Option:
         return f"Option({self.label!r}, {self.value!r}, {self.key!r})"
 
 
+class Options(Sequence):
+    """A decision's options made when first read: the values chosen among, how to make
+    each one's :class:`Option`, and options that follow them (the 'none' of an optional
+    choice). Its length is known without making any: a random agent's pick, a check of
+    an answer and a question with one answer make none; anything that reads an option
+    (a view, the log, a searching agent, a script matching keys) gets all of them, the
+    very options a list would have held, made once."""
+
+    __slots__ = ("_values", "_make", "_tail", "_made", "n")
+
+    def __init__(self, values: list, make: Callable[[Any], Option], tail: tuple = ()):
+        self._values, self._make, self._tail = values, make, tail
+        self._made: list | None = None
+        self.n = len(values) + len(tail)  # (how many: Decision.count reads it)
+
+    def _all(self) -> list:
+        made = self._made
+        if made is None:
+            make = self._make
+            made = self._made = [make(v) for v in self._values]
+            made.extend(self._tail)
+        return made
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i):
+        return self._all()[i]
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def index(self, value, *args) -> int:
+        return self._all().index(value, *args)
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, Options):
+            other = other._all()
+        return self._all() == other
+
+    __hash__ = None  # (as a list's)
+
+    def __repr__(self) -> str:
+        return repr(self._all())
+
+
 @dataclass
 class Decision:
     player: int  # seat
     kind: str  # action | card | player | space | option | confirm | number | order | item
     prompt_text: Text
-    options: list[Option] = field(default_factory=list)
+    options: list[Option] | Options = field(default_factory=list)  # (Options: made when read)
     # for kind == "number": the range, or no range and the numbers as options (a range
     # with refused numbers inside it, see refusals.py)
     low: int | None = None
@@ -57,7 +104,8 @@ class Decision:
     some: int = 0
     # each option's short key, made when first read (see keys.py: short_keys)
     shorts: list | None = field(default=None, repr=False, compare=False)
-    # other keys that answer an option: another copy's, of a card offered once (keys.py)
+    # keys of a card's copies the menu does not show, with the options that offer
+    # the card (keys.py): refused, saying the keys shown for it
     aliases: dict = field(default_factory=dict, repr=False, compare=False)
     # what a number question says with it ('2 coins a gold'): a function of no arguments
     # making the words, kept when an author's own prompt replaces the made one
@@ -95,7 +143,8 @@ class Decision:
         low = self.low  # (asked twice a decision: is_range written out)
         if low is not None and self.kind == "number":
             return self.high - low + 1
-        return len(self.options)
+        options = self.options
+        return options.n if options.__class__ is Options else len(options)
 
     def describe_answer(self, answer: int) -> str:
         if self.is_range:
@@ -157,8 +206,10 @@ class Decision:
             for i, key in enumerate(shorts):
                 if t == key.lower():
                     return i, None
-            if t in self.aliases:  # another copy's key, of a card offered once
-                return self.aliases[t], None
+            if t in self.aliases:  # another copy's key: refused, with the keys shown
+                shown = " and ".join(f"{i + 1}. {shorts[i]}" for i in self.aliases[t])
+                label = self.options[self.aliases[t][0]].label
+                return None, f"{t} is not in this menu: it offers {label} as {shown}"
             if t == "pass" and self.some:
                 return None, self.pick_not_ended(t)
             if t == "pass":

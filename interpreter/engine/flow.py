@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..lang.gensupport import reading
 from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from ..lang.words import told
-from .decisions import ActionRefused, Decision, Option
+from .decisions import ActionRefused, Decision, Option, Options
 from .game import NO_OWNER, Game
 from .menus import ActionChoice, menu_for
 from .state import MAX_ROUNDS
@@ -353,11 +353,20 @@ class FlowRunner:
         """Ask the seat for its next action; 'end' or 'pass' when the turn is over.
 
         A seat with nothing left to do is not asked: it ends (or, before a first
-        action of an action round, passes)."""
+        action of an action round, passes), and the log says so when actions were
+        left (playtest 32: a turn ended by itself read as if it had not ended)."""
         decision, opts = self.action_decision(pid, seat, taken, actions, required, turns,
                                               may_pass)
-        if decision is None:
-            return opts[0]  # nothing at all can be done
+        if decision is None:  # nothing at all can be done
+            g = self.game
+            if taken < actions and g.logging:
+                label = opts[0].label
+                said = f"{label[:-1]}; " if label.endswith(")") else f"{label} ("
+                # (to the seat alone: in a simultaneous step the others have yet to
+                # commit, and what could not be done may hang on hidden cards)
+                g.log("", {seat: f"{g.state.players[seat].name}: {said}nothing else can be "
+                                 f"done)"})
+            return opts[0]
         return opts[self.game.decide(decision)]
 
     def action_decision(self, pid: str, seat: int, taken: int, actions: int, required: int,
@@ -368,7 +377,11 @@ class FlowRunner:
         g = self.game
         choices, refused = self.menu(pid, seat, turns, main_left=taken < actions)
         opts = list(choices.values())
-        main_possible = any(not (o.action or {}).get("free") for o in opts)
+        main_possible = False  # (a loop, not any() over a generator: once a menu)
+        for o in opts:
+            if not (o.action or _NO_ACTION).get("free"):
+                main_possible = True
+                break
         if may_pass and taken == 0:
             # before a first action, passing is the only way out of an action round
             opts.append(ActionChoice("pass", f"pass (no more turns this {g.rs.words.rounds})"))
@@ -390,8 +403,7 @@ class FlowRunner:
         name = g.state.players[seat].name
         # the words (the options', the refusals', the question's) are made when read
         decision = Decision(seat, "action", partial(_action_prompt, name, count),
-                            [Option(o.words if isinstance(o.words, str) else o.said, o, o.key)
-                             for o in opts],
+                            Options(tuple(opts), _action_option),
                             refused_text=partial(_refused_words, refused) if refused else {})
         return decision, opts
 
@@ -635,6 +647,12 @@ class FlowRunner:
 
 
 BIG_TURN = 10 ** 6
+_NO_ACTION: dict = {}  # (read only: an entry with no declaration, as 'end turn')
+
+
+def _action_option(o: ActionChoice) -> Option:
+    """A menu entry as the decision's option (made when the options are read)."""
+    return Option(o.words if isinstance(o.words, str) else o.said, o, o.key)
 
 
 def _action_prompt(name: str, count: str) -> str:

@@ -79,6 +79,7 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self._hidden_moves = 0  # inside a draw: hidden cards are told as one line
         self._last_stock = None  # (what, amount, line, lost) of the last stock line, to add to it
         self.held: list[str] | None = None  # lines of an action still running
+        self.held_moves: dict = {}  # card → its move's line in held (gamelog.log_move)
         # a flow step's heading, written before its first effect line (none if it has none)
         self.pending_heading: str | None = None
         # where the flow goes on once the turn being played ends (a FlowRunner Cursor),

@@ -3,7 +3,7 @@
 The part of :class:`~.game.Game` that writes the log: a line for everyone,
 optionally with some seats' own versions of it (cards only they may see),
 repeated lines folded into one ('… (×3)'), and lines of a running action
-held back until it succeeds. Trials and unlogged simulations write nothing.
+held back until it succeeds (a card it moves twice told once, where it ended). Trials and unlogged simulations write nothing.
 A line longer than :data:`MAX_LOG_LINE` is cut there, and says how much was cut;
 once the log holds :data:`MAX_LOG_KEPT` characters, it says it stops there and
 takes no more lines (the game goes on: the log is what people read, and a game
@@ -126,9 +126,34 @@ class LogMixin:
     def hold_log(self) -> None:
         """Keep log lines back until the running action succeeds (or is undone)."""
         self.held = []
+        self.held_moves = {}
+
+    def log_move(self, card, message: str, private: dict | None = None) -> None:
+        """A card's move, as :meth:`log`; a card moved again in the same running action is
+        said once, where it first moved, with where it ended ('Oak Mill → Discard pile',
+        not '→ Cards in play' and, after its effect, '→ Discard pile': a place it
+        passed through for an instant is no news)."""
+        held = self.held
+        if held is None:
+            self.log(message, private)
+            return
+        moves = self.held_moves
+        at = moves.get(card)
+        if at is not None and at < len(held):
+            held[at] = (message, private)
+            return
+        self.log(message, private)
+        if held and held[-1][0] == message:
+            moves[card] = len(held) - 1
+
+    def log_unmoved(self, card) -> None:
+        """The card's next move is said on its own line (it was hidden on the way)."""
+        if self.held is not None:
+            self.held_moves.pop(card, None)
 
     def release_log(self, keep: bool) -> None:
         lines, self.held = self.held or [], None
+        self.held_moves = {}
         if keep:
             for line, private in lines:
                 self.log(line, private)

@@ -55,6 +55,7 @@ def copy_game(game):
     clone.private_lines = {k: dict(v) for k, v in game.private_lines.items()}
     clone.listeners = []
     clone.held = None if game.held is None else list(game.held)
+    clone.held_moves = dict(game.held_moves)
     clone.memo = clone.zmemo = clone.bmemo = clone.smemo = None
     return clone
 

@@ -31,9 +31,10 @@ Then an option's key (:func:`short_keys`):
 - an action: the action's key, then, when it is offered once per element,
   a dash and the key of the element it is offered for (``buy-rl2``);
 - a card: the card's key, then its copy number when the game holds more
-  than one copy of it (``rl2``: the second Red Lamp of the deck, always); a
-  question that offers one copy of a card takes the other copies' keys as
-  answers too (``decision.aliases``: the copy a person read of may be gone);
+  than one copy of it (``rl2``: the second Red Lamp of the deck, always);
+  another copy's key is no answer: it is refused with the keys the menu shows
+  for the card (``decision.aliases``: the copy a person read of may be gone,
+  and a key the menu did not show answering would hide a typo);
 - an action printed on a card: the card's key, then a letter when the card
   has more than one action (``mila``, ``milb``);
 - a space or another named thing: its key; a player: ``p1``, ``p2``… (the
@@ -258,25 +259,23 @@ def short_keys(game, decision) -> list[str]:
     return out
 
 
-def _copy_aliases(keys: _Keys, decision, out: list[str]) -> dict[str, int]:
-    """For a card of which the question offers one copy: the keys of its other copies,
-    which answer it as well (the copy a person read of before may be gone: copies are
-    the same card)."""
+def _copy_aliases(keys: _Keys, decision, out: list[str]) -> dict[str, tuple[int, ...]]:
+    """For each card the question offers: the keys of its copies not offered, each with
+    the options that offer the card (a person who types one is told the keys shown:
+    the copy they read of before may be gone)."""
     offered: dict[str, list[int]] = defaultdict(list)
     for i, option in enumerate(decision.options):
         if isinstance(option.value, CardRef):
             offered[keys.game.state.cards[option.value].def_id].append(i)
-    aliases: dict[str, int] = {}
+    aliases: dict[str, tuple[int, ...]] = {}
     for def_id, where in offered.items():
-        if len(where) != 1:
-            continue
         base = keys.table.get(("card", def_id)) or candidates(def_id)[0]
         count = len(keys.copies.get(def_id) or ())
         joint = "-" if base[-1].isdigit() else ""
         for n in range(1, count + 1):
             alias = f"{base}{joint}{n}"
             if alias not in out:
-                aliases[alias] = where[0]
+                aliases[alias] = tuple(where)
     return aliases
 
 

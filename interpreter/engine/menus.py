@@ -75,7 +75,8 @@ class _Action:
     """One action as the menu offers it: what the declaration says, read once."""
 
     __slots__ = ("action", "name", "code", "cond", "pending", "fast", "explainer", "reason",
-                 "explain", "implied", "each", "once", "free", "key", "label", "index")
+                 "explain", "implied", "each", "once", "free", "key", "label", "index",
+                 "choice")
 
     def __init__(self, rs, code: tuple, action: dict, key: str, label, index, once_default):
         self.action = action
@@ -94,6 +95,10 @@ class _Action:
         self.label = label
         self.index = index
         self.name = action.get("name") or "action"
+        # a phase's action offered as itself (no card, no 'each', its name in words) is the
+        # same entry at every menu: made once (nothing changes an entry once made)
+        self.choice = ActionChoice(key, label, action) if index is None and isinstance(
+            label, str) else None
 
 
 class Menu:
@@ -175,7 +180,8 @@ class Menu:
         for a in self.actions:
             if not main_left and not a.free:
                 continue
-            choices = self._expand(g, a, ActionChoice(a.key, a.label, a.action), seat)
+            choices = self._expand(g, a, a.choice or ActionChoice(a.key, a.label, a.action),
+                                   seat)
             for choice in choices:
                 reason = self._blocked(g, a, seat, None, choice, used, scopes) \
                     or tried.get(choice.key)

@@ -96,13 +96,13 @@ class StocksMixin:
             moved = abs(p.stock[resource] - have)
             key = ("stock", player, resource, verb)
             last = self._last_stock if not self.listeners else None  # printed lines stay
-            words = {"gain": "gains", "pay": "pays", "lose": "loses"}[verb]
+            sign = "+" if verb == "gain" else "−"  # as the news and the status say it
             lost = amount - (p.stock[resource] - have) if verb == "gain" else 0
             if last is not None and last[0] == key and self._last_line() == last[2]:
                 moved += last[1]  # 1 gold and 1 gold more, in a row: one line, '2 gold'
                 lost += last[3]  # and what did not fit of each
             room = f"; {lost} more did not fit" if lost > 0 else ""  # over the capacity
-            line = f"  {p.name} {words} {self.amount_words(resource, moved)} " \
+            line = f"  {p.name}: {sign}{self.amount_words(resource, moved)} " \
                    f"(now {p.stock[resource]}{room})"
             if moved == 0 and lost > 0:  # nothing came in at all: say that first
                 line = f"  {p.name} gains no {self._res_name(resource)}: " \
@@ -238,6 +238,7 @@ class StocksMixin:
                 self.log(f"  {self.card_name(dest)}: +{self._card_res(resource, amount)} "
                          f"(now {r[resource]})")
             return
+        said = verb  # (a steal is a move to the mover; its words say steal)
         if verb == "steal":
             dest, verb = player, "move"
         if source is None:
@@ -264,6 +265,13 @@ class StocksMixin:
             raise ActionRefused(f"needs {self._card_res(resource, amount)} on {what}; "
                                 f"there {'is' if have == 1 else 'are'} {have}")
         if amount <= 0:
+            if up_to and self.logging and have > 0 and player is not None:
+                # the source was named (chosen, or the only one) and then left alone: say
+                # so, or the choice reads as an attack that took something ('Oak Mill on
+                # Ann' with no loss after it: playtest 32)
+                noun = self._card_res(resource, 2).split(" ", 1)[1]
+                told = {"move": "moves", "remove": "removes", "steal": "steals"}.get(said, said)
+                self.log(f"  {self.state.players[player].name} {told} no {noun} from {what}")
             return
         if card_source:
             self.state.set_on_card(source, "resources", resource, have - amount)

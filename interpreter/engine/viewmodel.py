@@ -72,19 +72,28 @@ class ViewModelMixin:
         return value if type(value) is int else None
 
     def action_note(self, action: str, seat: int) -> str:
-        """The number the view shows beside an action for ``seat`` ('8 coins'), or ''."""
+        """What the view shows beside an action for ``seat``: a number ('8 coins'), the
+        one card it would act on ('Temple Schools: Cost 1 wood'), or ''."""
         i = self.action_notes.get(action)
         if i is None:
             return ""
-        value = self.view_value(("actions", i), seat)
-        if type(value) is not int:
-            return ""
-        text = str(self.rs.singles["view"].data["actions"][i].get("text") or "")
-        return f"{value} {text}".strip()
+        entry = self.rs.singles["view"].data["actions"][i]
+        notes = []
+        if "value" in entry:
+            value = self.view_value(("actions", i), seat)
+            if type(value) is int:
+                notes.append(f"{value} {entry.get('text') or ''}".strip())
+        if "card" in entry:  # the one card it would act on now: named, with its fact
+            # (playtest 32: an only technology was unlocked, its cost paid, unseen)
+            card = self.view_value(("actions", i, "card"), seat)
+            if isinstance(card, CardRef) and card in self.state.cards:
+                fact = self.card_fact(card, entry["fact"]) if entry.get("fact") else None
+                notes.append(self.card_name(card) + (f": {fact.rstrip('.')}" if fact else ""))
+        return " · ".join(notes)
 
     def idle_steps(self, choice, seat: int) -> str:
         """What the steps an action always takes would not do now, in words, for the
-        option's note ('Heat is at its maximum: raising it does nothing'); ''
+        option's note ('the Heat step does nothing: Heat is at its maximum'); ''
         when each would do something. The rules let such an action be taken (its cost
         paid for nothing), so it stays on the menu: a person is told before choosing.
 
@@ -133,7 +142,9 @@ class ViewModelMixin:
                          else self.state.tracks).get(s.track)
                 if value is not None and value >= decl["max"]:
                     name = decl.get("name") or s.track.replace("_", " ")
-                    notes.append(f"{name} is at its maximum: raising it does nothing")
+                    # (the step, not the action: the action's other steps still count;
+                    # playtest 32 read 'raising it does nothing' as the whole action)
+                    notes.append(f"the {name} step does nothing: {name} is at its maximum")
             elif isinstance(s, ast.Place):
                 tile = getattr(s, "tile_id", None)
                 if isinstance(tile, str) and tile in self.tile_decl \

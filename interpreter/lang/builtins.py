@@ -835,7 +835,8 @@ STATEMENTS: dict[str, Statement] = {s.keyword: s for s in [
               "add 1 token to this"),
     Statement("remove", "remove [up to] AMOUNT RESOURCE from PLAYER-OR-CARD",
               "Takes AMOUNT of a resource away: from a player's stock, or a card resource "
-              "from a card. With `up to` the player may take fewer, or none.",
+              "from a card. With `up to` the player may take fewer, or none (the log then "
+              "says that none was taken, so the choice reads as no attack).",
               "remove up to 3 gold from any player"),
     Statement("move", "move [up to] AMOUNT RESOURCE from CARD to CARD",
               "Moves card resources from one card to another.",

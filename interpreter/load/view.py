@@ -71,10 +71,26 @@ def check_view(b) -> None:
         return str(action)
     for i, item in enumerate(data.get("actions") or []):
         action = action_ref("actions", i)
-        tree = expr(("actions", i), ("actions", i, "value"), you, T.INT, "the number",
-                    f"the number beside '{action}'")
-        if tree is not None:
-            _public(b, e, tree, ("actions", i, "value"))
+        if "value" in item:
+            tree = expr(("actions", i), ("actions", i, "value"), you, T.INT, "the number",
+                        f"the number beside '{action}'")
+            if tree is not None:
+                _public(b, e, tree, ("actions", i, "value"))
+        if "card" in item:  # the one card the action would act on now, or none
+            tree = expr(("actions", i, "card"), ("actions", i, "card"), you, T.CARD,
+                        "the card", f"the card beside '{action}'")
+            if tree is not None:
+                _public(b, e, tree, ("actions", i, "card"))
+        elif "value" not in item:
+            b.diags.error("RB404", f"the entry for '{action}' shows nothing beside it: give "
+                          "it a 'value' (a number) or a 'card'", e.span("actions", i),
+                          context="view")
+        fact = item.get("fact")
+        if fact is not None and not any(fact in (c.data.get("fields") or {})
+                                        for c in b.sections["cards"].values()
+                                        if isinstance(c.data, dict)):
+            b.diags.error("RB401", f"no card has a field '{fact}'",
+                          e.span("actions", i, "fact"), context="view")
     for i, item in enumerate(data.get("alongside") or []):
         action = action_ref("alongside", i)
         # shown only to the player answering, and only the cards that player may see

@@ -15,11 +15,16 @@ effects folded:
   names ('6 cards → your hand: …', '4 cards → Bob's hand'), and only counted
   when more than :data:`NAMES_LISTED` go anywhere but the reader's own places
   ('42 cards → Out of the game');
-- any other line kept as it is (repeated lines once, with '(×N)').
+- any other line kept as it is (repeated lines once, with '(×N)');
+- an unindented line about a card right after a player's move ('Rain (frame 2)
+  fails: …') goes with the move: what the move did (a screen that folds the
+  move to its headline still names what did it).
 
 A player's move names in its headline what it was about, so that a screen
 that cuts a group to its headline still says it: the first thing its effects
-tell, when that is cards moved ('Bob: Play a card: Oak Mill', and the cards the
+tell, when that is cards moved ('Bob: Play a card: Oak Mill'; a card drawn from
+a deck, gained and not aimed at, with where it went: 'Bob: Trade: Rain → your
+reserve'; and the cards the
 mover then chose, 'Bob: Play a card: Oak Mill on Rain', and the players, 'Oak
 Mill on Ann, Rain'; a card chosen that then moved was taken, with what the mover
 paid for it, 'Oak Mill: Rain for 2 coins', or where it went, 'Oak Mill: Rain →
@@ -61,6 +66,8 @@ NAMES_LISTED = 8
 _TIMES = re.compile(r"^(.*) \(×(\d+)\)$")
 _PROD = re.compile(r"^(?P<what>.+) production (?P<sign>[+−-])(?P<n>\d+) \(now (?P<now>-?\d+)\)$")
 _STOCK = re.compile(r"^(?P<verb>gains|pays|loses) (?P<n>\d+) (?P<what>.+) \(now (?P<now>-?\d+)\)$")
+# the same, as the engine writes it after the player's name and a colon: '+2 coins (now 5)'
+_SIGNED = re.compile(r"^(?P<sign>[+−])(?P<n>\d+) (?P<what>.+) \(now (?P<now>-?\d+)\)$")
 _CHOSE = re.compile(r"^(?:chooses|takes):? (.+?)(?: \(the only choice\))?$")
 # your own answer taken for you: 'Unlock a technology: Which one? → Rain (the only …)'
 _TAKEN = re.compile(r"^.+ → (.+) \(the only choice, taken for you\)$")
@@ -83,6 +90,9 @@ class NewsWords:
     # the piles a deck is refilled from, as the log names them ('Discard pile'): a card
     # sent there by a move is what the move cost, not what it did
     piles: set[str] = field(default_factory=set)
+    # the rows the view declares (shared offers everyone sees), as the log names them
+    # ('Market'): a card that arrives there is news to every player (:class:`Shared`)
+    shared: set[str] = field(default_factory=set)
 
     @classmethod
     def of(cls, game) -> "NewsWords":
@@ -97,7 +107,22 @@ class NewsWords:
         decl = game.zone_decl
         piles = {str(decl.get(r, {}).get("name") or r.replace("_", " "))
                  for z in decl for r in [decl[z].get("refill_from")] if r}
-        return cls([p.name for p in game.state.players], cards, units, production, piles)
+        view = game.rs.singles.get("view")
+        rows = (view.data.get("rows") if view is not None and isinstance(view.data, dict)
+                else None) or []
+        shared = {str(decl.get(r["zone"], {}).get("name") or r["zone"].replace("_", " "))
+                  for r in rows if isinstance(r, dict) and r.get("zone") in decl
+                  and decl[r["zone"]].get("visibility", "public") == "public"} - piles
+        return cls([p.name for p in game.state.players], cards, units, production, piles,
+                   shared)
+
+
+class Shared(str):
+    """A line of the news that is news to every player: a card that arrived in a shared
+    place all see (the row refilled after a buy). A screen that folds a move to its
+    headline keeps it (screen.fit_news)."""
+
+    __slots__ = ()
 
 
 @dataclass
@@ -109,7 +134,7 @@ class NewsGroup:
 
     def lines(self) -> list[str]:
         return ([self.headline] if self.headline is not None else []) + \
-            [f"  {e}" for e in self.effects]
+            [Shared(f"  {e}") if isinstance(e, Shared) else f"  {e}" for e in self.effects]
 
 
 def summarise(lines: list[str], words: NewsWords) -> list[NewsGroup]:
@@ -120,6 +145,9 @@ def summarise(lines: list[str], words: NewsWords) -> list[NewsGroup]:
     started = False
     for raw in lines:
         if not raw:
+            continue
+        if not raw.startswith(" ") and _after_move(headline, raw, words):
+            folder.add(raw)  # what the move did to a card: the move's (see below)
             continue
         if not raw.startswith(" "):
             if started:
@@ -134,6 +162,18 @@ def summarise(lines: list[str], words: NewsWords) -> list[NewsGroup]:
         named = folder.named(headline)
         groups.append(NewsGroup(named, folder.lines()))
     return groups
+
+
+def _after_move(headline: str | None, line: str, words: NewsWords) -> bool:
+    """Whether an unindented ``line`` about a card ('Rain (frame 2) fails: …') comes under
+    a player's move (``headline``, 'Bob: Play a card'): what the move did to the card,
+    kept with the move, so a screen that folds the move to its headline still says what
+    did it (playtest 32: a card played on the reader's technology left out, what it made
+    fail shown alone). A line after a phase's headline stays its own."""
+    if headline is None or not any(headline.startswith(f"{p}: ") for p in words.players):
+        return False
+    return any(line.startswith(name) and line[len(name):len(name) + 1] in ("", " ", ":")
+               for name in words.cards)
 
 
 def news_lines(groups: list[NewsGroup]) -> list[str]:
@@ -154,6 +194,7 @@ class _Folder:
         self.stock: dict[str, dict[tuple, list[int]]] = {}
         self.prod: dict[str, dict[tuple, int]] = {}  # who -> (sing, plur) -> delta
         self.moves: dict[str, list] = {}  # to -> [count, names]
+        self.drawn: set[str] = set()  # the places cards were drawn to from a deck
         self.other: dict[str, int] = {}  # line -> times
         self.told: set = set()  # (kind, key) of the lines the headline says (named)
         names = sorted(words.players, key=len, reverse=True)
@@ -206,6 +247,10 @@ class _Folder:
             return False
         who, colon, rest = m.groups()
         if colon:
+            signed = _SIGNED.match(rest)
+            if signed and signed.group("what") in self.w.units:
+                verb = "gains" if signed.group("sign") == "+" else "pays"
+                return self._stock(who, verb, signed, times)
             p = _PROD.match(rest)
             if not p or p.group("what") not in self.w.production:
                 return False
@@ -218,11 +263,14 @@ class _Folder:
         s = _STOCK.match(rest)
         if not s or s.group("what") not in self.w.units:
             return False
+        return self._stock(who, s.group("verb"), s, times)
+
+    def _stock(self, who: str, verb: str, s: re.Match, times: int) -> bool:
         pair = self.w.units[s.group("what")]
         n = int(s.group("n")) * times
         self._bucket(("player", who))
         moved = self.stock.setdefault(who, {}).setdefault(pair, [0, 0, 0, None])
-        gained = s.group("verb") == "gains"
+        gained = verb == "gains"
         moved[0 if gained else 1] += n
         moved[2] = int(s.group("now"))
         if moved[3] is None:
@@ -251,6 +299,8 @@ class _Folder:
             self._bucket(("played", to))
             return True
         self._bucket(("move", to))
+        if d:
+            self.drawn.add(to)
         bucket = self.moves.setdefault(to, [0, []])
         bucket[0] += n
         bucket[1].extend(names)
@@ -275,7 +325,10 @@ class _Folder:
                 # one card: its name (after hidden ones, where it went: 'Rain → Discard
                 # pile', not as if it were the card kept); several: how many went where,
                 # by name where this seat may read them ('2 cards → your hand: …')
-                subject = names[0] if n == 1 and hidden is None else self._move_line(key)
+                # (a card drawn was gained, not aimed at: where it went, 'Rain → your
+                # reserve'; play 32 read an action's drawn card as its target)
+                subject = names[0] if n == 1 and hidden is None and key not in self.drawn \
+                    else self._move_line(key)
                 if subject == names[0]:  # the card played: the cards the mover then chose
                     subject += self._targets(i, mover)  # are what it was played on
             elif kind == "played":  # the card played, and what it did that is public
@@ -385,6 +438,12 @@ class _Folder:
             # is refilled from, which is what the move cost ('The Wheel' paid with
             # 'Computers → Discard pile', play 32: not what it did)
             first = next((key for kind, key in self.order[i + 1:] if kind == "move"), None)
+            if first is not None and self.moves[first][1] == [self.played[0]]:
+                # the card itself moved on (turned up, then discarded): where it went, in
+                # the order it went there ('Rain → Revealed cards → Discard pile'; play 32
+                # said the discard first), once
+                self.told.update({("played", self.played[1]), ("move", first)})
+                return f" → {self.played[1]} → {first}"
             if first is not None and first not in self.w.piles and self.moves[first][0] == 1 \
                     and len(self.moves[first][1]) == 1 and not first.startswith("your "):
                 self.told.add(("move", first))
@@ -449,7 +508,8 @@ class _Folder:
                 n = self.other[key]
                 out.append(key if n == 1 else f"{key} (×{n})")
             elif kind == "move":
-                out.append(self._move_line(key))
+                line = self._move_line(key)
+                out.append(Shared(line) if key in self.w.shared else line)
             elif kind == "played":
                 out.append(f"{self.played[0]} → {key}")
             else:

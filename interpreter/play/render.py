@@ -380,12 +380,24 @@ def _panel_rows(t: dict) -> dict[str, list]:
 def _panels(t: dict, counted: set[str] = frozenset()) -> Table:
     """Every player's panel side by side: one column per player, one row per thing;
     your zones named in ``counted`` by how many cards they hold."""
-    panels = t["panels"]
+    return _panel_table(t, _panel_cells(t, counted))
+
+
+def _panel_table(t: dict, rows: list[tuple[str, list[str]]]) -> Table:
+    """The panels' table with these rows (a label and a value per player)."""
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     table.add_column("")
-    for p in panels:
+    for p in t["panels"]:
         table.add_column(Text(visible(p["name"]), style="bold green" if p["you"] else ""),
                          overflow="fold")
+    for label, values in rows:
+        table.add_row(Text(visible(label)), *[Text(visible(v)) for v in values])
+    return table
+
+
+def _panel_cells(t: dict, counted: set[str] = frozenset()) -> list[tuple[str, list[str]]]:
+    """The panels' rows, in order: each a label and a value per player."""
+    panels = t["panels"]
     rows: dict[str, list[str]] = {}
     blank = [""] * len(panels)
 
@@ -416,9 +428,60 @@ def _panels(t: dict, counted: set[str] = frozenset()) -> Table:
             else:
                 names = [_card_words(c) for c in z["cards"]]
                 put(z["name"], i, ", ".join(names) if names else "none")
-    for label, values in rows.items():
-        table.add_row(Text(visible(label)), *[Text(visible(v)) for v in values])
-    return table
+    return list(rows.items())
+
+
+def players_pages(view: dict, game, console, room: int) -> list[list]:
+    """``players`` a screen at a time: the title and the panels' rows that fit in
+    ``room`` lines at the console's width, the header (whose column is whose) on each
+    page, and under every page but the last a line naming what the next one shows
+    (``players more``; playtest 32: the panels ran to 45 lines, the stocks scrolled
+    off). A row is never cut across two pages."""
+    if "table" not in view:
+        view = game.view_model(view["you"])
+    t = view["table"]
+    rows = _panel_cells(t)
+    title = _title(t)
+    problems = [Text(visible(f"(not shown: {p})"), style="red") for p in t.get("problems") or []]
+
+    def tall(part: list) -> int:
+        return sum(len(console.render_lines(x, console.options, pad=False)) for x in part)
+
+    pages: list[list] = []
+    starts: list[int] = []  # the first row of each page
+    at = 0
+    while at < len(rows):
+        end = at + 1  # (a row taller than a page still gets a page of its own)
+        while end < len(rows) and tall([title, _panel_table(t, rows[at:end + 1])]) + 1 <= room:
+            end += 1
+        while end < len(rows) and rows[end][0].startswith("· ") and end - 1 > at:
+            end -= 1  # (a total's parts stay on its page: 'Points so far', '· Cities')
+        pages.append([title, _panel_table(t, rows[at:end])])
+        starts.append(at)
+        at = end
+    for n, page in enumerate(pages[:-1]):
+        page.append(_more_line([label for label, _ in rows[starts[n + 1]:]
+                                if not label.startswith("· ")], console.width))
+    if not pages:
+        return [[title] + problems]
+    pages[-1] += problems
+    return pages
+
+
+def _more_line(labels: list[str], width: int) -> Text:
+    """'(players more: Points so far, Played cards, Hand)', cut to one line."""
+    head, tail = "(players more: ", ")"
+    shown: list[str] = []
+    for i, label in enumerate(labels):
+        rest = len(labels) - i - 1
+        trial = ", ".join(shown + [label]) + (f" and {rest} more" if rest else "")
+        if len(visible(head + trial + tail)) > width:
+            break
+        shown.append(label)
+    rest = len(labels) - len(shown)
+    words = ", ".join(shown) + (f" and {rest} more" if rest and shown else
+                                f"{rest} more rows" if rest else "")
+    return Text(visible(head + words + tail), style="dim")
 
 
 def _own(t: dict, full: bool) -> list:

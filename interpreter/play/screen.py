@@ -40,6 +40,7 @@ from __future__ import annotations
 from rich.text import Text
 
 from ..safe_text import visible
+from .news import Shared
 
 HEIGHT = 24  # a typical terminal
 MIN_NEWS = 6  # news lines kept when the options need the room
@@ -52,6 +53,13 @@ class Facts(str):
     neighbours; a zone's contents; what an action costs): shown whole, wrapped under
     its label, never cut at the screen's edge. Any other detail (a card's text) may
     be cut there: ``card NAME`` and ``more N`` show it whole."""
+
+    __slots__ = ()
+
+
+class Note(Facts):
+    """An action's note (what it pays now, which of its steps would do nothing): a
+    sentence beside the label, so in brackets however the options are laid out."""
 
     __slots__ = ()
 
@@ -96,8 +104,21 @@ def height(console, lines: list[Text]) -> int:
 
 
 def _cut(text: Text, width: int) -> Text:
+    """``text`` in ``width`` cells: when it is longer, shortened at the end of a word
+    with '…' ('that you can…', never 'that you can pla…'); a word longer than the
+    last third of the line is cut where it must be."""
     text = text.copy()
+    if text.cell_len <= width:
+        return text
+    whole = text.plain
     text.truncate(width, overflow="ellipsis")
+    fits = len(text.plain) - 1  # the characters kept before rich's '…'
+    if fits < len(whole) and whole[fits] != " ":  # the cut falls inside a word
+        space = whole.rfind(" ", 0, fits + 1)
+        if space > fits * 2 // 3:
+            end = len(whole[:space].rstrip(" ,;:(·—–-"))
+            text.right_crop(len(text.plain) - end)
+            text.append("…")
     return text
 
 
@@ -174,7 +195,10 @@ def _cell(console, head: Text, whole: Text, line: Text, width: int) -> list[Text
 def _whole(label: str, detail: str) -> Text:
     """An option's label, and its detail when that is :class:`Facts`: what is never cut."""
     text = Text(visible(label))
-    if detail and isinstance(detail, Facts):
+    if detail and isinstance(detail, Note):  # (in brackets, as when whole: not read as
+        # part of the label, playtest 32's 'Bard: Inspire  Culture is at its …')
+        text.append(f"  ({visible(detail)})", style="dim")
+    elif detail and isinstance(detail, Facts):
         text.append(f"  {visible(detail)}", style="dim")
     return text
 
@@ -198,13 +222,14 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
     you gained and lost stays on the screen): first the others' groups are cut to
     their headlines (the newest too), then your own older ones, each headline saying
     how many lines ``news`` shows under it; then the oldest lines are left out, the
-    others' before yours, with a line that says so."""
+    others' before yours, with a line that says so. A move of another player that names
+    you ('Bob: Play a favour: Trick on Ann') is yours here: what was done to you stays."""
     groups = [list(g) for g in news]
 
-    def mine(g: list[str]) -> bool:  # your action, or a phase that changed your things
-        return bool(you) and bool(g) and any(
+    def mine(g: list[str]) -> bool:  # your action, a phase that changed your things, or
+        return bool(you) and bool(g) and any(  # a move of another's that names you
             line.strip().startswith((f"{you}:", f"{you} ")) or " your " in f" {line} "
-            for line in g)
+            or f" {you}" in line for line in g)
 
     def lines():
         return [news_text(line, console.width) for g in groups for line in g]
@@ -215,11 +240,15 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
     # matter more to you than their latest effects); then your own older ones
     theirs = [g for g in (groups if you else older) if not mine(g)]
     def fold(g: list[str], keep: list[str]) -> None:  # the headline, keep, and a count
+        # (a card arriving in a shared place stays: news to every player, news.Shared)
+        keep = [x for x in g[1:] if x in keep or isinstance(x, Shared)]
         more = len(g) - 1 - len(keep)
         g[1:] = keep
-        g[0] += f"  (+{more} line{'s' if more != 1 else ''}: type news)"
+        if more:
+            g[0] += f"  (+{more} line{'s' if more != 1 else ''}: type news)"
     for g in theirs + [g for g in older if mine(g)]:
-        if len(g) > 1 and not g[0].startswith(" "):  # their headlines alone, saying so
+        if len(g) > 1 and not g[0].startswith(" ") and \
+                not all(isinstance(x, Shared) for x in g[1:]):  # their headlines alone
             if mine(g):  # your own: what you paid and gained is the last to go
                 paid = [x for x in g[1:] if x.strip().startswith(f"{you}:")]
                 rest = [x for x in g[1:] if x not in paid]
@@ -236,15 +265,35 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
                 return lines()
     left = 0
     # whole older groups of the others' next, oldest first; then the oldest lines
-    for g in [g for g in older if not mine(g)]:
+    def kept(g: list[str]) -> bool:  # your move (or its lines after your answer), or
+        first = g[0].strip()  # another's move that names you: what was done to you
+        return first.startswith((f"{you}:", f"{you} ")) or (
+            g[0].startswith(" ") and " your " in f" {first} ") or (
+            not g[0].startswith(" ") and ": " in first and f" {you}" in first)
+
+    def news_to_all(g: list[str]) -> bool:  # a move that brought a card into a row
+        return not g[0].startswith(("·", " ")) and any(isinstance(x, Shared) for x in g)
+    # the oldest first, a phase or the set-up as a move (play32: the first screen kept
+    # the set-up's lines and left out the opponent's first hang); a move that brought
+    # news to every player last
+    for g in sorted([g for g in older if not (you and kept(g))], key=news_to_all):
         if height(console, lines()) <= max(room - 1, 1):
             break
         left += len(g)
         groups.remove(g)
-    shown = lines()
-    while shown and height(console, shown) > max(room - 1, 1):
-        shown.pop(0)
+    # then the oldest lines; a group cut at the top keeps its headline (what the lines
+    # under it belong to: play32, a phase's effects shown without it were headed again
+    # on the next screen)
+    flat = [(line, g[0] if k and not g[0].startswith(" ") else None)
+            for g in groups for k, line in enumerate(g)]
+    while flat and height(console, [news_text(x, console.width) for x, _ in flat]) > \
+            max(room - 1, 1):
+        line, head = flat.pop(0)
         left += 1
+        if head is None and flat and flat[0][1] == line and len(flat) > 1:
+            flat.pop(0)  # the headline stays, its oldest effect goes instead
+            flat.insert(0, (line, None))
+    shown = [news_text(x, console.width) for x, _ in flat]
     if not left:
         return shown
     note = Text(f"… {left} earlier line{'s' if left != 1 else ''} (type news, or log)",

@@ -307,6 +307,8 @@ def replay(path: str, ruleset_path: str | None = None, listener=None, watch=None
         game.refusals = Refusals(remember=False)  # made before refusals were remembered
     if listener:
         game.listeners.append(listener)
+        if hasattr(listener, "seated"):  # (one that reads the game too: its names)
+            listener.seated(game)
     try:
         result = run(game)
     except RecordEnded as exc:

@@ -33,7 +33,7 @@ HELP = """commands at any prompt (help more: answers, picks, undo and typing):
   state                   everything you may see now
   board / map             boards, tracks, shared rows and facts / the boards
   me / cards              your panel and cards / your cards in hand, with text
-  players                 every player's panel side by side
+  players [more]          every player's panel side by side [its next page]
   standings               the goals players race for, with each value
   card NAME               the text of a card
   more N                  option N whole (an action: also what it does)
@@ -110,6 +110,7 @@ class HumanAgent(Agent):
         # how many pages the question's list has (screen.py: layout)
         self.page = 0
         self.pages = 1
+        self.players_page = 0  # the page of 'players' shown last ('players more' turns it)
         # the log line of the headline printed last by news(), while nothing but the line
         # of an answer taken for this seat has been printed under it (see news_groups)
         self.head_above: int | None = None
@@ -454,6 +455,16 @@ class HumanAgent(Agent):
         if word == "next" and not rest and self.pages > 1:  # the list's next page
             self.page = (self.page + 1) % self.pages
             self.show(decision, view, game)
+            return True
+        if word == "players" and rest.strip().lower() in ("", "more"):
+            # a screen at a time, like help (playtest 32: 45 lines, the stocks scrolled
+            # off); 'players more' turns to the next page, and from the last to the first
+            from rich.console import Group
+            from .render import players_pages
+            from .screen import HEIGHT
+            pages = players_pages(game.view_model(decision.player), game, c, HEIGHT - 2)
+            self.players_page = (self.players_page + 1) % len(pages) if rest.strip() else 0
+            c.print(Group(*pages[self.players_page]))
             return True
         if word in PARTS and not rest:
             from .render import render_view

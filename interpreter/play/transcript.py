@@ -29,7 +29,7 @@ def option_rows(decision: Decision, game) -> list[tuple[str, str, str, str]]:
     from ..engine.flow import ActionChoice
     from ..engine.game import CardRef
     from ..engine.keys import short_keys
-    from .screen import Facts
+    from .screen import Facts, Note
     rows = []
     for card in decision.about:  # the cards the question is about, or shown alongside
         rows.append(("", "", game.card_name(card), game.card_summary(card, decision.player)))
@@ -57,7 +57,7 @@ def option_rows(decision: Decision, game) -> list[tuple[str, str, str, str]]:
             note = game.action_note(opt.value.key.split(":")[1], decision.player) \
                 if game.action_notes and opt.value.key.startswith("action:") else ""
             idle = game.idle_steps(opt.value, decision.player)  # (it stays allowed)
-            summary = Facts(" · ".join(x for x in (note, idle) if x))
+            summary = Note(" · ".join(x for x in (note, idle) if x))
         rows.append((str(i), keys[i - 1] if keys else "", opt.label, summary))
     for label, reason in decision.refused.items():
         rows.append(("--", "", label, f"not now: {reason}"))

@@ -70,6 +70,8 @@ def told(label: str) -> str:
 
 def needs(cond: str) -> str:
     """A failed condition as a reason: 'needs at least 8 heat', 'only when it has a tile'."""
+    if cond.startswith("at least one "):  # 'needs one of your pieces on Oak Mill': one is
+        return "needs " + cond[len("at least "):]  # the least there is
     if cond.startswith(("at least ", "at most ", "exactly ", "more than ", "fewer than ",
                         "none of ", "no ")):
         return "needs " + cond  # an amount

@@ -110,6 +110,10 @@ class Reasons:
             # an amount says what there is in its own words: 'you have 2 science tags'
             now_amount = self.amount(left, str(have), have, words)
             if now_amount is not None:
+                if now_amount.startswith(f"{have} of "):  # '0 of your pieces on Oak Mill': the
+                    now_amount = "none" if have == 0 else str(have)  # need said whose
+                    need = need[len("at least "):] if need.startswith("at least one ") \
+                        else need
                 if " your " in f" {subject} " or subject.startswith("you"):
                     return f"needs {need}; you have {now_amount}"
                 return f"needs {need}; there {'is' if have == 1 else 'are'} {now_amount}"
