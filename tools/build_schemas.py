@@ -924,6 +924,21 @@ LEARNED = obj(
                   "without this field); evaluation, the price of one unit to the "
                   "ruleset's hand-written evaluation, in points at the rate that "
                   "evaluation predicted the final margin on the training positions."},
+        "card_prior": obj(
+            "With 'rulebook train --card-prior ZONE:RESOURCE': the cards held in the zones "
+            "were valued by what they do when played (their 'play' effect run on copies of "
+            "the training positions: the hand-written evaluation's gain plus their 'vp' "
+            "less their cost in the resource, in points), and the fit weighed the worth of "
+            "the cards held; what it learned is folded into the card features' weights. A "
+            "file without this field had no card prior.",
+            {"zones": arr("The zones of the cards held, by id.",
+                          {"type": "string", "maxLength": 200}),
+             "cost": string("The resource a card's printed cost was priced in ('' for "
+                            "none).", maxLength=200),
+             "worth": {"type": "object", "description": "Each card measured, by id: its "
+                       "mean worth played, in points.",
+                       "additionalProperties": _number("A card's worth, in points.")}},
+            required=("zones", "cost", "worth")),
         **LEARNED_FIT,
         "search": obj("Settings the ismcts agent searches with when it plays with this "
                       "file and its spec does not give them (written by 'rulebook train "
