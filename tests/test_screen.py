@@ -319,3 +319,25 @@ def test_a_track_keeps_one_name_and_the_phase_stays_or_goes_all_game():
         text = re.sub(r"You: [^|]*", "", re.sub(r"-?\d+", "N", text))
         forms.add(re.sub(r"(Research|Action|Production), ", "PHASE, ", text))
     assert len(forms) == 1, forms
+
+
+def test_a_long_reason_goes_on_under_itself_where_the_screen_has_room():
+    """Playtest 32 (Lantern Row): the reason an option is not available was cut at the
+    edge ('that you can…') with half the screen empty: it has no number for 'more N',
+    so where the news leaves the room it is shown whole, under itself."""
+    c = _console()
+    reason = ("not now: you have no favour in your hand that you can play now, "
+              "as each needs a lantern in the row")
+    rows = [("1", "col", "Take 2 coins"), ("--", "fav", "Play a favour", reason)]
+    lines = layout(c, [["Bob (ai): Take 2 coins"]], [Text("You: 3 coins")],
+                   [Text("Choose an action")], rows)
+    text = " ".join(t.plain.strip() for t in lines)
+    assert "as each needs a lantern in the row)" in text
+    assert all(len(t.plain) <= 80 for t in lines)
+    assert any(t.plain.startswith("       ") and "lantern" in t.plain for t in lines)
+    # no room to spare (the news fills the screen): cut at a word, as before
+    news = [[f"Bob (ai): Action {i}", f"  Bob (ai): −{i} coins (now 1)"] for i in range(30)]
+    lines = layout(c, news, [Text("You: 3 coins")], [Text("Choose an action")], rows)
+    assert len(lines) <= 22
+    assert any(t.plain.startswith("   --  Play a favour") and t.plain.endswith("…")
+               for t in lines)

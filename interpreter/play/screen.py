@@ -37,6 +37,8 @@ from :func:`~.news.summarise`.
 
 from __future__ import annotations
 
+import textwrap
+
 from rich.text import Text
 
 from ..safe_text import visible
@@ -71,7 +73,6 @@ def news_text(line: str, width: int) -> Text:
     line = visible(line)
     if len(line) <= width:
         return Text(line)
-    import textwrap
     lead = " " * (len(line) - len(line.lstrip(" ")))
     if len(lead) + 8 >= width:
         return Text(line)
@@ -203,13 +204,24 @@ def _whole(label: str, detail: str) -> Text:
     return text
 
 
-def refused_lines(rows, width: int) -> list[Text]:
-    """The options not available now: a few one a line, more as one line ('why' lists them)."""
+def refused_lines(rows, width: int, whole: bool = False) -> list[Text]:
+    """The options not available now: a few one a line, more as one line ('why' lists them).
+
+    A reason too long for its line is cut at a word; with ``whole`` it goes on under
+    itself, indented (:func:`layout` does that where the screen has the room)."""
     refused = [(label, detail) for mark, _, label, detail in _rows(rows) if mark == "--"]
     if len(refused) > FEW_REFUSED:
         return [Text(f"   --  {len(refused)} more not available: type why", style="dim")]
-    return [_cut(Text(f"   --  {visible(label)} ({visible(detail)})", style="dim"), width)
-            for label, detail in refused]
+    if not whole:
+        return [_cut(Text(f"   --  {visible(label)} ({visible(detail)})", style="dim"), width)
+                for label, detail in refused]
+    out = []
+    for label, detail in refused:
+        parts = textwrap.wrap(f"{visible(label)} ({visible(detail)})", max(width - 7, 20),
+                              break_on_hyphens=False) or [""]
+        out += [Text(("   --  " if i == 0 else " " * 7) + part, style="dim")
+                for i, part in enumerate(parts)]
+    return out
 
 
 def fit_news(console, news: list[list[str]], room: int, you: str | None = None) -> list[Text]:
@@ -390,8 +402,13 @@ def layout(console, news: list[list[str]], status: list[Text], head: list[Text],
         paged.append(pages)
     room = max(screen - fixed + (least < MIN_NEWS_WHOLE) - height(console, options),
                least if whole else MIN_NEWS_WHOLE if pages > 1 else MIN_NEWS)
-    lines = fit_news(console, news, room, you) + status + head + options + \
-        refused_lines(rows, width)
+    refused = refused_lines(rows, width)
+    spread = refused_lines(rows, width, whole=True)
+    if len(spread) > len(refused) and news_h + len(spread) - len(refused) <= room:
+        # the room the news does not need shows why an option is not available whole
+        room -= len(spread) - len(refused)
+        refused = spread
+    lines = fit_news(console, news, room, you) + status + head + options + refused
     if head and height(console, lines + tail) + 1 > screen:  # the question scrolled away:
         lines.append(head[0].copy())  # said again above the answer line
     return lines + tail

@@ -149,7 +149,7 @@ class HumanAgent(Agent):
         if full:
             c.print(render_view(game.view_model(view["you"]), game))
             lines = head + option_lines(rows, c, False, numbers) + \
-                refused_lines(rows, c.width) + tail
+                refused_lines(rows, c.width, whole=True) + tail
         else:
             before = self.head_above
             news = self.news_groups(game, view["you"])
