@@ -265,6 +265,12 @@ class HumanAgent(Agent):
         # announced before the news is shown: the log may tell it already (then the
         # news would print it, and this line again), or later; either way, once
         self.announced = self.announced[-50:] + [line]
+        if not self._news_fits(game, decision.player, MIN_NEWS):
+            # more news than the few lines above a question taken for you: it waits for
+            # the screen of the next question you answer, which has the room (a round's
+            # scoring is news to every player, not '… 20 earlier lines' scrolled away)
+            self.console.print(Text(visible(line), style="cyan"))
+            return
         shown = self.news(game, decision.player, MIN_NEWS)  # what came before it
         self.console.print(Text(visible(line), style="cyan"))
         # the last headline on the screen now (printed, whole or cut from its effects, or
@@ -273,6 +279,21 @@ class HumanAgent(Agent):
         head = self.last_head
         if head is not None and (head[2] or any(t.plain.startswith(head[1]) for t in shown)):
             self.head_above = head[0]
+
+    def _news_fits(self, game, seat: int, room: int) -> bool:
+        """Whether the news since this seat last looked fits in ``room`` lines whole
+        (nothing folded or left out); nothing is marked as seen."""
+        from .screen import height, news_text
+        kept = (self.seen, self.head_above, self.last_head, list(self.announced),
+                list(self.echoes), len(self.last_news))
+        try:
+            groups = self.news_groups(game, seat)
+            return height(self.console, [news_text(x, self.console.width)
+                                         for g in groups for x in g]) <= room
+        finally:
+            (self.seen, self.head_above, self.last_head, self.announced, self.echoes,
+             n) = kept
+            del self.last_news[n:]
 
     def _quiet(self) -> None:
         """The agents' 'is thinking…' line erased before this seat prints."""
