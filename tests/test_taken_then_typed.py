@@ -101,8 +101,10 @@ def test_only_the_first_answer_after_it_and_only_right_after_it(legacy):
     assert game._ask(_menu()) == 0  # a key of the menu: not the frame's
     assert game._ask(_menu()) == 0  # the next question: asked as usual
     assert keyboard.prompts == 2
-    # another seat decided since the question was taken: the person saw that happen
+    # another person decided since the question was taken (two people at one terminal):
+    # the person saw that happen (an agent's answer does not count: see below)
     game, human, out, keyboard = _seat(legacy, ["1"])
+    game.agents[1] = HumanAgent(Console(file=io.StringIO(), width=100), _Typing([]))
     game._ask(FRAME)
     game.deciders.append(1)
     assert game._ask(_menu()) == 0 and keyboard.prompts == 1
@@ -219,3 +221,24 @@ def test_several_questions_taken_in_a_row_are_all_named(legacy):
     note = " ".join(out.getvalue().split("taken for you)")[-1].split())
     assert "meant for \"Put how many cubes on Fire?\" or \"Travel to which time frame?\", " \
         "which were taken for you" in note
+
+
+def test_questions_taken_around_an_agents_answer_are_still_in_a_row(legacy):
+    """Playtest 32 (Legacy), as played: the cube count and the turn's end were taken for
+    the player, the agent chose its place in the next turn order at once, and the
+    player's own place was taken; the '1' typed for the cube count named only the place.
+    An agent's answer comes at once, with nothing for the person to read: the questions
+    taken before and after it are in a row, and each the answer would answer is named."""
+    cubes = Decision(0, "number", "Put how many cubes on Fire?", low=1, high=1)
+    place = Decision(0, "item", "Which place do you take in the next turn order?",
+                     [Option("1st", "1", "1st")])
+    game, human, out, keyboard = _seat(legacy, ["1", "1"])
+    game._ask(cubes)
+    game._ask(FRAME)
+    game.deciders.append(1)  # (the random agent of seat 2 chose its place)
+    game._ask(place)
+    assert game._ask(_menu()) == 0 and keyboard.prompts == 2
+    note = " ".join(out.getvalue().split("taken for you)")[-1].split())
+    assert "meant for \"Put how many cubes on Fire?\" or \"Travel to which time frame?\" " \
+        "or \"Which place do you take in the next turn order?\", which were taken for " \
+        "you" in note, note

@@ -316,9 +316,12 @@ class HumanAgent(Agent):
                 c.print(f"[yellow]  (typed before this question was shown, and ignored: "
                         f"{_shown(' / '.join(ahead.split()))})[/yellow]")
             self.terminal.words = lambda text: self.completions(text, decision, game)
-        # taken for this seat just before this question, nobody else deciding since
-        skipped = [s for s in self.skipped if all(d == decision.player
-                                                  for d in game.deciders[s[2]:])]
+        # taken for this seat just before this question, no other person deciding since
+        # (an agent answers at once, with nothing to read: the questions taken before
+        # and after its answer are in a row to the person, playtest 32)
+        skipped = [s for s in self.skipped if all(
+            d == decision.player or not _a_person(game.agents[d])
+            for d in game.deciders[s[2]:])]
         self.skipped = []
         asked = _now()
         confirm = None  # (typed, its answer): an answer shown back, to be confirmed
@@ -597,6 +600,12 @@ class HumanAgent(Agent):
         self._quiet()
         self.console.print(f"[red]{_shown(label)} could not be done: {_shown(reason)}. "
                            "Choose again.[/red]")
+
+
+def _a_person(agent) -> bool:
+    """Whether a seat's agent is a person at this terminal (a seat resumed from a record
+    is its live agent's)."""
+    return isinstance(getattr(agent, "live", agent), HumanAgent)
 
 
 def pick_words(decision) -> str:
