@@ -271,3 +271,20 @@ def test_your_own_cubes_placed_read_as_yours():
     assert game.log_line_for(at, 1).endswith("(now 3 of yours there, 5 in all)"), \
         game.log_line_for(at, 1)
     assert game.log_line_for(at, 0).endswith("(now 3 of theirs there, 5 in all)")
+
+
+def test_a_refusal_names_the_player_the_card_is_aimed_at():
+    """Lost to History on Player 2's cubes: The Wheel, with none of Player 2's cubes on
+    it, read "needs one of the player's cubes on The Wheel; there are none", a
+    'the player' for the opponent the card is aimed at (issue 29 follow-up)."""
+    game, seen = _game(BOARD + """put(card_named(lost_to_history, deck), hand, player(1))
+put(card_named(law, deck), frame_2)
+place_pieces(1, card_named(law, frame_2), player(2), supply_cube)
+""")
+    game.context = "Play a fate card"
+    game.run_code(("action", "play_fate", "do"), game.frame(0))
+    techs = [rows for d, rows in seen if "off which technology" in d.prompt]
+    assert techs, [d.prompt for d, _ in seen]
+    refused = {label: detail for mark, _, label, detail in techs[0] if mark == "--"}
+    assert refused["The Wheel"] == \
+        "not now: needs one of Player 2's cubes on The Wheel; there are none", refused

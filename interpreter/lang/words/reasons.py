@@ -5,12 +5,14 @@ you have 5"), looks through a ruleset's own functions into their bodies (up
 to :data:`.context.MAX_INLINE` deep) unless they declare a ``reason``, and
 asks the game to explain a card's requirements.
 
-May import: :mod:`..ast` and the package's modules below the renderer.
+May import: :mod:`..ast`, :mod:`..types` and the package's modules below the
+renderer.
 """
 
 from __future__ import annotations
 
 from .. import ast
+from .. import types as T
 from .context import _NO_VALUE, MAX_INLINE, Ctx, _Words
 from .english import _to_be, needs, plural_of
 from .trees import (_COMPARE, _FLIP, _bind_args, _gives_numbers, _is_count, _is_quantity, _lit,
@@ -84,7 +86,7 @@ class Reasons:
                 left, right, op = right, left, flipped
         # what it needs, in words that do not change (the rule, not its values), with
         # the names the frame binds (a function's parameters: 'gold') said as their values
-        words = self._static(frame)
+        words = self._static(frame, e)
         need = self.compare(ast_with(e, op, left, right), words)
         have = self._value(left, ctx)
         want = self._value(right, ctx)
@@ -127,14 +129,23 @@ class Reasons:
             return f"needs {need}; there {'is' if now == '1' else 'are'} {now}"
         return f"needs {_to_be(need)}; it is {now}"
 
-    def _static(self, frame) -> Ctx:
+    def _static(self, frame, e: ast.Expr | None = None) -> Ctx:
         """Words without a frame, the frame's cards and symbols (a resource, a zone) bound
-        to the words for them: 'Lamp', 'gold' where a parameter stands for one."""
+        to the words for them: 'Lamp', 'gold' where a parameter stands for one; and each
+        player ``e`` names by a local (the one a card is aimed at): 'Player 2', 'you'."""
         if frame is None:
             return Ctx(None)
         names: dict = {}
+        you = frame.vars.get("you")
+        for n in ast.walk(e) if e is not None else ():
+            if isinstance(n, ast.Name) and n.binding in ("local", None) \
+                    and n.type is T.PLAYER and n.id != "you" and n.id in frame.vars:
+                v = frame.vars[n.id]
+                if isinstance(v, int) and not isinstance(v, bool):
+                    names[n.id] = _Words("you" if v == you else
+                                         self.value_words(v, T.PLAYER, frame.rt))
         for k, v in frame.vars.items():
-            if k == "you" or isinstance(v, bool):
+            if k == "you" or k in names or isinstance(v, bool):
                 continue
             said = frame.rt.value_name(v, None)  # a card, a space: its name
             if said is not None:
