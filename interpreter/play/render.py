@@ -64,28 +64,83 @@ def _boards(t: dict) -> list:
     return out
 
 
-def _title(t: dict) -> Text:
+def _title(t: dict) -> "_Title":
+    """The table's title: the game, the round, the phase, whose turn it is, the variants
+    and who you are; one line at the console's width (:class:`_Title`)."""
     head = t["title"]
     # before the first round (setup) there is no round to count: the phase says it
-    parts = [head["game"]] + ([f"{head['round_word']} {head['round']}"
-                               + (f" of {head['last_round']}" if head.get("last_round")
-                                  else "")] if head["round"] or not head.get("phase") else [])
-    if head.get("phase"):
-        parts.append(head["phase"])
+    rnd = [f"{head['round_word']} {head['round']}"
+           + (f" of {head['last_round']}" if head.get("last_round") else "")] \
+        if head["round"] or not head.get("phase") else []
     # whose turn it is: the reader's own is 'your turn 11 (Ann)', which says who they are
     # too (one line at 80 columns, not 'turn 11 (Ann) · you are Ann' over two)
     mine = bool(head.get("turn")) and head["turn"] == head.get("you")
     whose = f" ({head['turn']})" if head.get("turn") else ""
+    turn = ""
     if head.get("turn_round"):  # the turns come round again: which time round, of how many
-        parts.append(f"{'your ' if mine else ''}turn {head['turn_round']} of "
-                     f"{head['turns_each']}{whose}")
+        turn = (f"{'your ' if mine else ''}turn {head['turn_round']} of "
+                f"{head['turns_each']}")
     elif head.get("turn_number"):
-        parts.append(f"{'your ' if mine else ''}turn {head['turn_number']}{whose}")
-    if head.get("variants"):
-        parts.append("variants: " + ", ".join(head["variants"]))
-    if not mine:
-        parts.append(f"you are {head['you']}")
-    return Text(visible(" · ".join(str(p) for p in parts)), style="bold")
+        turn = f"{'your ' if mine else ''}turn {head['turn_number']}"
+    return _Title(head["game"], rnd, head.get("phase") or "", turn, whose,
+                  "variants: " + ", ".join(head["variants"]) if head.get("variants") else "",
+                  "" if mine else f"you are {head['you']}")
+
+
+_JOINING = {"and", "or", "of", "the", "a", "an", "to", "with", "for", "in", "on", "at"}
+
+
+class _Title:
+    """The title, laid out when drawn: whole when it fits the width, else without its
+    least useful parts, in this order until it fits: the variants (the same all game),
+    the game's name (the player knows what they play), whose name 'your turn' is (it
+    is yours), the phase cut at a word ('Choose a place…'); then cut at the end."""
+
+    def __init__(self, game: str, rnd: list, phase: str, turn: str, whose: str,
+                 variants: str, you: str):
+        self.game, self.rnd, self.phase, self.turn = game, rnd, phase, turn
+        self.whose, self.variants, self.you = whose, variants, you
+
+    def text(self, width: int | None = None) -> Text:
+        from rich.cells import cell_len
+        game, variants, whose, phase = self.game, self.variants, self.whose, self.phase
+
+        def line() -> str:
+            parts = [game, *self.rnd, phase, self.turn + whose if self.turn else "",
+                     variants, self.you]
+            return visible(" · ".join(str(p) for p in parts if p))
+        for step in ("", "variants", "game", "whose"):
+            if step == "variants":
+                variants = ""
+            elif step == "game" and (self.rnd or phase or self.turn):
+                game = ""
+            elif step == "whose" and self.turn and not self.you:
+                whose = ""
+            if width is None or cell_len(line()) <= width:
+                return Text(line(), style="bold")
+        if phase:  # the phase cut at a word, to what the line leaves it
+            over = cell_len(line()) - width
+            keep = len(phase) - over - 1
+            cut = phase.rfind(" ", 0, keep + 1) if keep > 0 else -1
+            kept = phase[:cut].rstrip(" ,;:·—–-").split(" ") if cut > 0 else []
+            while kept and kept[-1].lower() in _JOINING:  # ('a place…', not 'a place and…')
+                kept.pop()
+            phase = " ".join(kept) + "…" if kept else ""
+        out = Text(line(), style="bold")
+        if width is not None and out.cell_len > width:
+            out.truncate(width, overflow="ellipsis")
+        return out
+
+    @property
+    def plain(self) -> str:
+        return self.text().plain
+
+    def __rich_console__(self, console, options):
+        yield self.text(options.max_width)
+
+    def __rich_measure__(self, console, options):
+        from rich.measure import Measurement
+        return Measurement.get(console, options, self.text(options.max_width))
 
 
 def _value_text(item: dict) -> str:
