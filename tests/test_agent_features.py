@@ -186,7 +186,9 @@ def test_timespan_income_lost_is_what_the_next_income_loses_at_the_limit(seed):
         for seat in range(2):
             lost = 0
             for line in lines[start + 1:end]:
-                if line.strip().startswith(f"Player {seat + 1} (random) gains"):
+                # ('… gains no food: 1 food would not fit', '…: +5 food (now 6; 1 more did not fit)')
+                if line.strip().startswith((f"Player {seat + 1} (random) gains",
+                                            f"Player {seat + 1} (random): +")):
                     m = re.search(r"gains no \w+: (\d+) \w+ would not fit", line) \
                         or re.search(r"(\d+) more did not fit", line)
                     lost += int(m.group(1)) if m else 0
