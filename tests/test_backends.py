@@ -360,8 +360,14 @@ def test_a_stopped_pool_leaves_the_exit_handler_no_pipe_to_write_to():
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures import process as futures_process
 
-    pool = ProcessPoolExecutor(1)
-    pool.submit(time.sleep, 30)
+    # a worker forked with SIGTERM ignored (a handler of the program that runs the pool,
+    # as a test runner's or an application's can be) is ended all the same
+    before = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        pool = ProcessPoolExecutor(1)
+        pool.submit(time.sleep, 30)
+    finally:
+        signal.signal(signal.SIGTERM, before)
     thread = pool._executor_manager_thread
     assert thread is not None
     started = time.monotonic()

@@ -69,6 +69,8 @@ def _quiet_init(init: Callable | None, path: str, mods: list[str]) -> None:
     """A worker process leaves Ctrl-C to the main process, which stops it when it wants;
     it loads the ruleset itself unless it was forked with it (``init`` None)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # and ends when the main process ends it, whatever handler it was forked with
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if init is not None:
         init(path, mods)
 
@@ -143,7 +145,10 @@ def _stop(pool) -> None:
     for process in processes:
         process.terminate()
     for process in processes:
-        process.join()
+        process.join(timeout=5)
+        if process.is_alive():  # it kept on (a handler it was forked with): end it for good
+            process.kill()
+            process.join()
     # the pool's manager thread closes its wake-up pipe once the workers are gone; let it
     # finish, and keep the exit handler of concurrent.futures from writing to that pipe
     # (Python before 3.12 does, and prints a traceback at exit)
