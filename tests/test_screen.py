@@ -341,3 +341,42 @@ def test_a_long_reason_goes_on_under_itself_where_the_screen_has_room():
     assert len(lines) <= 22
     assert any(t.plain.startswith("   --  Play a favour") and t.plain.endswith("…")
                for t in lines)
+
+
+def test_the_others_moves_after_yours_are_not_left_out_as_earlier():
+    """Playtest 33 (Legacy): after the player's fate card, the screen said '… 3 earlier
+    lines', then the player's move, then the other seat's last one: left out were the
+    other seat's establish, draw and travel, made after the player's move. What the
+    others did since you acted is the news; what goes first is older."""
+    from rulebook_games.play.screen import fit_news
+    you, bob = "Ann", "Bob (ai)"
+    news = [["· III. Score technologies", "  Fire scores 3 for Ann"],
+            [f"{bob}: Influence", f"  {bob}: 1 stored cube → Law"],
+            [f"{you}: Play a fate card: Plans on Engine", "  Plans → Discard pile"],
+            [f"{bob}: Establish a technology: Writing",
+             "  Press (time frame 4) now succeeds"],
+            [f"{bob}: Draw two, keep one"],
+            [f"{bob}: Travel to the past: Time frame 2 → 1"],
+            [f"{bob}: Play a fate card: Lost to History on {you}, Engine",
+             f"  2 of {you}'s cubes → supply"]]
+    shown = [t.plain for t in fit_news(_console(), news, 6, you)]
+    assert len(shown) <= 6
+    text = "\n".join(shown)
+    for move in ("Establish a technology: Writing", "Draw two, keep one",
+                 "Travel to the past", "Lost to History"):
+        assert move in text, shown
+    # what was left out is older than all that is shown, and said so
+    assert shown[0].startswith("… ") and "earlier" in shown[0], shown
+    assert "Influence" not in text
+
+
+def test_moves_left_out_between_moves_shown_are_not_called_earlier():
+    from rulebook_games.play.screen import fit_news
+    you, bob = "Ann", "Bob (ai)"
+    news = [[f"{you}: Influence", f"  {you}: 1 stored cube → Law"]] + \
+        [[f"{bob}: Draw two, keep one"] for _ in range(6)] + \
+        [[f"{you}: Travel to the past: Time frame 2 → 1", f"  {you}: −1 card"]]
+    shown = [t.plain for t in fit_news(_console(), news, 5, you)]
+    assert len(shown) <= 5 and any("Influence" in line for line in shown), shown
+    assert shown[0].startswith("… ") and "left out" in shown[0] \
+        and "earlier" not in shown[0], shown

@@ -288,11 +288,21 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
     # the oldest first, a phase or the set-up as a move (play32: the first screen kept
     # the set-up's lines and left out the opponent's first hang); a move that brought
     # news to every player last
-    for g in sorted([g for g in older if not (you and kept(g))], key=news_to_all):
+    # (never the others' moves after your newest: what happened since you acted, which
+    # the oldest lines' cut below leaves longest; play33, Legacy: the other seat's
+    # establish, draw and travel after your fate card were left out as 'earlier')
+    last = max((i for i, g in enumerate(groups)
+                if you and g[0].startswith((f"{you}:", f"{you} "))), default=len(groups))
+    where = {id(g): i for i, g in enumerate(groups)}
+    gone = []  # where the groups left out were
+    for g in sorted([g for g in older[:last] if not (you and kept(g))], key=news_to_all):
         if height(console, lines()) <= max(room - 1, 1):
             break
         left += len(g)
+        gone.append(where[id(g)])
         groups.remove(g)
+    # all before what is shown ('earlier'), or some between the lines shown
+    between = bool(groups) and any(i > where[id(groups[0])] for i in gone)
     # then the oldest lines; a group cut at the top keeps its headline (what the lines
     # under it belong to: play32, a phase's effects shown without it were headed again
     # on the next screen)
@@ -308,8 +318,8 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
     shown = [news_text(x, console.width) for x, _ in flat]
     if not left:
         return shown
-    note = Text(f"… {left} earlier line{'s' if left != 1 else ''} (type news, or log)",
-                style="dim")
+    note = Text(f"… {left} {'' if between else 'earlier '}line{'s' if left != 1 else ''}"
+                f"{' left out' if between else ''} (type news, or log)", style="dim")
     return [note] + shown
 
 
