@@ -289,8 +289,8 @@ def fit_news(console, news: list[list[str]], room: int, you: str | None = None) 
     # the set-up's lines and left out the opponent's first hang); a move that brought
     # news to every player last
     # (never the others' moves after your newest: what happened since you acted, which
-    # the oldest lines' cut below leaves longest; play33, Legacy: the other seat's
-    # establish, draw and travel after your fate card were left out as 'earlier')
+    # the oldest lines' cut below leaves longest; playtest 33: the other seat's three
+    # moves after the player's were left out as 'earlier')
     last = max((i for i, g in enumerate(groups)
                 if you and g[0].startswith((f"{you}:", f"{you} "))), default=len(groups))
     where = {id(g): i for i, g in enumerate(groups)}
