@@ -242,3 +242,17 @@ def test_questions_taken_around_an_agents_answer_are_still_in_a_row(legacy):
     assert "meant for \"Put how many cubes on Fire?\" or \"Travel to which time frame?\" " \
         "or \"Which place do you take in the next turn order?\", which were taken for " \
         "you" in note, note
+
+
+def test_an_answer_only_a_taken_question_had_says_it_was_taken(legacy):
+    """Playtest 33 (Lantern Row): 'jc' typed for a hang that was taken for the player
+    met the next question with a bare "no option matches 'jc'". Typed for a question
+    taken for you and matching nothing here, it says which question it would have
+    answered."""
+    hang = Decision(0, "item", "Hang which lantern?", [Option("Jade Carp", "jade", "jc")])
+    game, human, out, keyboard = _seat(legacy, ["jc", "est"])
+    assert game._ask(hang) == 0  # taken: not asked
+    assert game._ask(_menu()) == 0
+    shown = " ".join(out.getvalue().split())
+    assert "no option matches 'jc' here; it would have answered \"Hang which lantern?\", " \
+        "which was taken for you" in shown, shown

@@ -375,6 +375,12 @@ class HumanAgent(Agent):
                 self.last_news = []
                 self._answered(decision, answer, game)
                 return answer
+            if skipped and self.script is None:  # no answer here: was it one for a taken one?
+                meant = self._meant_for_taken(raw, skipped, True)
+                if meant:  # (play 33: a bare "no option matches 'jc'" after a taken hang)
+                    which = " or ".join(f"\"{_shown(m.prompt)}\"" for m in meant)
+                    problem += (f" here; it would have answered {which}, which "
+                                f"{'was' if len(meant) == 1 else 'were'} taken for you")
             c.print(f"[red]{_shown(problem)}[/red]")
 
     def _meant_for_taken(self, raw: str, skipped: list[tuple], soon: bool):
