@@ -310,15 +310,13 @@ def test_a_fate_card_kept_out_says_why_in_a_sentence():
         assert "will do now" not in why, why  # no one technology named as the nearest
 
 
-def test_the_establish_and_fate_refusals_read_as_the_rules_say_them():
-    # play 31: 'Combustion Engine (not now: needs the number of cards in your hand minus
-    # 1 to be at least 3; it is 2)', 'needs none of the technologies in time frame 1
-    # whose card is Fire', 'Perfectly Laid Plans only when your cubes on the timeline'.
-    # A player should read what is missing, with the numbers, in the game's words.
+def refusals_said(ruleset: str, seeds) -> set:
+    """Every reason an option was not available, over random 2-player games of ``ruleset``
+    with these seeds: what the players were told."""
     from rulebook_games.agents import RandomAgent
     from rulebook_games.engine.flow import FlowRunner
     from rulebook_games.engine.game import Game
-    rs = load_ruleset("legacy_gears_of_time")
+    rs = load_ruleset(ruleset)
     said: set = set()
 
     class Spy(RandomAgent):
@@ -328,8 +326,17 @@ def test_the_establish_and_fate_refusals_read_as_the_rules_say_them():
             said.update(decision.refused.values())
             return super().decide(decision, view, game)
 
-    for seed in (1, 2, 3):
+    for seed in seeds:
         FlowRunner(Game(rs, 2, seed, [Spy(seed), Spy(seed + 7)])).play()
+    return said
+
+
+def test_the_establish_and_fate_refusals_read_as_the_rules_say_them():
+    # play 31: 'Combustion Engine (not now: needs the number of cards in your hand minus
+    # 1 to be at least 3; it is 2)', 'needs none of the technologies in time frame 1
+    # whose card is Fire', 'Perfectly Laid Plans only when your cubes on the timeline'.
+    # A player should read what is missing, with the numbers, in the game's words.
+    said = refusals_said("legacy_gears_of_time", (1, 2, 3))
     for why in said:
         for code_like in ("minus", "whose card is", "marked", "only when your cubes"):
             assert code_like not in why, why

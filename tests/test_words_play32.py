@@ -68,21 +68,8 @@ def test_a_refusal_says_what_is_missing_once_with_the_number():
     at least one of your cubes on Basic Science; you have 0 of your cubes on Basic
     Science)". The refusal says what is needed once, and what you have as a number."""
     import re
-    from rulebook_games.agents import RandomAgent
-    from rulebook_games.engine.flow import FlowRunner
-    from rulebook_games.engine.game import Game
-    rs = load_ruleset("legacy_gears_of_time")
-    said: set = set()
-
-    class Spy(RandomAgent):
-        wants_view = True
-
-        def decide(self, decision, view, game):
-            said.update(decision.refused.values())
-            return super().decide(decision, view, game)
-
-    for seed in (1, 8):
-        FlowRunner(Game(rs, 2, seed, [Spy(seed), Spy(seed + 7)])).play()
+    from test_words_lt30 import refusals_said
+    said = refusals_said("legacy_gears_of_time", (1, 8))
     cubes = [w for w in said if "cubes on" in w]
     assert cubes, sorted(said)
     for why in cubes:
