@@ -439,3 +439,51 @@ def test_terraforming_mars_panel_counts_tags_as_the_rules_do():
     panel = game.view_model(0)["table"]["panels"][0]
     tags = {t["name"]: t["count"] for t in panel["tags"]}
     assert tags["Space"] == 1 and tags["Building"] == 0
+
+
+# ------------------------------------------------------------ a player's colour
+# (view: panels: colour) the words a ruleset may use and the browser's colour for each,
+# as docs/engine.md lists them
+@pytest.mark.parametrize("given, colour", [('\'"Blue"\'', "#2e6fb5"), ('\'"red"\'', "#c8553d"),
+                                           ('\'"#ABC"\'', "#aabbcc"),
+                                           ('\'"#12ab9F"\'', "#12ab9f"), ('\'""\'', None)])
+def test_a_players_colour_is_a_colour_word_or_a_hex_colour(tmp_path, given, colour):
+    rs = load_ruleset("lantern_row", mods=[_mod(tmp_path, "{panels: {colour: " + given + "}}")])
+    game = build_game(rs, 2, 1, ["random"] * 2)
+    t = game.view_model(0)["table"]
+    assert [p.get("colour") for p in t["panels"]] == [colour, colour]
+    assert not t.get("problems")
+
+
+def test_a_colour_that_is_no_colour_is_said_among_the_tables_problems(tmp_path):
+    rs = load_ruleset("lantern_row", mods=[_mod(tmp_path, "{panels: {colour: '\"mauve\"'}}")])
+    t = build_game(rs, 2, 1, ["random"] * 2).view_model(0)["table"]
+    assert all("colour" not in p for p in t["panels"])  # the seat's own colour, then
+    assert any("'mauve' is not a colour" in p and "blue" in p for p in t["problems"])
+
+
+def test_a_players_colour_is_text(tmp_path):
+    with pytest.raises(RulebookError) as err:
+        load_ruleset("lantern_row", mods=[_mod(tmp_path, "{panels: {colour: '3'}}")])
+    assert any(d.code == "RB302" and "colour must be a text" in d.message
+               for d in err.value.diagnostics)
+
+
+def test_legacy_players_cubes_are_the_colour_their_character_card_says():
+    # playtest (Legacy in the browser): The Scholar's card says "Blue cubes." and its
+    # player's cubes were drawn red. The cards: The Engineer red, The Scholar blue, The
+    # Physician green, The Visionary yellow
+    says = {"The Engineer": "#c8553d", "The Scholar": "#2e6fb5", "The Physician": "#3c9a5f",
+            "The Visionary": "#d9a21b"}
+    seen = []
+
+    def look(game):
+        for p in game.view_model(0)["table"]["panels"]:
+            cards = [c["name"] for z in p["zones"] if z["name"] == "Character card"
+                     for c in z.get("cards", [])]
+            seen.append((cards[0] if cards else None, p.get("colour")))
+    _play("legacy_gears_of_time", 3, look, seed=5, every=1)
+    chosen = {(card, colour) for card, colour in seen if card}
+    assert len({card for card, _ in chosen}) == 3
+    assert chosen == {(card, says[card]) for card, _ in chosen}
+    assert all(colour is None for card, colour in seen if card is None)

@@ -291,6 +291,45 @@ def test_a_question_with_one_answer_is_shown_to_its_seat_with_its_answer(client)
     ws2.__exit__(None, None, None)
 
 
+def test_what_the_other_player_did_since_your_last_answer_is_shown_with_your_question(client):
+    # playtest (Legacy in the browser): the agent's moves were only in the log, below the
+    # fold; a person must see, beside their next question, what the others did meanwhile
+    links = start(client, seed=4)
+    ws, socket = connect(client, links["game"], token(links["seats"][0]["link"]))
+    m = until_decision(socket)
+    me = own_panel(m)["name"]
+    other = next(p["name"] for p in m["view"]["table"]["panels"] if not p["you"])
+    for _ in range(30):  # to the first question after the other player's turn
+        socket.send_text(json.dumps({"type": "answer", "decision": m["decision"]["number"],
+                                     "choice": 0}))
+        m = until_decision(socket)
+        if any(line.startswith(f"{other}: ") for line in m["news"]):
+            break
+    # the other's move, named by its headline, and the person's own last move before it
+    assert any(line.startswith(f"{other}: ") for line in m["news"]), m["news"]
+    assert any(line.startswith(f"{me}: ") for line in m["news"]), m["news"]
+    # nothing this seat was not told: a card now out of its sight is named in the news only
+    # where its own log names it (a card bought from the open row), never one it never saw
+    game = client.server.tables[links["game"]]._stream.game
+    seen = {game.card_name(c) for c in game.state.cards if game.card_visible_to(c, 0)}
+    hidden = {game.card_name(c) for c in game.state.cards} - seen  # (no copy in sight)
+    log = "\n".join(game.log_line_for(i, 0) or "" for i in range(len(game.log_lines)))
+    assert hidden - {n for n in hidden if n in log}  # (some it was never told)
+    assert not [(name, line) for line in m["news"] for name in hidden
+                if name in line and name not in log]
+    # the news is since the last answer: undone to this question, the same news again
+    before = m["news"]
+    socket.send_text(json.dumps({"type": "answer", "decision": m["decision"]["number"],
+                                 "choice": 0}))
+    until_decision(socket)
+    socket.send_text(json.dumps({"type": "undo"}))
+    back = until_decision(socket)
+    while back["number"] != m["number"]:
+        back = until_decision(socket)
+    assert back["news"] == before
+    ws.__exit__(None, None, None)
+
+
 # ------------------------------------------------------------ several people, one table
 def own_panel(message) -> dict | None:
     return next((p for p in message["view"]["table"]["panels"] if p["you"]), None)

@@ -131,6 +131,7 @@ def test_a_person_plays_a_whole_lantern_row_game_against_an_agent_by_clicking(dr
     wait.until(lambda d: "/play/" in d.current_url)
     clicks = 0
     shot = shots()
+    agent_moves_seen = 0  # questions with the agent's moves shown beside them
     while True:
         wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-decision")
                    or d.find_element(By.TAG_NAME, "body").get_attribute("data-over"))
@@ -138,6 +139,10 @@ def test_a_person_plays_a_whole_lantern_row_game_against_an_agent_by_clicking(dr
         if body.get_attribute("data-over"):
             break
         number = body.get_attribute("data-decision")
+        news = driver.find_element(By.ID, "news-box")
+        if news.is_displayed() and "Since your last move" in news.text and \
+                any(line.startswith("Player 2") for line in news.text.splitlines()):
+            agent_moves_seen += 1
         if clicks == 0:
             # what a person sees: the question, keys per option, refusals with reasons
             assert "choose an action" in driver.find_element(By.ID, "prompt").text
@@ -156,6 +161,8 @@ def test_a_person_plays_a_whole_lantern_row_game_against_an_agent_by_clicking(dr
                    != number)
     result = driver.find_element(By.ID, "result").text
     assert "Final scores" in result and "winner" in result
+    # the agent's turns were shown beside the person's questions, not only in the log
+    assert agent_moves_seen >= 5, agent_moves_seen
     latencies = driver.execute_script("return window.__latencies || []")
     assert len(latencies) > 10
     q = statistics.quantiles(latencies, n=20)

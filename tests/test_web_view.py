@@ -252,3 +252,38 @@ def test_a_cards_price_to_the_player_is_said_beside_its_printed_cost(monkeypatch
         assert card_face(game, number, None)["facts"].startswith("cost 3 ·")  # nobody's
     finally:
         stream.close()
+
+
+def test_an_option_that_is_a_card_says_what_lies_on_it_as_the_terminal_does():
+    # playtest (Legacy in the browser): "Influence which technology?" showed each card's
+    # printed text but not the cubes already on it, which is what the choice turns on
+    from rulebook_games.agents.registry import make_agent as agent
+    stream = DecisionStream(ruleset("legacy_gears_of_time"), 2, 5)
+    players = [agent("random", 11), agent("random", 12)]
+    try:
+        found = None
+        for _ in range(3000):
+            d = stream.current
+            if d is None:
+                break
+            if d.options and "Influence which technology" in (Decision(d, stream.game, 1)
+                                                            .prompt):
+                data = decision_data(Decision(d, stream.game, 1))
+                if any(stream.game.state.cards[o.value].pieces for o in d.options):
+                    found = (d, data)
+                    break
+            stream.answer(players[d.player].decide(d, stream.game.view(d.player), stream.game))
+        assert found, "no influence question with cubes on a technology came"
+        d, data = found
+        names = [p.name for p in stream.game.state.players]
+        for o, shown in zip(d.options, data["options"]):
+            card = stream.game.state.cards[o.value]
+            for seat, n in card.pieces.items():  # each player's cubes on it, in words
+                if n:
+                    assert f"{names[seat]} {n} cube{'s' if n > 1 else ''}" in shown["state"]
+            if "failed" in card.markers:
+                assert shown["state"].startswith("failed")
+            if not card.pieces and not card.markers:
+                assert "state" not in shown or "cube" not in shown["state"]
+    finally:
+        stream.close()

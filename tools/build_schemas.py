@@ -432,6 +432,7 @@ VIEW = obj("What the table shows a player: facts, tracks, maps, boards, shared r
     "panels": obj("What each player's panel shows, in this order: stocks (with production), tags, values, the score so far by scoring category, and the cards of zones.", {
         "stocks": arr("The resources shown (default: every resource).", _ID("A resource id.")),
         "tags": arr("Tags counted on the cards the player has in play (in zones marked in_play).", _ID("A tag id.")),
+        "colour": _E("The colour of the panel's player ('you') on the table: their cubes, tokens and panel, in the browser. A text: a colour word (red, blue, green, yellow, purple, orange, black, white, grey, brown, pink) or '#rgb' / '#rrggbb'; empty (or none) while the player has no colour yet. Default: a colour for each seat, in seat order. For a game where a player's colour comes with what they chose (a character, a faction), so the table agrees with its cards."),
         "tag_count": _E("How a tag is counted for the panel's player ('tag' is the tag, 'you' the player), where the rules count tags otherwise than on every card in play (e.g. events' tags stop counting once played). Default: the tags printed on the player's cards in zones marked in_play."),
         "values": arr("Numbers or facts of each player ('you' is the panel's player).", _value),
         "scoring": {"type": "boolean", "description": "Show the points so far by scoring category (default true)."},

@@ -24,9 +24,19 @@ it was.
 
 from __future__ import annotations
 
+import re
+
 from ..lang import types as T
 from ..lang.runtime import Budget, Frame, RuleRuntimeError
 from .state import NO_OWNER, CardRef
+
+# The colour words a ruleset may give a player (view: panels: colour), as the browser
+# draws them: the first six are its seat colours, so a seat keeps its look when named.
+COLOUR_WORDS = {"red": "#c8553d", "blue": "#2e6fb5", "green": "#3c9a5f", "yellow": "#d9a21b",
+                "purple": "#7d5ba6", "black": "#4a4a4a", "orange": "#e07b39",
+                "white": "#f2f2f2", "grey": "#8a8f98", "gray": "#8a8f98", "brown": "#8b5a2b",
+                "pink": "#d96ba0"}
+_HEX_COLOUR = re.compile(r"#(?:[0-9a-f]{3}|[0-9a-f]{6})")
 
 
 class ViewModelMixin:
@@ -632,6 +642,10 @@ class _Table:
         panels = (self.decl or {}).get("panels") or {}
         own = p == self.seat
         out: dict = {"name": player.name, "seat": p + 1, "you": own}
+        if "colour" in panels:
+            colour = self.colour(self.run(("panels", "colour"), p))
+            if colour:
+                out["colour"] = colour
         stocks = panels.get("stocks") if "stocks" in panels else list(g.resource_decl)
         out["stocks"] = []
         for r in stocks:
@@ -696,6 +710,20 @@ class _Table:
                 item["count"] = len(cards)
             out["zones"].append(item)
         return out
+
+    def colour(self, value) -> str | None:
+        """A player's colour (the panels' ``colour``) as '#rrggbb', or None: no colour yet
+        (none, empty), or words that name none (said among the table's problems)."""
+        if value is None or value == "":
+            return None
+        text = str(value).strip().lower()
+        if text in COLOUR_WORDS:
+            return COLOUR_WORDS[text]
+        if _HEX_COLOUR.fullmatch(text):
+            return text if len(text) == 7 else "#" + "".join(c * 2 for c in text[1:])
+        self.problems.append(f"the panel's colour '{value}' is not a colour: give a colour "
+                             f"word ({', '.join(COLOUR_WORDS)}) or '#rrggbb'")
+        return None
 
     def _panel_value(self, item: dict, i: int, p: int, shown: bool) -> list[dict]:
         key = ("panels", "values", i)

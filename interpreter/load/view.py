@@ -143,6 +143,11 @@ def check_view(b) -> None:
                     dict(you, tag=T.TAG), T.INT, "a tag's count", "panel tags")
         if tree is not None:
             _public(b, e, tree, ("panels", "tag_count"))
+    if "colour" in panels:
+        tree = expr(("panels", "colour"), ("panels", "colour"), you, T.STR,
+                    "the player's colour", "panel colour")
+        if tree is not None:
+            _public(b, e, tree, ("panels", "colour"))
     for i, z in enumerate(panels.get("zones") or []):
         ref(z, ("zone",), "zone", ("panels", "zones", i))
         zone = b.sections["zones"].get(z)

@@ -38,6 +38,7 @@ from pathlib import Path
 
 from ..agents.registry import agent_seed, make_agent
 from ..api.decisions import Decision, read_answer
+from ..play.news import NewsWords, news_lines, summarise
 from ..play.session import GameError, make_record
 from ..play.stream import DecisionStream
 from ..play.terminal import HumanAgent, taken_words
@@ -49,6 +50,7 @@ MAX_DELAY = 10.0  # seconds between two agent moves, at most
 STEERING = ("pace", "pause", "resume", "step")  # what the watch link of agents' game sends
 LOG_SHOWN = 200  # log lines a message carries (the page keeps no more)
 TAKEN_SHOWN = 30  # answers taken for a person (one possible answer) a message carries, at most
+NEWS_SHOWN = 40  # lines of news (what changed since a person's last answer) a message carries
 SHOW_EVERY = 0.05  # seconds between two pictures of a run of agents' instant moves
 
 
@@ -105,6 +107,10 @@ class Table:
         self.watching: dict = {}  # seat (None: spectators) → how many pages watch it
         self.problem: str | None = None  # the error that stopped the game, in words
         self.marks: dict[int, list] = {s: [] for s in self.tokens}  # undo marks by seat
+        # where each person's news starts: the log's length at each of their answers (with
+        # the marks: undo takes one off), and at this table's first picture
+        self.news_at: dict[int, list] = {s: [] for s in self.tokens}
+        self._words = None  # what the news summary knows of the game (play/news.py)
         # the questions answered for each person (one answer): (answers before it, words)
         self.taken: dict[int, list] = {s: [] for s in self.tokens}
         self._told = [_Person(self, seat) if agent is None else agent
@@ -115,6 +121,8 @@ class Table:
         self._commands: queue.Queue = queue.Queue()
         self._lock = threading.Lock()
         self._stream = self._start(list(prefix))
+        # (a resumed game: from its first picture; a new one from its set-up)
+        self._news_from = len(self._stream.game.log_lines) if prefix else 0
         self._thread = threading.Thread(target=self._work, daemon=True,
                                         name=f"rulebook-table-{self.id[:6]}")
         self._thread.start()
@@ -300,6 +308,7 @@ class Table:
         with self._lock:
             self.marks[seat].append((len(game.record), game.state.rng.getstate(),
                                      game.reveals))
+            self.news_at[seat].append(len(game.log_lines))
             stream.answer(index)
         self._show_all()
 
@@ -309,6 +318,22 @@ class Table:
         marks = self.marks[seat]
         since = marks[-1][0] + 1 if marks else self._resumed_at
         return [words for at, words in self.taken[seat] if at >= since]
+
+    def news_since(self, seat: int, taken: list[str]) -> list[str]:
+        """What changed since ``seat`` last answered, as that seat reads the log, folded as
+        the terminal folds it (play/news.py): the other players' moves, what the seat's
+        own move did, the phases. Answers taken for the seat are left to ``taken`` (shown
+        with their question). At most :data:`NEWS_SHOWN` lines, the newest; the log has all."""
+        game = self._stream.game
+        at = self.news_at[seat]
+        start = at[-1] if at else self._news_from
+        lines = [game.log_line_for(i, seat) for i in range(start, len(game.log_lines))]
+        if self._words is None or self._words[0] is not game:
+            self._words = (game, NewsWords.of(game))
+        said = {t.split(" → ")[-1] for t in taken}
+        out = [visible(line) for line in news_lines(summarise(lines, self._words[1]))
+               if not (line.startswith(" ") and line.strip().split(" → ")[-1] in said)]
+        return out[-NEWS_SHOWN:]
 
     def undo_problem(self, seat: int) -> str | None:
         """Why ``seat`` cannot undo now (the terminal's rule), or None.
@@ -326,6 +351,7 @@ class Table:
         if problem:
             return self._tell(seat, f"undo is not possible now: {problem}")
         at = self.marks[seat].pop()[0]
+        self.news_at[seat].pop()
         with self._lock:
             old = self._stream
             self._stream = self._start(list(old.game.record[:at]))
@@ -387,6 +413,7 @@ class Table:
             "number": len(game.record) + 1,
             "view": seat_view(game, seat),
             "log": [visible(line) for line in log[-LOG_SHOWN:]],
+            "log_total": len(log),
             "delay": self.delay,
             "paused": self.paused,
             "decision": None,
@@ -395,6 +422,7 @@ class Table:
             "problem": self.problem,
             "undo": None,
             "taken": [],
+            "news": [],
         }
         if current is not None and not self.problem:
             message["waiting"] = game.state.players[current.player].name
@@ -404,6 +432,7 @@ class Table:
         if seat is not None and seat in self.marks:
             message["undo"] = self.undo_problem(seat) or "yes"
             message["taken"] = self.taken_since(seat)
+            message["news"] = self.news_since(seat, message["taken"])
         if stream.result is not None:
             message["result"] = result_data(game, stream.result)
         return message

@@ -14,7 +14,7 @@ what a person at a browser needs beside it:
 - a decision as the page shows it (:func:`decision_data`): the question,
   the cards it is about, the options with their keys (a card with its text
   and its price to the player, a space with its label, so a map can be
-  clicked), the refused ones with their reasons, a range, and whether it is
+  clicked, and what lies on each now, :func:`option_state`), the refused ones with their reasons, a range, and whether it is
   a set chosen one pick at a time (and how many more may be picked).
 
 Strings here come from rule files: the page puts them in with textContent
@@ -177,6 +177,19 @@ def is_set(decision: Decision) -> bool:
     return getattr(decision._source, "some", 0) > 0
 
 
+def option_state(game, value, seat: int) -> str:
+    """What lies on an option now, as the terminal says it beside the option: a card's
+    marks, resources and each player's pieces ('failed · Ann 3 cubes') and what of its
+    effect would do nothing now; a shared zone's cards with what lies on each ('Fire
+    (Ann 1 cube); The Wheel'). '' when nothing does."""
+    if isinstance(value, CardRef):
+        return " · ".join(p for p in (game.card_state(value),
+                                      game.idle_of_offered(value, seat)) if p)
+    if isinstance(value, str) and value in game.zone_decl:
+        return game.zone_state(value, seat)
+    return ""
+
+
 def decision_data(decision: Decision) -> dict:
     """A decision as the page shows it: the question, the cards it is about (shown with it),
     options with keys (a card with its text and price to the player, a space with its label
@@ -200,6 +213,9 @@ def decision_data(decision: Decision) -> dict:
             option["card"] = card_face(game, value, source.player)
         elif isinstance(value, str) and value in game.space_decl:
             option["space"] = game.space_label.get(value, "")
+        now = option_state(game, value, source.player)
+        if now:
+            option["state"] = visible(now)
         out["options"].append(option)
     about = [c for c in getattr(source, "about", None) or [] if isinstance(c, CardRef)
              and c in game.state.cards and game.card_visible_to(c, source.player)]

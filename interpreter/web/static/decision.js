@@ -44,6 +44,7 @@ function drawDecision(d, where, how) {
       key ? el("kbd", {text: key}) : null,
       d.set ? el("span", {class: "tick", text: picked ? "✓" : ""}) : null,
       el("span", {class: "label", text: o.label}),
+      o.state ? el("span", {class: "state", text: ` (${o.state})`}) : null,
       o.short ? el("span", {class: "short dim", text: o.short}) : null,
       o.summary && !o.card ? el("span", {class: "dim summary", text: o.summary}) : null,
       given ? el("span", {class: "given-mark", text: "← the answer"}) : null);

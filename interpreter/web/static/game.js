@@ -11,7 +11,8 @@ let ANSWERED = 0;  // the decision last answered: not open again until the serve
 
 const $ = id => document.getElementById(id);
 const WHERE = {title: $("headline"), order: $("order"), board: $("board"), players: $("players"),
-               standings: $("standings"), rows: $("rows"), facts: $("facts"), hand: $("hand")};
+               standings: $("standings"), rows: $("rows"), facts: $("facts"), hand: $("hand"),
+               warnings: $("warnings")};
 const DECISION = {prompt: $("prompt"), shown: $("shown"), options: $("options"),
                   notNow: $("not-now"), setControls: $("set-controls"), setCount: $("set-count"),
                   range: $("range"), rangeWords: $("range-words"), rangeInput: $("range-input")};
@@ -91,6 +92,12 @@ function drawDecisionPanel(state) {
   const d = state.decision;
   $("waiting").textContent = state.result || state.problem ? "" :
     d ? "" : state.waiting ? `waiting for ${state.waiting}…` : "";
+  // what changed since this seat last answered (the others' moves, its own move's effects,
+  // the phases), folded as the terminal folds it: effects indented under their headline
+  const news = clear($("news"));
+  for (const line of state.news || [])
+    news.append(el("li", {class: line.startsWith(" ") ? "effect" : "", text: line.trim()}));
+  $("news-box").hidden = !(state.news || []).length;
   // the questions taken for this seat (one possible answer) since its last answer, in place
   const taken = clear($("taken"));
   for (const line of state.taken || []) taken.append(el("li", {text: line}));
@@ -123,9 +130,15 @@ function draw(state) {
   $("pace").value = String(state.delay);
   $("pace").disabled = state.seat === null;
   drawTable(state.view, WHERE, {spaces: SENDING ? new Map() : spacesAsked(state.decision), choose: answer,
-                                asked: state.decision ? state.decision.number : null});
+                                asked: state.decision ? state.decision.number : null,
+                                over: !!state.result});
   drawDecisionPanel(state);
   drawLog($("log"), state.log);
+  const earlier = (state.log_total || 0) - state.log.length;  // the page keeps the newest only
+  $("log-earlier").hidden = earlier <= 0;
+  $("log-earlier").textContent = earlier <= 0 ? "" : `${earlier} earlier ${earlier === 1 ? "entry" : "entries"} not ` +
+    "shown here: the game's replay (Replays, once the game is saved: at its end, or when " +
+    "the server stops) has every entry, move by move.";
   drawResult(state);
   const open = state.decision && !SENDING && state.decision.number !== ANSWERED;
   document.body.dataset.decision = open ? state.decision.number : "";

@@ -13,7 +13,12 @@ const MARK_COLOURS = ["#c98a5a", "#a98cc0", "#c2b25e", "#7fb0a8", "#b8869b"];
 const LAND = "#e7c8a3";
 const WATER = "#8fc0e3";
 
-function seatColour(seat) { return SEAT_COLOURS[((seat || 1) - 1) % SEAT_COLOURS.length]; }
+// a seat's colour: the ruleset's for its player (view: panels: colour, '#rrggbb' from the
+// model), else the seat's own; drawTable sets the ruleset's from the panels first
+let GIVEN_COLOURS = new Map();
+function seatColour(seat) {
+  return GIVEN_COLOURS.get(seat) || SEAT_COLOURS[((seat || 1) - 1) % SEAT_COLOURS.length];
+}
 
 function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
 
@@ -66,10 +71,16 @@ function textOf(card, texts) {
 }
 
 // ------------------------------------------------------------ title and facts
+// as the terminal's title says it (play/render.py): before the first round (setup) no
+// round is counted, the phase says it; a turn that comes round again is counted within
+// the round ('turn 2 of 3'), else the game's turn
 function titleWords(head) {
-  const parts = [`${head.round_word} ${head.round}` + (head.last_round ? ` of ${head.last_round}` : "")];
+  const parts = head.round || !head.phase ?
+    [`${head.round_word} ${head.round}` + (head.last_round ? ` of ${head.last_round}` : "")] : [];
   if (head.phase) parts.push(head.phase);
-  if (head.turn_number) parts.push(`turn ${head.turn_number}` + (head.turn ? ` (${head.turn})` : ""));
+  const whose = head.turn ? ` (${head.turn})` : "";
+  if (head.turn_round) parts.push(`turn ${head.turn_round} of ${head.turns_each}` + whose);
+  else if (head.turn_number) parts.push(`turn ${head.turn_number}` + whose);
   if (head.variants && head.variants.length) parts.push("variants: " + head.variants.join(", "));
   return parts.join(" · ");
 }
@@ -80,12 +91,29 @@ function valueWords(item) {
   return String(item.value);
 }
 
-function drawFacts(t) {
-  if (!t.facts.length) return null;
-  return el("dl", {class: "facts"}, t.facts.flatMap(f => [
-    el("dt", {text: f.label}),
-    el("dd", {}, valueWords(f) ? el("b", {text: valueWords(f)}) : null,
-       f.text ? el("span", {text: (valueWords(f) ? " " : "") + f.text}) : null)]));
+// A fact's words after its label, as the terminal says them: the value, and its text in
+// brackets after it ('The Wheel, Writing (no cube is on them, so …)'), or the text alone.
+function factWords(f) {
+  const value = valueWords(f);
+  return [value ? el("b", {text: value}) : null,
+          f.text ? el("span", {text: value ? ` (${f.text})` : f.text}) : null];
+}
+
+// over: the game has ended, and a warning (a fact with 'when:') about what comes is moot
+function drawFacts(t, over) {
+  const facts = t.facts.filter(f => !(over && f.warning));
+  if (!facts.length) return null;
+  return el("dl", {class: "facts"}, facts.flatMap(f => [
+    el("dt", {class: f.warning ? "warning" : "", text: f.label}), el("dd", {}, ...factWords(f))]));
+}
+
+// The warnings that hold now (the view's facts with 'when:'), beside the question, as the
+// terminal shows them before every decision: what a player must not miss.
+function drawWarnings(node, t, over) {
+  clear(node);
+  const warnings = over ? [] : t.facts.filter(f => f.warning);
+  for (const f of warnings) node.append(el("li", {}, el("b", {text: f.label + ": "}), ...factWords(f)));
+  node.hidden = !warnings.length;
 }
 
 // ------------------------------------------------------------ tracks
@@ -522,14 +550,18 @@ function changed(node, ...data) {
   return true;
 }
 
-// where: {title, order, board, rows, players, standings, facts, hand}: elements to fill (any
-// may be missing; a panel holding nothing is hidden); how: {spaces: Map(label → option),
-// choose(option), asked: the decision's number} for a map asked about.
+// where: {title, order, board, rows, players, standings, facts, warnings, hand}: elements to
+// fill (any may be missing; a panel holding nothing is hidden); how: {spaces: Map(label →
+// option), choose(option), asked: the decision's number} for a map asked about, and over:
+// the game has ended (its warnings of what comes are left out).
 function drawTable(view, where, how) {
   const t = view.table;
   const seats = seatsOf(t);
+  const colours = t.panels.filter(p => p.colour).map(p => [p.seat, p.colour]);
+  GIVEN_COLOURS = new Map(colours);
   if (where.title) where.title.textContent = titleWords(t.title);
-  if (where.order && changed(where.order, t.title.turn_order, t.title.turn, t.panels.map(p => p.seat))) {
+  if (where.order && changed(where.order, t.title.turn_order, t.title.turn, t.panels.map(p => p.seat),
+                             colours)) {
     clear(where.order);
     where.order.append(el("span", {class: "dim", text: "order: "}),
       ...t.title.turn_order.map(name => el("span", {class: "order-item" + (name === t.title.turn ? " now" : "")},
@@ -537,7 +569,7 @@ function drawTable(view, where, how) {
   }
   const asked = how && how.spaces ? [...how.spaces.entries()].map(([k, o]) => [k, o.index]) : [];
   if (where.board && changed(where.board, t.boards, t.tracks, t.problems, asked,
-                             asked.length ? how.asked : null)) {
+                             asked.length ? how.asked : null, colours)) {
     const board = clear(where.board);
     for (const b of t.boards) {
       if (b.spaces && (b.shape === "hex_rows" || b.shape === "grid") && b.spaces.length)
@@ -547,7 +579,7 @@ function drawTable(view, where, how) {
     if (t.tracks.length) board.append(el("div", {class: "tracks"}, t.tracks.map(tr => drawTrack(tr, seats))));
     if (t.problems) board.append(...t.problems.map(p => el("div", {class: "problem small", text: "not shown: " + p})));
   }
-  if (where.rows && changed(where.rows, t.rows, t.piles, view.texts))
+  if (where.rows && changed(where.rows, t.rows, t.piles, view.texts, colours))
     clear(where.rows).append(...drawRows(t, seats, view.texts));
   if (where.players && changed(where.players, t.panels))
     clear(where.players).append(...t.panels.map(p => drawPanel(p, seats, t)));
@@ -555,8 +587,10 @@ function drawTable(view, where, how) {
     clear(where.standings).append(...drawStandings(t));
     where.standings.parentElement.hidden = !t.standings.length;
   }
-  if (where.facts && changed(where.facts, t.facts)) {
-    const facts = drawFacts(t);
+  if (where.warnings && changed(where.warnings, t.facts, !!how.over))
+    drawWarnings(where.warnings, t, how.over);
+  if (where.facts && changed(where.facts, t.facts, !!how.over)) {
+    const facts = drawFacts(t, how.over);
     clear(where.facts);
     if (facts) where.facts.append(facts);
     where.facts.parentElement.hidden = !facts;
