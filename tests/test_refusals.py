@@ -21,6 +21,7 @@ from rulebook_games.agents import Agent, FirstAgent, LastAgent, ScriptedAgent
 from rulebook_games.play.terminal import HumanAgent
 from rulebook_games.engine.flow import FlowRunner
 from rulebook_games.engine.game import Game
+from rulebook_games.errors import RulebookError
 
 TINY = Path(__file__).parent / "fixtures" / "tiny"
 
@@ -367,3 +368,49 @@ functions:
     f.vars[node.var] = CardRef(statue)
     said = rs.words.why_not(node.where, f)
     assert "can show" not in said and "fame" in said and "3" in said, said
+
+
+# a function whose reason says the two sides of its comparison, as they stand
+RICH = """  - id: boast
+    name: Boast
+    if: rich()
+    do: raise fame
+"""
+RICH_FN = """functions:
+  - id: rich
+    returns: bool
+    value: stock(gold) >= 2 * 5
+    reason: "you have {left} gold, and boasting takes {right}"
+"""
+
+
+def test_a_functions_reason_says_the_sides_of_its_comparison_with_their_numbers(tmp_path):
+    rs = _tiny_plus(tmp_path, RICH, RICH_FN)
+    seen = []
+
+    class Watch(Agent):  # earns gold whenever it can (the tiny game starts with 3 gold)
+        def decide(self, decision, view, game):
+            seen.append(dict(decision.refused))
+            return next(i for i, o in enumerate(decision.options) if "Earn" in o.label) \
+                if decision.kind == "action" else 0
+    play(rs, Watch())
+    boast = [r["Boast"] for r in seen if "Boast" in r]
+    # 3 gold, then 2 more at each Earn gold: each refusal with the gold of its moment
+    assert boast == [f"you have {g} gold, and boasting takes 10" for g in (3, 5, 7, 9)]
+
+
+@pytest.mark.parametrize("reason, why", [
+    ("you have {gold}", "has no other braces"),
+    ("you have {left gold", "has no other braces"),
+    ("rich takes {right}", None)])
+def test_a_reason_names_only_the_sides_of_a_comparison(tmp_path, reason, why):
+    fn = RICH_FN.replace('"you have {left} gold, and boasting takes {right}"', f'"{reason}"')
+    if why is None:  # braces on a function whose value is no comparison
+        fn = fn.replace("value: stock(gold) >= 2 * 5", "value: not (stock(gold) < 10)")
+        why = "its value is no comparison"
+    with pytest.raises(RulebookError) as err:
+        _tiny_plus(tmp_path, RICH, fn)
+    (d,) = [d for d in err.value.diagnostics if d.code == "RB404"]
+    assert why in d.message and d.span.file.endswith("flow.yaml")
+    assert d.span.line == fn.count("\n", 0, fn.index("reason")) + \
+        (TINY / "flow.yaml").read_text().count("\n") + RICH.count("\n") + 1

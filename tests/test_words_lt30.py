@@ -344,3 +344,38 @@ def test_the_establish_and_fate_refusals_read_as_the_rules_say_them():
     assert "Perfectly Laid Plans: you have no cube on the timeline" in said
     assert any(re.fullmatch(r"needs at least \d+ of the cards in your hand; there are \d+", w)
                for w in said), sorted(said)
+
+
+def test_a_full_time_frame_is_refused_with_its_count_and_an_empty_hand_as_such():
+    # playtest (Legacy in the browser): "your time frame is full: it holds as many
+    # technologies as it is frames away…" gave no numbers (frame 1 held 5 of 5), and
+    # with no technology in hand the establish action said each was "already in your
+    # time frame, or you have too few other cards"
+    from rulebook_games.agents import RandomAgent
+    from rulebook_games.engine.flow import FlowRunner
+    from rulebook_games.engine.game import Game
+    rs = load_ruleset("legacy_gears_of_time")
+    told = []
+
+    class Spy(RandomAgent):
+        def decide(self, decision, view, game):
+            why = decision.refused.get("Establish a technology in your time frame")
+            if why is not None:
+                me = game.state.players[decision.player]
+                # the rules: a frame holds as many technologies as it is frames away
+                # from the present day
+                room = game.state.tracks["present_day"] - me.tracks["frame"]
+                hand = [game.state.cards[c] for c in game.state.zones.get(("hand",
+                                                                            decision.player), [])]
+                techs = [c for c in hand if rs.cards[c.def_id].data.get("type") == "technology"]
+                told.append((why, room, len(techs)))
+            return super().decide(decision, view, game)
+    for seed in (1, 2, 3, 4):
+        FlowRunner(Game(rs, 2, seed, [Spy(seed), Spy(seed + 7)])).play()
+    full = [(why, room) for why, room, _ in told if why.startswith("your time frame is full")]
+    assert full and all(f"it holds {room} of {room} technologies" in why for why, room in full)
+    assert any(why == "there is no technology in your hand" for why, _, _ in told)
+    for why, _, techs in told:
+        assert (why == "there is no technology in your hand") == (techs == 0
+                                                                  and "present day" not in why
+                                                                  and "full" not in why), why

@@ -537,7 +537,10 @@ FLOW = obj("Flow: setup, rounds, phases, turns, actions, procedures, scoring and
                          "e.g. 'lose {n} {r} production'. An empty phrase marks an adjustment "
                          "card text leaves out. See docs/words.md."),
             "reason": string("Said instead of the generated reason when a condition "
-                             "written with it fails, e.g. 'you have no city on Mars'."),
+                             "written with it fails, e.g. 'you have no city on Mars'. "
+                             "Where the value is a comparison, '{left}' and '{right}' say "
+                             "its two sides as they stand ('it holds {left} of {right} "
+                             "technologies')."),
         }, required=["id", "returns"])),
     "triggers": arr("Rules that react to events.", ref("trigger", "A trigger.")),
     "scoring": arr("Final scoring, one entry per category.", obj(

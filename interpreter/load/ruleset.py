@@ -38,6 +38,9 @@ from ..span import Span
 from .yamlload import Document
 
 # which symbol kind each simple declaration list produces
+# a function's reason may say the sides of its comparison (docs/language.md)
+_SIDES = re.compile(r"\{(?:left|right)\}")
+_COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
 SYMBOL_KIND = {"resources": "resource", "card_resources": "card_resource", "tags": "tag",
                "card_types": "card_type", "markers": "marker", "blocks": "block",
                "zones": "zone", "tiles": "tile"}
@@ -917,6 +920,7 @@ class _Builder:
                 self._expr(("function", ident), e, ("value",),
                            Context(label, False, False, variables, needs=ident), returns,
                            "the result")
+                self._check_reason(e, self.asts.get(("function", ident)), label)
             else:
                 self._effect(("function", ident), e, ("do",),
                              Context(label, False, False, variables, returns, ident))
@@ -934,6 +938,24 @@ class _Builder:
             self._check_card(ident, e)
         check_view(self)
         self.checker.finish()  # what needs an acting player, run where there is none
+
+    def _check_reason(self, e, tree, label: str) -> None:
+        """A function's ``reason`` may say the two sides of the comparison its value is,
+        as they stand when it fails: ``{left}`` and ``{right}`` (docs/language.md).
+        Any other brace, or braces where the value is no comparison, is RB404."""
+        reason = e.data.get("reason")
+        if not isinstance(reason, str) or not ("{" in reason or "}" in reason):
+            return
+        rest = _SIDES.sub("", reason)
+        if "{" in rest or "}" in rest:
+            why = "a reason says a side of its comparison as '{left}' or '{right}', and " \
+                  "has no other braces"
+        elif not (isinstance(tree, ast.Binary) and tree.op in _COMPARISONS):
+            why = "its value is no comparison, so it has no sides to say"
+        else:
+            return
+        self.diags.error("RB404", f"the reason of this function cannot be said: {why}",
+                         e.span("reason"), context=label)
 
     def implied_requirements(self) -> ImpliedChecks:
         """The requirements implied by each card's play and each action's effect (see

@@ -44,7 +44,7 @@ class Reasons:
                 tree = self.rs.asts.get(("function", inner_e.func))
                 inner = self._inner_frame(inner_e, frame)
                 if entry is not None and entry.data.get("reason"):
-                    return str(entry.data["reason"])
+                    return self._declared(entry, tree, inner)
                 if inner is not None and isinstance(tree, ast.Expr) \
                         and entry.data.get("phrase") is None:
                     return self.why_not(ast.Unary(e.span, "not", tree), inner, depth + 1)
@@ -55,7 +55,7 @@ class Reasons:
             entry = self.rs.sections["functions"].get(e.func)
             if inner is not None and isinstance(tree, ast.Expr):
                 if entry is not None and entry.data.get("reason"):
-                    return str(entry.data["reason"])
+                    return self._declared(entry, tree, inner)
                 # a condition of several parts: the part that fails (its phrase would
                 # only say the option again: 'only when you can play X')
                 if entry is None or entry.data.get("phrase") is None or _gives_numbers(tree) \
@@ -73,6 +73,20 @@ class Reasons:
             if card not in (_NO_VALUE, None):
                 return frame.rt.explain_requirements(card, frame.vars.get("you"))
         return needs(self.cond(e, Ctx(frame)))
+
+    def _declared(self, entry, tree, frame) -> str:
+        """A function's own ``reason``, its ``{left}`` and ``{right}`` said as the two sides
+        of the comparison its value is stand now ('your time frame is full: it holds {left}
+        technologies of {right}'); a side that is no number is said in words."""
+        text = str(entry.data["reason"])
+        if "{" not in text or frame is None or not isinstance(tree, ast.Binary):
+            return text
+        ctx = Ctx(frame)
+        sides = {}
+        for name, side in (("left", tree.left), ("right", tree.right)):
+            value = self._value(side, ctx)
+            sides[name] = str(value) if type(value) is int else self.expr(side, ctx)
+        return text.replace("{left}", sides["left"]).replace("{right}", sides["right"])
 
     def _why_compare(self, e: ast.Binary, frame) -> str:
         ctx = Ctx(frame)
