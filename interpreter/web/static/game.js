@@ -98,6 +98,7 @@ function drawDecisionPanel(state) {
   for (const line of state.news || [])
     news.append(el("li", {class: line.startsWith(" ") ? "effect" : "", text: line.trim()}));
   $("news-box").hidden = !(state.news || []).length;
+  news.scrollTop = news.scrollHeight;  // a long news scrolls: its newest lines in sight
   // the questions taken for this seat (one possible answer) since its last answer, in place
   const taken = clear($("taken"));
   for (const line of state.taken || []) taken.append(el("li", {text: line}));
