@@ -125,6 +125,10 @@ class Scope:
     pure_fn: str | None = None                    # the pure function being generated
     bound: frozenset = frozenset()                # names a hoisted part must not read
     you: str | None = None                        # a local holding V.get('you'), if any
+    # a declared function called with Python arguments: the body's variables are those
+    # arguments, each a Python local (rule name -> local, 'you' among them), and there
+    # is no variables dict (see CodeGen.args_of)
+    args: dict | None = None
 
 
 class Source:
@@ -155,7 +159,7 @@ class Source:
         return f"{prefix}{next(self.counter)}"
 
 
-def pyname(kind: str, name: str) -> str:
+def pyname(kind: str, name: str, args: bool = False) -> str:
     """The Python name of a declared procedure or function in generated code.
 
     The mapping is one-to-one: a declared id (lower-case ASCII words) is
@@ -165,9 +169,10 @@ def pyname(kind: str, name: str) -> str:
     line, or be mistaken for a plain id that happens to look like hex."""
     if kind not in ("procedure", "function"):
         raise Unwritable(f"a declaration of kind {kind!r}")
+    head = "A" if args else "P"  # A_: the same body called with Python arguments
     if name.isascii() and name.isidentifier() and name.islower():
-        return f"P_{kind}__n_{name}"
-    return f"P_{kind}__x_{name.encode('utf-8', 'surrogatepass').hex()}"
+        return f"{head}_{kind}__n_{name}"
+    return f"{head}_{kind}__x_{name.encode('utf-8', 'surrogatepass').hex()}"
 
 
 class Unwritable(Exception):
@@ -186,6 +191,7 @@ class CodeGen:
         # every declared procedure's and function's tree known, by key (see tries)
         self.declared = declared if declared is not None else {}
         self._tries: dict[str, bool] = {}  # declared function -> whether it may try
+        self._args: dict[str, list | None] = {}  # declared function -> see args_of
         self._inlining: list[str] = []
         self._stmts: list = []  # the statements being generated, for prompts
         self.indent = 0
@@ -193,17 +199,29 @@ class CodeGen:
     # ------------------------------------------------------------- entries
     def function(self, name: str, node, kind: str, pure_name: str | None = None,
                  params: frozenset = frozenset(), callee: str | None = None,
-                 title: str = "") -> None:
+                 title: str = "") -> str | None:
         """``def name(rt, B, d, V)`` for an effect (kind 'effect') or an expression (kind
         'expression', or 'number' for one whose value the engine counts with).
 
         A declared procedure or function (``callee`` is its name) pays for its
-        call and checks how deeply calls nest, as it starts."""
+        call and checks how deeply calls nest, as it starts. A declared function
+        that needs no dict of its variables (:meth:`args_of`) is written as
+        ``def F(rt, B, d, at, you, *its parameters)``, each a Python local, and
+        ``name`` is then that function called with a dict (as the engine calls
+        it); the name of the first is returned (else None)."""
         self.buf, self.deferred, self.indent, self.blocks, self.edepth = [], [], 1, 0, 0
         span = node.span
         if title:  # what the function is, for people reading the source
             self.buf.append((0, f"# {title}", span))
-        if callee is None:
+        order = self.args_of(callee) if callee is not None and \
+            getattr(self.table.callables.get(callee), "kind", None) == "function" else None
+        args = fast = None
+        if order is not None:
+            args = {"you": self.src.fresh("_y")}
+            args.update((n, self.src.fresh("_v")) for n in order)
+            fast = self.src.fresh("F")
+            self.buf.append((0, f"def {fast}(rt, B, d, at, {', '.join(args.values())}):", span))
+        elif callee is None:
             self.buf.append((0, f"def {name}(rt, B, d, V):", span))
         else:  # the caller says where the call is, for the errors
             self.buf.append((0, f"def {name}(rt, B, d, V, at=None):", span))
@@ -217,16 +235,17 @@ class CodeGen:
             self.emit(f"if d > _MAXD: raise _too_deep_calls({callee!r}, at)", span)
         # the acting player, read from the variables once: no statement of a body sets
         # 'you' in its own variables (a block for another player has variables of its own)
-        you = self.src.fresh("_y")
+        you = self.src.fresh("_y") if args is None else None
         self._you_used = False
         start = len(self.buf)
-        scope = Scope(params=params, pure_fn=pure_name, you=you)
+        scope = Scope(params=params, pure_fn=pure_name, you=you, args=args)
         if kind == "effect":
             self.sub_at(node.body, scope, span)
         elif pure_name is not None and worth_keeping(node) and self.zone_only(node):
             # it reads only where the cards lie and the spaces: kept until either changes,
             # or, reading no zone, until a space changes
-            values = ", ".join([self._get_you(scope)] + [f"V.get({n!r})" for n in sorted(params)])
+            values = ", ".join([self._get_you(scope)] + [
+                f"V.get({n!r})" if args is None else args[n] for n in sorted(params)])
             kept = "_by_zones" if self.reads_zones(node) else "_by_board"
             # with parameters, its parts that do not depend on them are still worked out
             # once while the engine reads (without, the whole is kept anyway)
@@ -243,9 +262,43 @@ class CodeGen:
             self.emit(f"return {self.expr(node, scope)}", span)
         if self._you_used:
             self.buf.insert(start, (1, f"{you} = V.get('you')", span))
+        if fast is not None:  # as the engine calls it: with a dict of its variables
+            given = ", ".join(["V.get('you')"] + [f"V[{n!r}]" for n in order])
+            self.buf.append((0, f"def {name}(rt, B, d, V, at=None):", span))
+            self.buf.append((1, f"return {fast}(rt, B, d, at, {given})", span))
         self._flush(self.buf)
         while self.deferred:
             self._flush(self.deferred.pop(0))
+        return fast
+
+    def args_of(self, func: str) -> list | None:
+        """The parameters, in order, of a declared function called with Python arguments
+        (``A_function__…(rt, B, d, at, you, *values)``), or None for one called with a
+        dict of its variables (``P_function__…(rt, B, d, V, at)``).
+
+        A function is called with Python arguments when its body needs no dict:
+        it sets no variable (no 'let', no loop's variable), asks nothing, nests
+        no 'as' block, and reads no variable but its parameters, 'you' and its
+        comprehensions' items. Its parameters are then Python locals. The calls
+        cost what they cost with a dict: the step and the depth check are the
+        body's own, as before."""
+        if func in self._args:
+            return self._args[func]
+        decl = self.table.callables.get(func)
+        node = self.declared.get(("function", func)) if decl is not None else None
+        if node is None:
+            return None  # (not known yet: called with a dict, which always works)
+        names = [p[0] for p in decl.params]
+        out = names if _dictless(node, names) else None
+        self._args[func] = out
+        return out
+
+    def vd(self, scope: Scope) -> str:
+        """The rule's variables as a dict, for what reads them all (a frame for words):
+        the dict itself, or one made of a function's Python arguments."""
+        if scope.args is None:
+            return scope.V
+        return "{" + ", ".join(f"{n!r}: {local}" for n, local in scope.args.items()) + "}"
 
     def _flush(self, buf) -> None:
         for indent, text, span in buf:
@@ -293,11 +346,12 @@ class CodeGen:
         'return' inside it raises out to the code that called it."""
         name, span = self.src.fresh("_blk"), stmts[0].span
         saved = (self.buf, self.indent, self.blocks)
-        self.buf, self.indent, self.blocks = [(0, f"def {name}(rt, B, d, V):", span)], 1, 0
-        self.sub_at(stmts, Scope(nested=True), span)
+        given = scope.V if scope.args is None else ", ".join(scope.args.values())
+        self.buf, self.indent, self.blocks = [(0, f"def {name}(rt, B, d, {given}):", span)], 1, 0
+        self.sub_at(stmts, Scope(nested=True, args=scope.args), span)
         self.deferred.append(self.buf)
         self.buf, self.indent, self.blocks = saved
-        self._run_nested(name, scope, stmts, span, f"rt, B, d, {scope.V}")
+        self._run_nested(name, scope, stmts, span, f"rt, B, d, {given}")
 
     def _run_nested(self, fn: str, scope: Scope, body, span, args: str | None = None) -> None:
         """Call a nested function, passing a 'return' or 'break' inside it on outward."""
@@ -327,8 +381,8 @@ class CodeGen:
         """A Frame for the runtime's words, with the comprehension variables in it."""
         if scope.comp:
             extra = ", ".join(f"{name!r}: {local}" for name, local in scope.comp.items())
-            return f"_F(rt, {{**{scope.V}, {extra}}}, d, B)"
-        return f"_F(rt, {scope.V}, d, B)"
+            return f"_F(rt, {{**{self.vd(scope)}, {extra}}}, d, B)"
+        return f"_F(rt, {self.vd(scope)}, d, B)"
 
     def _player(self, e, span, scope: Scope) -> str:
         """A local holding who a statement is for; never nobody."""
@@ -389,7 +443,7 @@ class CodeGen:
         src = self.expr(s.source, scope) if s.source is not None else "None"
         dst = self.expr(s.dest, scope) if s.dest is not None else "None"
         self.emit(f"rt.transfer({s.verb!r}, {res}, {self.expr(s.amount, scope)}, {s.up_to!r}, "
-                  f"{src}, {dst}, {V}['you'])", s.span)
+                  f"{src}, {dst}, {self._you(scope)})", s.span)
 
     def s_Let(self, s: ast.Let, scope: Scope) -> None:
         self.emit(f"{scope.V}[{s.name!r}] = {self.expr(s.value, scope)}", s.span)
@@ -448,7 +502,7 @@ class CodeGen:
 
     def s_Run(self, s: ast.Run, scope: Scope) -> None:
         block = self.table.canonical(s.block)
-        self.emit(f"rt.run_block({self.expr(s.card, scope)}, {block!r}, {scope.V}['you'])",
+        self.emit(f"rt.run_block({self.expr(s.card, scope)}, {block!r}, {self._you(scope)})",
                   s.span)
 
     def s_CallStmt(self, s: ast.CallStmt, scope: Scope) -> None:
@@ -575,7 +629,8 @@ class CodeGen:
     def _outlined_expr(self, e, scope: Scope) -> str:
         """A deeply nested expression as a module-level function of the locals it reads."""
         name = self.src.fresh("_ex")
-        params = ["rt", "B", "d", scope.V, *scope.comp.values()]
+        params = ["rt", "B", "d", *([scope.V] if scope.args is None else scope.args.values()),
+                  *scope.comp.values()]
         saved = (self.buf, self.indent, self.blocks, self.edepth)
         self.buf, self.indent, self.blocks, self.edepth = [], 1, 0, 0
         inner = replace(scope, hoist=None, iterable=False, you=None)
@@ -607,6 +662,8 @@ class CodeGen:
         if binding == "local" or binding is None:
             if name in scope.comp:
                 return scope.comp[name]
+            if scope.args is not None and name in scope.args:
+                return scope.args[name]
             return f"{scope.V}[{name!r}]"
         ident = getattr(e, "canonical", name)
         if binding == "track_symbol":
@@ -628,6 +685,8 @@ class CodeGen:
         """The acting player, or None when there is none (``V.get('you')``)."""
         if "you" in scope.comp:
             return scope.comp["you"]
+        if scope.args is not None:
+            return scope.args["you"]
         if scope.you is not None and scope.V == "V":
             self._you_used = True
             return scope.you
@@ -636,6 +695,8 @@ class CodeGen:
     def _you(self, scope: Scope) -> str:
         if "you" in scope.comp:
             return scope.comp["you"]
+        if scope.args is not None:
+            return scope.args["you"]
         return f"{scope.V}['you']"
 
     def e_Field(self, e: ast.Field, scope: Scope) -> str:
@@ -722,7 +783,7 @@ class CodeGen:
                 f"else {self.expr(e.other, scope)})")
 
     def e_AnyOf(self, e: ast.AnyOf, scope: Scope) -> str:
-        return (f"_any_of(rt, {scope.V}, {self._asking(e)}, {self.frame(scope)}, "
+        return (f"_any_of(rt, {self.vd(scope)}, {self._asking(e)}, {self.frame(scope)}, "
                 f"{e.noun!r})")
 
     def e_Call(self, e: ast.Call, scope: Scope) -> str:
@@ -734,6 +795,15 @@ class CodeGen:
             if inlined is not None:
                 return inlined
             names = [p[0] for p in decl.params]
+            order = self.args_of(e.func) if decl.kind == "function" else None
+            if order is not None and len(e.args) + len(e.kwargs) == len(order) and [
+                    names.index(k) for k in e.kwargs] == sorted(names.index(k) for k in e.kwargs):
+                # Python arguments, worked out in the order a dict of them was
+                you = self._get_you(scope)
+                given = dict(zip(names, (self.expr(a, scope) for a in e.args)))
+                given.update((k, self.expr(v, scope)) for k, v in e.kwargs.items())
+                values = "".join(f", {given[n]}" for n in order)
+                return f"{pyname(decl.kind, e.func, True)}(rt, B, d + 1, {span}, {you}{values})"
             parts = [f"'you': {self._get_you(scope)}"]
             parts += [f"{names[i]!r}: {self.expr(a, scope)}" for i, a in enumerate(e.args)]
             parts += [f"{k!r}: {self.expr(v, scope)}" for k, v in e.kwargs.items()]
@@ -1095,11 +1165,34 @@ class CodeGen:
                 return None  # (reading every parameter: the whole call, which does not pay)
         key = self.src.const((scope.pure_fn, id(e)), "M")
         code = getattr(self, "e_" + type(e).__name__)(e, replace(scope, pure_fn=None))
-        values = "".join(f", {scope.V}[{n!r}]" for n in sorted(used))
+        values = "".join(f", {scope.V}[{n!r}]" if scope.args is None else f", {scope.args[n]}"
+                         for n in sorted(used))
         return f"_memo(rt, ({key}, {self._memo_you(e, scope)}{values}), lambda: {code})"
 
 
 _INLINE_NODES = 40
+# statements that set a variable or make a block of variables of their own
+_SETS_VARIABLES = (ast.Let, ast.For, ast.Repeat, ast.While, ast.AsPlayer, ast.Choose, ast.May,
+                   ast.Place)
+
+
+def _dictless(node, params: list) -> bool:
+    """Whether a declared function's body (an expression, or an effect) can run with its
+    parameters as Python locals and no dict of variables (see CodeGen.args_of)."""
+    body = node.body if isinstance(node, ast.Effect) else node
+    items, depth = set(), 0
+    for n in ast.walk(body):
+        if isinstance(n, _SETS_VARIABLES) or isinstance(n, ast.Set) and getattr(
+                n, "target_kind", "local") != "track":
+            return False
+        if isinstance(n, ast.Comprehension):
+            items.add(n.var)
+        depth += isinstance(n, ast.If)
+    if depth > 8 or any(asks(x) for x in (body if isinstance(body, list) else [body])):
+        return False  # (nested deep enough to be outlined: kept as it was)
+    known = set(params) | {"you"} | items
+    return not any(isinstance(n, ast.Name) and n.binding in ("local", None)
+                   and n.id not in known for n in ast.walk(body))
 
 
 def _asks_about_each_card(s: ast.For) -> bool:

@@ -120,6 +120,7 @@ def entry(body, span, effect: bool):
     def plain(frame: Frame):
         return body(frame.rt, frame.budget, frame.depth, frame.vars)
     run.call = call
+    run.args = None  # the body called with Python arguments, if it has one (compiler)
     run.plain = plain  # the body alone, without the bookkeeping of a top-level run
     run.direct = body
     run.span = span
@@ -332,6 +333,13 @@ def call_asking(fn, rt, B, d, V, at, own_prompt, about, priced=None):
 
 def missing(name):
     def fail(rt, B, d, V):
+        raise RuleRuntimeError(f"'{name}' has errors and was not compiled")
+    return fail
+
+
+def missing_args(name):
+    """As :func:`missing`, for calls with Python arguments."""
+    def fail(rt, B, d, at, *values):
         raise RuleRuntimeError(f"'{name}' has errors and was not compiled")
     return fail
 

@@ -36,7 +36,7 @@ _FIXED_NAMES = frozenset({
 _MADE = re.compile(r"(?:F|K|S|N|Q|M|V|_b|_blk|_ex|_p|_n|_w|_acc|_opt|_opts|_i|_c|_h|_hc|_a"
                    r"|_o|_v|_y|_turns)[1-9][0-9]*\Z")
 # declared procedures and functions (see codegen.pyname)
-_DECLARED = re.compile(r"P_(?:procedure|function)__(?:n_[a-z_][a-z0-9_]*|x_[0-9a-f]+)\Z")
+_DECLARED = re.compile(r"[PA]_(?:procedure|function)__(?:n_[a-z_][a-z0-9_]*|x_[0-9a-f]+)\Z")
 # the attributes generated code reads or sets, by the object they belong to
 _ATTRIBUTES = {
     "rt": frozenset({
