@@ -159,7 +159,7 @@ class Source:
         return f"{prefix}{next(self.counter)}"
 
 
-def pyname(kind: str, name: str, args: bool = False) -> str:
+def pyname(kind: str, name: str, args: bool | str = False) -> str:
     """The Python name of a declared procedure or function in generated code.
 
     The mapping is one-to-one: a declared id (lower-case ASCII words) is
@@ -169,7 +169,9 @@ def pyname(kind: str, name: str, args: bool = False) -> str:
     line, or be mistaken for a plain id that happens to look like hex."""
     if kind not in ("procedure", "function"):
         raise Unwritable(f"a declaration of kind {kind!r}")
-    head = "A" if args else "P"  # A_: the same body called with Python arguments
+    # A_: the same body called with Python arguments; L_: so called, handing out its list
+    # itself rather than a copy, for a caller that reads it at once (CodeGen.live_of)
+    head = "L" if args == "live" else "A" if args else "P"
     if name.isascii() and name.isidentifier() and name.islower():
         return f"{head}_{kind}__n_{name}"
     return f"{head}_{kind}__x_{name.encode('utf-8', 'surrogatepass').hex()}"
@@ -192,6 +194,7 @@ class CodeGen:
         self.declared = declared if declared is not None else {}
         self._tries: dict[str, bool] = {}  # declared function -> whether it may try
         self._args: dict[str, list | None] = {}  # declared function -> see args_of
+        self._live: dict[str, bool] = {}  # declared function -> see live_of
         self._inlining: list[str] = []
         self._stmts: list = []  # the statements being generated, for prompts
         self.indent = 0
@@ -211,6 +214,7 @@ class CodeGen:
         it); the name of the first is returned (else None)."""
         self.buf, self.deferred, self.indent, self.blocks, self.edepth = [], [], 1, 0, 0
         span = node.span
+        live = None
         if title:  # what the function is, for people reading the source
             self.buf.append((0, f"# {title}", span))
         order = self.args_of(callee) if callee is not None and \
@@ -253,23 +257,39 @@ class CodeGen:
             if kind == "number":
                 value = f"_number({value}, {self.src.const(span, 'S')})"
             self.emit(f"return {kept}(rt, ({pure_name!r}, {values}), lambda: {value})", span)
+            live = f"return {kept}_seen(rt, ({pure_name!r}, {values}), lambda: {value})"
         elif kind == "number":  # the engine counts with it: a number, or a rule error here
             if not params:  # (with parameters, its parts without them are kept as above)
                 scope = replace(scope, pure_fn=None)
             self.emit(f"return _number({self.expr(node, scope)}, {self.src.const(span, 'S')})",
                       span)
         else:
-            self.emit(f"return {self.expr(node, scope)}", span)
+            value = self.expr(node, scope)
+            self.emit(f"return {value}", span)
+            live = f"return {_live_zone(value) or value}"
         if self._you_used:
             self.buf.insert(start, (1, f"{you} = V.get('you')", span))
         if fast is not None:  # as the engine calls it: with a dict of its variables
             given = ", ".join(["V.get('you')"] + [f"V[{n!r}]" for n in order])
             self.buf.append((0, f"def {name}(rt, B, d, V, at=None):", span))
             self.buf.append((1, f"return {fast}(rt, B, d, at, {given})", span))
+        twin = None
+        if fast is not None and self.live_of(callee):
+            # for a caller that reads the list at once: the same, up to its last line,
+            # which hands out the list itself (a zone's own, a kept one) and no copy of it
+            twin = self.src.fresh("F")
+            head = [line for line in self.buf if line[1].startswith(f"def {fast}(")][0]
+            body = self.buf[self.buf.index(head) + 1:]
+            end = next(i for i, line in enumerate(body) if line[0] == 0)
+            if live is None or not body[end - 1][1].startswith("return "):
+                raise Unwritable("a function with a list whose last line is no return")
+            self.buf.append((0, head[1].replace(f"def {fast}(", f"def {twin}("), head[2]))
+            self.buf.extend(body[:end - 1])
+            self.buf.append((1, live, span))
         self._flush(self.buf)
         while self.deferred:
             self._flush(self.deferred.pop(0))
-        return fast
+        return fast if twin is None else (fast, twin)
 
     def args_of(self, func: str) -> list | None:
         """The parameters, in order, of a declared function called with Python arguments
@@ -292,6 +312,42 @@ class CodeGen:
         out = names if _dictless(node, names) else None
         self._args[func] = out
         return out
+
+    def live_of(self, func: str) -> bool:
+        """Whether a declared function called with Python arguments has a twin that hands
+        out the list it makes itself (``L_function__…``), not a copy, for callers that
+        read it at once and let it go while no card moves (those that read a zone's own
+        list: see :func:`_live_zone`): a function whose value is a list (a zone's
+        cards, a kept list), charged as the function is, step for step."""
+        found = self._live.get(func)
+        if found is None:
+            if self.args_of(func) is None:
+                return False  # (not known yet, or called with a dict: as it was)
+            node = self.declared.get(("function", func))
+            found = self._live[func] = not isinstance(node, (ast.Effect, list)) and \
+                isinstance(getattr(node, "type", None), T.ListType)
+        return found
+
+    def live(self, code: str) -> str | None:
+        """``code`` reading a list at once: a zone's own list for ``rt.cards_in(…)``, a
+        function's twin for ``A_function__…(…)`` when it has one; None for anything else."""
+        found = _live_zone(code)
+        if found is not None or "A_function__" not in code:
+            return found
+        try:
+            tree = pyast.parse(code.strip(), mode="eval").body
+        except SyntaxError:
+            return None
+        func = getattr(tree, "func", None)
+        if not (isinstance(tree, pyast.Call) and isinstance(func, pyast.Name)
+                and func.id.startswith("A_function__") and func.lineno == func.end_lineno == 1):
+            return None
+        declared = next((n for n, d in self.table.callables.items() if d.kind == "function"
+                         and pyname("function", n, True) == func.id), None)
+        if declared is None or not self.live_of(declared):
+            return None
+        start = len(code) - len(code.lstrip())
+        return (code[:start + func.col_offset] + "L" + code[start + func.col_offset + 1:])
 
     def vd(self, scope: Scope) -> str:
         """The rule's variables as a dict, for what reads them all (a frame for words):
@@ -525,7 +581,7 @@ class CodeGen:
         # _items copies what the loop goes over (its body may move the cards): a zone's
         # own list is copied there, once
         self.emit(f"for {scope.V}[{s.var!r}] in _items(B, {span}, "
-                  f"{_live_zone(iterable) or iterable}, {weight(s.body)}):", s.span)
+                  f"{self.live(iterable) or iterable}, {weight(s.body)}):", s.span)
         if not _asks_about_each_card(s):
             self.sub(s.body, scope, s.span, loop=True)
             return
@@ -762,7 +818,7 @@ class CodeGen:
         if op in _LOGIC:
             return f"({left} {_LOGIC[op]} {right})"
         if op in ("has", "lacks"):  # a zone looked into at once: its own list
-            left = _live_zone(left) or left
+            left = self.live(left) or left
             return f"({right} {'in' if op == 'has' else 'not in'} {left})"
         span = self.src.const(e.span, "S")
         if op in ("//", "%"):
@@ -838,7 +894,7 @@ class CodeGen:
             else:
                 value = self._default(p.default, scope)
             if isinstance(p.type, T.ListType) and live_ok:
-                value = _live_zone(value) or value  # read at once: a zone's own list
+                value = self.live(value) or value  # read at once: a zone's own list
             if isinstance(p.type, T.ListType) and b.name not in _NO_WALK:
                 value = f"_taken(B, {span}, {value})"
             elif b.kind == "effect" and p.name == "count":
@@ -848,7 +904,7 @@ class CodeGen:
         if extra and b.params and b.params[-1].variadic and isinstance(b.params[-1].type,
                                                                          T.ListType):
             if live_ok:  # read at once: a zone's own list
-                extra = [_live_zone(x) or x for x in extra]
+                extra = [self.live(x) or x for x in extra]
             extra = [f"_taken(B, {span}, {x})" for x in extra]
         if b.name == "modifier":
             known = {p.name for p in fixed}
@@ -1042,7 +1098,7 @@ class CodeGen:
         if kept is not None:
             return kept
         source = self.expr(e.source, replace(scope, iterable=True))
-        live = _live_zone(source)
+        live = self.live(source)
         if inline and _pure(e, self.table) and not self.tries(e):
             # gone over at once by a comprehension that changes nothing (nor tries to):
             # no list can change while it runs, so it goes over the list it is given, a
@@ -1127,7 +1183,7 @@ class CodeGen:
         key = self.src.const((scope.pure_fn, id(e), "items"), "M")
         whom = self._memo_you([e.source, *conds[:k]], scope)
         found = (f"_memo(rt, ({key}, {whom}), lambda: [{local} for {local} in "
-                 f"_seen(B, {span}, {_live_zone(source) or source}, {weight(conds[:k])}) "
+                 f"_seen(B, {span}, {self.live(source) or source}, {weight(conds[:k])}) "
                  f"if {test}])")
         rest = conds[k:]
         per_item = weight([x for x in (*rest, e.value) if x is not None])
