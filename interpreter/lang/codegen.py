@@ -185,7 +185,7 @@ class CodeGen:
     """Generates the functions of one module; see the module paragraph."""
 
     def __init__(self, table, src: Source, bodies: dict | None = None,
-                 declared: dict | None = None):
+                 declared: dict | None = None, known: tuple | None = None):
         self.table = table
         self.src = src
         self.bodies = bodies or {}  # declared functions' value expressions, for inlining
@@ -193,8 +193,9 @@ class CodeGen:
         # every declared procedure's and function's tree known, by key (see tries)
         self.declared = declared if declared is not None else {}
         self._tries: dict[str, bool] = {}  # declared function -> whether it may try
-        self._args: dict[str, list | None] = {}  # declared function -> see args_of
-        self._live: dict[str, bool] = {}  # declared function -> see live_of
+        # declared function -> see args_of, and -> see live_of (shared by the modules of a
+        # ruleset, as ``declared`` is: a function's tree, once known, never changes)
+        self._args, self._live = known if known is not None else ({}, {})
         self._inlining: list[str] = []
         self._stmts: list = []  # the statements being generated, for prompts
         self.indent = 0

@@ -181,6 +181,8 @@ class Compiler:
         # every declared function's value expression met so far (what the generator may
         # write out where it is called): a later module inlines as the first one does
         self._bodies: dict[tuple, Any] = {}
+        # what the generator found out about declared functions (CodeGen.args_of, live_of)
+        self._known: tuple = ({}, {})
 
     # ------------------------------------------------------------- entry points
     def effect(self, effect: ast.Effect) -> Code:
@@ -227,7 +229,7 @@ class Compiler:
         namespace: dict[str, Any] = {"__builtins__": _BUILTINS, "__name__": filename}
         namespace.update(_SUPPORT)
         namespace["_explainer"] = self.explainer_for
-        gen = CodeGen(self.table, src, bodies, self.declared)
+        gen = CodeGen(self.table, src, bodies, self.declared, self._known)
         unit = _Unit(self, gen, src, namespace, filename)
         self._units.append(unit)
         for p in pending:
