@@ -343,8 +343,11 @@ class CodeGen:
         if not (isinstance(tree, pyast.Call) and isinstance(func, pyast.Name)
                 and func.id.startswith("A_function__") and func.lineno == func.end_lineno == 1):
             return None
-        declared = next((n for n, d in self.table.callables.items() if d.kind == "function"
-                         and pyname("function", n, True) == func.id), None)
+        names = self._live.get(None)  # (the functions by their Python names, made once)
+        if names is None:
+            names = self._live[None] = {pyname("function", n, True): n for n, d in
+                                        self.table.callables.items() if d.kind == "function"}
+        declared = names.get(func.id)
         if declared is None or not self.live_of(declared):
             return None
         start = len(code) - len(code.lstrip())
