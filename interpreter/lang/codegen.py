@@ -1231,9 +1231,10 @@ class CodeGen:
 
 
 _INLINE_NODES = 40
-# statements that set a variable or make a block of variables of their own
-_SETS_VARIABLES = (ast.Let, ast.For, ast.Repeat, ast.While, ast.AsPlayer, ast.Choose, ast.May,
-                   ast.Place)
+# the statements a body called with Python arguments may hold: none sets a variable,
+# makes a block of variables of its own, or names a variable in a dict (a statement of
+# an effect: a function's body has none, but a tree may come from elsewhere)
+_ARGS_STATEMENTS = (ast.Return, ast.If, ast.Pass, ast.Require, ast.CallStmt)
 
 
 def _dictless(node, params: list) -> bool:
@@ -1242,8 +1243,7 @@ def _dictless(node, params: list) -> bool:
     body = node.body if isinstance(node, ast.Effect) else node
     items, depth = set(), 0
     for n in ast.walk(body):
-        if isinstance(n, _SETS_VARIABLES) or isinstance(n, ast.Set) and getattr(
-                n, "target_kind", "local") != "track":
+        if isinstance(n, ast.Stmt) and not isinstance(n, _ARGS_STATEMENTS):
             return False
         if isinstance(n, ast.Comprehension):
             items.add(n.var)
