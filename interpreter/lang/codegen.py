@@ -125,6 +125,10 @@ class Scope:
     pure_fn: str | None = None                    # the pure function being generated
     bound: frozenset = frozenset()                # names a hoisted part must not read
     you: str | None = None                        # a local holding V.get('you'), if any
+    # a declared function called with Python arguments: the body's variables are those
+    # arguments, each a Python local (rule name -> local, 'you' among them), and there
+    # is no variables dict (see CodeGen.args_of)
+    args: dict | None = None
 
 
 class Source:
@@ -155,7 +159,7 @@ class Source:
         return f"{prefix}{next(self.counter)}"
 
 
-def pyname(kind: str, name: str) -> str:
+def pyname(kind: str, name: str, args: bool | str = False) -> str:
     """The Python name of a declared procedure or function in generated code.
 
     The mapping is one-to-one: a declared id (lower-case ASCII words) is
@@ -165,9 +169,12 @@ def pyname(kind: str, name: str) -> str:
     line, or be mistaken for a plain id that happens to look like hex."""
     if kind not in ("procedure", "function"):
         raise Unwritable(f"a declaration of kind {kind!r}")
+    # A_: the same body called with Python arguments; L_: so called, handing out its list
+    # itself rather than a copy, for a caller that reads it at once (CodeGen.live_of)
+    head = "L" if args == "live" else "A" if args else "P"
     if name.isascii() and name.isidentifier() and name.islower():
-        return f"P_{kind}__n_{name}"
-    return f"P_{kind}__x_{name.encode('utf-8', 'surrogatepass').hex()}"
+        return f"{head}_{kind}__n_{name}"
+    return f"{head}_{kind}__x_{name.encode('utf-8', 'surrogatepass').hex()}"
 
 
 class Unwritable(Exception):
@@ -178,7 +185,7 @@ class CodeGen:
     """Generates the functions of one module; see the module paragraph."""
 
     def __init__(self, table, src: Source, bodies: dict | None = None,
-                 declared: dict | None = None):
+                 declared: dict | None = None, known: tuple | None = None):
         self.table = table
         self.src = src
         self.bodies = bodies or {}  # declared functions' value expressions, for inlining
@@ -186,6 +193,9 @@ class CodeGen:
         # every declared procedure's and function's tree known, by key (see tries)
         self.declared = declared if declared is not None else {}
         self._tries: dict[str, bool] = {}  # declared function -> whether it may try
+        # declared function -> see args_of, and -> see live_of (shared by the modules of a
+        # ruleset, as ``declared`` is: a function's tree, once known, never changes)
+        self._args, self._live = known if known is not None else ({}, {})
         self._inlining: list[str] = []
         self._stmts: list = []  # the statements being generated, for prompts
         self.indent = 0
@@ -193,17 +203,30 @@ class CodeGen:
     # ------------------------------------------------------------- entries
     def function(self, name: str, node, kind: str, pure_name: str | None = None,
                  params: frozenset = frozenset(), callee: str | None = None,
-                 title: str = "") -> None:
+                 title: str = "") -> str | None:
         """``def name(rt, B, d, V)`` for an effect (kind 'effect') or an expression (kind
         'expression', or 'number' for one whose value the engine counts with).
 
         A declared procedure or function (``callee`` is its name) pays for its
-        call and checks how deeply calls nest, as it starts."""
+        call and checks how deeply calls nest, as it starts. A declared function
+        that needs no dict of its variables (:meth:`args_of`) is written as
+        ``def F(rt, B, d, at, you, *its parameters)``, each a Python local, and
+        ``name`` is then that function called with a dict (as the engine calls
+        it); the name of the first is returned (else None)."""
         self.buf, self.deferred, self.indent, self.blocks, self.edepth = [], [], 1, 0, 0
         span = node.span
+        live = None
         if title:  # what the function is, for people reading the source
             self.buf.append((0, f"# {title}", span))
-        if callee is None:
+        order = self.args_of(callee) if callee is not None and \
+            getattr(self.table.callables.get(callee), "kind", None) == "function" else None
+        args = fast = None
+        if order is not None:
+            args = {"you": self.src.fresh("_y")}
+            args.update((n, self.src.fresh("_v")) for n in order)
+            fast = self.src.fresh("F")
+            self.buf.append((0, f"def {fast}(rt, B, d, at, {', '.join(args.values())}):", span))
+        elif callee is None:
             self.buf.append((0, f"def {name}(rt, B, d, V):", span))
         else:  # the caller says where the call is, for the errors
             self.buf.append((0, f"def {name}(rt, B, d, V, at=None):", span))
@@ -217,16 +240,17 @@ class CodeGen:
             self.emit(f"if d > _MAXD: raise _too_deep_calls({callee!r}, at)", span)
         # the acting player, read from the variables once: no statement of a body sets
         # 'you' in its own variables (a block for another player has variables of its own)
-        you = self.src.fresh("_y")
+        you = self.src.fresh("_y") if args is None else None
         self._you_used = False
         start = len(self.buf)
-        scope = Scope(params=params, pure_fn=pure_name, you=you)
+        scope = Scope(params=params, pure_fn=pure_name, you=you, args=args)
         if kind == "effect":
             self.sub_at(node.body, scope, span)
         elif pure_name is not None and worth_keeping(node) and self.zone_only(node):
             # it reads only where the cards lie and the spaces: kept until either changes,
             # or, reading no zone, until a space changes
-            values = ", ".join([self._get_you(scope)] + [f"V.get({n!r})" for n in sorted(params)])
+            values = ", ".join([self._get_you(scope)] + [
+                f"V.get({n!r})" if args is None else args[n] for n in sorted(params)])
             kept = "_by_zones" if self.reads_zones(node) else "_by_board"
             # with parameters, its parts that do not depend on them are still worked out
             # once while the engine reads (without, the whole is kept anyway)
@@ -234,18 +258,107 @@ class CodeGen:
             if kind == "number":
                 value = f"_number({value}, {self.src.const(span, 'S')})"
             self.emit(f"return {kept}(rt, ({pure_name!r}, {values}), lambda: {value})", span)
+            live = f"return {kept}_seen(rt, ({pure_name!r}, {values}), lambda: {value})"
         elif kind == "number":  # the engine counts with it: a number, or a rule error here
             if not params:  # (with parameters, its parts without them are kept as above)
                 scope = replace(scope, pure_fn=None)
             self.emit(f"return _number({self.expr(node, scope)}, {self.src.const(span, 'S')})",
                       span)
         else:
-            self.emit(f"return {self.expr(node, scope)}", span)
+            value = self.expr(node, scope)
+            self.emit(f"return {value}", span)
+            live = f"return {_live_zone(value) or value}"
         if self._you_used:
             self.buf.insert(start, (1, f"{you} = V.get('you')", span))
+        if fast is not None:  # as the engine calls it: with a dict of its variables
+            given = ", ".join(["V.get('you')"] + [f"V[{n!r}]" for n in order])
+            self.buf.append((0, f"def {name}(rt, B, d, V, at=None):", span))
+            self.buf.append((1, f"return {fast}(rt, B, d, at, {given})", span))
+        twin = None
+        if fast is not None and self.live_of(callee):
+            # for a caller that reads the list at once: the same, up to its last line,
+            # which hands out the list itself (a zone's own, a kept one) and no copy of it
+            twin = self.src.fresh("F")
+            head = [line for line in self.buf if line[1].startswith(f"def {fast}(")][0]
+            body = self.buf[self.buf.index(head) + 1:]
+            end = next(i for i, line in enumerate(body) if line[0] == 0)
+            if live is None or not body[end - 1][1].startswith("return "):
+                raise Unwritable("a function with a list whose last line is no return")
+            self.buf.append((0, head[1].replace(f"def {fast}(", f"def {twin}("), head[2]))
+            self.buf.extend(body[:end - 1])
+            self.buf.append((1, live, span))
         self._flush(self.buf)
         while self.deferred:
             self._flush(self.deferred.pop(0))
+        return fast if twin is None else (fast, twin)
+
+    def args_of(self, func: str) -> list | None:
+        """The parameters, in order, of a declared function called with Python arguments
+        (``A_function__…(rt, B, d, at, you, *values)``), or None for one called with a
+        dict of its variables (``P_function__…(rt, B, d, V, at)``).
+
+        A function is called with Python arguments when its body needs no dict:
+        it sets no variable (no 'let', no loop's variable), asks nothing, nests
+        no 'as' block, and reads no variable but its parameters, 'you' and its
+        comprehensions' items. Its parameters are then Python locals. The calls
+        cost what they cost with a dict: the step and the depth check are the
+        body's own, as before."""
+        if func in self._args:
+            return self._args[func]
+        decl = self.table.callables.get(func)
+        node = self.declared.get(("function", func)) if decl is not None else None
+        if node is None:
+            return None  # (not known yet: called with a dict, which always works)
+        names = [p[0] for p in decl.params]
+        out = names if _dictless(node, names) else None
+        self._args[func] = out
+        return out
+
+    def live_of(self, func: str) -> bool:
+        """Whether a declared function called with Python arguments has a twin that hands
+        out the list it makes itself (``L_function__…``), not a copy, for callers that
+        read it at once and let it go while no card moves (those that read a zone's own
+        list: see :func:`_live_zone`): a function whose value is a list (a zone's
+        cards, a kept list), charged as the function is, step for step."""
+        found = self._live.get(func)
+        if found is None:
+            if self.args_of(func) is None:
+                return False  # (not known yet, or called with a dict: as it was)
+            node = self.declared.get(("function", func))
+            found = self._live[func] = not isinstance(node, (ast.Effect, list)) and \
+                isinstance(getattr(node, "type", None), T.ListType)
+        return found
+
+    def live(self, code: str) -> str | None:
+        """``code`` reading a list at once: a zone's own list for ``rt.cards_in(…)``, a
+        function's twin for ``A_function__…(…)`` when it has one; None for anything else."""
+        found = _live_zone(code)
+        if found is not None or "A_function__" not in code:
+            return found
+        try:
+            tree = pyast.parse(code.strip(), mode="eval").body
+        except SyntaxError:
+            return None
+        func = getattr(tree, "func", None)
+        if not (isinstance(tree, pyast.Call) and isinstance(func, pyast.Name)
+                and func.id.startswith("A_function__") and func.lineno == func.end_lineno == 1):
+            return None
+        names = self._live.get(None)  # (the functions by their Python names, made once)
+        if names is None:
+            names = self._live[None] = {pyname("function", n, True): n for n, d in
+                                        self.table.callables.items() if d.kind == "function"}
+        declared = names.get(func.id)
+        if declared is None or not self.live_of(declared):
+            return None
+        start = len(code) - len(code.lstrip())
+        return (code[:start + func.col_offset] + "L" + code[start + func.col_offset + 1:])
+
+    def vd(self, scope: Scope) -> str:
+        """The rule's variables as a dict, for what reads them all (a frame for words):
+        the dict itself, or one made of a function's Python arguments."""
+        if scope.args is None:
+            return scope.V
+        return "{" + ", ".join(f"{n!r}: {local}" for n, local in scope.args.items()) + "}"
 
     def _flush(self, buf) -> None:
         for indent, text, span in buf:
@@ -293,11 +406,12 @@ class CodeGen:
         'return' inside it raises out to the code that called it."""
         name, span = self.src.fresh("_blk"), stmts[0].span
         saved = (self.buf, self.indent, self.blocks)
-        self.buf, self.indent, self.blocks = [(0, f"def {name}(rt, B, d, V):", span)], 1, 0
-        self.sub_at(stmts, Scope(nested=True), span)
+        given = scope.V if scope.args is None else ", ".join(scope.args.values())
+        self.buf, self.indent, self.blocks = [(0, f"def {name}(rt, B, d, {given}):", span)], 1, 0
+        self.sub_at(stmts, Scope(nested=True, args=scope.args), span)
         self.deferred.append(self.buf)
         self.buf, self.indent, self.blocks = saved
-        self._run_nested(name, scope, stmts, span, f"rt, B, d, {scope.V}")
+        self._run_nested(name, scope, stmts, span, f"rt, B, d, {given}")
 
     def _run_nested(self, fn: str, scope: Scope, body, span, args: str | None = None) -> None:
         """Call a nested function, passing a 'return' or 'break' inside it on outward."""
@@ -327,8 +441,8 @@ class CodeGen:
         """A Frame for the runtime's words, with the comprehension variables in it."""
         if scope.comp:
             extra = ", ".join(f"{name!r}: {local}" for name, local in scope.comp.items())
-            return f"_F(rt, {{**{scope.V}, {extra}}}, d, B)"
-        return f"_F(rt, {scope.V}, d, B)"
+            return f"_F(rt, {{**{self.vd(scope)}, {extra}}}, d, B)"
+        return f"_F(rt, {self.vd(scope)}, d, B)"
 
     def _player(self, e, span, scope: Scope) -> str:
         """A local holding who a statement is for; never nobody."""
@@ -389,7 +503,7 @@ class CodeGen:
         src = self.expr(s.source, scope) if s.source is not None else "None"
         dst = self.expr(s.dest, scope) if s.dest is not None else "None"
         self.emit(f"rt.transfer({s.verb!r}, {res}, {self.expr(s.amount, scope)}, {s.up_to!r}, "
-                  f"{src}, {dst}, {V}['you'])", s.span)
+                  f"{src}, {dst}, {self._you(scope)})", s.span)
 
     def s_Let(self, s: ast.Let, scope: Scope) -> None:
         self.emit(f"{scope.V}[{s.name!r}] = {self.expr(s.value, scope)}", s.span)
@@ -448,7 +562,7 @@ class CodeGen:
 
     def s_Run(self, s: ast.Run, scope: Scope) -> None:
         block = self.table.canonical(s.block)
-        self.emit(f"rt.run_block({self.expr(s.card, scope)}, {block!r}, {scope.V}['you'])",
+        self.emit(f"rt.run_block({self.expr(s.card, scope)}, {block!r}, {self._you(scope)})",
                   s.span)
 
     def s_CallStmt(self, s: ast.CallStmt, scope: Scope) -> None:
@@ -471,7 +585,7 @@ class CodeGen:
         # _items copies what the loop goes over (its body may move the cards): a zone's
         # own list is copied there, once
         self.emit(f"for {scope.V}[{s.var!r}] in _items(B, {span}, "
-                  f"{_live_zone(iterable) or iterable}, {weight(s.body)}):", s.span)
+                  f"{self.live(iterable) or iterable}, {weight(s.body)}):", s.span)
         if not _asks_about_each_card(s):
             self.sub(s.body, scope, s.span, loop=True)
             return
@@ -575,7 +689,8 @@ class CodeGen:
     def _outlined_expr(self, e, scope: Scope) -> str:
         """A deeply nested expression as a module-level function of the locals it reads."""
         name = self.src.fresh("_ex")
-        params = ["rt", "B", "d", scope.V, *scope.comp.values()]
+        params = ["rt", "B", "d", *([scope.V] if scope.args is None else scope.args.values()),
+                  *scope.comp.values()]
         saved = (self.buf, self.indent, self.blocks, self.edepth)
         self.buf, self.indent, self.blocks, self.edepth = [], 1, 0, 0
         inner = replace(scope, hoist=None, iterable=False, you=None)
@@ -607,6 +722,8 @@ class CodeGen:
         if binding == "local" or binding is None:
             if name in scope.comp:
                 return scope.comp[name]
+            if scope.args is not None and name in scope.args:
+                return scope.args[name]
             return f"{scope.V}[{name!r}]"
         ident = getattr(e, "canonical", name)
         if binding == "track_symbol":
@@ -628,6 +745,8 @@ class CodeGen:
         """The acting player, or None when there is none (``V.get('you')``)."""
         if "you" in scope.comp:
             return scope.comp["you"]
+        if scope.args is not None:
+            return scope.args["you"]
         if scope.you is not None and scope.V == "V":
             self._you_used = True
             return scope.you
@@ -636,6 +755,8 @@ class CodeGen:
     def _you(self, scope: Scope) -> str:
         if "you" in scope.comp:
             return scope.comp["you"]
+        if scope.args is not None:
+            return scope.args["you"]
         return f"{scope.V}['you']"
 
     def e_Field(self, e: ast.Field, scope: Scope) -> str:
@@ -701,7 +822,7 @@ class CodeGen:
         if op in _LOGIC:
             return f"({left} {_LOGIC[op]} {right})"
         if op in ("has", "lacks"):  # a zone looked into at once: its own list
-            left = _live_zone(left) or left
+            left = self.live(left) or left
             return f"({right} {'in' if op == 'has' else 'not in'} {left})"
         span = self.src.const(e.span, "S")
         if op in ("//", "%"):
@@ -722,7 +843,7 @@ class CodeGen:
                 f"else {self.expr(e.other, scope)})")
 
     def e_AnyOf(self, e: ast.AnyOf, scope: Scope) -> str:
-        return (f"_any_of(rt, {scope.V}, {self._asking(e)}, {self.frame(scope)}, "
+        return (f"_any_of(rt, {self.vd(scope)}, {self._asking(e)}, {self.frame(scope)}, "
                 f"{e.noun!r})")
 
     def e_Call(self, e: ast.Call, scope: Scope) -> str:
@@ -734,6 +855,15 @@ class CodeGen:
             if inlined is not None:
                 return inlined
             names = [p[0] for p in decl.params]
+            order = self.args_of(e.func) if decl.kind == "function" else None
+            if order is not None and len(e.args) + len(e.kwargs) == len(order) and [
+                    names.index(k) for k in e.kwargs] == sorted(names.index(k) for k in e.kwargs):
+                # Python arguments, worked out in the order a dict of them was
+                you = self._get_you(scope)
+                given = dict(zip(names, (self.expr(a, scope) for a in e.args)))
+                given.update((k, self.expr(v, scope)) for k, v in e.kwargs.items())
+                values = "".join(f", {given[n]}" for n in order)
+                return f"{pyname(decl.kind, e.func, True)}(rt, B, d + 1, {span}, {you}{values})"
             parts = [f"'you': {self._get_you(scope)}"]
             parts += [f"{names[i]!r}: {self.expr(a, scope)}" for i, a in enumerate(e.args)]
             parts += [f"{k!r}: {self.expr(v, scope)}" for k, v in e.kwargs.items()]
@@ -768,7 +898,7 @@ class CodeGen:
             else:
                 value = self._default(p.default, scope)
             if isinstance(p.type, T.ListType) and live_ok:
-                value = _live_zone(value) or value  # read at once: a zone's own list
+                value = self.live(value) or value  # read at once: a zone's own list
             if isinstance(p.type, T.ListType) and b.name not in _NO_WALK:
                 value = f"_taken(B, {span}, {value})"
             elif b.kind == "effect" and p.name == "count":
@@ -778,7 +908,7 @@ class CodeGen:
         if extra and b.params and b.params[-1].variadic and isinstance(b.params[-1].type,
                                                                          T.ListType):
             if live_ok:  # read at once: a zone's own list
-                extra = [_live_zone(x) or x for x in extra]
+                extra = [self.live(x) or x for x in extra]
             extra = [f"_taken(B, {span}, {x})" for x in extra]
         if b.name == "modifier":
             known = {p.name for p in fixed}
@@ -972,7 +1102,7 @@ class CodeGen:
         if kept is not None:
             return kept
         source = self.expr(e.source, replace(scope, iterable=True))
-        live = _live_zone(source)
+        live = self.live(source)
         if inline and _pure(e, self.table) and not self.tries(e):
             # gone over at once by a comprehension that changes nothing (nor tries to):
             # no list can change while it runs, so it goes over the list it is given, a
@@ -1057,7 +1187,7 @@ class CodeGen:
         key = self.src.const((scope.pure_fn, id(e), "items"), "M")
         whom = self._memo_you([e.source, *conds[:k]], scope)
         found = (f"_memo(rt, ({key}, {whom}), lambda: [{local} for {local} in "
-                 f"_seen(B, {span}, {_live_zone(source) or source}, {weight(conds[:k])}) "
+                 f"_seen(B, {span}, {self.live(source) or source}, {weight(conds[:k])}) "
                  f"if {test}])")
         rest = conds[k:]
         per_item = weight([x for x in (*rest, e.value) if x is not None])
@@ -1095,11 +1225,34 @@ class CodeGen:
                 return None  # (reading every parameter: the whole call, which does not pay)
         key = self.src.const((scope.pure_fn, id(e)), "M")
         code = getattr(self, "e_" + type(e).__name__)(e, replace(scope, pure_fn=None))
-        values = "".join(f", {scope.V}[{n!r}]" for n in sorted(used))
+        values = "".join(f", {scope.V}[{n!r}]" if scope.args is None else f", {scope.args[n]}"
+                         for n in sorted(used))
         return f"_memo(rt, ({key}, {self._memo_you(e, scope)}{values}), lambda: {code})"
 
 
 _INLINE_NODES = 40
+# the statements a body called with Python arguments may hold: none sets a variable,
+# makes a block of variables of its own, or names a variable in a dict (a statement of
+# an effect: a function's body has none, but a tree may come from elsewhere)
+_ARGS_STATEMENTS = (ast.Return, ast.If, ast.Pass, ast.Require, ast.CallStmt)
+
+
+def _dictless(node, params: list) -> bool:
+    """Whether a declared function's body (an expression, or an effect) can run with its
+    parameters as Python locals and no dict of variables (see CodeGen.args_of)."""
+    body = node.body if isinstance(node, ast.Effect) else node
+    items, depth = set(), 0
+    for n in ast.walk(body):
+        if isinstance(n, ast.Stmt) and not isinstance(n, _ARGS_STATEMENTS):
+            return False
+        if isinstance(n, ast.Comprehension):
+            items.add(n.var)
+        depth += isinstance(n, ast.If)
+    if depth > 8 or any(asks(x) for x in (body if isinstance(body, list) else [body])):
+        return False  # (nested deep enough to be outlined: kept as it was)
+    known = set(params) | {"you"} | items
+    return not any(isinstance(n, ast.Name) and n.binding in ("local", None)
+                   and n.id not in known for n in ast.walk(body))
 
 
 def _asks_about_each_card(s: ast.For) -> bool:

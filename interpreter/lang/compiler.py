@@ -47,7 +47,7 @@ _SUPPORT = {
     "_asking_items": G.asking_items, "_any_of": G.any_of, "_may": G.may,
     "_choose": G.choose, "_modifier": G.modifier,
     "_require_failed": G.require_failed, "_memo": G.memo, "_by_zones": G.by_zones,
-    "_by_board": G.by_board,
+    "_by_board": G.by_board, "_by_zones_seen": G.by_zones_seen, "_by_board_seen": G.by_board_seen,
     "_cell": G.cell, "_number": G.number, "_MAXI": G.MAXI, "_MINI": G.MINI, "_UNSET": G.UNSET,
     "_Return": G.Return, "_Break": G.Break,
     "_RuleError": RuleRuntimeError,
@@ -117,9 +117,14 @@ class _Unit:
             f" ({where.file}:{where.line})" if where is not None else "")
         # a comment line: nothing in it may end the line or the comment early
         title = "".join(c if c.isprintable() and c.isascii() else "?" for c in title)
-        self.gen.function(name, p.node, p.kind, pure, params, callee, title)
+        fast = self.gen.function(name, p.node, p.kind, pure, params, callee, title)
+        fast, twin = fast if isinstance(fast, tuple) else (fast, None)
         if callee is not None:  # calls find it under its own name from now on
             src.line(0, f"{pyname(*key)} = {name}", None)
+        if fast is not None:  # and with Python arguments, under its other name
+            src.line(0, f"{pyname(*key, True)} = {fast}", None)
+        if twin is not None:  # and handing out its list itself
+            src.line(0, f"{pyname(*key, 'live')} = {twin}", None)
         lines, spans = src.lines[start:], src.spans[start:]
         self.count += 1
         filename = f"{self.filename[:-1]}.{self.count}>"
@@ -136,6 +141,8 @@ class _Unit:
         fn = self.namespace[name]
         p.real = G.entry(fn, p.node.span, p.kind == "effect")
         p.real.compiler = self.compiler
+        p.real.args = self.namespace[fast] if fast is not None else None
+        p.real.live = self.namespace[twin] if twin is not None else None
         code = self.compiler.code
         if key is not None and code.get(key) is p:
             code[key] = p.real
@@ -145,6 +152,15 @@ class _Unit:
         def first_call(rt, B, d, V, at=None):
             self.generate(p)
             return self.namespace[pyname(*p.key)](rt, B, d, V, at)
+        return first_call
+
+    def trampoline_args(self, p: _Pending, which: bool | str = True):
+        """As :meth:`trampoline`, under a function's name for calls with Python
+        arguments (``codegen.CodeGen.args_of``; ``which`` 'live': its twin that hands out
+        its list itself, ``live_of``)."""
+        def first_call(rt, B, d, at, *values):
+            self.generate(p)
+            return self.namespace[pyname(*p.key, which)](rt, B, d, at, *values)
         return first_call
 
 
@@ -165,6 +181,8 @@ class Compiler:
         # every declared function's value expression met so far (what the generator may
         # write out where it is called): a later module inlines as the first one does
         self._bodies: dict[tuple, Any] = {}
+        # what the generator found out about declared functions (CodeGen.args_of, live_of)
+        self._known: tuple = ({}, {})
 
     # ------------------------------------------------------------- entry points
     def effect(self, effect: ast.Effect) -> Code:
@@ -211,19 +229,34 @@ class Compiler:
         namespace: dict[str, Any] = {"__builtins__": _BUILTINS, "__name__": filename}
         namespace.update(_SUPPORT)
         namespace["_explainer"] = self.explainer_for
-        unit = _Unit(self, CodeGen(self.table, src, bodies, self.declared), src, namespace, filename)
+        gen = CodeGen(self.table, src, bodies, self.declared, self._known)
+        unit = _Unit(self, gen, src, namespace, filename)
         self._units.append(unit)
         for p in pending:
             p.unit = unit
             unit.entries.append(p)
             if p.key is not None and len(p.key) == 2 and p.key[0] in ("procedure", "function"):
                 namespace[pyname(*p.key)] = unit.trampoline(p)
+                if p.key[0] == "function" and gen.args_of(p.key[1]) is not None:
+                    namespace[pyname(*p.key, True)] = unit.trampoline_args(p)
+                    if gen.live_of(p.key[1]):
+                        namespace[pyname(*p.key, "live")] = unit.trampoline_args(p, "live")
         # declared procedures and functions of an earlier module
         for key, value in self.code.items():
             if len(key) == 2 and key[0] in ("procedure", "function"):
                 namespace.setdefault(pyname(*key), _adapt(value, namespace, pyname(*key)))
+                order = gen.args_of(key[1]) if key[0] == "function" else None
+                if order is not None:
+                    namespace.setdefault(pyname(*key, True), _adapt_args(
+                        value, namespace, pyname(*key, True), order))
+                    if gen.live_of(key[1]):
+                        namespace.setdefault(pyname(*key, "live"), _adapt_args(
+                            value, namespace, pyname(*key, "live"), order, "live"))
         for name, decl in self.table.callables.items():
             namespace.setdefault(pyname(decl.kind, name), G.missing(name))
+            if decl.kind == "function":
+                namespace.setdefault(pyname(decl.kind, name, True), G.missing_args(name))
+                namespace.setdefault(pyname(decl.kind, name, "live"), G.missing_args(name))
 
     def generate_all(self) -> str:
         """Write every entry's Python now, and return the source of all modules."""
@@ -284,6 +317,23 @@ def _adapt(code, namespace: dict | None = None, name: str | None = None):
                 namespace[name] = fn
             return fn(rt, B, d, V, at)
         return code.plain(Frame(rt, V, d, B))
+    return body
+
+
+def _adapt_args(code, namespace: dict, name: str, order: list, which: str = "args"):
+    """As :func:`_adapt`, for a function called with Python arguments: its body that
+    takes them (``which``: 'args', or 'live' for its twin that hands out its list
+    itself), once known, else the function called with a dict made of them."""
+    def body(rt, B, d, at, you, *values):
+        real = code.ready() if isinstance(code, _Pending) else code
+        fn = getattr(real, which, None)
+        if fn is not None:
+            if namespace.get(name) is body:
+                namespace[name] = fn
+            return fn(rt, B, d, at, you, *values)
+        V = {"you": you}
+        V.update(zip(order, values))
+        return _adapt(code)(rt, B, d, V, at)
     return body
 
 

@@ -120,6 +120,8 @@ def entry(body, span, effect: bool):
     def plain(frame: Frame):
         return body(frame.rt, frame.budget, frame.depth, frame.vars)
     run.call = call
+    run.args = run.live = None  # the body called with Python arguments, and its twin
+    # that hands out its list itself, if it has them (compiler)
     run.plain = plain  # the body alone, without the bookkeeping of a top-level run
     run.direct = body
     run.span = span
@@ -336,6 +338,13 @@ def missing(name):
     return fail
 
 
+def missing_args(name):
+    """As :func:`missing`, for calls with Python arguments."""
+    def fail(rt, B, d, at, *values):
+        raise RuleRuntimeError(f"'{name}' has errors and was not compiled")
+    return fail
+
+
 # ------------------------------------------------------------------ asking
 def asking(rt, you, about, frame, values):
     """Before a builtin that asks: who decides and what the question is about (its
@@ -453,6 +462,26 @@ def by_zones(rt, key, compute):
     return _kept(rt, "zmemo", key, compute)
 
 
+def by_zones_seen(rt, key, compute):
+    """As :func:`by_zones`, for a caller that reads the list at once and lets it go while
+    no card moves (a comprehension that changes nothing, a loop's copy, its size): the
+    list kept, not a copy of it, charged the same (a step per item)."""
+    found = getattr(rt, "zmemo", None)
+    if found is not None and found[0] is getattr(rt, "state", None):
+        try:
+            value = found[1].get(key, UNSET)
+        except TypeError:  # an argument that cannot be a key (a list)
+            return compute()
+        if value is not UNSET:
+            if value.__class__ is list:
+                B = rt.budget
+                B.used += len(value)
+                if B.used > B.limit:
+                    raise B.exceeded(None)
+            return value
+    return _kept(rt, "zmemo", key, compute)
+
+
 def by_board(rt, key, compute):
     """A function's value that depends only on the board's spaces (no zone), kept until
     a space changes: as :func:`by_zones`, but in ``rt.bmemo``, which the runtime
@@ -461,7 +490,13 @@ def by_board(rt, key, compute):
     return _kept(rt, "bmemo", key, compute)
 
 
-def _kept(rt, memo: str, key, compute):
+def by_board_seen(rt, key, compute):
+    """As :func:`by_board`, for a caller that reads the list at once (see
+    :func:`by_zones_seen`)."""
+    return _kept(rt, "bmemo", key, compute, copy=False)
+
+
+def _kept(rt, memo: str, key, compute, copy: bool = True):
     """The value kept under ``key`` in the runtime's memo ``memo`` (``zmemo`` or
     ``bmemo``) for the state it was worked out on, else worked out and kept."""
     state = getattr(rt, "state", None)
@@ -495,7 +530,7 @@ def _kept(rt, memo: str, key, compute):
         B.used += len(value)
         if B.used > B.limit:
             raise B.exceeded(None)
-        return list(value)
+        return list(value) if copy else value
     return value
 
 

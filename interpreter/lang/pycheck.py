@@ -28,7 +28,7 @@ _FIXED_NAMES = frozenset({
     "_F", "_items", "_seen", "_made", "_taken", "_counted", "_listed", "_overflow", "_div", "_no_player",
     "_field_of", "_field", "_too_deep_calls", "_MAXD", "_call_asking", "_asking",
     "_asking_items", "_any_of", "_may", "_choose", "_modifier", "_require_failed",
-    "_memo", "_by_zones", "_by_board", "_cell", "_number", "_MAXI", "_MINI", "_UNSET", "_Return", "_Break",
+    "_memo", "_by_zones", "_by_board", "_by_zones_seen", "_by_board_seen", "_cell", "_number", "_MAXI", "_MINI", "_UNSET", "_Return", "_Break",
     "_RuleError", "_explainer",
 })
 # names the generator numbers: functions (F), constants (K, S, N, Q, M), builtins'
@@ -36,7 +36,7 @@ _FIXED_NAMES = frozenset({
 _MADE = re.compile(r"(?:F|K|S|N|Q|M|V|_b|_blk|_ex|_p|_n|_w|_acc|_opt|_opts|_i|_c|_h|_hc|_a"
                    r"|_o|_v|_y|_turns)[1-9][0-9]*\Z")
 # declared procedures and functions (see codegen.pyname)
-_DECLARED = re.compile(r"P_(?:procedure|function)__(?:n_[a-z_][a-z0-9_]*|x_[0-9a-f]+)\Z")
+_DECLARED = re.compile(r"[PAL]_(?:procedure|function)__(?:n_[a-z_][a-z0-9_]*|x_[0-9a-f]+)\Z")
 # the attributes generated code reads or sets, by the object they belong to
 _ATTRIBUTES = {
     "rt": frozenset({
