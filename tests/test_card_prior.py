@@ -152,3 +152,121 @@ def test_a_card_prior_names_a_zone_and_a_resource_of_the_ruleset(tmp_path, capsy
         assert info.value.code == 2
         assert says in capsys.readouterr().err
     assert not (tmp_path / "x.json").exists()
+
+
+# --- a card's uses (--card-uses) and its requirements (--card-requirements) ---------
+# Expectations from the rule text of the cards used: Equatorial Magnetizer ("Action:
+# decrease your energy production 1 step to raise your TR 1 step"), Rover Construction
+# ("Whenever anyone places a city, gain 2 M€"), Kelp Farming (requires 6 oceans).
+
+def _seen(st):
+    return (st.players, st.zones, st.tracks, st.spaces, st.cards, st.history,
+            st.rng.getstate())
+
+
+def _now(game, seat=0):
+    runner = FlowRunner(game)
+    with reading(game):
+        now = float(runner.evaluate(seat))
+        return now, point_price(runner, seat, now)
+
+
+def _changed(game, seat, change):
+    """The evaluation's gain, for the seat, of a copy of the position changed by hand."""
+    probe = game.__copy__()
+    probe.state = game.state.clone()
+    change(probe.state.players[seat])
+    with reading(probe):
+        return float(FlowRunner(probe).evaluate(seat))
+
+
+def test_an_actions_use_is_what_running_it_once_gains():
+    from rulebook_games.lab.train import card_uses
+    rs, game = _position()
+    c = _put_in_hand(game, 0, "equatorial_magnetizer")
+    now, price = _now(game)
+    me = game.state.players[0]
+    me.production["energy"] = 2
+    now, price = _now(game)
+
+    def magnetized(p):
+        p.production["energy"] -= 1
+        p.tracks["tr"] += 1
+    expected = (_changed(game, 0, magnetized) - now) / price
+    assert expected > 0  # a step of TR for a step of energy production: worth it early
+    before = _seen(game.state.clone())
+    assert card_uses(game, 0, c, now, price, []) == pytest.approx(expected)
+    assert _seen(game.state) == before  # run on a copy
+    # without energy production the action cannot be taken: no use
+    me.production["energy"] = 0
+    now, price = _now(game)
+    assert card_uses(game, 0, c, now, price, []) == 0.0
+
+
+def test_a_triggers_use_is_its_gain_times_how_often_its_event_came_a_round():
+    from rulebook_games.lab.train import SEEN_EVENTS, _watch_events, card_uses
+    from rulebook_games.play.session import run
+    rs = load_ruleset("terraforming_mars")
+    plain = build_game(rs, 2, 3, ["greedy", "greedy"])
+    plain.keep_log = False
+    run(plain)
+    game = build_game(rs, 2, 3, ["greedy", "greedy"])
+    game.keep_log = False
+    _watch_events(game)
+    run(game)
+    # watching changes nothing, and records the game's own events only: one placement
+    # per tile on the board (the agents' searches placed many more on their copies)
+    assert _seen(game.state) == _seen(plain.state)
+    events = game.__dict__[SEEN_EVENTS]
+    tiles = [v for v in game.state.spaces.values() if v.get("tile")]
+    placed = [p for e, _, p in events if e == "tile_placed"]
+    assert len(placed) == len(tiles) > 0
+    cities = sum(1 for p in placed if p["tile"] == "city")
+    assert cities > 0
+    # Rover Construction in a hand at the end: its use a round is the cities placed a
+    # round (anyone's) times what 2 M€ are worth
+    c = _put_in_hand(game, 0, "rover_construction")
+    now, price = _now(game)
+    two = (_changed(game, 0, lambda p: p.stock.__setitem__("mc", p.stock["mc"] + 2))
+           - now) / price
+    rounds = game.state.round
+    assert card_uses(game, 0, c, now, price, events) == \
+        pytest.approx(cities / rounds * two)
+    assert card_uses(game, 0, c, now, price, []) == 0.0  # no event seen: no use yet
+
+
+def test_uses_count_for_the_rounds_left_and_unmet_requirements_count_nothing():
+    from rulebook_games.agents.base import RandomAgent
+    # a card worth 1 played and 0.5 a round once played, held at round 2 of games of
+    # 10 rounds: 1 + 8 rounds of uses; without uses measured, its worth played
+    samples = [Sample(0, 2, {}, 0, worths={"a": 1.0}, uses={"a": 0.5}),
+               Sample(0, 10, {}, 0, worths={"a": 3.0, "b": 2.0})]
+    assert card_prior_weights(samples, 10.0) == {"a": (5.0 + 3.0) / 2, "b": 2.0}
+    assert card_prior_weights(samples) == {"a": 2.0, "b": 2.0}
+    # Kelp Farming at the start (no ocean yet): worth its production and VP with the
+    # requirements aside, 0 with them
+    rs, game = _position()
+    _put_in_hand(game, 0, "kelp_farming")
+    game.agents = [RandomAgent(1)] * 2
+    assert game.state.tracks.get("oceans", 0) < 6
+    now, _ = _now(game)
+    aside = card_worths(game, 0, now, TM)
+    counted = card_worths(game, 0, now, dict(TM, requirements=True))
+    assert aside["kelp_farming"] > 1
+    assert counted["kelp_farming"] == 0.0
+    # a card whose requirements hold is measured as before
+    assert {k: v for k, v in counted.items() if k != "kelp_farming"} == \
+        pytest.approx({k: v for k, v in aside.items() if k != "kelp_farming"
+                       and game.meets_requirements(
+                           next(c for c in game.state.zones[("hand", 0)]
+                                if game.state.cards[c].def_id == k), 0)})
+
+
+def test_card_uses_and_requirements_need_a_card_prior(capsys):
+    from rulebook_games.cli import main
+    with pytest.raises(SystemExit) as info:
+        main(["train", "terraforming_mars", "-n", "4", "--card-uses"])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--card-uses" in err and "--card-prior" in err
+    assert "Traceback" not in err

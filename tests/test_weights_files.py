@@ -49,14 +49,16 @@ def _copy(tmp_path, name="lantern_row") -> Path:
     ("lantern_row", ()), ("lantern_row", ("--positions", "turn-ends")),
     ("lantern_row", ("--positions", "turn-ends", "--agent", "ismcts")),
     ("lantern_row", ("--prior", "evaluation")),  # (Lantern Row has a hand-written evaluation)
-    ("lantern_row", ("--card-prior", "hand:coin"))])
+    ("lantern_row", ("--card-prior", "hand:coin")),
+    ("lantern_row", ("--card-prior", "hand:coin", "--card-uses", "", "--card-requirements",
+                     ""))])
 def test_the_same_command_and_seed_train_the_same_file_byte_for_byte(tmp_path, capsys, name,
                                                                     more):
     folder = _copy(tmp_path, name)
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     for out in (a, b):
-        code, text, err = _cli(capsys, "train", folder, "-n", "4", "--seed", "5", *more,
-                               "--out", out)
+        code, text, err = _cli(capsys, "train", folder, "-n", "4", "--seed", "5",
+                               *[w for w in more if w], "--out", out)
         assert code == 0, err
     assert a.read_bytes() == b.read_bytes()
     # and the command the file's own fields give trains it again, byte for byte
@@ -65,6 +67,8 @@ def test_the_same_command_and_seed_train_the_same_file_byte_for_byte(tmp_path, c
     assert data.get("positions", "decisions") == options.get("--positions", "decisions")
     assert data.get("prior", "zero") == options.get("--prior", "zero")
     assert ("card_prior" in data) == ("--card-prior" in options)
+    for flag in ("uses", "requirements"):  # (the flags' places in `more` hold "")
+        assert bool(data.get("card_prior", {}).get(flag)) == (f"--card-{flag}" in options)
     # the rounds after the first are played by the agent given (greedy by default)
     assert data["agent"].endswith(" games of ismcts" if "ismcts" in more else " games of greedy")
     words = shlex.split(train_command(data))

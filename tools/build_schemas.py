@@ -941,7 +941,13 @@ LEARNED = obj(
                             "none).", maxLength=200),
              "worth": {"type": "object", "description": "Each card measured, by id: its "
                        "mean worth played, in points.",
-                       "additionalProperties": _number("A card's worth, in points.")}},
+                       "additionalProperties": _number("A card's worth, in points.")},
+             "uses": {"type": "boolean", "description": "With --card-uses: a card's worth "
+                      "also counted what its actions and triggers bring a round once it "
+                      "is played, for the rounds the training games had left."},
+             "requirements": {"type": "boolean", "description": "With "
+                              "--card-requirements: a card held whose requirements did "
+                              "not hold was worth 0 at that position."}},
             required=("zones", "cost", "worth")),
         **LEARNED_FIT,
         "search": obj("Settings the ismcts agent searches with when it plays with this "

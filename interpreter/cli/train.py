@@ -90,6 +90,16 @@ class Counts(click.ParamType):
                    "RESOURCE and its requirements aside), the hand-written evaluation's "
                    "gain plus its 'vp' less its cost is its worth, and the fit weighs the "
                    "worth of the cards held (docs/agents.md, 'Training').")
+@click.option("--card-uses", "card_uses", is_flag=True, default=False,
+              help="With --card-prior: a card's worth also counts what its actions and "
+                   "triggers bring a round once it is played (each run on a copy; a "
+                   "trigger times how often its event came a round in the game so far), "
+                   "for the rounds the training games had left (docs/agents.md, "
+                   "'Training').")
+@click.option("--card-requirements", "card_requirements", is_flag=True, default=False,
+              help="With --card-prior: a card held whose requirements do not hold now is "
+                   "worth 0 at that position, so a card's worth counts what it does only "
+                   "where it could be played (docs/agents.md, 'Training').")
 @click.option("--shrink", type=Decimal(0, 1_000_000, "--shrink"), default=0,
               show_default=True,
               help="Written into the file for ismcts: with it, an option's worth in the "
@@ -105,7 +115,7 @@ class Counts(click.ParamType):
               help="Where to write the weights (default: learned.json in the ruleset's "
                    "folder, or NAME.learned.json beside the mod NAME.yaml).")
 def train_cmd(ruleset, mods, games, rounds, players, seed, target, positions, prior,
-              card_prior, shrink, agent, out):
+              card_prior, card_uses, card_requirements, shrink, agent, out):
     """Learn an evaluation from the ruleset's own games, for greedy and ismcts."""
     from ..lab.commands import need_scipy
     need_scipy()
@@ -130,6 +140,14 @@ def train_cmd(ruleset, mods, games, rounds, players, seed, target, positions, pr
             raise UsageProblem(f"--card-prior: {rs.name} has no resource '{resource}' (give "
                                "ZONE:RESOURCE, the resource a card's cost is paid in)")
         cards = {"zones": [zone], "cost": resource}
+        if card_uses:
+            cards["uses"] = True
+        if card_requirements:
+            cards["requirements"] = True
+    elif card_uses or card_requirements:
+        raise UsageProblem(f"{'--card-uses' if card_uses else '--card-requirements'} "
+                           "measures the cards of --card-prior: give --card-prior "
+                           "ZONE:RESOURCE too")
     if out is None:
         out = default_out(rs, files)
     check_file(out, "--out", WEIGHTS)  # before any game is played (one line, exit 2)

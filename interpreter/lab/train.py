@@ -53,6 +53,9 @@ class Sample:
     # with a card prior: what playing each card the seat holds in the prior's zones
     # would do now, in points, by card (:func:`card_worths`; None: not read)
     worths: dict | None = None
+    # with a card prior that counts uses: what each card's actions and triggers would
+    # bring in one round once it is played, in points, by card (:func:`card_uses`)
+    uses: dict | None = None
 
 
 @dataclass
@@ -99,6 +102,8 @@ def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
     from ..play.session import build_game, run
     game = build_game(rs, players, seed, [kind] * players, tuple(variants))
     game.keep_log = False
+    if card_prior and card_prior.get("uses"):
+        _watch_events(game)
     reader = Features(rs)
     reader.scores = True  # (the score features: the fit decides what they are worth)
     reader.tempo = positions == "turn-ends"  # (which seat moved first: see Features)
@@ -120,12 +125,15 @@ def play_and_sample(rs, players: int, seed: int, kind: str, game_index: int,
                 priors, scores = reader.base(runner, range(real.n))
                 feats = reader.of(runner, seat, priors, scores)
                 price = point_price(runner, seat, priors[seat]) if prior else None
-                worths = None
+                worths = uses = None
                 if card_prior:
                     copy.agents = [RandomAgent(prober.randrange(1 << 30))] * real.n
-                    worths = card_worths(copy, seat, priors[seat], card_prior)
+                    if card_prior.get("uses"):
+                        uses = {}
+                    worths = card_worths(copy, seat, priors[seat], card_prior, uses,
+                                         real.__dict__.get(SEEN_EVENTS))
             taken.append(Sample(game_index, real.state.round, feats, point_price=price,
-                                worths=worths))
+                                worths=worths, uses=uses or None))
             seats_of.append(seat)
 
     turn = [None]  # (turn number, seat) of the last decision seen
@@ -186,7 +194,26 @@ def point_price(runner, seat: int, now: float) -> float:
 RESOURCE_STEP = 10  # the units of the cost's resource added to read what one is worth
 
 
-def card_worths(game, seat: int, now: float, card_prior: dict) -> dict:
+SEEN_EVENTS = "_training_events"  # (the watched game's events: see _watch_events)
+
+
+def _watch_events(game) -> None:
+    """Keep the events of ``game`` itself as they happen, (event, player, payload), in
+    its ``SEEN_EVENTS`` list: its class becomes one whose ``emit`` also records. The
+    agents' copies of it are plain games (``Game.__copy__``): what their searches try
+    is not recorded, and the game plays as before."""
+    from ..engine.game import Game
+
+    class Watched(Game):
+        def emit(self, event, payload):
+            self.__dict__[SEEN_EVENTS].append((event, payload.get("player"), dict(payload)))
+            return Game.emit(self, event, payload)
+    game.__dict__[SEEN_EVENTS] = []
+    game.__class__ = Watched
+
+
+def card_worths(game, seat: int, now: float, card_prior: dict, uses: dict | None = None,
+                events: list | None = None) -> dict:
     """What playing each card ``seat`` holds in the card prior's zones would do now, in
     points, by card: the hand-written evaluation's gain when the card's ``play`` effect
     runs on a copy of the position (its cost and requirements ignored; the choices it
@@ -195,6 +222,14 @@ def card_worths(game, seat: int, now: float, card_prior: dict) -> dict:
     prior's resource at the evaluation's price of one. At least 0: a card not worth
     playing can be left unplayed. A card whose effect fails on the copy counts 0; a
     position where a point is worth nothing to the evaluation gives no worths (None).
+
+    With ``card_prior["requirements"]``: a card whose requirements do not hold for the
+    seat now (``meets_requirements``) is worth 0 here, so that a card's mean worth over
+    the positions it was held at counts what it does only where it could be played.
+
+    ``uses`` (a dict, filled with ``card_prior["uses"]``): what the card's actions and
+    triggers would bring in one round once it is played, in points, by card
+    (:func:`card_uses`; ``events`` the game's events so far, for the triggers).
 
     Nothing here knows a game: the zones and the resource are the training's option."""
     from ..engine.flow import FlowRunner
@@ -217,12 +252,26 @@ def card_worths(game, seat: int, now: float, card_prior: dict) -> dict:
         with reading(probe):
             per_unit = (float(FlowRunner(probe).evaluate(seat)) - now) / RESOURCE_STEP
     out: dict = {}
+    failed = (RequirementFailed, ActionRefused, RuleRuntimeError)
     for zone in card_prior.get("zones") or ():
         for c in st.zones.get((zone, seat), ()):
             ident = st.cards[c].def_id
             if ident in out:
                 continue
+            if card_prior.get("requirements"):
+                try:
+                    with reading(game):
+                        met = game.meets_requirements(c, seat)
+                except failed:
+                    met = False
+                if not met:
+                    out[ident] = 0.0
+                    if uses is not None:
+                        uses[ident] = 0.0
+                    continue
             data = game.card_data(c)
+            if uses is not None:
+                uses[ident] = card_uses(game, seat, c, now, price, events or ())
             probe = game.__copy__()
             probe.state = st.clone()
             gain = 0.0
@@ -231,25 +280,106 @@ def card_worths(game, seat: int, now: float, card_prior: dict) -> dict:
                     probe.run_block(c, "play", seat)
                     with reading(probe):
                         gain = float(FlowRunner(probe).evaluate(seat)) - now
-                except (RequirementFailed, ActionRefused, RuleRuntimeError):
+                except failed:
                     out[ident] = 0.0
                     continue
             try:
                 vp = float(game.vp_of(c) or 0)
-            except (RequirementFailed, ActionRefused, RuleRuntimeError):
+            except failed:
                 vp = 0.0
             cost = float(data.get("cost") or 0) * per_unit
             out[ident] = max(0.0, (gain - cost) / price + vp)
     return out
 
 
-def card_prior_weights(samples: list) -> dict:
+def card_uses(game, seat: int, card: int, now: float, price: float, events) -> float:
+    """What ``card``'s actions and triggers would bring ``seat`` in one round once it is
+    played, in points (at least 0):
+
+    - an action: its ``do`` run on a copy of the position (when its ``if`` holds), the
+      hand-written evaluation's gain over its price of a point plus what the card's own
+      ``vp`` gains; the best of the card's actions, as one is taken a round;
+    - a trigger: its ``do`` run on a copy the same way, times how often it would have
+      fired a round in this game so far: the game's ``events`` of its kind and scope
+      (the seat's own, the others', anyone's) whose ``if`` holds (read with the card
+      as ``this``), over the rounds played. The ``do`` is run with the latest event
+      that held.
+
+    The card stays where it is (its cost and requirements aside); an effect that fails
+    on the copy brings 0. Nothing here knows a game."""
+    from ..engine.flow import FlowRunner
+    from ..lang.gensupport import reading
+    from ..lang.runtime import RequirementFailed, RuleRuntimeError
+    from ..engine.decisions import ActionRefused
+    failed = (RequirementFailed, ActionRefused, RuleRuntimeError)
+    st = game.state
+    data = game.card_data(card)
+
+    def gain_of(code, frame_extra) -> float:
+        probe = game.__copy__()
+        probe.state = st.clone()
+        try:
+            with reading(probe):
+                before = float(probe.vp_of(card) or 0)
+            probe.about_card(card, code, probe.frame(seat, this=card, **frame_extra))
+            with reading(probe):
+                after = float(probe.vp_of(card) or 0)
+                value = float(FlowRunner(probe).evaluate(seat))
+        except failed:
+            return 0.0
+        return (value - now) / price + after - before
+
+    best = 0.0
+    for i, _ in enumerate(data.get("actions") or ()):
+        code = game.card_code(card, "action", i, "do")
+        if code is None:
+            continue
+        cond = game.card_code(card, "action", i, "if")
+        try:
+            with reading(game):
+                if cond is not None and not cond(game.frame(seat, this=card)):
+                    continue
+        except failed:
+            continue
+        best = max(best, gain_of(code, {}))
+    total = best
+    rounds = max(1, st.round)
+    for i, trig in enumerate(data.get("triggers") or ()):
+        code = game.card_code(card, "trigger", i, "do")
+        if code is None:
+            continue
+        scope = trig.get("scope", "you")
+        kind = [(who, payload) for event, who, payload in events
+                if event == trig.get("on")
+                and not (scope == "you" and who != seat or scope == "opponents" and who == seat)]
+        if not kind:
+            continue
+        cond = game.card_code(card, "trigger", i, "if")
+        held = []
+        for who, payload in kind:
+            try:
+                with reading(game):
+                    if cond is None or cond(game.frame(seat, this=card, event=payload)):
+                        held.append(payload)
+            except failed:
+                continue
+        if not held:
+            continue
+        total += len(held) / rounds * gain_of(code, {"event": held[-1]})
+    return max(0.0, total)
+
+
+def card_prior_weights(samples: list, rounds: float = 0.0) -> dict:
     """What each card measured (:func:`card_worths`) is worth played, in points: the mean
-    of its worths at the positions it was measured at, by card."""
+    of its worths at the positions it was measured at, by card. With uses measured
+    (:func:`card_uses`), each position's worth also counts the card's uses a round for
+    the rounds left after it (``rounds``, the training games' mean length, less the
+    position's round)."""
     seen: dict = {}
     for s in samples:
+        left = max(0.0, rounds - s.round)
         for ident, w in (s.worths or {}).items():
-            seen.setdefault(ident, []).append(w)
+            seen.setdefault(ident, []).append(w + left * (s.uses or {}).get(ident, 0.0))
     return {ident: sum(ws) / len(ws) for ident, ws in sorted(seen.items())}
 
 
@@ -551,7 +681,7 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
             test_set = [s for s in runs.samples if s.game in held]
             held_prior = prior_lines(train_set, rounds) if prior else None
             zones = (card_prior or {}).get("zones") or ()
-            held_worth = _card_lines(card_prior_weights(train_set), zones) if card_prior \
+            held_worth = _card_lines(card_prior_weights(train_set, rounds), zones) if card_prior \
                 else None
             best = None
             for d in DAMPING:
@@ -562,7 +692,7 @@ def train(rs, players: int, games: int, seed: int, rounds_of_play: int = 2,
                     if best is None or q["r2"] > best[0]["r2"]:
                         best = (q, d, g)
             fit_quality, damping, card_factor = best
-            worth = _card_lines(card_prior_weights(runs.samples), zones) if card_prior \
+            worth = _card_lines(card_prior_weights(runs.samples, rounds), zones) if card_prior \
                 else None
             model = fit(runs.samples, rounds, damping * len(runs.samples) / 100, card_factor,
                         lowest, prior_lines(runs.samples, rounds) if prior else None, worth)
@@ -610,6 +740,9 @@ def _data(rs, model, rounds: float, games: int, seed: int, agent: str, players: 
             per_card[name.split(":", 2)[2]] = float(f"{each:.4g}")
         out["card_prior"] = {"zones": zones, "cost": card_prior.get("cost") or "",
                              "worth": per_card}
+        for option in ("uses", "requirements"):  # (a file without them: neither counted)
+            if card_prior.get(option):
+                out["card_prior"][option] = True
     return out | {
         "players": players, "games": games, "seed": seed, "agent": agent,
         "rounds": round(float(rounds), 4), "intercept": float(f"{float(b):.6g}"),

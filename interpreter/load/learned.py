@@ -177,6 +177,8 @@ def train_command(data: dict, extra_players: int | None = None) -> str:
     if cards:
         zones = ",".join(str(z) for z in cards.get("zones") or ())
         words += ["--card-prior", f"{zones}:{cards.get('cost') or ''}".rstrip(":")]
+        words += [f"--card-{option}" for option in ("uses", "requirements")
+                  if cards.get(option)]
     shrink = (data.get("search") or {}).get("shrink")
     if shrink:
         words += ["--shrink", f"{shrink:g}"]
