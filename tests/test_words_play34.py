@@ -1,0 +1,96 @@
+"""What players read, from the last keen players' findings (words7: Legacy's cut
+options and crown line, Lantern Row's table, Terraforming Mars's turn's end)."""
+
+from __future__ import annotations
+
+import re
+
+from rich.text import Text
+
+from rulebook_games.play.screen import news_text, refused_lines
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for ch in text:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def test_a_reason_cut_at_the_edge_keeps_its_brackets_closed():
+    """Legacy, seed 3377: "--  Establish a technology in your time frame (not now: you
+    are on the…" opened a bracket it never closed. A cut says so with '…' and closes
+    what it opened, in the width."""
+    rows = [("--", "Establish a technology in your time frame",
+             "not now: you are on the present day, where no technology may be established")]
+    for width in (80, 60, 45):
+        [line] = refused_lines(rows, width)
+        shown = line.plain
+        assert len(shown) <= width, shown
+        assert "…" in shown and _balanced(shown), shown
+        assert shown.endswith("…)" if "(" in shown else "…"), shown  # or cut before it
+        if width == 80:
+            assert shown.startswith("   --  Establish a technology in your time frame (not now:")
+
+
+def test_an_option_cut_at_the_edge_keeps_its_brackets_closed():
+    """An option whose detail opens a bracket ('Player 2 (ismcts) 1 cube'): when the cut
+    falls inside it, the bracket is closed after the '…', or the cut comes before it."""
+    from rich.console import Console
+    import io
+    from rulebook_games.play.screen import option_lines
+    detail = ("failed · Player 1 (human) 4 cubes, Player 2 (ismcts) 1 cube · cost 3 · "
+              "technology · Needs Electricity (and a frame to the left)")
+    for width in range(50, 100, 3):
+        console = Console(file=io.StringIO(), width=width)
+        lines = option_lines([("3", "ele2", "Electricity", detail)], console, True)
+        for line in lines:
+            assert len(line.plain) <= width, line.plain
+            assert _balanced(line.plain), (width, line.plain)
+
+
+def test_a_line_that_fits_is_not_touched():
+    rows = [("--", "Travel", "not now: no earlier frame")]
+    assert refused_lines(rows, 80)[0].plain == "   --  Travel (not now: no earlier frame)"
+
+
+def _names_whole(lines: list[str]) -> bool:
+    """No line breaks inside a bracket, or between a player's number and their bracket."""
+    for line in lines[:-1]:
+        if line.count("(") > line.count(")"):
+            return False
+    return not any(re.match(r"\s*\(", line) and not re.match(r"\s*\(\+\d", line)
+                   for line in lines[1:])
+
+
+def test_the_crown_line_keeps_a_players_name_and_the_fold_note_whole():
+    """Legacy, seed 3388: "The Scholar's crown, for the most cubes on Printing Press: 4
+    for Player 1" then "    (human)  (+2 lines: type news)": the player's name cut
+    across the lines. A name in brackets, and the note of lines folded, stay whole."""
+    line = ("The Scholar's crown, for the most cubes on Printing Press: 4 for Player 1 "
+            "(human)  (+2 lines: type news)")
+    shown = news_text(line, 80).plain.split("\n")
+    assert len(shown) == 2 and all(len(x) <= 80 for x in shown), shown
+    assert "Player 1 (human)" in "\n".join(shown), shown
+    assert "(+2 lines: type news)" in shown[1], shown
+    assert _names_whole(shown), shown
+    assert " ".join(" ".join(shown).split()) == " ".join(line.split())  # every word, once
+
+
+def test_a_line_wrapped_for_its_note_alone_is_not_left_dangling():
+    """Legacy, seed 3377 at 80 columns: "The Engineer's crown, for the most cubes on
+    Railroads: 5 for Player 2 (ismcts)" filled the line and the fold's note stood alone
+    on a second line. The two lines share the words, so neither is a stub."""
+    line = ("The Engineer's crown, for the most cubes on Railroads: 5 for Player 2 "
+            "(ismcts)  (+2 lines: type news)")
+    shown = news_text(line, 80).plain.split("\n")
+    assert len(shown) == 2, shown
+    assert len(shown[1].strip()) > len("(+2 lines: type news)"), shown
+    assert _names_whole(shown), shown
+    # and a note is never cut across lines ('(+4' then 'lines: type news)')
+    line = ("Player 2 (ismcts): Establish a technology in their time frame: Mathematics  "
+            "(+4 lines: type news)")
+    shown = news_text(line, 80).plain.split("\n")
+    assert any("(+4 lines: type news)" in x for x in shown), shown
