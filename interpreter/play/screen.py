@@ -86,14 +86,17 @@ def news_text(line: str, width: int) -> Text:
     def wrap(w: int) -> list[str]:
         return textwrap.wrap(glued, w, subsequent_indent=indent, break_on_hyphens=False)
     wrapped = wrap(width)
-    # a last line of a few words (often the note alone): the lines share the words,
-    # as many lines as before (words7: the Engineer's crown line filled the width and
-    # its note stood alone under it)
+    # a last line of a few words (often the note alone) takes the last words of the
+    # line above, as few as it must, in as many lines (words7: the Engineer's crown
+    # line filled the width and its note stood alone under it)
     if len(wrapped) > 1 and len(wrapped[-1]) - len(indent) < width // 3:
-        w = width
-        while w > len(indent) + 20 and len(wrap(w - 1)) == len(wrapped):
-            w -= 1
-        wrapped = wrap(w)
+        for w in range(width - 1, len(indent) + 20, -1):
+            trial = wrap(w)
+            if len(trial) != len(wrapped):
+                break
+            if len(trial[-1]) > len(wrapped[-1]):
+                wrapped = trial
+                break
     return Text("\n".join(wrapped).replace(_GLUE, " "))
 
 
