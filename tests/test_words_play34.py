@@ -94,3 +94,44 @@ def test_a_line_wrapped_for_its_note_alone_is_not_left_dangling():
             "(+4 lines: type news)")
     shown = news_text(line, 80).plain.split("\n")
     assert any("(+4 lines: type news)" in x for x in shown), shown
+
+
+def _human_game(ruleset: str, width: int = 80):
+    import io
+    from rich.console import Console
+    from rulebook_games import load_ruleset
+    from rulebook_games.play.session import build_game
+    from rulebook_games.play.terminal import HumanAgent
+    out = io.StringIO()
+    human = HumanAgent(Console(file=out, width=width), lambda prompt: "1")
+    game = build_game(load_ruleset(ruleset), 2, 3, ["human", "random"])
+    game.agents[0] = human
+    game.keep_log = True
+    human.news(game, 0)  # everything before is seen
+    out.truncate(0)
+    out.seek(0)
+    return game, human, out
+
+
+def test_a_long_line_above_an_answer_taken_for_you_is_not_shown_again():
+    """Legacy (words7, finding B): in phase V a technology whose prerequisite went
+    fails ("Printing Press (time frame 1) fails: it needs Writing and Metallurgy to
+    succeed in an earlier time frame", two lines at 80 columns); the place in the turn
+    order was then taken for the player, and the next screen printed the line again
+    above the other player's place. A line on the screen is not shown twice."""
+    from rulebook_games.engine.decisions import Decision, Option
+    game, human, out = _human_game("legacy_gears_of_time")
+    fails = ("Printing Press (time frame 1) fails: it needs Writing and Metallurgy to "
+             "succeed in an earlier time frame")
+    game.log("· V. Prepare the next round")
+    game.log(fails)
+    game.log("  Present day 5 → 6")
+    only = Decision(0, "item", "Which place do you take in the next turn order?",
+                    [Option("2nd", "2nd", "2nd")])
+    assert game._ask(only) == 0
+    game.log("  Player 2 (random): Place in turn order 2 → 1")
+    game.log("— Round 2 —")
+    human.news(game, 0)
+    shown = out.getvalue()
+    assert shown.count("Printing Press (time frame 1) fails") == 1, shown
+    assert "Place in turn order 2 → 1" in shown and "Present day 5 → 6" in shown, shown

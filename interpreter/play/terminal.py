@@ -276,8 +276,12 @@ class HumanAgent(Agent):
         # the last headline on the screen now (printed, whole or cut from its effects, or
         # still above): what its move or phase does after this answer goes on under it,
         # not under the same headline again (play30: '· V. Prepare the next round' twice)
+        # (a headline wrapped over lines is still the one printed: words7, Legacy's
+        # "… fails: it needs …" in phase V, two lines, printed again on the next screen)
         head = self.last_head
-        if head is not None and (head[2] or any(t.plain.startswith(head[1]) for t in shown)):
+        if head is not None and (head[2] or any(
+                " ".join(t.plain.split()).startswith(" ".join(head[1].split()))
+                for t in shown)):
             self.head_above = head[0]
 
     def _news_fits(self, game, seat: int, room: int) -> bool:
