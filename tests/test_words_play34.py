@@ -135,3 +135,34 @@ def test_a_long_line_above_an_answer_taken_for_you_is_not_shown_again():
     shown = out.getvalue()
     assert shown.count("Printing Press (time frame 1) fails") == 1, shown
     assert "Place in turn order 2 → 1" in shown and "Present day 5 → 6" in shown, shown
+
+
+def test_nothing_else_can_be_done_is_said_once_until_the_player_acts_again():
+    """Terraforming Mars (words7): "end turn (nothing else can be done)" was said to
+    its player about 20 times a game, and then again on the pass that followed it
+    ("pass (no more turns this generation; nothing else can be done)") with nothing
+    chosen between. The reason is news once: the next turn ended or passed by itself
+    before the player chooses again says what happened without it."""
+    from rulebook_games import load_ruleset
+    from rulebook_games.engine.flow import FlowRunner
+    from rulebook_games.play.session import build_game
+    game = build_game(load_ruleset("terraforming_mars"), 2, 5, ["random", "random"])
+    game.keep_log = True
+    FlowRunner(game).play()
+    said = 0
+    for seat in (0, 1):
+        me = game.state.players[seat].name
+        lines = [game.log_line_for(i, seat) for i in range(len(game.log_lines))]
+        told = False  # said since this seat last chose
+        for line in lines:
+            if line.startswith(f"{me}: ") and "nothing else can be done" in line:
+                assert not told, line
+                told, said = True, said + 1
+            elif line.startswith(f"{me}: ") and not line.startswith(
+                    (f"{me}: end turn", f"{me}: pass")):
+                told = False  # a move the seat chose
+        automatic = [x for x in lines if x.startswith(f"{me}: pass (") or
+                     x.startswith(f"{me}: end turn")]
+        assert all(x in (f"{me}: end turn", f"{me}: pass (no more turns this generation)")
+                   or x.endswith("nothing else can be done)") for x in automatic), automatic
+    assert said  # (still said where it informs)
