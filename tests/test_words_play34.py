@@ -166,3 +166,49 @@ def test_nothing_else_can_be_done_is_said_once_until_the_player_acts_again():
         assert all(x in (f"{me}: end turn", f"{me}: pass (no more turns this generation)")
                    or x.endswith("nothing else can be done)") for x in automatic), automatic
     assert said  # (still said where it informs)
+
+
+def test_lantern_rows_state_fits_the_screen_a_page_at_a_time():
+    """Lantern Row (words7, 2 players, seeds 3301–3306): 'state' printed 26 lines, more
+    than a 24-line console shows with the input line: the title and the rules scrolled
+    off. Each 'state' and 'state more' fits with the question under it, and the pages
+    together show everything the whole table does."""
+    import io
+    from rich.console import Console
+    from rulebook_games import load_ruleset
+    from rulebook_games.engine.flow import FlowRunner
+    from rulebook_games.play.render import render_view
+    from rulebook_games.play.session import build_game
+    from rulebook_games.play.terminal import HumanAgent
+    from rulebook_games.agents.base import RandomAgent
+    rs = load_ruleset("lantern_row")
+    for seed in range(3301, 3307):
+        out = io.StringIO()
+        person = HumanAgent(Console(file=out, width=80, highlight=False), lambda p: "1")
+        game = build_game(rs, 2, seed, ["human", "random"],
+                          live_agents=[person, RandomAgent(seed)])
+        game.keep_log = True
+        looked = []
+        real = person.command
+
+        def command(raw, decision, view, game_, _real=real):
+            if raw == "1":  # before each answer: 'state', then its pages
+                wanted = Console(file=io.StringIO(), width=80, highlight=False)
+                wanted.print(render_view(game_.view_model(0), game_))
+                shown = []
+                for typed in ("state", "state more", "state more"):
+                    at = len(out.getvalue())
+                    assert _real(typed, decision, view, game_)
+                    shown.append(out.getvalue()[at:])
+                looked.append((wanted.file.getvalue(), shown))
+            return _real(raw, decision, view, game_)
+        person.command = command
+        FlowRunner(game).play()
+        assert len(looked) > 10
+        for wanted, shown in looked:
+            for text in shown:
+                lines = text.rstrip("\n").split("\n")
+                assert len(lines) + 1 <= 24, (seed, len(lines), text)  # (and the input line)
+            pages = "".join(shown)
+            for line in wanted.splitlines():  # nothing left out
+                assert line.strip() in pages, (seed, line, pages)
