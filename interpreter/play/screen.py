@@ -10,7 +10,8 @@ and the options that are not available) and lays them out in a screen of
    its texts whenever they fit with a few lines of news);
 1b. a few options beside many cards the question is about (a faction
    chosen with the cards dealt): the options whole, the cards by name;
-2. otherwise one line an option, a card's text cut to the width (``card NAME``
+2. otherwise one line an option, a card's text cut to the width at a word, a
+   bracket it opened closed after the '…' (``card NAME``
    and ``more N`` show the whole text, a line under the options says so); what
    tells options apart (the label, and a detail that is :class:`Facts`, such as
    a space's neighbours) is never cut: it wraps under the label; many short options in columns, when that
