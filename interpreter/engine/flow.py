@@ -362,9 +362,9 @@ class FlowRunner:
             if taken < actions and g.logging:
                 label = opts[0].label
                 name = g.state.players[seat].name
-                # the reason once until the seat chooses again (words7, Terraforming
-                # Mars: a turn ended by itself, then the pass that followed, each said
-                # 'nothing else can be done', about 20 times a game)
+                # the reason once until the seat chooses again (words7: a turn ended by
+                # itself, then the pass that followed, each said 'nothing else can be
+                # done', about 20 times a game)
                 told = g.told_stuck.get(seat)
                 if told is not None and seat not in g.deciders[told:]:
                     line = f"{name}: {label}"

@@ -63,7 +63,7 @@ def view_parts(view: dict, game, parts: tuple[str, ...] = ("all",)) -> list:
 
 def state_pages(view: dict, game, console, room: int) -> list[list]:
     """``state`` a screen at a time when the whole table is taller than ``room`` lines
-    (Lantern Row, words7: 26 lines at 80x24, the title and the rules scrolled off): each
+    (words7: 26 lines at 80x24, the title and the rules scrolled off): each
     page the parts that fit, whole and in order, the title on each, and under every page
     but the last a line that says ``state more`` shows the rest. A part taller than a
     page gets a page of its own; a table that fits is one page."""

@@ -88,8 +88,8 @@ def news_text(line: str, width: int) -> Text:
         return textwrap.wrap(glued, w, subsequent_indent=indent, break_on_hyphens=False)
     wrapped = wrap(width)
     # a last line of a few words (often the note alone) takes the last words of the
-    # line above, as few as it must, in as many lines (words7: the Engineer's crown
-    # line filled the width and its note stood alone under it)
+    # line above, as few as it must, in as many lines (words7: a scoring line filled
+    # the width and its note stood alone under it)
     if len(wrapped) > 1 and len(wrapped[-1]) - len(indent) < width // 3:
         for w in range(width - 1, len(indent) + 20, -1):
             trial = wrap(w)
@@ -136,7 +136,7 @@ def _cut(text: Text, width: int) -> Text:
     with '…' ('that you can…', never 'that you can pla…'); a word longer than the
     last third of the line is cut where it must be. A bracket the kept part opened is
     closed after the '…' ("(not now: you are on the…)", never an open "(not now: …":
-    Legacy, words7), in the same width."""
+    words7), in the same width."""
     text = text.copy()
     if text.cell_len <= width:
         return text

@@ -277,8 +277,8 @@ class HumanAgent(Agent):
         # the last headline on the screen now (printed, whole or cut from its effects, or
         # still above): what its move or phase does after this answer goes on under it,
         # not under the same headline again (play30: '· V. Prepare the next round' twice)
-        # (a headline wrapped over lines is still the one printed: words7, Legacy's
-        # "… fails: it needs …" in phase V, two lines, printed again on the next screen)
+        # (a headline wrapped over lines is still the one printed: words7, a two-line
+        # headline of a phase's effect was printed again on the next screen)
         head = self.last_head
         if head is not None and (head[2] or any(
                 " ".join(t.plain.split()).startswith(" ".join(head[1].split()))
@@ -485,8 +485,8 @@ class HumanAgent(Agent):
                 c.print(f"[red]there is no option {n}: choose from 1 to {len(rows)}[/red]")
             return True
         if word == "state" and rest.strip().lower() in ("", "more"):
-            # a screen at a time when the table is taller than the screen (words7: Lantern
-            # Row's 26 lines), as 'players'; 'state more' the next page, the question under
+            # a screen at a time when the table is taller than the screen (words7: a table
+            # of 26 lines), as 'players'; 'state more' the next page, the question under
             from rich.console import Group
             from .render import state_pages
             from .screen import HEIGHT
