@@ -32,7 +32,7 @@ def play(cwd, answers: list[str], *extra, seed: int = 3):
 
 def test_commands_at_a_prompt_do_not_answer_it(tmp_path):
     proc = play(tmp_path, ["help", "card Printing Press", "card printing prss", "log 3",
-                           "state", "save"])
+                           "state", "state more", "state more", "state more", "save"])
     out = proc.stdout
     assert proc.returncode == 0, out + proc.stderr
     assert "card NAME" in out and "undo" in out  # the list of commands
@@ -40,7 +40,8 @@ def test_commands_at_a_prompt_do_not_answer_it(tmp_path):
     assert "Printing Press (cost 3 · technology)" in out
     assert "Needs Writing and Metallurgy" in out
     assert "no card is called 'printing prss'; did you mean 'Printing Press'" in out
-    # 'state' draws everything the seat may see, with the table of players
+    # 'state' draws everything the seat may see, with the table of players (a screen
+    # at a time: 'state more' the next page)
     assert "Player 1 (human)" in out and "Player 2 (random)" in out
     assert "saved after" in out
 

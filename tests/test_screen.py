@@ -129,8 +129,8 @@ def test_a_reason_too_long_for_the_line_is_shortened_between_words():
     rows = [("--", "fav", "Play a favour", reason)]
     (line,) = refused_lines(rows, 80)
     text = line.plain
-    assert len(text) <= 80 and text.endswith("…")
-    kept = text[:-1].rstrip()
+    assert len(text) <= 80 and text.endswith("…)")  # the bracket closed (words7)
+    kept = text[:-2].rstrip()
     assert kept.split()[-1] in reason.split(), text  # a whole word before the '…'
     assert text.startswith("   --  Play a favour (not now: you have no favour in your hand")
 
@@ -339,7 +339,7 @@ def test_a_long_reason_goes_on_under_itself_where_the_screen_has_room():
     news = [[f"Bob (ai): Action {i}", f"  Bob (ai): −{i} coins (now 1)"] for i in range(30)]
     lines = layout(c, news, [Text("You: 3 coins")], [Text("Choose an action")], rows)
     assert len(lines) <= 22
-    assert any(t.plain.startswith("   --  Play a favour") and t.plain.endswith("…")
+    assert any(t.plain.startswith("   --  Play a favour") and t.plain.endswith("…)")
                for t in lines)
 
 

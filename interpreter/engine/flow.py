@@ -361,11 +361,20 @@ class FlowRunner:
             g = self.game
             if taken < actions and g.logging:
                 label = opts[0].label
-                said = f"{label[:-1]}; " if label.endswith(")") else f"{label} ("
+                name = g.state.players[seat].name
+                # the reason once until the seat chooses again (words7: a turn ended by
+                # itself, then the pass that followed, each said 'nothing else can be
+                # done', about 20 times a game)
+                told = g.told_stuck.get(seat)
+                if told is not None and seat not in g.deciders[told:]:
+                    line = f"{name}: {label}"
+                else:
+                    said = f"{label[:-1]}; " if label.endswith(")") else f"{label} ("
+                    line = f"{name}: {said}nothing else can be done)"
+                    g.told_stuck[seat] = len(g.deciders)
                 # (to the seat alone: in a simultaneous step the others have yet to
                 # commit, and what could not be done may hang on hidden cards)
-                g.log("", {seat: f"{g.state.players[seat].name}: {said}nothing else can be "
-                                 f"done)"})
+                g.log("", {seat: line})
             return opts[0]
         return opts[self.game.decide(decision)]
 

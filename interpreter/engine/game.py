@@ -67,6 +67,8 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         self.variants = set(variants)
         self.record: list[int] = []
         self.deciders: list[int] = []  # the seat that gave each answer of the record
+        # seat -> len(deciders) when the log last told it that nothing else can be done
+        self.told_stuck: dict[int, int] = {}
         self.reveals = 0  # cards taken out of hidden places so far (undo may not cross one)
         self.dry_run = 0
         self.trial_questions = 0  # real questions met by trial runs (AskingMixin._idle)
@@ -265,6 +267,7 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         clone.budget = self.budget.carried_on()
         clone.refusals = self.refusals.copy()  # it asks what the game asks, refusals its own
         clone._journal_copies = {}
+        clone.told_stuck = dict(self.told_stuck)  # (its own: a copy's log tells its own)
         if self.action_start is not None and not isinstance(self.action_start[0], State):
             # the position the running action started from, as a state of its own: the
             # mark means nothing to the copy, whose state keeps no journal of this one's

@@ -24,6 +24,11 @@ def render_view(view: dict, game, parts: tuple[str, ...] = ("all",)):
     ``me`` (your panel and your hidden cards), ``cards`` (your hidden cards, each
     with its text), ``players`` (every panel side by side) or ``standings``."""
     from rich.console import Group
+    return Group(*view_parts(view, game, parts))
+
+
+def view_parts(view: dict, game, parts: tuple[str, ...] = ("all",)) -> list:
+    """What :func:`render_view` draws, part by part (the title first)."""
     if "table" not in view:
         view = game.view_model(view["you"])
     t = view["table"]
@@ -53,7 +58,34 @@ def render_view(view: dict, game, parts: tuple[str, ...] = ("all",)):
                             "players shows each one's points so far."))
     if t.get("problems"):
         out += [Text(visible(f"(not shown: {p})"), style="red") for p in t["problems"]]
-    return Group(*out)
+    return out
+
+
+def state_pages(view: dict, game, console, room: int) -> list[list]:
+    """``state`` a screen at a time when the whole table is taller than ``room`` lines
+    (words7: 26 lines at 80x24, the title and the rules scrolled off): each
+    page the parts that fit, whole and in order, the title on each, and under every page
+    but the last a line that says ``state more`` shows the rest. A part taller than a
+    page gets a page of its own; a table that fits is one page."""
+    items = view_parts(view, game)
+    title, rest = items[0], items[1:]
+
+    def tall(part: list) -> int:
+        return sum(len(console.render_lines(x, console.options, pad=False)) for x in part)
+    if tall(items) <= room:
+        return [items]
+    pages: list[list] = []
+    at = 0
+    while at < len(rest):
+        end = at + 1
+        while end < len(rest) and tall([title] + rest[at:end + 1]) + 1 <= room:
+            end += 1
+        pages.append([title] + rest[at:end])
+        at = end
+    for n, page in enumerate(pages[:-1]):
+        page.append(Text(f"(state more: page {n + 2} of {len(pages)}, the rest of the table)",
+                         style="dim"))
+    return pages
 
 
 def _boards(t: dict) -> list:

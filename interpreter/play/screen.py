@@ -10,7 +10,8 @@ and the options that are not available) and lays them out in a screen of
    its texts whenever they fit with a few lines of news);
 1b. a few options beside many cards the question is about (a faction
    chosen with the cards dealt): the options whole, the cards by name;
-2. otherwise one line an option, a card's text cut to the width (``card NAME``
+2. otherwise one line an option, a card's text cut to the width at a word, a
+   bracket it opened closed after the '…' (``card NAME``
    and ``more N`` show the whole text, a line under the options says so); what
    tells options apart (the label, and a detail that is :class:`Facts`, such as
    a space's neighbours) is never cut: it wraps under the label; many short options in columns, when that
@@ -37,6 +38,7 @@ from :func:`~.news.summarise`.
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 from rich.text import Text
@@ -76,9 +78,34 @@ def news_text(line: str, width: int) -> Text:
     lead = " " * (len(line) - len(line.lstrip(" ")))
     if len(lead) + 8 >= width:
         return Text(line)
-    wrapped = textwrap.wrap(_names_kept(line), width, subsequent_indent=lead + "    ",
-                            break_on_hyphens=False)
+    note = _NOTE.search(line)  # the fold's '(+2 lines: type news)': one piece
+    body = line[:note.start()] if note else line
+    glued = _BRACKETED.sub(lambda m: m.group(0).replace(" ", _GLUE), _names_kept(body))
+    if note:
+        glued += "  " + note.group(1).replace(" ", _GLUE)
+    indent = lead + "    "
+    def wrap(w: int) -> list[str]:
+        return textwrap.wrap(glued, w, subsequent_indent=indent, break_on_hyphens=False)
+    wrapped = wrap(width)
+    # a last line of a few words (often the note alone) takes the last words of the
+    # line above, as few as it must, in as many lines (words7: a scoring line filled
+    # the width and its note stood alone under it)
+    if len(wrapped) > 1 and len(wrapped[-1]) - len(indent) < width // 3:
+        for w in range(width - 1, len(indent) + 20, -1):
+            trial = wrap(w)
+            if len(trial) != len(wrapped):
+                break
+            if len(trial[-1]) > len(wrapped[-1]):
+                wrapped = trial
+                break
     return Text("\n".join(wrapped).replace(_GLUE, " "))
+
+
+# the fold's note at the end of a headline (fit_news), kept on one line
+_NOTE = re.compile(r"  (\(\+\d+ lines?: type news\))$")
+# a word with a short bracket after it: a player's name ('Player 1 (human)', 'Ann (ai)')
+# or a short aside ('Law (3)'), never cut across lines
+_BRACKETED = re.compile(r"(?:\b\w+ \d+|\S+) \([^()\s]{1,12}\)")
 
 
 _GLUE = "\x00"  # a space textwrap does not break at, put back after (visible() lets none in)
@@ -107,10 +134,37 @@ def height(console, lines: list[Text]) -> int:
 def _cut(text: Text, width: int) -> Text:
     """``text`` in ``width`` cells: when it is longer, shortened at the end of a word
     with '…' ('that you can…', never 'that you can pla…'); a word longer than the
-    last third of the line is cut where it must be."""
+    last third of the line is cut where it must be. A bracket the kept part opened is
+    closed after the '…' ("(not now: you are on the…)", never an open "(not now: …":
+    words7), in the same width."""
     text = text.copy()
     if text.cell_len <= width:
         return text
+    for room in range(width, max(width - 6, 1), -1):
+        cut = _cut_at_word(text, room)
+        closers = _unclosed(cut.plain)
+        if cut.cell_len + len(closers) <= width:
+            cut.append(closers)
+            return cut
+    return _cut_at_word(text, width)
+
+
+_CLOSE = {"(": ")", "[": "]", "{": "}"}
+
+
+def _unclosed(line: str) -> str:
+    """What closes the brackets ``line`` opened and left open, innermost first."""
+    stack = []
+    for ch in line:
+        if ch in _CLOSE:
+            stack.append(_CLOSE[ch])
+        elif stack and ch == stack[-1]:
+            stack.pop()
+    return "".join(reversed(stack))
+
+
+def _cut_at_word(text: Text, width: int) -> Text:
+    text = text.copy()
     whole = text.plain
     text.truncate(width, overflow="ellipsis")
     fits = len(text.plain) - 1  # the characters kept before rich's '…'

@@ -30,7 +30,7 @@ HELP = """commands at any prompt (help more: answers, picks, undo and typing):
   a number, key or words  answer (a key stays with its option; numbers move)
   pass                    end your turn, or decline (no, none)
   done                    end a pick of several (1 3 done)
-  state                   everything you may see now
+  state [more]            everything you may see now [its next page]
   board / map             boards, tracks, shared rows and facts / the boards
   me / cards              your panel and cards / your cards in hand, with text
   players [more]          every player's panel side by side [its next page]
@@ -111,6 +111,7 @@ class HumanAgent(Agent):
         self.page = 0
         self.pages = 1
         self.players_page = 0  # the page of 'players' shown last ('players more' turns it)
+        self.state_page = 0  # the page of 'state' shown last ('state more' turns it)
         # the log line of the headline printed last by news(), while nothing but the line
         # of an answer taken for this seat has been printed under it (see news_groups)
         self.head_above: int | None = None
@@ -276,8 +277,12 @@ class HumanAgent(Agent):
         # the last headline on the screen now (printed, whole or cut from its effects, or
         # still above): what its move or phase does after this answer goes on under it,
         # not under the same headline again (play30: '· V. Prepare the next round' twice)
+        # (a headline wrapped over lines is still the one printed: words7, a two-line
+        # headline of a phase's effect was printed again on the next screen)
         head = self.last_head
-        if head is not None and (head[2] or any(t.plain.startswith(head[1]) for t in shown)):
+        if head is not None and (head[2] or any(
+                " ".join(t.plain.split()).startswith(" ".join(head[1].split()))
+                for t in shown)):
             self.head_above = head[0]
 
     def _news_fits(self, game, seat: int, room: int) -> bool:
@@ -479,8 +484,25 @@ class HumanAgent(Agent):
             else:
                 c.print(f"[red]there is no option {n}: choose from 1 to {len(rows)}[/red]")
             return True
-        if word == "state" and not rest:
-            self.show(decision, view, game, full=True)
+        if word == "state" and rest.strip().lower() in ("", "more"):
+            # a screen at a time when the table is taller than the screen (words7: a table
+            # of 26 lines), as 'players'; 'state more' the next page, the question under
+            from rich.console import Group
+            from .render import state_pages
+            from .screen import HEIGHT
+            if not rest.strip():  # the whole table with the options whole, when it fits
+                with c.capture() as drawn:
+                    self.show(decision, view, game, full=True)
+                text = drawn.get()
+                if text.count("\n") <= HEIGHT - 1:  # (and the input line under it)
+                    c.file.write(text)
+                    c.file.flush()
+                    return True
+            pages = state_pages(game.view_model(decision.player), game, c, HEIGHT - 3)
+            self.state_page = (self.state_page + 1) % len(pages) if rest.strip() else 0
+            c.print()
+            c.print(Group(*pages[self.state_page]))
+            c.print(f"[bold]{_shown(decision.prompt)}[/bold]")
             return True
         if word == "next" and not rest and self.pages > 1:  # the list's next page
             self.page = (self.page + 1) % self.pages
