@@ -76,8 +76,8 @@ class Reasons:
 
     def _declared(self, entry, tree, frame) -> str:
         """A function's own ``reason``, its ``{left}`` and ``{right}`` said as the two sides
-        of the comparison its value is stand now ('your time frame is full: it holds {left}
-        technologies of {right}'); a side that is no number is said in words."""
+        of the comparison its value is stand now ('you have {left} gold, and it takes
+        {right}'); a side that is no number is said in words."""
         text = str(entry.data["reason"])
         if "{" not in text or frame is None or not isinstance(tree, ast.Binary):
             return text
