@@ -386,16 +386,20 @@ def test_part_of_a_terraforming_mars_generation_by_clicking(driver, site):
     assert float(ring.value_of_css_property("stroke-width").rstrip("px")) >= 4
     assert all(a.get_attribute("tabindex") == "0" for a in asked)
     driver.save_screenshot(str(shots() / "terraforming_mars_asked.png"))
-    target = driver.find_element(By.CSS_SELECTOR, "g.space.askable[data-space='08']")
+    # (which spaces are free depends on the agent's moves before: the first one asked
+    # with no printed bonus, so the steel left is what was paid)
+    target = next(a for a in asked if not a.find_elements(By.CSS_SELECTOR, ".bonus-symbol"))
+    space = target.get_attribute("data-space")
     ActionChains(driver).move_to_element(target).click().perform()
     number = next_decision(driver, number)
-    placed = driver.find_element(By.CSS_SELECTOR, "g.space.tiled[data-space='08']")
+    placed = driver.find_element(By.CSS_SELECTOR, f"g.space.tiled[data-space='{space}']")
     assert placed.find_elements(By.CSS_SELECTOR, "rect.owner-cube")
     # the special tile's own symbol (the steel bonus is 'S'), its card's name whole
     assert placed.find_element(By.CSS_SELECTOR, ".tile-symbol").text == "Sp"
     assert [t.text for t in placed.find_elements(By.CSS_SELECTOR, ".tile-card")] == \
         ["Natural", "Preserve"]
-    assert "08: Natural Preserve (Player 1 (human))" in driver.find_element(By.ID, "board").text
+    assert f"{space}: Natural Preserve (Player 1 (human))" in \
+        driver.find_element(By.ID, "board").text
     me = driver.find_element(By.CSS_SELECTOR, ".player-panel.you").text
     assert "Natural Preserve" in me  # played
     lines = me.split("\n")
