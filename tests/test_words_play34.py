@@ -8,6 +8,7 @@ import re
 from rich.text import Text
 
 from rulebook_games.play.screen import news_text, refused_lines
+from test_words_play32 import _human_game  # a human seat of a game, its output kept
 
 
 def _balanced(text: str) -> bool:
@@ -94,23 +95,6 @@ def test_a_line_wrapped_for_its_note_alone_is_not_left_dangling():
             "(+4 lines: type news)")
     shown = news_text(line, 80).plain.split("\n")
     assert any("(+4 lines: type news)" in x for x in shown), shown
-
-
-def _human_game(ruleset: str, width: int = 80):
-    import io
-    from rich.console import Console
-    from rulebook_games import load_ruleset
-    from rulebook_games.play.session import build_game
-    from rulebook_games.play.terminal import HumanAgent
-    out = io.StringIO()
-    human = HumanAgent(Console(file=out, width=width), lambda prompt: "1")
-    game = build_game(load_ruleset(ruleset), 2, 3, ["human", "random"])
-    game.agents[0] = human
-    game.keep_log = True
-    human.news(game, 0)  # everything before is seen
-    out.truncate(0)
-    out.seek(0)
-    return game, human, out
 
 
 def test_a_long_line_above_an_answer_taken_for_you_is_not_shown_again():
