@@ -111,6 +111,14 @@ def test_the_last_hour_is_on_the_screen_and_on_the_board():
             lines = [t.plain for t in warning_lines(game, seat)]
             assert lines and lines[0].startswith("! Last hour: the festival ends when this "
                                                  "hour is over")
+            # on a narrow terminal the warning goes on over more lines, each inside the
+            # width and indented under its first word, with no word lost or cut
+            narrow = [t.plain for t in warning_lines(game, seat, 40)]
+            assert len(narrow) > 1 and narrow[0].startswith("! Last hour:")
+            assert all(len(x) <= 40 for x in narrow)
+            assert all(x.startswith("  ") and not x.startswith("   ") for x in narrow[1:])
+            assert " ".join(x[2:] for x in narrow).split() == " ".join(
+                x[2:] for x in lines).split()
             from rich.console import Console
             console = Console(width=80, record=True, file=open("/dev/null", "w"))
             console.print(render_view(game.view_model(seat), game, ("board",)))

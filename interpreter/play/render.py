@@ -7,6 +7,8 @@ markup), so neither escape sequences nor markup in a name reach the terminal.
 
 from __future__ import annotations
 
+import textwrap
+
 from rich import box
 from rich.table import Table
 from rich.text import Text
@@ -190,12 +192,20 @@ def _facts(t: dict) -> list:
                  style="bold yellow" if f.get("warning") else "") for f in t["facts"]]
 
 
-def warning_lines(game, seat: int) -> list[Text]:
-    """The view's warnings that hold now (facts with ``when:``), a line each (folded by the
-    terminal), for the screen before a decision: what a player must not miss, such as
-    the game ending after this round."""
-    return [Text(visible("! " + _value_text(f)), style="bold yellow")
-            for f in game.view_warnings(seat)]
+def warning_lines(game, seat: int, width: int | None = None) -> list[Text]:
+    """The view's warnings that hold now (facts with ``when:``), for the screen before a
+    decision: what a player must not miss, such as the game ending after this round.
+
+    Each warning starts with '! '; with ``width``, one too long for a line goes on over
+    more, broken between words and indented under its first word, so it reads as one
+    warning and not as a line of the screen beneath it."""
+    out = []
+    for f in game.view_warnings(seat):
+        text = visible(_value_text(f))
+        rows = textwrap.wrap(text, max(20, width - 3)) if width else [text]
+        out.extend(Text(("! " if i == 0 else "  ") + row, style="bold yellow")
+                   for i, row in enumerate(rows or [""]))
+    return out
 
 
 def _tracks(t: dict) -> list:

@@ -163,7 +163,7 @@ class HumanAgent(Agent):
                 self.head_above = last[0]
             elif not news:  # (shown again: 'next')
                 self.head_above = before
-            status = status_lines(view, game, c.width) + warning_lines(game, view["you"])
+            status = status_lines(view, game, c.width) + warning_lines(game, view["you"], c.width)
             paged: list[int] = []
             lines = layout(c, news, status, head, rows, numbers, tail,
                            you=game.state.players[view["you"]].name, page=self.page,
