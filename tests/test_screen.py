@@ -380,3 +380,14 @@ def test_moves_left_out_between_moves_shown_are_not_called_earlier():
     assert len(shown) <= 5 and any("Influence" in line for line in shown), shown
     assert shown[0].startswith("… ") and "left out" in shown[0] \
         and "earlier" not in shown[0], shown
+
+
+def test_a_sentence_cut_at_its_end_shows_one_mark_not_a_full_stop_and_an_ellipsis():
+    """A text cut just after a sentence's full stop read 'Gains 2 plants.…': the cut
+    shows that more follows with one mark, the full stop left out."""
+    reason = ("not now: Gains 2 plants. Then each other player loses 3 heat "
+              "and you draw a card for each of them")
+    rows = [("--", "abc", "Something", reason)]
+    for width in range(40, 80):
+        (line,) = refused_lines(rows, width)
+        assert ".…" not in line.plain and len(line.plain) <= width

@@ -171,7 +171,7 @@ def _cut_at_word(text: Text, width: int) -> Text:
     if fits < len(whole) and whole[fits] != " ":  # the cut falls inside a word
         space = whole.rfind(" ", 0, fits + 1)
         if space > fits * 2 // 3:
-            end = len(whole[:space].rstrip(" ,;:(·—–-"))
+            end = len(whole[:space].rstrip(" ,;:.(·—–-"))
             text.right_crop(len(text.plain) - end)
             text.append("…")
     return text
