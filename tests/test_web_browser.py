@@ -319,6 +319,20 @@ def test_each_board_is_drawn_from_the_view_model(driver, site, name, seed, decis
         assert len(frames) == 10
         assert driver.find_elements(By.CSS_SELECTOR, ".frame .cube")
         assert driver.find_elements(By.CSS_SELECTOR, ".frame-here .token")
+        # a technology on the timeline shows its whole text when pointed at, and hides
+        # it when the pointer leaves (a keen player: names alone, nothing on hover)
+        chip = driver.find_element(By.CSS_SELECTOR, ".frame-cards .chip.has-face")
+        tech = chip.find_element(By.CSS_SELECTOR, ".chip-name").text
+        ActionChains(driver).move_to_element(chip).perform()
+        pop = WebDriverWait(driver, 5).until(
+            lambda d: d.find_element(By.ID, "card-pop") if d.find_element(
+                By.ID, "card-pop").is_displayed() else None)
+        assert pop.find_element(By.CSS_SELECTOR, ".card-name").text == tech
+        assert pop.find_elements(By.CSS_SELECTOR, ".card-line")  # what it does, in words
+        driver.save_screenshot(str(shots() / f"{name}_card_pointed_at.png"))
+        ActionChains(driver).move_to_element(driver.find_element(By.ID, "title")).perform()
+        WebDriverWait(driver, 5).until(
+            lambda d: not d.find_element(By.ID, "card-pop").is_displayed())
     else:  # Timespan's tracks, each player's token on them, the market with prices
         assert len(driver.find_elements(By.CSS_SELECTOR, ".track-svg g.player-token")) >= 10
         assert driver.find_elements(By.CSS_SELECTOR, ".card-price")

@@ -126,6 +126,49 @@ def test_the_hand_comes_with_each_cards_generated_text_and_only_its_own_seats():
         stream.close()
 
 
+def _card_names_shown(table: dict) -> set[str]:
+    """The names of the cards a table draws: every item of a list of cards, anywhere."""
+    out: set[str] = set()
+
+    def walk(node, cards=False):
+        if isinstance(node, dict):
+            if cards and isinstance(node.get("name"), str):
+                out.add(node["name"])
+            for key, value in node.items():
+                walk(value, key == "cards")
+        elif isinstance(node, list):
+            for value in node:
+                walk(value, cards)
+    walk(table)
+    return out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_card_on_the_table_comes_with_its_text_and_no_hidden_card_is_named(name):
+    """Playtest (Timespan, browser): wonders, visions, timeline cards and the boards'
+    cards were names alone, with nothing on pointing at them; a player had to read
+    'rulebook cards' to play. Every card the table shows by name now has its generated
+    text in the page's data, for the seat and for a spectator, and the texts name no
+    card the seat may not see."""
+    stream = played(name, 60)
+    game = stream.game
+    try:
+        for seat in list(range(game.n)) + [None]:
+            page = seat_view(game, seat)
+            shown = {n for n in _card_names_shown(page["table"])
+                     if any(str(e.data.get("name") or cid) == n
+                            for cid, e in game.rs.cards.items())}
+            assert shown, name
+            for card in shown:
+                text = page["texts"][card]
+                assert text["name"] == card and (text["lines"] or text["facts"]), card
+            looker = game.n if seat is None else seat
+            for word in hidden_words(game, looker):
+                assert word not in page["texts"], word
+    finally:
+        stream.close()
+
+
 def test_a_map_carries_the_colours_its_ruleset_gives_in_the_models_words():
     stream = played("terraforming_mars", 0, seed=1)
     try:

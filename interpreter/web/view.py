@@ -71,8 +71,11 @@ def public_model(game) -> dict:
 
 
 def card_texts(game, seat: int | None, table: dict) -> dict[str, dict]:
-    """The generated text (facts and lines) of each card the table shows with its text (the
-    seat's hidden cards, a row's offers), by the card's name."""
+    """The generated text (facts and lines) of each card the table shows face up, by the
+    card's name: the seat's hidden cards (with its prices), a row's offers, and every
+    card named in a zone, a board's frames or a panel, which the page shows when the
+    card is pointed at. Only names the table already shows are looked up, so nothing
+    the seat may not see is named here."""
     out = held_texts(game, seat)
     named = game.rs.__dict__.get("_web_card_names")
     if named is None:
@@ -82,18 +85,19 @@ def card_texts(game, seat: int | None, table: dict) -> dict[str, dict]:
             named.setdefault(str(data.get("name") or ident), ident)
         game.rs.__dict__["_web_card_names"] = named
 
-    def walk(node):
+    def walk(node, card: bool = False):
         if isinstance(node, dict):
             name = node.get("name")
-            if "text" in node and isinstance(name, str) and name not in out and name in named:
+            if (card or "text" in node) and isinstance(name, str) and name not in out \
+                    and name in named:
                 out[name] = card_text(game, named[name])
-            for value in node.values():
-                walk(value)
+            for key, value in node.items():
+                walk(value, key == "cards")
         elif isinstance(node, list):
             for value in node:
-                walk(value)
-    for row in table.get("rows", []):
-        walk(row)
+                walk(value, card)  # (a list of cards: each item is one)
+    for part in ("rows", "panels", "boards"):
+        walk(table.get(part, []))
     return out
 
 

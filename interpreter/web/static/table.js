@@ -35,13 +35,48 @@ function token(seat, name, extra) {
 }
 
 // ------------------------------------------------------------ cards
+// The generated texts of the cards the table shows, by name (the view's 'texts'), set by
+// drawTable: a card drawn by its name alone shows its whole text when pointed at or focused.
+let TEXTS = {};
+let cardPop = null;
+
+function showCardPop(chip, text) {
+  if (!cardPop) {
+    cardPop = el("div", {class: "card-pop", role: "tooltip", id: "card-pop"});
+    document.body.append(cardPop);
+  }
+  clear(cardPop).append(cardFace(text));
+  cardPop.hidden = false;
+  const r = chip.getBoundingClientRect();
+  const w = cardPop.offsetWidth, h = cardPop.offsetHeight;
+  let top = r.bottom + 4;
+  if (top + h > window.innerHeight - 4 && r.top - h - 4 > 0) top = r.top - h - 4;  // above, if below has no room
+  const left = Math.max(4, Math.min(r.left, window.innerWidth - w - 8));
+  cardPop.style.left = `${left + window.scrollX}px`;
+  cardPop.style.top = `${top + window.scrollY}px`;
+}
+
+function hideCardPop() { if (cardPop) cardPop.hidden = true; }
+
 // A card as the model gives it: name, marks, resources, pieces, used actions, price, text.
 function cardChip(card, seats, opts) {
   const o = opts || {};
-  const chip = el("div", {class: "chip" + (card.marks && card.marks.length ? " marked" : ""),
+  const face = !card.text && card.name ? TEXTS[card.name] : null;
+  const chip = el("div", {class: "chip" + (card.marks && card.marks.length ? " marked" : "") +
+                                 (face ? " has-face" : ""),
                           title: card.text || ""},
     o.price !== undefined && o.price !== null ? el("span", {class: "price", text: o.price}) : null,
     el("span", {class: "chip-name", text: card.name}));
+  if (face) {  // its text on pointing, on focus (the keyboard) and on a tap
+    chip.tabIndex = 0;
+    chip.setAttribute("aria-describedby", "card-pop");
+    const show = () => showCardPop(chip, face);
+    chip.addEventListener("mouseenter", show);
+    chip.addEventListener("focus", show);
+    chip.addEventListener("click", show);
+    chip.addEventListener("mouseleave", hideCardPop);
+    chip.addEventListener("blur", hideCardPop);
+  }
   for (const m of card.marks || []) chip.append(el("span", {class: "badge mark", text: m}));
   for (const r of card.resources || [])
     chip.append(el("span", {class: "badge resource", text: `${r.amount} ${r.name}`}));
@@ -150,8 +185,12 @@ function drawTrack(track, seats) {
                    stroke: special ? "#c9892f" : "#c9c7c0"}),
       svg("text", {x: x + W / 2 - 1, y: top + 13, class: "step-number", text: v}));
     if (mark) {
-      g.append(svg("title", {text: `${v}${unit}: ${mark.text || mark.reward || "a mark"}`}));
-      g.append(special ? svg("path", {d: `M${x + W / 2 - 1} ${top + 17} l5 5 l-5 5 l-5 -5 z`, fill: "#c9892f"})
+      // a one-time reward someone already has: said, and drawn hollow
+      const taken = mark.taken ? " (taken)" : "";
+      g.append(svg("title", {text: `${v}${unit}: ${mark.text || mark.reward || "a mark"}${taken}`}));
+      g.append(special ? svg("path", {d: `M${x + W / 2 - 1} ${top + 17} l5 5 l-5 5 l-5 -5 z`,
+                                      fill: mark.taken ? "none" : "#c9892f", stroke: "#c9892f",
+                                      class: mark.taken ? "mark-taken" : "mark-open"})
                        : svg("circle", {cx: x + W / 2 - 1, cy: top + 22, r: 2.5, fill: "#9a968c"}));
     } else g.append(svg("title", {text: `${v}${unit}`}));
     box.append(g);
@@ -191,7 +230,8 @@ function drawTrack(track, seats) {
     box,
     common ? el("div", {class: "dim small", text: "each marked step: " + common}) : null,
     ahead.length ? el("div", {class: "dim small", text: "ahead: " + ahead.slice(0, 5).map(m =>
-      `at ${m.at}${unit}: ` + (m.text || m.reward || "a mark").replace(/\.$/, "")).join("; ") +
+      `at ${m.at}${unit}: ` + (m.text || m.reward || "a mark").replace(/\.$/, "") +
+      (m.taken ? " (taken)" : "")).join("; ") +
       (ahead.length > 5 ? " …" : "")}) : null,
     track.text ? el("div", {class: "dim small", text: track.text}) : null);
 }
@@ -557,6 +597,8 @@ function changed(node, ...data) {
 function drawTable(view, where, how) {
   const t = view.table;
   const seats = seatsOf(t);
+  TEXTS = view.texts || {};
+  hideCardPop();  // (its chip may be drawn again, or gone)
   const colours = t.panels.filter(p => p.colour).map(p => [p.seat, p.colour]);
   GIVEN_COLOURS = new Map(colours);
   if (where.title) where.title.textContent = titleWords(t.title);
