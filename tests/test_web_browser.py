@@ -463,3 +463,17 @@ def test_a_replay_is_opened_stepped_jumped_and_scrubbed(driver, site):
     driver.get(site + "/replay?record=" + file)
     at(1)
     assert driver.find_element(By.ID, "count").text.startswith(f"of {count - 1}")
+
+
+def test_an_exploration_set_is_offered_with_its_discovery_tile(driver, site):
+    """Playtest (Timespan, browser): each set offered named only its face-up card; its
+    discovery tile (Newcomers, a population) was invisible. Each option's card now shows
+    the tile that goes with it, with the tile's text."""
+    resumed(driver, site, prefix_record(site.records, "timespan", 2911, 0))
+    prompt = driver.find_element(By.ID, "prompt").text
+    assert "exploration set" in prompt
+    items = driver.find_elements(By.CSS_SELECTOR, "#options li .card")
+    withs = driver.find_elements(By.CSS_SELECTOR, "#options li .card-with .card-name")
+    assert withs and len(withs) * 2 == len(items)  # a set: its card and its tile
+    assert all(w.text for w in withs)
+    assert "discovery tile" in driver.find_element(By.CSS_SELECTOR, "#options li .card-with").text

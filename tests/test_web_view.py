@@ -330,3 +330,23 @@ def test_an_option_that_is_a_card_says_what_lies_on_it_as_the_terminal_does():
                 assert "state" not in shown or "cube" not in shown["state"]
     finally:
         stream.close()
+
+
+def test_an_option_comes_with_the_cards_that_go_with_it_each_with_its_text():
+    """Playtest (Timespan, browser): 'the exploration question names only each set's
+    face-up card, not its discovery tile' — Newcomers, worth a population, was
+    invisible, where the terminal says 'with Newcomers (discovery tile · …)'. Each
+    set offered now carries its tile with the tile's own text."""
+    stream = DecisionStream(ruleset("timespan"), 2, 2911)
+    try:
+        game = stream.game
+        data = first(stream, lambda d: "exploration set" in d["prompt"])
+        seat = stream.current.player
+        for o, opt in zip(data["options"], stream.current.options):
+            tiles = list(game.with_each(seat, opt.value))
+            assert tiles and len(o["with"]) == len(tiles)
+            for face, tile in zip(o["with"], tiles):
+                assert face["name"] == game.card_name(tile) != o["card"]["name"]
+                assert face["facts"].startswith("discovery tile") and face["lines"]
+    finally:
+        stream.close()

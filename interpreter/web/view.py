@@ -13,7 +13,7 @@ what a person at a browser needs beside it:
   (``view: maps: colours``), in the words the model uses, :func:`map_colours`;
 - a decision as the page shows it (:func:`decision_data`): the question,
   the cards it is about, the options with their keys (a card with its text
-  and its price to the player, a space with its label, so a map can be
+  and its price to the player, and the cards that go with it, a space with its label, so a map can be
   clicked, and what lies on each now, :func:`option_state`), the refused ones with their reasons, a range, and whether it is
   a set chosen one pick at a time (and how many more may be picked).
 
@@ -215,6 +215,12 @@ def decision_data(decision: Decision) -> dict:
         value = source.options[o.index].value
         if isinstance(value, CardRef):
             option["card"] = card_face(game, value, source.player)
+            # the cards that go with it (a set's discovery tile), each with its text, as
+            # the terminal names them ('with Newcomers (…)')
+            along = [card_face(game, c, source.player)
+                     for c in game.with_each(source.player, value)]
+            if along:
+                option["with"] = along
         elif isinstance(value, str) and value in game.space_decl:
             option["space"] = game.space_label.get(value, "")
         now = option_state(game, value, source.player)

@@ -49,7 +49,8 @@ function drawDecision(d, where, how) {
       o.summary && !o.card ? el("span", {class: "dim summary", text: o.summary}) : null,
       given ? el("span", {class: "given-mark", text: "← the answer"}) : null);
     const item = el("li", {}, button);
-    if (o.card) item.append(cardFace(o.card));
+    if (o.card) item.append(cardFace(o.card, (o.with || []).map(w =>
+      el("div", {class: "card-with"}, el("div", {class: "dim small", text: "with"}), cardFace(w)))));
     options.append(item);
   });
   if (where.setCount && d.set) {
