@@ -34,7 +34,9 @@ class Agent:
         """The engine took the only answer of ``decision`` for this seat (not asked).
 
         Called when it happens, while the game keeps a log (a person's game); the
-        answer is the decision's one option, or its range's one number."""
+        answer is the decision's one option, or its range's one number. Not called
+        for an action menu with one action: the action heads its own lines in the
+        log, which say it."""
 
 
 class RandomAgent(Agent):

@@ -1,0 +1,37 @@
+"""An action menu with one action is taken without 'the only choice, taken for you'
+(playtest, Terraforming Mars in the terminal: "Player 1 (human): choose an action → Buy
+research cards (the only choice, taken for you)" every generation). The action heads
+its own lines in the log ('Player 1 (human): Buy research cards'), so the line only
+repeated it. A question inside an action with one answer is still told, in place: that
+one is a choice the person would have made."""
+
+from __future__ import annotations
+
+from rulebook_games import load_ruleset
+from rulebook_games.agents.registry import make_agent
+from rulebook_games.engine.flow import FlowRunner
+from rulebook_games.engine.game import Game
+
+
+class _Told:
+    """A random player that notes every question the engine answered for it."""
+
+    def __init__(self, seed: int, told: list):
+        self.agent, self.told = make_agent("random", seed=seed), told
+
+    def __getattr__(self, name):
+        return getattr(self.agent, name)
+
+    def taken(self, decision, game):
+        self.told.append((decision.kind, decision.prompt))
+
+
+def test_a_lone_action_is_not_told_as_taken_but_a_lone_answer_inside_one_is():
+    told: list = []
+    game = Game(load_ruleset("terraforming_mars"), 2, 3, [_Told(0, told), _Told(1, told)])
+    FlowRunner(game).play()
+    heads = [line for line in game.log_lines if isinstance(line, str)
+             and line.endswith(": Buy research cards")]
+    assert heads  # the research phases' one action was taken, under its headline
+    assert not [t for t in told if t[0] == "action"], told[:5]
+    assert [t for t in told if t[0] != "action"]  # (the engine still tells the others)
