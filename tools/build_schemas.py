@@ -143,6 +143,10 @@ COMMON = {
         "as": ref("id", "With 'each': the name the element goes by in 'if' and 'do'; players "
                   "see the action's name followed by the element."),
         "free": boolean("A free action: it does not use one of the turn's actions."),
+        "hide_when_not_allowed": boolean(
+            "When the action cannot be chosen now, leave it out of the actions listed as "
+            "not available (for an action few players or moments have, such as a "
+            "first action printed on some cards). Allowed, it is offered as any other."),
         "once_per": string("How often it may be used: 'round', 'turn', 'game' or 'any'.",
                            enum=["round", "turn", "game", "any"]),
         "text": string("Hand-written words for people, replacing the generated text. Use "

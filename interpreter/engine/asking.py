@@ -139,7 +139,7 @@ class AskingMixin:
                 if log and self.logging:  # (no words are made for a log nobody keeps)
                     self._log_choice(decision, decision.options[0], only=True)
                 if decision.kind != "action":  # (an action taken heads its own lines in
-                    self._tell_taken(decision)  # the log: 'Ann: Buy research cards')
+                    self._tell_taken(decision)  # the log: 'Ann: Take a card')
             else:
                 self._number_taken(decision)
             return decision.low if decision.is_range else 0

@@ -76,7 +76,7 @@ class _Action:
 
     __slots__ = ("action", "name", "code", "cond", "pending", "fast", "explainer", "reason",
                  "explain", "implied", "each", "once", "free", "key", "label", "index",
-                 "choice")
+                 "choice", "hide")
 
     def __init__(self, rs, code: tuple, action: dict, key: str, label, index, once_default):
         self.action = action
@@ -91,6 +91,9 @@ class _Action:
         self.each = rs.code.get(code + ("each",))
         self.once = action.get("once_per", once_default)
         self.free = bool(action.get("free"))
+        # not listed among the actions not available when it cannot be chosen (one that
+        # applies to few players or moments): still counted, and still said when asked for
+        self.hide = bool(action.get("hide_when_not_allowed"))
         self.key = key
         self.label = label
         self.index = index
@@ -168,6 +171,7 @@ class Menu:
         st = g.state
         out: dict = {}
         refused: list = []  # (choice, reason)
+        unlisted = 0  # refused, of actions not listed when not allowed (charged all the same)
         tried = g.refusals.actions(seat)  # refused when tried at this very position
         if tried:
             from .refusals import shown
@@ -186,7 +190,10 @@ class Menu:
                 reason = self._blocked(g, a, seat, None, choice, used, scopes) \
                     or tried.get(choice.key)
                 if reason:
-                    refused.append((choice, reason))
+                    if a.hide:
+                        unlisted += 1
+                    else:
+                        refused.append((choice, reason))
                 else:
                     out[choice.key] = choice
         if self.card_actions:
@@ -206,10 +213,13 @@ class Menu:
                         reason = self._blocked(g, a, seat, card, choice, used, scopes) \
                             or tried.get(choice.key)
                         if reason:
-                            refused.append((choice, reason))
+                            if a.hide:
+                                unlisted += 1
+                            else:
+                                refused.append((choice, reason))
                         else:
                             out[choice.key] = choice
-        budget.used += looked + len(out) + len(refused)
+        budget.used += looked + len(out) + len(refused) + unlisted
         if budget.used > budget.limit:
             raise budget.exceeded(runner._turns_span(pid))
         return out, refused
