@@ -67,7 +67,19 @@ class TracksMixin:
                 if key in self.state.claimed:
                     continue
                 self.state.add_to("claimed", key)
+            if self.logging and reward.get("description"):
+                self._log_reward(track, value, player, reward["description"])
             self.run_code(("track", track, "reward", i), self.frame(player))
+
+    def _log_reward(self, track, value, player, description):
+        """A reward given, in the ruleset's words, before what it does: '8 VP for the
+        first to get here (Science 11)', so the gain under it reads as that reward's."""
+        decl = self.track_decl[track]
+        name = decl.get("name") or track.replace("_", " ")
+        unit = f" {decl['unit']}" if decl.get("unit") else ""
+        whose = f"{self.state.players[player].name}: " if decl.get("scope") == "player" \
+            and player is not None else ""
+        self.log(f"  {whose}{str(description).rstrip('.')} ({name} {value}{unit})")
 
     def set_track(self, track, value, player):
         if value.__class__ is not int or not -MAX_INT <= value <= MAX_INT:
