@@ -350,3 +350,30 @@ def test_an_option_comes_with_the_cards_that_go_with_it_each_with_its_text():
                 assert face["facts"].startswith("discovery tile") and face["lines"]
     finally:
         stream.close()
+
+
+def test_an_action_that_would_do_nothing_now_says_so_as_in_the_terminal():
+    """Playtest (Timespan, browser): with culture and science at their tops, Study,
+    Inspire and Sanctuary were offered with no word that a worker there gains nothing;
+    the terminal says it beside the option. The page's option now says it too."""
+    from rulebook_games.engine.menus import ActionChoice
+    rs = ruleset("timespan")
+    for seed in range(1, 8):
+        stream = DecisionStream(rs, 2, seed)
+        agents = [make_agent("greedy", agent_seed(seed, s)) for s in range(2)]
+        try:
+            while stream.current is not None:
+                d, game = stream.current, stream.game
+                idle = [(i, game.idle_steps(o.value, d.player))
+                        for i, o in enumerate(d.options) if isinstance(o.value, ActionChoice)]
+                idle = [(i, w) for i, w in idle if w]
+                if idle:
+                    data = decision_data(Decision(d, game, len(game.record) + 1))
+                    for i, words in idle:
+                        assert words in data["options"][i]["state"]
+                        assert "_" not in words and "(" not in words.split(" ")[0]
+                    return
+                stream.answer(agents[d.player].decide(d, game.view(d.player), game))
+        finally:
+            stream.close()
+    raise AssertionError("no action that would do nothing in seven games")

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from ..api.decisions import Decision
 from ..engine.flow import deciding_tie_breaks
+from ..engine.menus import ActionChoice
 from ..engine.state import CardRef
 from ..lang.words import catalogue_entry, facts_line
 from ..safe_text import visible
@@ -185,12 +186,15 @@ def option_state(game, value, seat: int) -> str:
     """What lies on an option now, as the terminal says it beside the option: a card's
     marks, resources and each player's pieces ('failed · Ann 3 cubes') and what of its
     effect would do nothing now; a shared zone's cards with what lies on each ('Fire
-    (Ann 1 cube); The Wheel'). '' when nothing does."""
+    (Ann 1 cube); The Wheel'); for an action, what of it would do nothing now ('the
+    Level step does nothing: Level is at its top'). '' when nothing does."""
     if isinstance(value, CardRef):
         return " · ".join(p for p in (game.card_state(value),
                                       game.idle_of_offered(value, seat)) if p)
     if isinstance(value, str) and value in game.zone_decl:
         return game.zone_state(value, seat)
+    if isinstance(value, ActionChoice):  # what of the action would do nothing now
+        return game.idle_steps(value, seat)
     return ""
 
 
