@@ -414,3 +414,35 @@ def test_a_reason_names_only_the_sides_of_a_comparison(tmp_path, reason, why):
     assert why in d.message and d.span.file.endswith("flow.yaml")
     assert d.span.line == fn.count("\n", 0, fn.index("reason")) + \
         (TINY / "flow.yaml").read_text().count("\n") + RICH.count("\n") + 1
+
+
+# a price as a list of goods: every good held as often as the price names it
+PAY_ALL = """  - id: pay_all
+    name: Pay for it all
+    if: can_pay_all([gold, gold, cube])
+    do: gain 1 gold
+"""
+PAY_ALL_FN = """
+functions:
+  - id: can_pay_all
+    phrase: "you can pay {l}"
+    params: {l: "list[resource]"}
+    returns: bool
+    value: all(r in l where stock(r) >= occurrences(l, r))
+"""
+
+
+def test_a_price_of_several_goods_is_refused_with_the_good_short_and_the_numbers(tmp_path):
+    """Playtest (Timespan): "only when you can pay Alhambra's cost" named what was asked
+    and not what was short. A price is paid only when each good is held as often as the
+    price names it: the refusal names the first good short, how many it takes and how
+    many you have, in the good's own words (one cube, two gold)."""
+    rs = _tiny_plus(tmp_path, PAY_ALL, PAY_ALL_FN)
+    game = Game(rs, 1, 1, [Agent()])
+    tree = rs.asts[("action", "pay_all", "if")]
+    stock = game.state.players[0].stock
+    f = game.frame(0)
+    stock["gold"], stock["cube"] = 1, 5
+    assert rs.words.why_not(tree, f) == "needs at least 2 gold; you have 1 gold"
+    stock["gold"], stock["cube"] = 2, 0
+    assert rs.words.why_not(tree, f) == "needs at least 1 cube; you have 0 cubes"

@@ -234,6 +234,13 @@ class Conditions:
                               [p.variadic for p in b.params])
             text = self.fill(b.amount, args, ctx, {})
             ident = _symbol_id(args.get("resource"))
+            held = args.get("resource")
+            if ident is None and isinstance(held, ast.Name) and held.binding in ("local", None):
+                # a local the reason bound to a resource ('r' of 'all(r in price …)'): said
+                # as that resource, singular or plural by the count ('1 coin', '2 coins')
+                bound = ctx.names.get(held.id)
+                if isinstance(bound, str) and self.table.get(bound, ("resource",)) is not None:
+                    ident = bound
             if ident is not None and n is not None:
                 kind = "card_resource" if q.func == "resources_on" else "resource"
                 text = text.replace("{noun}", self.thing(kind, ident, n))

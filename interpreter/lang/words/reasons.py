@@ -59,7 +59,9 @@ class Reasons:
                 # a condition of several parts: the part that fails (its phrase would
                 # only say the option again: 'only when you can play X')
                 if entry is None or entry.data.get("phrase") is None or _gives_numbers(tree) \
-                        or isinstance(tree, ast.Binary) and tree.op == "and":
+                        or isinstance(tree, ast.Binary) and tree.op == "and" \
+                        or isinstance(tree, ast.Comprehension) and tree.func == "all" \
+                        and tree.where is not None and tree.value is None:
                     return self.why_not(tree, inner, depth + 1)
                 # a condition's phrase is a clause ('you meet the goal'): told as it is
                 return "only when " + self.cond(e, ctx)
@@ -68,6 +70,11 @@ class Reasons:
             nearest = self._nearest(e, frame, depth)
             if nearest is not None:
                 return nearest
+        if isinstance(e, ast.Comprehension) and e.func == "all" and e.where is not None \
+                and e.value is None and frame is not None and depth <= MAX_INLINE:
+            first = self._first_failing(e, frame, depth)
+            if first is not None:
+                return first
         if isinstance(e, ast.Call) and e.func == "meets_requirements" and frame is not None:
             card = self._value(e.args[0], ctx) if e.args else _NO_VALUE
             if card not in (_NO_VALUE, None):
@@ -201,6 +208,21 @@ class Reasons:
         why = self.why_not(e.where, best, depth + 1)
         said = why if name in why else f"{name}: {why}"
         return f"no {noun} {within} will do now: {said}"
+
+    def _first_failing(self, e: ast.Comprehension, frame, depth: int) -> str | None:
+        """Why ``all(x in … where …)`` does not hold: the condition said of the first
+        item it fails for, with its numbers ("needs at least 2 stone; you have 1
+        stone", where the rule asks every good of a price to be held as often as the
+        price names it). None when no item can be found to fail (its words then)."""
+        items = self._value(e.source, Ctx(frame))
+        if not isinstance(items, list):
+            return None
+        for item in items:
+            inner = frame.child()
+            inner.vars[e.var] = item
+            if not self._truth(e.where, inner):
+                return self.why_not(e.where, inner, depth + 1)
+        return None
 
     def _held(self, e: ast.Expr, frame, depth: int) -> int:
         """How many parts of an 'and', read through the ruleset's functions, hold in a
