@@ -446,3 +446,30 @@ def test_a_price_of_several_goods_is_refused_with_the_good_short_and_the_numbers
     assert rs.words.why_not(tree, f) == "needs at least 2 gold; you have 1 gold"
     stock["gold"], stock["cube"] = 2, 0
     assert rs.words.why_not(tree, f) == "needs at least 1 cube; you have 0 cubes"
+
+
+PAY_MEANS = """  - id: pay_means
+    name: Pay with what you can spend
+    if: all(r in [gold, cube] where spendable(r) >= 1)
+    do: gain 1 gold
+"""
+PAY_MEANS_FN = """
+functions:
+  - id: spendable
+    phrase: "your {r} to spend"
+    amount: "{n} {r}"
+    params: {r: resource}
+    returns: number
+    value: stock(r)
+"""
+
+
+def test_an_amount_of_a_good_named_by_a_parameter_agrees_with_its_count(tmp_path):
+    """A function's `amount: "{n} {r}"`, r a good: '1 cube', '0 cubes' (Timespan's market
+    said 'you have 1 coins')."""
+    rs = _tiny_plus(tmp_path, PAY_MEANS, PAY_MEANS_FN)
+    game = Game(rs, 1, 1, [Agent()])
+    tree = rs.asts[("action", "pay_means", "if")]
+    stock = game.state.players[0].stock
+    stock["gold"], stock["cube"] = 4, 0
+    assert rs.words.why_not(tree, game.frame(0)) == "needs at least 1 cube; you have 0 cubes"

@@ -225,6 +225,14 @@ class Conditions:
             args = _bind_args(names, q, [None] * len(names), [False] * len(names))
             # {n} and {s} are the amount's own, whatever the parameters are called
             text = str(template).replace("{n}", "\x00n").replace("{s}", "\x00s")
+            for nm in names:  # a resource parameter agrees with the count: '1 coin'
+                a = args.get(nm)
+                ident = _symbol_id(a)
+                if ident is None and isinstance(a, ast.Name) and a.binding in ("local", None):
+                    ident = ctx.names.get(a.id)
+                if isinstance(ident, str) and "{" + nm + "}" in text and n is not None \
+                        and self.table.get(ident, ("resource",)) is not None:
+                    text = text.replace("{" + nm + "}", self.thing("resource", ident, n))
             text = self.fill(text, args, ctx, {})
             return text.replace("\x00n", n_text).replace("\x00s", plural)
         if isinstance(q, ast.Call) and q.func in BUILTINS and BUILTINS[q.func].amount \
