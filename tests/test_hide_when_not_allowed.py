@@ -3,7 +3,8 @@ left out of the actions listed as not available (playtest, Terraforming Mars: ev
 first action of a corporation with no printed first action listed "Corporation's first
 action (not now: your corporation has no first action to take)"). The menu offers the
 same actions and charges the same work either way; an action without the key is still
-listed with its reason, and the hidden one is offered as any other when it is allowed.
+listed with its reason, the hidden one is still explained to whoever asks for that very
+action (a scenario's step), and it is offered as any other when it is allowed.
 """
 
 from __future__ import annotations
@@ -39,34 +40,29 @@ def _ruleset(tmp_path, hide: bool, allowed: bool = False):
 
 
 def _menu(rs):
+    """(runner, the keys offered, what a person reads as not available, the work charged)."""
     game = Game(rs, 2, 1, [ScriptedAgent([])] * 2)
     game.state.round = 1
     runner = FlowRunner(game)
-    before = game.budget.used
     turns = rs.sections["phases"]["work"].data["turns"]
-    offered, refused = runner.menu("work", 0, turns, True)
-    return runner, offered, refused, game.budget.used - before
-
-
-def _labels(refused) -> dict:
-    items = refused.items() if isinstance(refused, dict) else refused
-    out = {}
-    for choice, reason in items:
-        label = getattr(choice, "label", choice)
-        out[label if isinstance(label, str) else label()] = \
-            reason if isinstance(reason, str) else reason()
-    return out
+    before = game.budget.used
+    decision, opts = runner.action_decision("work", 0, 0, 2, 1, turns, False)
+    charged = game.budget.used - before
+    return runner, [o.key for o in opts], {k: str(v) for k, v in decision.refused.items()}, \
+        charged
 
 
 def test_an_action_hidden_when_not_allowed_is_not_listed_but_costs_the_same(tmp_path):
-    _, offered_l, refused_l, charged_l = _menu(_ruleset(tmp_path, hide=False))
-    runner, offered_h, refused_h, charged_h = _menu(_ruleset(tmp_path, hide=True))
-    listed, hidden = _labels(refused_l), _labels(refused_h)
+    _, offered_l, listed, charged_l = _menu(_ruleset(tmp_path, hide=False))
+    runner, offered_h, hidden, charged_h = _menu(_ruleset(tmp_path, hide=True))
     assert listed["Get famous"] == "only the famous may"
     assert "Get famous" not in hidden
     assert "Build a gadget" in listed and "Build a gadget" in hidden  # (no key: listed)
-    assert list(offered_l) == list(offered_h)
+    assert offered_l == offered_h
     assert charged_l == charged_h
+    # asked for by name (a scenario's step), it is still explained
+    asked = runner.available("work", 0, {}, True)["__refused__"]
+    assert asked["Get famous"] == "only the famous may"
     # allowed, it is offered as any other action
-    _, offered, refused, _ = _menu(_ruleset(tmp_path, hide=True, allowed=True))
-    assert "action:famous" in offered and "Get famous" not in _labels(refused)
+    _, offered, shown, _ = _menu(_ruleset(tmp_path, hide=True, allowed=True))
+    assert "action:famous" in offered and "Get famous" not in shown

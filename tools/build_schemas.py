@@ -146,7 +146,8 @@ COMMON = {
         "hide_when_not_allowed": boolean(
             "When the action cannot be chosen now, leave it out of the actions listed as "
             "not available (for an action few players or moments have, such as a "
-            "first action printed on some cards). Allowed, it is offered as any other."),
+            "first action printed on some cards); its reason is still given to whoever asks "
+            "for that very action. Allowed, it is offered as any other."),
         "once_per": string("How often it may be used: 'round', 'turn', 'game' or 'any'.",
                            enum=["round", "turn", "game", "any"]),
         "text": string("Hand-written words for people, replacing the generated text. Use "

@@ -18,7 +18,7 @@ from ..lang.runtime import RequirementFailed, RuleRuntimeError
 from ..lang.words import told
 from .decisions import ActionRefused, Decision, Option, Options
 from .game import NO_OWNER, Game
-from .menus import ActionChoice, menu_for
+from .menus import ActionChoice, Unlisted, menu_for
 from .state import MAX_ROUNDS
 MAX_ACTIONS_PER_TURN = 500  # free or refused actions in a turn, past those it counts
 MAX_TURN_CYCLES = 2000
@@ -494,7 +494,7 @@ class FlowRunner:
         """The actions this seat may choose now, and the refused ones with reasons (under
         "__refused__": label -> reason)."""
         out, refused = self.menu(pid, seat, turns, main_left)
-        out["__refused__"] = _refused_words(refused)
+        out["__refused__"] = _refused_words(refused, unlisted=True)
         return out
 
     def menu(self, pid: str, seat: int, turns: dict, main_left: bool) -> tuple[dict, list]:
@@ -668,7 +668,8 @@ def _action_prompt(name: str, count: str) -> str:
     return f"{name}: choose an action{count}"
 
 
-def _refused_words(refused: list) -> dict:
+def _refused_words(refused: list, unlisted: bool = False) -> dict:
     """The refused actions as a person reads them: label -> reason (words or a function
-    making them)."""
-    return {choice.label: reason for choice, reason in refused}
+    making them); those hidden when not allowed only with ``unlisted``."""
+    return {choice.label: reason.reason if reason.__class__ is Unlisted else reason
+            for choice, reason in refused if unlisted or reason.__class__ is not Unlisted}

@@ -104,6 +104,17 @@ class _Action:
             label, str) else None
 
 
+class Unlisted:
+    """The reason an action with ``hide_when_not_allowed`` cannot be chosen now: left out
+    of the actions a person sees listed as not available, still said to whoever asks
+    for that very action (a scenario's step, a script)."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason):
+        self.reason = reason
+
+
 class Menu:
     """The menu of one phase's turns (``turns``): its actions and the cards' actions."""
 
@@ -171,7 +182,6 @@ class Menu:
         st = g.state
         out: dict = {}
         refused: list = []  # (choice, reason)
-        unlisted = 0  # refused, of actions not listed when not allowed (charged all the same)
         tried = g.refusals.actions(seat)  # refused when tried at this very position
         if tried:
             from .refusals import shown
@@ -190,10 +200,7 @@ class Menu:
                 reason = self._blocked(g, a, seat, None, choice, used, scopes) \
                     or tried.get(choice.key)
                 if reason:
-                    if a.hide:
-                        unlisted += 1
-                    else:
-                        refused.append((choice, reason))
+                    refused.append((choice, Unlisted(reason) if a.hide else reason))
                 else:
                     out[choice.key] = choice
         if self.card_actions:
@@ -213,13 +220,10 @@ class Menu:
                         reason = self._blocked(g, a, seat, card, choice, used, scopes) \
                             or tried.get(choice.key)
                         if reason:
-                            if a.hide:
-                                unlisted += 1
-                            else:
-                                refused.append((choice, reason))
+                            refused.append((choice, Unlisted(reason) if a.hide else reason))
                         else:
                             out[choice.key] = choice
-        budget.used += looked + len(out) + len(refused) + unlisted
+        budget.used += looked + len(out) + len(refused)
         if budget.used > budget.limit:
             raise budget.exceeded(runner._turns_span(pid))
         return out, refused
