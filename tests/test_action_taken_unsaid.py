@@ -1,9 +1,10 @@
-"""An action menu with one action is taken without 'the only choice, taken for you'
-(playtest, Terraforming Mars in the terminal: "Player 1 (human): choose an action → Buy
-research cards (the only choice, taken for you)" every generation). The action heads
-its own lines in the log ('Player 1 (human): Buy research cards'), so the line only
-repeated it. A question inside an action with one answer is still told, in place: that
-one is a choice the person would have made."""
+"""A phase whose menu can only ever offer one action takes it without 'the only choice,
+taken for you' (playtest, Terraforming Mars in the terminal: "Player 1 (human): choose
+an action → Buy research cards (the only choice, taken for you)" every generation): the
+action heads its own lines in the log, and nothing was chosen. A menu that offers one
+action of several this time is still told (playtest, Lantern Row: at 0 coins "Take 2
+coins" was taken with no word that it was taken), and so is a question inside an action
+with one answer."""
 
 from __future__ import annotations
 
@@ -35,3 +36,13 @@ def test_a_lone_action_is_not_told_as_taken_but_a_lone_answer_inside_one_is():
     assert heads  # the research phases' one action was taken, under its headline
     assert not [t for t in told if t[0] == "action"], told[:5]
     assert [t for t in told if t[0] != "action"]  # (the engine still tells the others)
+
+
+def test_a_lone_action_of_a_menu_that_offers_several_is_told_as_taken():
+    told: list = []
+    for seed in range(1, 9):
+        game = Game(load_ruleset("lantern_row"), 2, seed, [_Told(0, told), _Told(1, told)])
+        FlowRunner(game).play()
+        if [t for t in told if t[0] == "action"]:
+            return
+    raise AssertionError("no lone action told in eight games of Lantern Row")

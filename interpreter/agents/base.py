@@ -35,8 +35,8 @@ class Agent:
 
         Called when it happens, while the game keeps a log (a person's game); the
         answer is the decision's one option, or its range's one number. Not called
-        for an action menu with one action: the action heads its own lines in the
-        log, which say it."""
+        for a phase whose menu can only ever offer one action: the action heads its
+        own lines in the log, and nothing was chosen."""
 
 
 class RandomAgent(Agent):

@@ -138,8 +138,8 @@ class AskingMixin:
             if not decision.is_range:
                 if log and self.logging:  # (no words are made for a log nobody keeps)
                     self._log_choice(decision, decision.options[0], only=True)
-                if decision.kind != "action":  # (an action taken heads its own lines in
-                    self._tell_taken(decision)  # the log: 'Ann: Take a card')
+                if decision.tell_alone:  # (not a phase's only action: its headline says it)
+                    self._tell_taken(decision)
             else:
                 self._number_taken(decision)
             return decision.low if decision.is_range else 0

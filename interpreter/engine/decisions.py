@@ -113,6 +113,10 @@ class Decision:
     # the printed card fields the question's condition reads ('discard_goods' for 'which
     # card do you discard for goods?'): each card option says them first
     lead: tuple = field(default=(), repr=False, compare=False)
+    # whether its one answer, taken for the seat, is told as 'the only choice, taken for
+    # you': not for a menu that can only ever offer one action (a phase's one action,
+    # whose headline in the log says it)
+    tell_alone: bool = field(default=True, repr=False, compare=False)
 
     @property
     def prompt(self) -> str:

@@ -414,6 +414,8 @@ class FlowRunner:
         decision = Decision(seat, "action", partial(_action_prompt, name, count),
                             Options(tuple(opts), _action_option),
                             refused_text=partial(_refused_words, refused) if refused else {})
+        if len(opts) == 1 and menu_for(self.rs, pid, turns).only_one():
+            decision.tell_alone = False  # (the phase has no other action: nothing was chosen)
         return decision, opts
 
     def simultaneous(self, pid: str, turns: dict, actions: int, required: int) -> None:

@@ -136,6 +136,12 @@ class Menu:
         self.round_words = str(rounds.get("name", "round")).lower()
 
     # -------------------------------------------------------------- the cards
+    def only_one(self) -> bool:
+        """Whether this phase's menu can only ever offer one action (no other action, no
+        card's action, no 'each'): taking it for a player decides nothing."""
+        return len(self.actions) == 1 and self.actions[0].each is None \
+            and not self.card_actions
+
     def of_card(self, def_id: str) -> list:
         """The actions of a card definition (none for most), read once."""
         known = _card_actions(self.rs).get(def_id)
