@@ -57,7 +57,12 @@ def option_rows(decision: Decision, game) -> list[tuple[str, str, str, str]]:
             note = game.action_note(opt.value.key.split(":")[1], decision.player) \
                 if game.action_notes and opt.value.key.startswith("action:") else ""
             idle = game.idle_steps(opt.value, decision.player)  # (it stays allowed)
-            summary = Note(" · ".join(x for x in (note, idle) if x))
+            # an action offered for each card ('Buy: Jade Carp'): the card as a card option
+            # says it, its price to the player first ('cost 6, 4 for you')
+            bound = opt.value.bind[1] if opt.value.bind is not None else None
+            card = game.card_summary(bound, decision.player) \
+                if isinstance(bound, CardRef) and bound in game.state.cards else ""
+            summary = Note(" · ".join(x for x in (note, idle, card) if x))
         rows.append((str(i), keys[i - 1] if keys else "", opt.label, summary))
     for label, reason in decision.refused.items():
         rows.append(("--", "", label, f"not now: {reason}"))

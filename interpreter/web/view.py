@@ -227,6 +227,10 @@ def decision_data(decision: Decision) -> dict:
                 option["with"] = along
         elif isinstance(value, str) and value in game.space_decl:
             option["space"] = game.space_label.get(value, "")
+        elif isinstance(value, ActionChoice) and value.bind is not None \
+                and isinstance(value.bind[1], CardRef) and value.bind[1] in game.state.cards:
+            # an action offered for each card ('Buy: Jade Carp'): the card, with its price
+            option["card"] = card_face(game, value.bind[1], source.player)
         now = option_state(game, value, source.player)
         if now:
             option["state"] = visible(now)
