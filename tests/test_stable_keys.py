@@ -151,7 +151,7 @@ def test_the_api_gives_and_takes_short_keys():
     game.answer(target.short_key.upper())  # any case
     assert game.engine.record[0] == 2
     # 'pass' is the option that ends the turn, whatever it is called
-    d = game.answer("col")
+    d = game.answer("tak")
     while not any(o.key == "end" for o in d.options):
         d = game.answer(d.options[0])
     end = next(o.index for o in d.options if o.key == "end")
@@ -201,3 +201,17 @@ def test_a_key_the_menu_did_not_show_is_refused_with_the_key_it_shows():
     assert both.find(first, two) == (
         None, f"{first} is not in this menu: it offers Reinforced Hull as 1. {two[0]} "
               f"and 2. {two[1]}")
+
+
+def test_an_action_whose_id_is_not_in_its_name_is_keyed_from_its_name():
+    """Playtest (Lantern Row): "`col` (take 2 coins), `sco` (draw unseen) … 'sco' means
+    nothing to a player". An action whose id shares no word with the name a person reads
+    takes its key from the name's first word; one whose id is in its name keeps it."""
+    from rulebook_games import load_ruleset
+    from rulebook_games.engine.keys import ruleset_keys
+    lr = ruleset_keys(load_ruleset("lantern_row"))
+    assert lr[("action", "scout")] == "dra"  # 'Draw a card unseen'
+    assert lr[("action", "collect")] == "tak"  # 'Take 2 coins from the till'
+    assert lr[("action", "hang")] == "han"  # 'Hang a lantern in your stall'
+    lt = ruleset_keys(load_ruleset("legacy_gears_of_time"))
+    assert lt[("action", "establish")] == "est" and lt[("action", "research")] == "dra"

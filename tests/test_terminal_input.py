@@ -206,7 +206,7 @@ def test_card_completion_names_only_cards_the_seat_may_see(lantern):
     # commands, the decision's keys and its options' words complete too
     words = asked["all"]
     assert "help" in words and "card " in words and "pass" in words and "board" in words
-    assert "col" in words and "Take 2 coins from the till" in words
+    assert "tak" in words and "Take 2 coins from the till" in words
 
 
 # ------------------------------------------------------------ on a real terminal
@@ -244,8 +244,8 @@ def test_on_a_terminal_typing_ahead_is_ignored_and_the_line_can_be_edited(tmp_pa
         seen = _read_until(master, proc, rb"> $")
         text = seen.decode(errors="replace")
         assert "ignored: 5" in text
-        # 'ol', two steps left, 'c': the line reads 'col' (readline's editing)
-        os.write(master, b"ol\x1b[D\x1b[Dc\n")
+        # 'ak', two steps left, 't': the line reads 'tak' (readline's editing)
+        os.write(master, b"ak\x1b[D\x1b[Dt\n")
         seen = _read_until(master, proc, rb"action 2 of 2.*> $", seen)
         assert b"Player 1 (human): Take 2 coins from the till" in seen
         os.write(master, b"save\n")

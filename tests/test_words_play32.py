@@ -143,8 +143,8 @@ def test_the_log_and_the_news_say_a_stock_change_in_the_same_words():
     import rulebook_games as rb
     from rulebook_games.play.news import NewsWords, news_lines, summarise
     game = rb.new_game("lantern_row", players=2, seed=3204, agents=["me", "me"])
-    game.answer("col")
-    game.answer("sco")
+    game.answer("tak")
+    game.answer("dra")
     me = game._stream.game.state.players[0].name
     took = [line for line in game.log if line.startswith(f"  {me}: +2 coins (now ")]
     paid = [line for line in game.log if line.startswith(f"  {me}: −1 coin (now ")]

@@ -11,7 +11,9 @@ How a key is made, for a ruleset (:func:`ruleset_keys`, worked out once):
 
 - every action, card and named thing of the ruleset (spaces, zones,
   resources, tracks, tags, tiles, markers…) proposes keys made from its id
-  (a card: from its name, as a person reads it):
+  (a card: from its name, as a person reads it; an action whose id shares no
+  word with its name: from the first word of its name, ``dra`` for "Draw a
+  card unseen" whose id is ``scout``, then from its id):
   for ``stone_bridge_gate`` the initials ``sbg``, then longer ones (``stbg``,
   ``stobg``…); for a one-word id the start of it (``mil``, ``mill``), then its
   first two letters and a later one…, then longer starts; a word that is a
@@ -112,8 +114,25 @@ def ruleset_keys(rs) -> dict[tuple[str, str], str]:
     if table is None:
         names = {cid: str(e.data.get("name") or cid) for cid, e in rs.cards.items()}
         copies = {cid: int(e.data.get("copies", 1) or 1) for cid, e in rs.cards.items()}
-        table = rs.__dict__["_short_keys"] = _assign(_universe(rs), names, copies)
+        spoken = {aid: _spoken(aid, e.data.get("name")) for aid, e in
+                  rs.sections["actions"].items()}
+        table = rs.__dict__["_short_keys"] = _assign(
+            _universe(rs), names, copies, {k: v for k, v in spoken.items() if v})
     return table
+
+
+def _spoken(aid: str, name) -> list[str] | None:
+    """The keys an action proposes from its name, when its id shares no word with the
+    name a person reads ('scout' for 'Draw a card unseen': 'sco' meant nothing to a
+    player): the start of the name's first word ('dra'), then the id's own keys. None
+    when a word of the id is in the name (its first three letters), as most are."""
+    if not name:
+        return None
+    said = _words(str(name))
+    if {w[:3] for w in _words(aid)} & {w[:3] for w in said}:
+        return None
+    first = next((w for w in said if not w[0].isdigit()), said[0])
+    return candidates(first) + [k for k in candidates(aid) if k not in candidates(first)]
 
 
 def _universe(rs) -> list[list[tuple[str, str]]]:
@@ -132,7 +151,8 @@ def _universe(rs) -> list[list[tuple[str, str]]]:
 
 
 def _assign(tiers: list[list[tuple[str, str]]], card_names: dict[str, str],
-            copies: dict[str, int]) -> dict[tuple[str, str], str]:
+            copies: dict[str, int], spoken: dict[str, list[str]] | None = None
+            ) -> dict[tuple[str, str], str]:
     taken = set(RESERVED)
     keys: dict[tuple[str, str], str] = {}
 
@@ -144,7 +164,8 @@ def _assign(tiers: list[list[tuple[str, str]]], card_names: dict[str, str],
             taken.update(f"{key}{joint}{i}" for i in range(1, copies[x[1]] + 1))
 
     for universe in tiers:
-        proposals = {x: candidates(card_names[x[1]] if x[0] == "card" else x[1])
+        proposals = {x: (spoken[x[1]] if x[0] == "action" and spoken and x[1] in spoken
+                         else candidates(card_names[x[1]] if x[0] == "card" else x[1]))
                      for x in universe}
         rank = {x: (_CATEGORY_ORDER[x[0]], len(x[1]), x[1]) for x in universe}
         pending = [x for x in universe if x not in keys]
