@@ -818,7 +818,9 @@ STATEMENTS: dict[str, Statement] = {s.keyword: s for s in [
               "pay 8 gold"),
     Statement("raise", "raise TRACK [by STEPS] [for PLAYER]",
               "Moves a track up one step, or STEPS. A per-player track moves for you "
-              "unless `for` names someone else; the track's rewards follow.",
+              "unless `for` names someone else; the track's rewards follow, each "
+              "reward with a `description` said in the log before what it gives "
+              "(\"Ann: 8 VP for the first to get here (Level 11)\").",
               "raise level by 2"),
     Statement("lower", "lower TRACK [by STEPS] [for PLAYER]",
               "Moves a track down one step, or STEPS.",
