@@ -407,6 +407,26 @@ class Game(CardsMixin, StocksMixin, TracksMixin, BoardMixin, EventsMixin, Modifi
         limit = rounds.get("count") or rounds.get("max") or MAX_ROUNDS
         return min(int(limit), MAX_ROUNDS)
 
+    def turns_left(self, player) -> int:
+        """The turns the player still has in the phase under way, the one under way
+        counted: exact where each turn comes round a fixed number of times ('fixed'
+        turns), else 1 until the player passes and 0 after; 0 outside a phase of turns
+        and once its turns are over."""
+        st = self.state
+        entry = self.rs.sections["phases"].get(st.phase)
+        turns = (entry.data or {}).get("turns") if entry is not None else None
+        if not isinstance(turns, dict):
+            return 0
+        if turns.get("style", "fixed") != "fixed":
+            return 0 if player in st.passed else 1
+        order = list(range(self.n)) if turns.get("order") == "seat" else list(st.turn_order)
+        if player not in order or st.turn_seat not in order:
+            return 0  # (no turn under way: the phase's turns are over)
+        repeat = int(turns.get("repeat", 1))
+        now = st.turn_round or 1  # (0 where the turns do not come round again)
+        at = order.index(st.turn_seat)
+        return max(0, repeat - now) + (1 if order.index(player) >= at else 0)
+
     def variant_active(self, name):
         return name in self.variants
 

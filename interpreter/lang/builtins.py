@@ -461,6 +461,18 @@ def _last_round(rt):
     return rt.last_round()
 
 
+@builtin("turns_left", [Param("player", T.PLAYER, "you")], T.INT,
+         "The turns the player still has in the phase under way, the one under way counted: "
+         "exact where the turns come round a fixed number of times, else 1 until the player "
+         "passes; 0 outside a phase of turns and once its turns are over. 0 for every "
+         "other player means the player "
+         "has the last word in the phase.",
+         example="any(q in opponents() where turns_left(q) > 0)",
+         phrase='the turns {player} still has in this phase')
+def _turns_left(rt, player):
+    return rt.turns_left(player)
+
+
 @builtin("variant", [Param("name", T.STR)], T.BOOL, "Whether the named variant is in play.",
          example='variant("advanced")', phrase='the {name} variant is in play')
 def _variant(rt, name):
