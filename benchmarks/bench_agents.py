@@ -242,7 +242,7 @@ def one_game(job: tuple) -> dict:
             "solo_won": result.solo_won, "rank": result.ranks[0] if result.ranks else None,
             "spent": spent, "clock": (clock.decisions, clock.seconds, clock.iterations),
             "habits": habits.summary(), "played": cards_played(game),
-            "dropped": cards_dropped(game)}
+            "dropped": cards_dropped(game), "tracks": dict(game.state.tracks)}
 
 
 def played(jobs: list[tuple], workers: int, clock: Clock):
@@ -290,6 +290,8 @@ def duel(name: str, spec: str, against: str, games: int, clock: Clock, workers: 
         print(f"  {name} seed {seed}: seat {me + 1} {spec}, scores {out['scores']}, "
               f"winners {[w + 1 for w in out['winners']]}, cards played {out['played']}, "
               f"gained and let go {out['dropped']}, "
+              f"set choices picked in {[h['pick_rounds'] for h in out['habits']]} of "
+              f"{[h['set_rounds'] for h in out['habits']]} rounds, "
               f"{out['spent']:.1f} CPU-s", flush=True)
     n = len(seconds)
     low, high = wilson(wins, n)
@@ -334,8 +336,12 @@ def solo(name: str, variant: str, spec: str, games: int, clock: Clock, workers: 
         n += 1
         won += bool(out["solo_won"])
         ranks[out["rank"] or "none"] += 1
+        h = out["habits"][0]
         print(f"  {name} {variant} seed {out['seed']}: score {out['scores'][0]}, won "
-              f"{out['solo_won']}, rank {out['rank']}, {out['spent']:.1f} CPU-s", flush=True)
+              f"{out['solo_won']}, rank {out['rank']}, cards played {out['played'][0]}, "
+              f"gained and let go {out['dropped'][0]}, set choices picked in "
+              f"{h['pick_rounds']} of {h['set_rounds']} rounds, global tracks at the end "
+              f"{out['tracks']}, {out['spent']:.1f} CPU-s", flush=True)
     low, high = wilson(won, n)
     return {"ruleset": name, "variant": variant, "games": n, "won": won, "low": low,
             "high": high, "ranks": dict(ranks)}
