@@ -131,8 +131,8 @@ def _spoken(aid: str, name) -> list[str] | None:
     said = _words(str(name))
     if {w[:3] for w in _words(aid)} & {w[:3] for w in said}:
         return None
-    first = next((w for w in said if not w[0].isdigit()), said[0])
-    return candidates(first) + [k for k in candidates(aid) if k not in candidates(first)]
+    first = candidates(next((w for w in said if not w[0].isdigit()), said[0]))
+    return first + [k for k in candidates(aid) if k not in first]
 
 
 def _universe(rs) -> list[list[tuple[str, str]]]:
