@@ -77,9 +77,12 @@ def reference_menu(runner: FlowRunner, pid, seat, turns, main_left):
 
 
 def _said(menu, g):
-    """A menu as a person reads it (the words made, without charging the game for them)."""
+    """A menu as a person reads it (the words made, without charging the game for them);
+    an action hidden when not allowed (``Unlisted``) by the reason it keeps."""
+    from rulebook_games.engine.menus import Unlisted
     out, refused = menu
     used = g.budget.used
+    refused = [(c, r.reason if isinstance(r, Unlisted) else r) for c, r in refused]
     said = ([(k, c.label, c.card, c.index, c.bind) for k, c in out.items()],
             [(c.key, c.label, r if isinstance(r, str) else r()) for c, r in refused])
     g.budget.used = used
