@@ -74,12 +74,18 @@ class TracksMixin:
     def _log_reward(self, track, value, player, description):
         """A reward given, in the ruleset's words, before what it does: '8 VP for the
         first to get here (Science 11)', so the gain under it reads as that reward's."""
+        whose, name, unit = self._track_words(track, player)
+        self.log(f"  {whose}{str(description).rstrip('.')} ({name} {value}{unit})")
+
+    def _track_words(self, track, player) -> tuple[str, str, str]:
+        """How a log line names a track's move: whose it is ('Ann: ', for a player's own
+        track), its name, and its unit (' °C', or '')."""
         decl = self.track_decl[track]
         name = decl.get("name") or track.replace("_", " ")
         unit = f" {decl['unit']}" if decl.get("unit") else ""
         whose = f"{self.state.players[player].name}: " if decl.get("scope") == "player" \
             and player is not None else ""
-        self.log(f"  {whose}{str(description).rstrip('.')} ({name} {value}{unit})")
+        return whose, name, unit
 
     def set_track(self, track, value, player):
         if value.__class__ is not int or not -MAX_INT <= value <= MAX_INT:
@@ -104,8 +110,5 @@ class TracksMixin:
         decl = self.track_decl[track]
         if decl.get("logged") is False:  # (a marker the rules tell in their own words)
             return
-        name = decl.get("name") or track.replace("_", " ")
-        unit = f" {decl['unit']}" if decl.get("unit") else ""
-        whose = f"{self.state.players[player].name}: " if decl.get("scope") == "player" \
-            and player is not None else ""
+        whose, name, unit = self._track_words(track, player)
         self.log(f"  {whose}{name} {before}{unit} → {after}{unit}")

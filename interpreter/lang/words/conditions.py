@@ -203,6 +203,17 @@ class Conditions:
                 ">": "is more than", "<": "is less than"}[op]
         return f"{subject} {verb} {threshold}"
 
+    def _symbol_named(self, e, ctx: Ctx) -> str | None:
+        """The declared thing ``e`` names: a symbol, or a resource a local of the reason is
+        bound to ('r' of 'all(r in price …)'), so it is said as that resource, singular or
+        plural by the count ('1 coin', '2 coins'); None otherwise."""
+        ident = _symbol_id(e)
+        if ident is None and isinstance(e, ast.Name) and e.binding in ("local", None):
+            bound = ctx.names.get(e.id)
+            if isinstance(bound, str) and self.table.get(bound, ("resource",)) is not None:
+                return bound
+        return ident
+
     def amount(self, q: ast.Expr, n_text: str, n: int | None, ctx: Ctx) -> str | None:
         """'30 % humidity', '2 gold production', '3 of the cards in your hand'."""
         plural = "" if n == 1 else "s"
@@ -226,11 +237,8 @@ class Conditions:
             # {n} and {s} are the amount's own, whatever the parameters are called
             text = str(template).replace("{n}", "\x00n").replace("{s}", "\x00s")
             for nm in names:  # a resource parameter agrees with the count: '1 coin'
-                a = args.get(nm)
-                ident = _symbol_id(a)
-                if ident is None and isinstance(a, ast.Name) and a.binding in ("local", None):
-                    ident = ctx.names.get(a.id)
-                if isinstance(ident, str) and "{" + nm + "}" in text and n is not None \
+                ident = self._symbol_named(args.get(nm), ctx)
+                if ident is not None and "{" + nm + "}" in text and n is not None \
                         and self.table.get(ident, ("resource",)) is not None:
                     text = text.replace("{" + nm + "}", self.thing("resource", ident, n))
             text = self.fill(text, args, ctx, {})
@@ -241,14 +249,7 @@ class Conditions:
             args = _bind_args([p.name for p in b.params], q, [p.default for p in b.params],
                               [p.variadic for p in b.params])
             text = self.fill(b.amount, args, ctx, {})
-            ident = _symbol_id(args.get("resource"))
-            held = args.get("resource")
-            if ident is None and isinstance(held, ast.Name) and held.binding in ("local", None):
-                # a local the reason bound to a resource ('r' of 'all(r in price …)'): said
-                # as that resource, singular or plural by the count ('1 coin', '2 coins')
-                bound = ctx.names.get(held.id)
-                if isinstance(bound, str) and self.table.get(bound, ("resource",)) is not None:
-                    ident = bound
+            ident = self._symbol_named(args.get("resource"), ctx)
             if ident is not None and n is not None:
                 kind = "card_resource" if q.func == "resources_on" else "resource"
                 text = text.replace("{noun}", self.thing(kind, ident, n))
