@@ -11,7 +11,10 @@ seeds, the measured spec sits first), watched as they are played, for each side:
   names list marks its character's sought technology with ``*`` (its crown
   counts whether it succeeds or not, so that one is no fault);
 - cards in hand at the end of the game;
-- draw actions in the last round.
+- draw actions in the last round;
+- cubes lost on copies discarded at a round's end (the clarification's
+  duplicates: their cubes go back to the supply), as last seen at a decision
+  before that end (an action after the round's last decision is not seen).
 
     python benchmarks/legacy_faults.py --games 40 [--spec ismcts] [--against greedy]
 
@@ -43,10 +46,22 @@ class Watch:
         self.last_draws = [0] * players
         self.stored_r2 = [None] * players
         self.draws = [0] * players
+        self.wasted = [0] * players
+        self.timeline: dict = {}  # card -> {seat: cubes}, at the last scan
+        self.round = None
 
     def scan(self, game) -> None:
         st = game.state
         cards = self.rs.sections["cards"]
+        here = {c: dict(st.cards[c].pieces) for n in range(1, 11)
+                for c in st.zones.get((f"frame_{n}", -1), ())}
+        if self.round is not None and (st.round, st.phase) != self.round:
+            # a clarification between (a phase's end; a fate card takes one in its phase)
+            for c, pieces in self.timeline.items():
+                if c not in here:
+                    for seat, k in pieces.items():
+                        self.wasted[seat] += k
+        self.timeline, self.round = here, (st.round, st.phase)
         for n in range(1, 11):
             for c in st.zones.get((f"frame_{n}", -1), ()):
                 if c in self.seen:
@@ -101,7 +116,7 @@ def one(seed: int, kinds: list[str], rs) -> dict:
             "stored_r1": watch.stored_r1, "stored_r2": watch.stored_r2,
             "draws": watch.draws, "hopeless": watch.hopeless,  # (the crown's own left out)
             "hopeless_names": watch.hopeless_names, "hands": hands,
-            "last_draws": watch.last_draws, "spent": spent}
+            "last_draws": watch.last_draws, "wasted": watch.wasted, "spent": spent}
 
 
 def main(argv=None) -> None:
@@ -116,9 +131,10 @@ def main(argv=None) -> None:
                 f"draws {out['draws'][me]} ({out['draws'][1 - me]}), "
                 f"hopeless {out['hopeless_names'][me]} ({out['hopeless'][1 - me]}), "
                 f"hand at end {out['hands'][me]} ({out['hands'][1 - me]}), "
-                f"r4 draws {out['last_draws'][me]} ({out['last_draws'][1 - me]})")
+                f"r4 draws {out['last_draws'][me]} ({out['last_draws'][1 - me]}), "
+                f"cubes on discarded copies {out['wasted'][me]} ({out['wasted'][1 - me]})")
     bench_agents.fault_duels(args, one, rs, ("stored_r1", "stored_r2", "hopeless", "hands",
-                                             "draws", "last_draws"), line)
+                                             "draws", "last_draws", "wasted"), line)
 
 
 if __name__ == "__main__":
