@@ -10,7 +10,14 @@ the ruleset's own by default) on both sides, counted for each side:
 - lanterns left in hand at the end;
 - festivals ended (the hour made the last by the seat's own move: its sixth
   lantern, or the row emptied) and of them those the seat then lost (issue 29:
-  "ismcts ended the game while behind").
+  "ismcts ended the game while behind");
+- big lanterns within reach: turns that began with a 6-cost lantern in the row the
+  seat could pay for within the turn (its coins, and 2 from the till or 3 from a
+  Lucky Coin in its hand or the row, with room in its hand), and of them those
+  that ended with none bought, and of those the lanterns the other seat then took
+  (a keen player, 2026-12-06: "a keen player beats it by buying the big lanterns
+  it won't");
+- draws unseen, in all.
 
 With ``--oracle`` the measured side's searches see the true deck and hands (every
 copy it plays is the real game, nothing dealt again): a player no person can be,
@@ -40,7 +47,24 @@ from rulebook_games.load.ruleset import load_ruleset  # noqa: E402
 from rulebook_games.play.session import build_game, run  # noqa: E402
 
 FAULTS = ("skipped hangs", "last-hour draws and buys", "of them after the turn's hang",
-          "lanterns left in hand", "festivals ended", "of them lost")
+          "lanterns left in hand", "festivals ended", "of them lost",
+          "big lanterns within reach", "of them passed up", "and the other seat took",
+          "draws unseen")
+BIG = 6  # the cost of the big lanterns (Crimson Pagoda, Sun Wheel, Willow Spirit)
+
+
+def within_reach(rs, st, seat) -> list[int]:
+    """The 6-cost lanterns of the row the seat can pay for this turn (see the docstring)."""
+    kind = lambda c: rs.cards[st.cards[c].def_id]  # noqa: E731
+    hand = st.zones[("hand", seat)]
+    row = st.zones.get(("row", -1), [])
+    coins = st.players[seat].stock.get("coin", 0)
+    lucky = any(st.cards[c].def_id == "lucky_coin" for c in hand) or (
+        len(hand) < 4 and any(st.cards[c].def_id == "lucky_coin" for c in row))
+    if len(hand) >= 5 or coins + max(2, 3 * lucky) < BIG:
+        return []
+    return [c for c in row if kind(c).data.get("type") == "lantern"
+            and kind(c).data.get("cost") == BIG]
 
 
 def main() -> None:
@@ -78,6 +102,8 @@ def main() -> None:
         game = build_game(rs, 2, seed, kinds, ())
         game.keep_log = False
         hung: dict = {}
+        reach: dict = {}  # seat -> (turn number, the big lanterns within reach then)
+        passed: list = []  # (the seat, the lanterns it passed up)
         last = {"seat": None, "round": None, "last": False, "ender": None}
         for seat, agent in enumerate(game.agents):
             side = 0 if seat == me else 1
@@ -88,6 +114,11 @@ def main() -> None:
                         and last["ender"] is None:
                     last["ender"] = last["seat"]  # the move before made this hour the last
                 last.update(last=now, round=g.state.round, seat=seat)
+                st = g.state
+                if d.kind == "action" and reach.get(seat, (None,))[0] != st.turn_number:
+                    close(seat, st)
+                    reach[seat] = (st.turn_number, within_reach(rs, st, seat))
+                    count["big lanterns within reach"][side] += bool(reach[seat][1])
                 answer = inner(d, view, g)
                 if d.kind == "action" and not d.is_range:
                     keys = [o.key for o in d.options]
@@ -96,16 +127,34 @@ def main() -> None:
                         count["skipped hangs"][side] += 1
                     if key == "action:hang":
                         hung[seat] = g.state.turn_number
+                    if key == "action:scout":
+                        count["draws unseen"][side] += 1
                     if (key == "action:scout" or key.startswith("action:buy")) and now:
                         count["last-hour draws and buys"][side] += 1
                         if hung.get(seat) == g.state.turn_number:
                             count["of them after the turn's hang"][side] += 1
                 return answer
             agent.decide = decide
+
+        def close(seat, st):
+            """The seat's turn with big lanterns within reach is over: bought or not?"""
+            if seat not in reach or not reach[seat][1]:
+                return
+            mine = st.zones[("hand", seat)] + st.zones[("stall", seat)]
+            if not any(c in mine for c in reach[seat][1]):
+                count["of them passed up"][0 if seat == me else 1] += 1
+                passed.append((seat, reach[seat][1]))
+            reach.pop(seat)
         start = time.process_time()
         result = run(game)
         cpu += time.process_time() - start
         st = game.state
+        for seat in range(2):
+            close(seat, st)
+        for seat, cards in passed:  # the other seat bought one of them later
+            other = st.zones[("hand", 1 - seat)] + st.zones[("stall", 1 - seat)]
+            count["and the other seat took"][0 if seat == me else 1] += any(
+                c in other for c in cards)
         for seat in range(2):
             side = 0 if seat == me else 1
             count["lanterns left in hand"][side] += sum(

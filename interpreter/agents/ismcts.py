@@ -19,7 +19,12 @@ cannot be resumed from the middle of a rule; the horizon is therefore first
 the seat's own turn: the action being chosen with all its inner choices,
 then up to ``depth`` further actions (never more than the phase's turns have
 after a turn's first), taken as if the turn went on: at a turn's later action
-they run past its end and stand for the seat's next actions. With ``turns`` the copy is then played on from where the
+they run past its end and stand for the seat's next actions. A free action
+(``free: true`` in the rules: it takes none of the turn's actions) counts as
+one of them, unless ``free=extra``: then only main actions are counted, and up
+to :data:`FREE_IN_HORIZON` free ones are taken besides; with ``turn_end=stop``
+the main ones stop where the real turn's do (counted from the agent's own
+answers in the turn). With ``turns`` the copy is then played on from where the
 flow goes on after the real turn (``Game.after_turn``), every seat by the
 playout policy, until that many more turns have ended. There the ruleset's
 ``evaluation`` scores every seat, as a margin over the best other seat
@@ -32,7 +37,9 @@ refuse it). A node is worth the mean of its rewards, except that with
 ``backup=max`` (the default) a node followed by its own seat's next choice
 is worth the best of the options tried there, once they hold half its
 visits: the seat makes that choice itself, so an action is not judged by
-the poor answers tried inside it.
+the poor answers tried inside it. With ``backup=offered`` that best counts
+only where it was on offer (:func:`expected_best`): an option some worlds do
+not offer (what a blind draw brings) is not worth its luckiest world.
 
 Nodes are keyed by what an option is, never by where it lies in a list or by
 the objects of one determinisation: an action by its key, a card by its
@@ -93,6 +100,9 @@ DEFAULT_ITERATIONS = 200
 ISMCTS_SEARCH_STEPS = 170_000_000
 ISMCTS_GAME_STEPS = 6_000_000_000
 MAX_RANGE_OPTIONS = 64
+# with ``free=extra``: the most free actions a search's horizon takes after the chosen one
+# (a ruleset may allow free actions without end; the flow stops a turn only after 500)
+FREE_IN_HORIZON = 4
 ALIKE = "\x1f"  # between an item's identity and its count among the items alike
 DECLINING = {"end", "pass", "none", "no"}
 
@@ -100,13 +110,19 @@ DECLINING = {"end", "pass", "none", "no"}
 class Node:
     """One option taken from the parent: visits, times available, total reward."""
 
-    __slots__ = ("children", "order", "visits", "avail", "total", "value")
+    __slots__ = ("children", "order", "visits", "avail", "total", "value", "asked", "offered",
+                 "born")
 
-    def __init__(self):
+    def __init__(self, born: int = 0):
         self.children: dict = {}
         self.order: dict = {}  # child key -> rank (the order options are widened in)
         self.visits = 0
         self.avail = 0
+        # (``backup=offered``) how often the node's choice was asked; how often this option
+        # was on offer there, and how often the choice had been asked before it was first
+        self.asked = 0
+        self.offered = 0
+        self.born = born
         self.total = 0.0
         self.value = 0.0  # what the node is worth to its mover (``backup``: mean or max)
 
@@ -138,6 +154,11 @@ def candidates(decision: Decision) -> list[int]:
     step = (high - low) / (MAX_RANGE_OPTIONS - 1)
     spread = sorted({round(low + i * step) for i in range(MAX_RANGE_OPTIONS)}, reverse=True)
     return [high, low] + [n for n in spread if n not in (high, low)]
+
+
+def _free(choice) -> bool:
+    """Whether an action choice takes none of the turn's actions (the rules mark it free)."""
+    return bool((getattr(choice, "action", None) or {}).get("free"))
 
 
 class _Diverged(Exception):
@@ -273,6 +294,13 @@ class Search:
         first = {}
         for i, k in enumerate(keys):
             first.setdefault(k, i)
+        counting = self.agent.backup == "offered"
+        if counting:
+            node.asked += 1
+            for k in first:  # (what this world offers: a drawn card is not always there)
+                child = node.children.get(k)
+                if child is not None:
+                    child.offered += 1
         fresh = [k for k in first if k not in node.order]
         number = "|number|" in keys[0]
         prior = self.agent.prior == "history" and not number
@@ -303,7 +331,8 @@ class Search:
         for k in sorted(allowed, key=node.order.__getitem__):
             child = node.children.get(k)
             if child is None:
-                child = node.children[k] = Node()
+                child = node.children[k] = Node(node.asked - 1)
+                child.offered = int(counting)
             child.avail += 1
             if child.visits == 0:
                 unvisited.append(k)
@@ -375,7 +404,9 @@ class Search:
             for seat, value in enumerate(rewards):
                 self.low[seat] = min(self.low[seat], value)
                 self.high[seat] = max(self.high[seat], value)
-        best = self.agent.backup == "max"
+        mode = self.agent.backup or "max"  # (None: not read from a weights file yet)
+        best = mode in ("max", "offered")
+        offered = mode == "offered"
         for i in range(len(path) - 1, -1, -1):
             seat, node = path[i][0], path[i][1]
             key = path[i][2] if len(path[i]) > 2 else None
@@ -403,10 +434,35 @@ class Search:
                         # each option's worth drawn toward the node's mean by its few
                         # tries: the best of many barely tried options is no better
                         # than the best of a few (the most of noisy means is biased up)
-                        node.value = max((c.visits * c.value + k * node.total / node.visits)
-                                         / (c.visits + k) for c in tried)
+                        worth = [(c.visits * c.value + k * node.total / node.visits)
+                                 / (c.visits + k) for c in tried]
                     else:
-                        node.value = max(c.value for c in tried)
+                        worth = [c.value for c in tried]
+                    if offered:
+                        node.value = expected_best(node, tried, worth)
+                    else:
+                        node.value = max(worth)
+
+
+def expected_best(node: Node, tried: list[Node], worth: list[float]) -> float:
+    """What a choice is worth to the seat that makes it (``backup=offered``): the best of
+    the options on offer, on average over the worlds the choice was asked in.
+
+    An option that only some worlds offer (a card drawn blind, a space a hidden card
+    opens) is the seat's best only where it is there: each option is on offer in the
+    share of the worlds asked since it was first seen, those shares are taken as
+    independent, and the options are taken best first, each where no better one is
+    on offer; where none of them is, the node's own mean stands. An option offered in
+    every world ends the sum, so with no such options this is the best worth (``max``)."""
+    mean = node.total / node.visits
+    value, rest = 0.0, 1.0
+    for w, child in sorted(zip(worth, tried), key=lambda wc: -wc[0]):
+        share = min(1.0, child.offered / max(1, node.asked - child.born))
+        value += rest * share * w
+        rest *= 1.0 - share
+        if rest <= 0.0:
+            return value
+    return value + rest * mean
 
 
 class ISMCTSAgent(Agent):
@@ -419,8 +475,9 @@ class ISMCTSAgent(Agent):
     def __init__(self, seed: int, iterations: int | None = None, seconds: float | None = None,
                  playout: str = "random", depth: int = 2, c: float = 0.7, widen: float = 0.5,
                  reward: str = "margin", expand: str = "path", turns: int = 0,
-                 inner: str = "search", backup: str = "max", sets: str = "rank",
-                 prior: str = "history", eval: str = "learned", shrink: float | None = None):
+                 inner: str = "search", backup: str | None = None, sets: str = "rank",
+                 prior: str = "history", eval: str = "learned", shrink: float | None = None,
+                 free: str | None = None, turn_end: str | None = None):
         self.rng = random.Random(seed)
         self.eval = eval  # learned (the ruleset's learned evaluation when it has one) or written
         self.iterations = iterations if iterations is not None or seconds is not None \
@@ -434,13 +491,23 @@ class ISMCTSAgent(Agent):
         self.expand = expand
         self.turns = turns
         self.inner = inner
-        self.backup = backup
+        self.backup = backup  # None: what the ruleset's weights file says, else max
         self.sets = sets
         self.prior = prior
         # with backup=max, each option's worth weighed against the node's mean as if it had
         # this many more tries at the mean (0: the best option's worth as it stands; None:
         # what the ruleset's weights file says, else 0)
         self.shrink = shrink
+        # whether a free action (one the rules mark ``free``: it takes no action of the
+        # turn) counts as one of the ``depth`` further actions of the horizon (``count``)
+        # or not (``extra``); None: what the ruleset's weights file says, else ``count``
+        self.free = free
+        # whether a search's further actions run past the real turn's end, standing for the
+        # seat's next turn (``past``), or stop with the turn's main actions (``stop``: the
+        # free ones after them still taken); None: the weights file's, else ``past``
+        self.turn_end = turn_end
+        self.taken = (-1, 0)  # (the real turn's number, the main actions taken in it)
+        self.main_chosen = False  # whether the action chosen last was one of the turn's
         # a set being picked (``sets=rank``): the items still to pick, by identity, and the
         # record's length at the next pick of the same question (it follows at once)
         self.set_plan: tuple[list[str], int] | None = None
@@ -453,6 +520,12 @@ class ISMCTSAgent(Agent):
     def decide(self, decision, view, game):
         if self.shrink is None:
             self.shrink = float(self.file_settings(game).get("shrink", 0.0))
+        if self.free is None:
+            self.free = str(self.file_settings(game).get("free", "count"))
+        if self.backup is None:
+            self.backup = str(self.file_settings(game).get("backup", "max"))
+        if self.turn_end is None:
+            self.turn_end = str(self.file_settings(game).get("turn_end", "past"))
         if decision.kind == "action":
             here = game.state.digest()  # (a refused action leaves the position as it was)
             if self.refused[0] != here:
@@ -461,6 +534,13 @@ class ISMCTSAgent(Agent):
             answer = self.follow(root, decision, game, fallback=False,
                                  exclude=self.refused[1])
             self.last_key = f"{decision.player}|action|{identity(decision, answer, game)}"
+            turn = game.state.turn_number
+            taken = self.taken[1] if self.taken[0] == turn else 0
+            chosen = decision.options[answer].value
+            main = getattr(chosen, "key", None) not in ("end", "pass", None) \
+                and not _free(chosen)
+            self.taken = (turn, taken + main)
+            self.main_chosen = main
             return answer
         if decision.some and self.sets == "rank":
             answer = self.pick_set(decision, game)
@@ -552,6 +632,7 @@ class ISMCTSAgent(Agent):
         replay = game.record[start[1]:]
         dealing = Dealing(base, seat)
         further = self._further_actions(game)
+        further = further + (self._main_left(game, further[1]),)
         search = Search(self, game.n, seat)
         copies = max(2, (self.iterations or DEFAULT_ITERATIONS) // 20)
         worlds = [self.rng.getrandbits(32) for _ in range(copies)]
@@ -631,6 +712,9 @@ class ISMCTSAgent(Agent):
         """The real game refused the action chosen last: it is not chosen again here."""
         if self.last_key is not None:
             self.refused[1].add(self.last_key)
+        if self.main_chosen:  # (the refused action took none of the turn's)
+            self.taken = (self.taken[0], self.taken[1] - 1)
+            self.main_chosen = False
         self.node = None
 
     def follow(self, node: Node, decision: Decision, game, fallback: bool,
@@ -669,6 +753,7 @@ class ISMCTSAgent(Agent):
         root = Node()
         search = Search(self, game.n)
         further = self._further_actions(game)
+        further = further + (self._main_left(game, further[1]),)
         base, replay = game, None
         if inside is not None:
             base = game.__copy__()
@@ -741,35 +826,72 @@ class ISMCTSAgent(Agent):
             return 0, None
         return max(0, min(self.depth, int(turns.get("actions", 1)) - 1)), turns
 
+    def _main_left(self, game, turns: dict | None) -> int | None:
+        """(``turn_end=stop``) the main actions the real turn has not taken yet, an action
+        under way counted as taken; None when the turn's actions are not counted so."""
+        if self.turn_end != "stop" or not turns or turns.get("count") is False:
+            return None
+        taken = self.taken[1] if self.taken[0] == game.state.turn_number else 0
+        return max(0, int(turns.get("actions", 1)) - taken)
+
     def _turn(self, world, runner, walker, decision, seat, further, choice=None) -> bool:
         """The chosen action with its inner choices, then up to ``further`` more actions.
 
         The action is the walker's answer to ``decision``, or ``choice`` when it is
-        already under way in the real game. False when it could not be carried out in
-        this world (it was rolled back): the worst outcome for the seat, as the real
-        game would refuse it."""
-        count, turns = further
+        already under way in the real game. With ``free=extra`` only main actions are
+        counted: the chosen one (when it is free and the decision offered a main
+        action, the horizon holds one main action more), then ``further`` more, and the
+        free actions between and after them (at most :data:`FREE_IN_HORIZON`). False
+        when it could not be carried out in this world (it was rolled back): the worst
+        outcome for the seat, as the real game would refuse it."""
+        count, turns = further[:2]
+        left = further[2] if len(further) > 2 else None
         if choice is None:
             index = walker.decide(decision, None, world)
             choice = decision.options[index].value
             if choice.key in ("end", "pass"):
                 return True
+            if self.free == "extra" and _free(choice) and any(
+                    not _free(o.value) for o in decision.options
+                    if o.value.key not in ("end", "pass")):
+                count += 1  # (the free action chosen first: the turn's main one is still to come)
+            if left is not None and not _free(choice):
+                left -= 1  # (the chosen action is one of those the turn has left)
+        elif self.free == "extra" and _free(choice):
+            count += 1
+        if left is not None:
+            count = min(count, left)  # (the copy stops where the real turn's actions do)
         if not runner.perform(choice, seat):
             return False
         pid = world.state.phase
-        for _ in range(count):
+        extra = self.free == "extra"
+        free_left = FREE_IN_HORIZON if extra else 0
+        from ..engine.flow import ActionChoice
+        while count > 0 or free_left > 0:
             if world.state.over or world.state.phase != pid:
                 return True
-            choices, _ = runner.menu(pid, seat, turns, main_left=True)  # (no words made)
+            # (no words made; with no main action left in the horizon, free ones only)
+            choices, _ = runner.menu(pid, seat, turns, main_left=count > 0)
             opts = list(choices.values())
+            if not extra:
+                pass
+            elif count <= 0:
+                opts = [o for o in opts if _free(o)]
+            elif free_left <= 0:
+                opts = [o for o in opts if not _free(o)]
             if not opts:
                 return True
-            from ..engine.flow import ActionChoice
             opts.append(ActionChoice("end", "end turn"))
             nxt = Decision(seat, "action", "", [Option(o.words if isinstance(o.words, str)
                                                        else o.said, o, o.key) for o in opts])
             pick = opts[world.decide(nxt)]
-            if pick.key == "end" or not runner.perform(pick, seat):
+            if pick.key == "end":
+                return True
+            if extra and _free(pick):
+                free_left -= 1
+            else:
+                count -= 1
+            if not runner.perform(pick, seat):
                 return True  # (a further action that fails leaves the turn as it was)
         return True
 

@@ -74,10 +74,12 @@ PARAMS: dict[str, dict[str, Param]] = {
         "expand": Param(str, choices=("path", "one")),
         "turns": Param(int, 0, 50),
         "inner": Param(str, choices=("search", "random")),
-        "backup": Param(str, choices=("mean", "max")),
+        "backup": Param(str, choices=("mean", "max", "offered")),
         "sets": Param(str, choices=("rank", "pick")),
         "prior": Param(str, choices=("history", "none")),
         "shrink": Param(float, 0, 1_000_000),
+        "free": Param(str, choices=("count", "extra")),
+        "turn_end": Param(str, choices=("past", "stop")),
         "eval": Param(str, choices=("learned", "written")),
     },
 }

@@ -17,6 +17,7 @@ import click
 from .loading import load_named, named_mods
 from .options import SEED, Decimal, UsageProblem, Whole
 from ..outfiles import Replace, check_file, write_file
+from ..numtext import clipped
 from ..safe_text import visible
 
 
@@ -106,6 +107,12 @@ class Counts(click.ParamType):
                    "search is weighed against the mean of its node as if it had this many "
                    "more tries at that mean (docs/agents.md, 'Search settings in a weights "
                    "file'); 0 writes nothing.")
+@click.option("--search", "search", multiple=True, metavar="SETTING=VALUE",
+              help="Written into the file for ismcts, as --shrink is: free=count|extra "
+                   "(whether a free action counts as one of the further actions of its "
+                   "horizon), backup=mean|max|offered or turn_end=past|stop (whether its "
+                   "further actions run past the real turn's end) (docs/agents.md, 'Search "
+                   "settings in a weights file'); may be given once for each setting.")
 @click.option("--agent", type=click.Choice(["greedy", "ismcts"]), default="greedy",
               show_default=True,
               help="Who plays the rounds after the first, with the values fitted so far: "
@@ -115,7 +122,7 @@ class Counts(click.ParamType):
               help="Where to write the weights (default: learned.json in the ruleset's "
                    "folder, or NAME.learned.json beside the mod NAME.yaml).")
 def train_cmd(ruleset, mods, games, rounds, players, seed, target, positions, prior,
-              card_prior, card_uses, card_requirements, shrink, agent, out):
+              card_prior, card_uses, card_requirements, shrink, search, agent, out):
     """Learn an evaluation from the ruleset's own games, for greedy and ismcts."""
     from ..lab.commands import need_scipy
     need_scipy()
@@ -148,6 +155,7 @@ def train_cmd(ruleset, mods, games, rounds, players, seed, target, positions, pr
         raise UsageProblem(f"{'--card-uses' if card_uses else '--card-requirements'} "
                            "measures the cards of --card-prior: give --card-prior "
                            "ZONE:RESOURCE too")
+    settings = search_settings(search)
     if out is None:
         out = default_out(rs, files)
     check_file(out, "--out", WEIGHTS)  # before any game is played (one line, exit 2)
@@ -170,6 +178,10 @@ def train_cmd(ruleset, mods, games, rounds, players, seed, target, positions, pr
         data["fits"] = [{k: f[k] for k in FIT_FIELDS if k in f} for f in fits[1:]]
     if shrink:
         data["search"] = {"shrink": shrink}
+    if settings:
+        from ..load.learned import SEARCH_SETTINGS  # (in the order the command gives them)
+        data.setdefault("search", {}).update(
+            {k: settings[k] for k in SEARCH_SETTINGS if k in settings})
     text = json.dumps(data, indent=1, ensure_ascii=False, allow_nan=False) + "\n"
     write_file(out, text, "--out", WEIGHTS)
     for each in fits:
@@ -188,6 +200,27 @@ def train_cmd(ruleset, mods, games, rounds, players, seed, target, positions, pr
             click.echo(f"{fit['failed_games']} games stopped on an error and were left out",
                        err=True)
     sys.exit(0)
+
+
+def search_settings(given: tuple[str, ...]) -> dict:
+    """``--search SETTING=VALUE`` read: ismcts's settings a weights file may carry, each
+    value checked as the agent's spec checks it."""
+    from ..agents.specs import PARAMS, SpecError
+    from ..load.learned import SEARCH_SETTINGS
+    settings: dict = {}
+    for text in given:
+        name, eq, value = text.partition("=")
+        name, value = name.strip(), value.strip()
+        if not eq or name not in SEARCH_SETTINGS:
+            raise UsageProblem(f"--search '{clipped(text)}': give SETTING=VALUE, the setting "
+                               f"one of {', '.join(SEARCH_SETTINGS)} (shrink has --shrink)")
+        if name in settings:
+            raise UsageProblem(f"--search: '{name}' is given twice")
+        try:
+            settings[name] = PARAMS["ismcts"][name].read("ismcts", name, value)
+        except SpecError as exc:
+            raise UsageProblem(f"--search: {exc}") from None
+    return settings
 
 
 def default_out(rs, mod_files: list[str]) -> str:

@@ -28,6 +28,8 @@ FILE = "learned.json"
 MOD_SUFFIX = ".learned.json"
 FORMAT = 1
 SCHEMA = "learned.schema.json"
+# ismcts's settings a weights file may carry beside ``shrink`` (``rulebook train --search``)
+SEARCH_SETTINGS = ("free", "backup", "turn_end")
 MAX_BYTES = 50_000_000
 
 
@@ -179,9 +181,13 @@ def train_command(data: dict, extra_players: int | None = None) -> str:
         words += ["--card-prior", f"{zones}:{cards.get('cost') or ''}".rstrip(":")]
         words += [f"--card-{option}" for option in ("uses", "requirements")
                   if cards.get(option)]
-    shrink = (data.get("search") or {}).get("shrink")
+    search = data.get("search") or {}
+    shrink = search.get("shrink")
     if shrink:
         words += ["--shrink", f"{shrink:g}"]
+    for setting in SEARCH_SETTINGS:  # (in this order: the command is the same every time)
+        if setting in search:
+            words += ["--search", f"{setting}={search[setting]}"]
     return shlex.join(words)
 
 
