@@ -957,10 +957,22 @@ LEARNED = obj(
         **LEARNED_FIT,
         "search": obj("Settings the ismcts agent searches with when it plays with this "
                       "file and its spec does not give them (written by 'rulebook train "
-                      "--shrink').",
+                      "--shrink' and '--search').",
                       {"shrink": _number("ismcts's shrink: an option's worth weighed "
                                          "against its node's mean as if it had this many "
-                                         "more tries at that mean.", 0, 1_000_000)}),
+                                         "more tries at that mean.", 0, 1_000_000),
+                       "free": {"enum": ["count", "extra"], "description":
+                                "ismcts's free: whether a free action counts as one of the "
+                                "further actions of its horizon (count) or not (extra)."},
+                       "turn_end": {"enum": ["past", "stop"], "description":
+                                    "ismcts's turn_end: whether a search's further actions "
+                                    "run past the real turn's end (past) or stop with the "
+                                    "turn's actions (stop)."},
+                       "backup": {"enum": ["mean", "max", "offered"], "description":
+                                  "ismcts's backup: a node followed by the same seat's "
+                                  "choice is worth the mean of its rewards, its best "
+                                  "option, or the best of the options on offer, on average "
+                                  "over the worlds (offered)."}}),
         "fits": arr("Fits trained at other player counts (rulebook train --players 2,3): a "
                     "game uses the fit of its player count, else the one of the nearest "
                     "count (the fewer players when two are as near).",
