@@ -276,7 +276,7 @@ def test_turn_end_stop_keeps_the_copies_within_the_real_turn(turn_end, past):
 
     def keep(game, decision, inside=None):
         root = search(game, decision, inside)
-        taken = agent.taken[1] if agent.taken[0] == game.state.turn_number else 0
+        taken = agent.turn_taken[1] if agent.turn_taken[0] == game.state.turn_number else 0
         if inside is None and taken == 1:
             roots.append(root)  # the search at the turn's second action
         return root
@@ -285,7 +285,7 @@ def test_turn_end_stop_keeps_the_copies_within_the_real_turn(turn_end, past):
     game = new_game(rs, 2, 4102, [player, player], (), ["Player 1", "Player 2"])
     with pytest.raises(_Stop):
         FlowRunner(game).play()
-    assert agent.taken[1] == 2  # the turn's two actions, both answered by the agent
+    assert agent.turn_taken[1] == 2  # the turn's two actions, both answered by the agent
     main = {"action:collect", "action:scout"}
     assert roots
     second = [c for c in _chains(roots[0]) if c[0] in main or c[0].startswith("action:buy")]

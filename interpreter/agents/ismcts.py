@@ -506,14 +506,14 @@ class ISMCTSAgent(Agent):
         # seat's next turn (``past``), or stop with the turn's main actions (``stop``: the
         # free ones after them still taken); None: the weights file's, else ``past``
         self.turn_end = turn_end
-        self.taken = (-1, 0)  # (the real turn's number, the main actions taken in it)
+        self.turn_taken = (-1, 0)  # (the real turn's number, the main actions taken in it)
         self.main_chosen = False  # whether the action chosen last was one of the turn's
         # a set being picked (``sets=rank``): the items still to pick, by identity, and the
         # record's length at the next pick of the same question (it follows at once)
         self.set_plan: tuple[list[str], int] | None = None
         self.node: Node | None = None  # where the real game is in the last search's tree
         # actions the real game refused at this point (it asks again): never chosen again
-        self.refused: tuple[str, set[str]] = ("", set())
+        self.refused_here: tuple[str, set[str]] = ("", set())
         self.last_key: str | None = None
         self.last_iterations = 0  # how many the last search ran (for the benchmarks)
 
@@ -528,18 +528,18 @@ class ISMCTSAgent(Agent):
             self.turn_end = str(self.file_settings(game).get("turn_end", "past"))
         if decision.kind == "action":
             here = game.state.digest()  # (a refused action leaves the position as it was)
-            if self.refused[0] != here:
-                self.refused = (here, set())
+            if self.refused_here[0] != here:
+                self.refused_here = (here, set())
             root = self.search(game, decision)
             answer = self.follow(root, decision, game, fallback=False,
-                                 exclude=self.refused[1])
+                                 exclude=self.refused_here[1])
             self.last_key = f"{decision.player}|action|{identity(decision, answer, game)}"
             turn = game.state.turn_number
-            taken = self.taken[1] if self.taken[0] == turn else 0
+            taken = self.turn_taken[1] if self.turn_taken[0] == turn else 0
             chosen = decision.options[answer].value
             main = getattr(chosen, "key", None) not in ("end", "pass", None) \
                 and not _free(chosen)
-            self.taken = (turn, taken + main)
+            self.turn_taken = (turn, taken + main)
             self.main_chosen = main
             return answer
         if decision.some and self.sets == "rank":
@@ -711,9 +711,9 @@ class ISMCTSAgent(Agent):
     def action_failed(self, label: str, reason: str) -> None:
         """The real game refused the action chosen last: it is not chosen again here."""
         if self.last_key is not None:
-            self.refused[1].add(self.last_key)
+            self.refused_here[1].add(self.last_key)
         if self.main_chosen:  # (the refused action took none of the turn's)
-            self.taken = (self.taken[0], self.taken[1] - 1)
+            self.turn_taken = (self.turn_taken[0], self.turn_taken[1] - 1)
             self.main_chosen = False
         self.node = None
 
@@ -831,7 +831,7 @@ class ISMCTSAgent(Agent):
         under way counted as taken; None when the turn's actions are not counted so."""
         if self.turn_end != "stop" or not turns or turns.get("count") is False:
             return None
-        taken = self.taken[1] if self.taken[0] == game.state.turn_number else 0
+        taken = self.turn_taken[1] if self.turn_taken[0] == game.state.turn_number else 0
         return max(0, int(turns.get("actions", 1)) - taken)
 
     def _turn(self, world, runner, walker, decision, seat, further, choice=None) -> bool:
