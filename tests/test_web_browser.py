@@ -126,7 +126,10 @@ def new_game(driver, site, seats, ruleset="lantern_row", seed="3"):
 
 
 def test_a_person_plays_a_whole_lantern_row_game_against_an_agent_by_clicking(driver, site):
-    new_game(driver, site, ["human", "greedy"])
+    # the lobby's default agent, with its ruleset's search settings: a person's game keeps
+    # a log, and the agent is told of each question taken for it (a fresh install's
+    # terminal game stopped there once, test_agent_hooks)
+    new_game(driver, site, ["human", "ismcts"])
     wait = WebDriverWait(driver, 30)
     wait.until(lambda d: "/play/" in d.current_url)
     clicks = 0
