@@ -148,6 +148,20 @@ def test_an_answer_taken_for_you_names_your_move():
         "Ann: Unlock a technology on their tech board: Rain"
 
 
+def test_a_card_taken_for_you_after_one_alike_is_not_what_the_card_was_played_on():
+    # a keen player's Legacy game (seed 4141): establishing Basic Science and discarding
+    # two Basic Tools (the second taken for them) read "…: Basic Science on Basic Tools"
+    lines = ["Ann: Establish a technology in your time frame",
+             "  Oak Mill → Time frame 1",
+             "  Rain → Discard pile",
+             "  Establish a technology in your time frame: Put which card from your hand "
+             "into the discard pile (2 of 2)? → Rain (the only choice, taken for you)",
+             "  Rain → Discard pile"]
+    news = news_lines(summarise(lines, WORDS))
+    assert news[0] == "Ann: Establish a technology in your time frame: Oak Mill", news
+    assert "  2 cards → Discard pile: Rain, Rain" in news, news
+
+
 def test_a_hidden_card_kept_stays_hidden_in_the_headline():
     keep = ["Bob (ai): Draw two, keep one", "  2 cards from Draw pile → Bob (ai)'s cards",
             "  a card → Bob (ai)'s hand", "  Rain → Discard pile"]

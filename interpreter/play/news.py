@@ -398,6 +398,11 @@ class _Folder:
             self.told.add(("other", key))
             to = next((k for kind2, k in self.order[j + 1:]
                        if kind2 == "move" and said in self.moves[k][1]), None)
+            if to is None and any(kind2 == "move" and said in self.moves[k][1]
+                                  for kind2, k in self.order[i + 1:j]):
+                # moved with cards alike already put there (a person's own first answer is
+                # not in the log, only the one taken for them after it): told in that line
+                continue
             if to is None:
                 on.append(said)
                 continue
