@@ -162,6 +162,25 @@ def test_a_card_taken_for_you_after_one_alike_is_not_what_the_card_was_played_on
     assert "  2 cards → Discard pile: Rain, Rain" in news, news
 
 
+def test_a_card_chosen_and_put_in_play_is_named_before_what_was_put_on_it():
+    # the same game: a technology taken for the player, established, and a cube put on it
+    # read "…: 1 supply cube → The Wheel (now 1 there)", with "The Wheel → Time frame 1"
+    # under it, the cube before the card
+    lines = ["Ann: Establish a technology in your time frame",
+             "  Establish a technology in your time frame: Which technology do you "
+             "establish? → Rain (the only choice, taken for you)",
+             "  Rain → Time frame 1",
+             "  Establish a technology in your time frame: Put which card from your hand "
+             "into the discard pile? → Oak Mill (the only choice, taken for you)",
+             "  Oak Mill → Discard pile",
+             "  Ann: 1 supply cube → Rain (now 1 there)"]
+    news = news_lines(summarise(lines, WORDS))
+    assert news[0].startswith("Ann: Establish a technology in your time frame: Rain"), news
+    assert "cube" not in news[0], news
+    assert news.index("  Rain → Time frame 1") < news.index("  Ann: 1 supply cube → Rain "
+                                                             "(now 1 there)"), news
+
+
 def test_a_hidden_card_kept_stays_hidden_in_the_headline():
     keep = ["Bob (ai): Draw two, keep one", "  2 cards from Draw pile → Bob (ai)'s cards",
             "  a card → Bob (ai)'s hand", "  Rain → Discard pile"]

@@ -360,11 +360,13 @@ class _Folder:
                              for kind2, k in self.order[i + 1:] if kind2 == "other")
                     did = next((did for did, was_chosen in later
                                 if did and not was_chosen and named.search(did)), None)
-                    if did is not None:
-                        subject = did
-                    elif i + 1 < len(self.order) and self.order[i + 1][0] == "played" \
-                            and self.played[0] == subject:  # (a card chosen and played)
+                    if i + 1 < len(self.order) and self.order[i + 1][0] == "played" \
+                            and self.played[0] == subject:  # (a card chosen and played:
+                        # where it went says more than what was then put on it, playtest
+                        # of Legacy: '1 supply cube → The Wheel' before 'The Wheel → …')
                         subject += self._did(i + 1, mover)
+                    elif did is not None:
+                        subject = did
                     self.told.add(("other", said_key))  # (said in the headline: not again)
             else:
                 continue
