@@ -14,10 +14,11 @@ from __future__ import annotations
 import pytest
 
 from rulebook_games import load_ruleset
-from rulebook_games.agents.base import Agent
 from rulebook_games.agents.registry import make_agent
 from rulebook_games.engine.flow import FlowRunner
 from rulebook_games.play.session import new_game
+
+from replay_helpers import Replay, Stop
 
 # the answers of the playtest's records up to the decision (both seats)
 GAMES = {
@@ -26,28 +27,13 @@ GAMES = {
 }
 
 
-class _Stop(Exception):
-    pass
-
-
-class _Replay(Agent):
-    name = "replay"
-    wants_view = False
-
-    def __init__(self, answers):
-        self.answers = list(answers)
-
-    def decide(self, decision, view, game):
-        if not self.answers:
-            raise _Stop(decision, game)
-        return self.answers.pop(0)
 
 
 def _position(seed: int):
     rs = load_ruleset("lantern_row")
-    replay = _Replay(GAMES[seed])
+    replay = Replay(GAMES[seed])
     game = new_game(rs, 2, seed, [replay, replay], (), ["Player 1", "Player 2"])
-    with pytest.raises(_Stop) as stop:
+    with pytest.raises(Stop) as stop:
         FlowRunner(game).play()
     return stop.value.args
 

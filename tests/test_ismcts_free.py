@@ -31,16 +31,16 @@ import shlex
 import pytest
 
 from rulebook_games import load_ruleset
-from rulebook_games.agents.base import Agent
 from rulebook_games.agents.ismcts import ISMCTSAgent, Node, Search, expected_best
 from rulebook_games.agents.registry import make_agent
 from rulebook_games.agents.specs import SpecError
 from rulebook_games.engine.flow import FlowRunner
 from rulebook_games.errors import RulebookError
 from rulebook_games.load.learned import read_learned, train_command
-from rulebook_games.play.session import build_game, new_game, run
+from rulebook_games.play.session import new_game
 
 from learned_helpers import copy_ruleset, weights
+from replay_helpers import Replay, Stop, agent_after_one_decision
 
 # the keen player's game (seed 4101, the agent in seat 2), up to its hour-4 turn: 4
 # coins, an empty hand, Willow Spirit (6 coins, 5 points, jade) in the row
@@ -48,28 +48,13 @@ KEEN_4101 = [6, 0, 3, 4, 0, 1, 5, 1, 0, 2, 6, 1, 1, 0, 1, 1, 0, 0, 0, 1, 6, 1, 1
              0, 6, 1, 4, 0]
 
 
-class _Stop(Exception):
-    pass
-
-
-class _Replay(Agent):
-    name = "replay"
-    wants_view = False
-
-    def __init__(self, answers):
-        self.answers = list(answers)
-
-    def decide(self, decision, view, game):
-        if not self.answers:
-            raise _Stop(decision, game)
-        return self.answers.pop(0)
 
 
 def _position(answers):
     rs = load_ruleset("lantern_row")
-    replay = _Replay(answers)
+    replay = Replay(answers)
     game = new_game(rs, 2, 4101, [replay, replay], (), ["Player 1", "Player 2"])
-    with pytest.raises(_Stop) as stop:
+    with pytest.raises(Stop) as stop:
         FlowRunner(game).play()
     return stop.value.args
 
@@ -166,20 +151,7 @@ def _ruleset_with_file(tmp_path, search=None):
 
 def _settings_played(rs, spec: str) -> tuple:
     """(free, backup) the agent of ``spec`` searches with, once it has made a decision."""
-    agent = make_agent(spec, 1)
-
-    class Once(Agent):
-        name = "once"
-        wants_view = False
-        searches_rules = True
-
-        def decide(self, decision, view, game):
-            agent.decide(decision, view, game)
-            raise _Stop
-
-    game = build_game(rs, 2, 1, [spec, spec], live_agents=[Once(), Once()])
-    with pytest.raises(_Stop):
-        run(game)
+    agent = agent_after_one_decision(rs, spec)
     return agent.free, agent.backup
 
 
@@ -226,7 +198,7 @@ def test_train_with_search_writes_the_same_weights_and_the_settings(tmp_path, ca
         capsys.readouterr().err
 
 
-class _ThenAgent(_Replay):
+class _ThenAgent(Replay):
     """The record's answers, then ``agent`` for ``seat``'s turn; stops when the other
     seat is asked."""
 
@@ -238,7 +210,7 @@ class _ThenAgent(_Replay):
         if self.answers:
             return self.answers.pop(0)
         if decision.player != self.seat:
-            raise _Stop(decision, game)
+            raise Stop(decision, game)
         return self.agent.decide(decision, view, game)
 
 
@@ -256,7 +228,7 @@ def test_the_default_agent_takes_coins_to_buy_and_hang_the_big_lantern():
     for agent_seed in range(1, 7):
         player = _ThenAgent(KEEN_4101, make_agent("ismcts", agent_seed), 1)
         game = new_game(rs, 2, 4101, [player, player], (), ["Player 1", "Player 2"])
-        with pytest.raises(_Stop) as stop:
+        with pytest.raises(Stop) as stop:
             FlowRunner(game).play()
         st = stop.value.args[1].state
         hung.append("willow_spirit" in [st.cards[c].def_id for c in st.zones[("stall", 1)]])
@@ -283,7 +255,7 @@ def test_turn_end_stop_keeps_the_copies_within_the_real_turn(turn_end, past):
     agent.search = keep
     player = _ThenAgent([], agent, 0)
     game = new_game(rs, 2, 4102, [player, player], (), ["Player 1", "Player 2"])
-    with pytest.raises(_Stop):
+    with pytest.raises(Stop):
         FlowRunner(game).play()
     assert agent.turn_taken[1] == 2  # the turn's two actions, both answered by the agent
     main = {"action:collect", "action:scout"}

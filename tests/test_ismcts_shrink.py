@@ -26,6 +26,7 @@ from rulebook_games.errors import RulebookError
 from rulebook_games.load.learned import read_learned, train_command
 
 from learned_helpers import copy_ruleset, weights
+from replay_helpers import agent_after_one_decision
 
 
 def _worth_of_an_action_with_many_answers(shrink: float) -> tuple[float, float]:
@@ -73,29 +74,9 @@ def _ruleset_with_file(tmp_path, search=None):
     return load_ruleset(root)
 
 
-class _Stop(Exception):
-    pass
-
-
 def _shrink_played(rs, spec: str) -> float:
     """The shrink the agent of ``spec`` searches with, once it has made a decision."""
-    from rulebook_games.agents.base import Agent
-    from rulebook_games.play.session import build_game, run
-    agent = make_agent(spec, 1)
-
-    class Once(Agent):
-        name = "once"
-        wants_view = False
-        searches_rules = True
-
-        def decide(self, decision, view, game):
-            agent.decide(decision, view, game)
-            raise _Stop
-
-    game = build_game(rs, 2, 1, [spec, spec], live_agents=[Once(), Once()])
-    with pytest.raises(_Stop):
-        run(game)
-    return agent.shrink
+    return agent_after_one_decision(rs, spec).shrink
 
 
 def test_the_weights_file_gives_ismcts_its_shrink(tmp_path):
