@@ -362,8 +362,8 @@ class _Folder:
                                 if did and not was_chosen and named.search(did)), None)
                     if i + 1 < len(self.order) and self.order[i + 1][0] == "played" \
                             and self.played[0] == subject:  # (a card chosen and played:
-                        # where it went says more than what was then put on it, playtest
-                        # of Legacy: '1 supply cube → The Wheel' before 'The Wheel → …')
+                        # where it went says more than what was then put on it (a keen
+                        # player read '1 piece → X' above 'X → its zone')
                         subject += self._did(i + 1, mover)
                     elif did is not None:
                         subject = did
