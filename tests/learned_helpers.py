@@ -2,6 +2,7 @@
 weights file's data written by hand (every feature's value given, no scaling), and
 positions of a random game to read features at."""
 
+import json
 import shutil
 from pathlib import Path
 
@@ -28,6 +29,17 @@ def weights(rs, features: dict, intercept=0.0, late=None, **extra) -> dict:
             "rounds": 10, "games": 0, "seed": 0, "agent": "test"}
     data.update(extra)
     return data
+
+
+def ruleset_with_search(tmp_path, search=None):
+    """Lantern Row copied with a weights file of one feature whose ``search`` settings
+    are ``search`` (none when None), loaded."""
+    from rulebook_games import load_ruleset
+    root = copy_ruleset(tmp_path)
+    rs = load_ruleset(root)
+    extra = {"search": search} if search is not None else {}
+    (root / "learned.json").write_text(json.dumps(weights(rs, {"round": 0.0}, **extra)))
+    return load_ruleset(root)
 
 
 def random_positions(name: str, seed: int, players: int = 2, every: int = 7):

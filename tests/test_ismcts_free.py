@@ -39,7 +39,7 @@ from rulebook_games.errors import RulebookError
 from rulebook_games.load.learned import read_learned, train_command
 from rulebook_games.play.session import new_game
 
-from learned_helpers import copy_ruleset, weights
+from learned_helpers import copy_ruleset, ruleset_with_search
 from replay_helpers import Replay, Stop, agent_after_one_decision
 
 # the keen player's game (seed 4101, the agent in seat 2), up to its hour-4 turn: 4
@@ -141,14 +141,6 @@ def test_the_spec_takes_free_and_backup_and_checks_them():
         make_agent("ismcts:backup=min", 1)
 
 
-def _ruleset_with_file(tmp_path, search=None):
-    root = copy_ruleset(tmp_path)
-    rs = load_ruleset(root)
-    extra = {"search": search} if search is not None else {}
-    (root / "learned.json").write_text(json.dumps(weights(rs, {"round": 0.0}, **extra)))
-    return load_ruleset(root)
-
-
 def _settings_played(rs, spec: str) -> tuple:
     """(free, backup) the agent of ``spec`` searches with, once it has made a decision."""
     agent = agent_after_one_decision(rs, spec)
@@ -156,19 +148,19 @@ def _settings_played(rs, spec: str) -> tuple:
 
 
 def test_the_weights_file_gives_ismcts_its_horizon_and_backup(tmp_path):
-    rs = _ruleset_with_file(tmp_path, {"free": "extra", "backup": "offered"})
+    rs = ruleset_with_search(tmp_path, {"free": "extra", "backup": "offered"})
     assert _settings_played(rs, "ismcts") == ("extra", "offered")
     assert _settings_played(rs, "ismcts:free=count:backup=max") == ("count", "max")
     assert _settings_played(rs, "ismcts:eval=written") == ("count", "max")
-    plain = _ruleset_with_file(tmp_path / "plain")
+    plain = ruleset_with_search(tmp_path / "plain")
     assert _settings_played(plain, "ismcts") == ("count", "max")
 
 
 def test_the_file_fields_are_checked_and_given_in_the_command(tmp_path):
-    rs = _ruleset_with_file(tmp_path, {"shrink": 3, "free": "extra", "backup": "offered"})
+    rs = ruleset_with_search(tmp_path, {"shrink": 3, "free": "extra", "backup": "offered"})
     data = read_learned(rs.root / "learned.json", rs).data
     assert train_command(data).endswith("--shrink 3 --search free=extra --search backup=offered")
-    bad = _ruleset_with_file(tmp_path / "bad", {"free": "some"})
+    bad = ruleset_with_search(tmp_path / "bad", {"free": "some"})
     with pytest.raises(RulebookError, match="free"):
         read_learned(bad.root / "learned.json", bad)
 

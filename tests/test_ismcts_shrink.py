@@ -18,14 +18,13 @@ import json
 
 import pytest
 
-from rulebook_games import load_ruleset
 from rulebook_games.agents.ismcts import ISMCTSAgent, Node, Search
 from rulebook_games.agents.specs import SpecError
 from rulebook_games.agents.registry import make_agent
 from rulebook_games.errors import RulebookError
 from rulebook_games.load.learned import read_learned, train_command
 
-from learned_helpers import copy_ruleset, weights
+from learned_helpers import copy_ruleset, ruleset_with_search
 from replay_helpers import agent_after_one_decision
 
 
@@ -66,36 +65,28 @@ def test_the_spec_takes_shrink_and_checks_it():
         make_agent("ismcts:shrink=-1", 1)
 
 
-def _ruleset_with_file(tmp_path, search=None):
-    root = copy_ruleset(tmp_path)
-    rs = load_ruleset(root)
-    extra = {"search": search} if search is not None else {}
-    (root / "learned.json").write_text(json.dumps(weights(rs, {"round": 0.0}, **extra)))
-    return load_ruleset(root)
-
-
 def _shrink_played(rs, spec: str) -> float:
     """The shrink the agent of ``spec`` searches with, once it has made a decision."""
     return agent_after_one_decision(rs, spec).shrink
 
 
 def test_the_weights_file_gives_ismcts_its_shrink(tmp_path):
-    rs = _ruleset_with_file(tmp_path, {"shrink": 10})
+    rs = ruleset_with_search(tmp_path, {"shrink": 10})
     assert _shrink_played(rs, "ismcts") == 10
     assert _shrink_played(rs, "ismcts:shrink=3") == 3  # the spec's own value wins
     assert _shrink_played(rs, "ismcts:eval=written") == 0  # no weights file played with
 
 
 def test_a_file_without_it_leaves_the_search_as_it_was(tmp_path):
-    rs = _ruleset_with_file(tmp_path)
+    rs = ruleset_with_search(tmp_path)
     assert _shrink_played(rs, "ismcts") == 0
 
 
 def test_the_file_field_is_checked_and_given_in_the_command(tmp_path):
-    rs = _ruleset_with_file(tmp_path, {"shrink": 10.0})
+    rs = ruleset_with_search(tmp_path, {"shrink": 10.0})
     data = read_learned(rs.root / "learned.json", rs).data
     assert train_command(data).endswith("--shrink 10")
-    bad = _ruleset_with_file(tmp_path / "bad", {"shrunk": 10})
+    bad = ruleset_with_search(tmp_path / "bad", {"shrunk": 10})
     with pytest.raises(RulebookError, match="unknown key 'shrunk' in search"):
         read_learned(bad.root / "learned.json", bad)
 
